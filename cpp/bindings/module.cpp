@@ -1,0 +1,166 @@
+// The Python boundary: validated, contiguous arrays in; plain arrays and dicts out.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <new>
+#include <string>
+#include <vector>
+
+#include "dpdt/solver.hpp"
+#include "dpdt/tree.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace {
+
+template <typename T>
+using Array1 = nb::ndarray<const T, nb::numpy, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+template <typename T>
+using Array2 = nb::ndarray<const T, nb::numpy, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
+
+// Hands a vector to numpy without copying; the capsule frees it with the array.
+template <typename T>
+nb::ndarray<nb::numpy, T> to_numpy(std::vector<T>&& values, std::initializer_list<size_t> shape) {
+    auto* owned = new std::vector<T>(std::move(values));
+    nb::capsule owner(owned, [](void* p) noexcept { delete static_cast<std::vector<T>*>(p); });
+    return nb::ndarray<nb::numpy, T>(owned->data(), shape, owner);
+}
+
+dpdt::Splitter parse_splitter(const std::string& s) {
+    if (s == "cart") return dpdt::Splitter::Cart;
+    if (s == "exhaustive") return dpdt::Splitter::Exhaustive;
+    throw nb::value_error(("unknown splitter: " + s).c_str());
+}
+dpdt::Criterion parse_criterion(const std::string& s) {
+    if (s == "gini") return dpdt::Criterion::Gini;
+    if (s == "entropy") return dpdt::Criterion::Entropy;
+    throw nb::value_error(("unknown criterion: " + s).c_str());
+}
+dpdt::Complexity parse_complexity(const std::string& s) {
+    if (s == "expected_tests") return dpdt::Complexity::ExpectedTests;
+    if (s == "n_splits") return dpdt::Complexity::NSplits;
+    throw nb::value_error(("unknown complexity: " + s).c_str());
+}
+
+nb::dict tree_to_dict(dpdt::TreeArrays&& t, size_t n_classes) {
+    const size_t nodes = static_cast<size_t>(t.node_count());
+    nb::dict d;
+    d["children_left"] = to_numpy(std::move(t.children_left), {nodes});
+    d["children_right"] = to_numpy(std::move(t.children_right), {nodes});
+    d["feature"] = to_numpy(std::move(t.feature), {nodes});
+    d["threshold"] = to_numpy(std::move(t.threshold), {nodes});
+    d["value"] = to_numpy(std::move(t.value), {nodes, n_classes});
+    d["impurity"] = to_numpy(std::move(t.impurity), {nodes});
+    d["n_node_samples"] = to_numpy(std::move(t.n_node_samples), {nodes});
+    d["weighted_n_node_samples"] = to_numpy(std::move(t.weighted_n_node_samples), {nodes});
+    return d;
+}
+
+nb::dict fit_classifier(Array2<double> X, Array1<int32_t> y, Array1<double> sample_weight, int n_classes,
+                        int max_depth, std::vector<int> candidates, const std::vector<std::string>& splitters,
+                        const std::string& criterion, const std::string& complexity,
+                        Array1<double> feature_costs, int min_samples_split, int min_samples_leaf,
+                        double min_impurity_decrease, int max_features, uint64_t random_state,
+                        int64_t max_states, int n_threads) {
+    const int64_t n = static_cast<int64_t>(X.shape(0)), p = static_cast<int64_t>(X.shape(1));
+    if (static_cast<int64_t>(y.shape(0)) != n || static_cast<int64_t>(sample_weight.shape(0)) != n)
+        throw nb::value_error("X, y and sample_weight must have the same number of rows");
+    if (feature_costs.shape(0) != 0 && static_cast<int64_t>(feature_costs.shape(0)) != p)
+        throw nb::value_error("feature_costs must have one entry per feature");
+    if (n < 1 || p < 1 || n_classes < 1) throw nb::value_error("empty training data");
+    if (n > INT32_MAX - 1) throw nb::value_error("at most 2**31 - 2 samples are supported");
+
+    dpdt::Params params;
+    params.max_depth = max_depth;
+    params.candidates = std::move(candidates);
+    params.splitters.clear();
+    for (const std::string& s : splitters) params.splitters.push_back(parse_splitter(s));
+    params.criterion = parse_criterion(criterion);
+    params.complexity = parse_complexity(complexity);
+    params.feature_costs.assign(feature_costs.data(), feature_costs.data() + feature_costs.shape(0));
+    params.min_samples_split = min_samples_split;
+    params.min_samples_leaf = min_samples_leaf;
+    params.min_impurity_decrease = min_impurity_decrease;
+    params.max_features = max_features;
+    params.random_state = random_state;
+    params.max_states = max_states;
+    params.n_threads = n_threads;
+
+    // Only the calling (main) thread may check for Ctrl-C; the solver asks it every few ms.
+    auto poll = []() {
+        nb::gil_scoped_acquire gil;
+        return PyErr_CheckSignals() != 0;
+    };
+    dpdt::FitResult result;
+    {
+        nb::gil_scoped_release release;
+        dpdt::Dataset data(X.data(), y.data(), sample_weight.data(), n, p, n_classes);
+        try {
+            result = dpdt::fit(data, params, poll);
+        } catch (const dpdt::Interrupted&) {
+            nb::gil_scoped_acquire gil;
+            if (!PyErr_Occurred()) PyErr_SetInterrupt();
+            throw nb::python_error();
+        }
+    }
+    nb::list front;
+    for (dpdt::FrontTree& ft : result.front) {
+        nb::dict row;
+        row["alpha_min"] = ft.alpha_min;
+        row["alpha_max"] = ft.alpha_max;
+        row["train_loss"] = ft.loss;
+        row["complexity"] = ft.complexity;
+        row["impurity"] = ft.impurity;
+        row["n_splits"] = ft.n_splits;
+        row["tree"] = tree_to_dict(std::move(ft.tree), static_cast<size_t>(n_classes));
+        front.append(row);
+    }
+    nb::dict stats;
+    stats["states"] = result.stats.states;
+    stats["candidates"] = result.stats.candidates;
+    stats["exact_scans"] = result.stats.exact_scans;
+    stats["cache_hits"] = result.stats.cache_hits;
+    stats["seconds"] = result.stats.seconds;
+    nb::dict out;
+    out["front"] = front;
+    out["stats"] = stats;
+    return out;
+}
+
+nb::ndarray<nb::numpy, int64_t> apply_tree(Array1<int64_t> children_left, Array1<int64_t> children_right,
+                                           Array1<int64_t> feature, Array1<double> threshold,
+                                           Array2<double> X) {
+    const size_t n = X.shape(0);
+    std::vector<int64_t> leaves(n);
+    {
+        nb::gil_scoped_release release;
+        dpdt::apply(children_left.data(), children_right.data(), feature.data(), threshold.data(),
+                    X.data(), static_cast<int64_t>(n), static_cast<int64_t>(X.shape(1)), leaves.data());
+    }
+    return to_numpy(std::move(leaves), {n});
+}
+
+}  // namespace
+
+NB_MODULE(_core, m) {
+    m.doc() = "dpdt's C++ core: the DPDT solver and tree traversal.";
+    nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+        try {
+            std::rethrow_exception(p);
+        } catch (const dpdt::StateLimitExceeded& e) {
+            PyErr_SetString(PyExc_MemoryError, e.what());
+        } catch (const std::bad_alloc&) {
+            PyErr_SetString(PyExc_MemoryError, "dpdt ran out of memory during the fit");
+        }
+    });
+    m.def("fit_classifier", &fit_classifier, "X"_a.noconvert(), "y"_a.noconvert(),
+          "sample_weight"_a.noconvert(), "n_classes"_a, "max_depth"_a, "candidates"_a, "splitters"_a,
+          "criterion"_a, "complexity"_a, "feature_costs"_a.noconvert(), "min_samples_split"_a,
+          "min_samples_leaf"_a, "min_impurity_decrease"_a, "max_features"_a, "random_state"_a,
+          "max_states"_a, "n_threads"_a);
+    m.def("apply", &apply_tree, "children_left"_a.noconvert(), "children_right"_a.noconvert(),
+          "feature"_a.noconvert(), "threshold"_a.noconvert(), "X"_a.noconvert());
+}

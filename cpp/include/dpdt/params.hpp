@@ -1,0 +1,36 @@
+// Every knob of a fit, resolved by Python before it crosses the boundary.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace dpdt {
+
+enum class Splitter { Cart, Exhaustive };
+enum class Criterion { Gini, Entropy };
+enum class Complexity { ExpectedTests, NSplits };
+
+struct Params {
+    int max_depth = 3;
+    // candidates[d]: number of candidate splits generated at a state of depth d; depths beyond the
+    // vector use 1. A state with one split left ignores it and is solved exactly.
+    std::vector<int> candidates{7, 7, 7};
+    // splitters[d]: the generator at depth d; depths beyond the vector use Cart.
+    std::vector<Splitter> splitters{Splitter::Cart};
+    // Impurity of the CART generator, and of the secondary objective that breaks ties.
+    Criterion criterion = Criterion::Gini;
+    Complexity complexity = Complexity::ExpectedTests;
+    // One non-negative cost per feature; empty means every test costs 1.
+    std::vector<double> feature_costs;
+    int min_samples_split = 2;
+    int min_samples_leaf = 1;
+    // Applies to the CART generator only: the exact search of the last level ignores it.
+    double min_impurity_decrease = 0.0;
+    // Features drawn at each node of the CART generator; <= 0 or >= p means all of them.
+    int max_features = 0;
+    uint64_t random_state = 0;
+    // Guard against runaway configurations: solving more states than this throws.
+    int64_t max_states = 5'000'000;
+    int n_threads = 1;
+};
+
+}  // namespace dpdt

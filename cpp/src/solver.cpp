@@ -1,0 +1,567 @@
+#include "dpdt/solver.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <queue>
+#include <random>
+#include <string>
+#include <thread>
+#include <unordered_map>
+
+#include "dpdt/criterion.hpp"
+#include "dpdt/hull.hpp"
+#include "dpdt/split_search.hpp"
+
+namespace dpdt {
+namespace {
+
+struct Solution;
+using SolutionPtr = std::shared_ptr<const Solution>;
+
+struct Action {
+    int32_t feature = -1;
+    double threshold = 0.0;
+    SolutionPtr left, right;
+};
+
+// What is known of a state once solved: its statistics, and the hull of its optimal subtrees with
+// the actions those subtrees start with. Child solutions are shared between parents.
+struct Solution {
+    int32_t n_samples = 0;
+    double total = 0.0;
+    std::vector<double> class_w;
+    double impurity = 0.0;
+    std::vector<Action> actions;
+    Hull hull;
+};
+
+// A sample subset by an order-independent 128-bit hash: the sums of two mixes of its ids.
+struct SubsetHash {
+    uint64_t a = 0, b = 0;
+};
+
+inline uint64_t splitmix64(uint64_t x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+inline uint64_t mix_a(int32_t i) { return splitmix64(static_cast<uint64_t>(i)); }
+inline uint64_t mix_b(int32_t i) { return splitmix64(static_cast<uint64_t>(i) ^ 0x5851f42d4c957f2dULL); }
+
+SubsetHash hash_of(const int32_t* ids, int32_t m) {
+    SubsetHash h;
+    for (int32_t j = 0; j < m; ++j) {
+        h.a += mix_a(ids[j]);
+        h.b += mix_b(ids[j]);
+    }
+    return h;
+}
+
+struct StateKey {
+    uint64_t a, b;
+    int32_t m, depth;
+    bool operator==(const StateKey& o) const {
+        return a == o.a && b == o.b && m == o.m && depth == o.depth;
+    }
+};
+struct StateKeyHash {
+    size_t operator()(const StateKey& k) const {
+        return static_cast<size_t>(k.a ^ splitmix64(k.b + static_cast<uint64_t>(k.depth)));
+    }
+};
+
+// Identical states reached by different paths are solved once. Sharded to keep threads apart.
+class SolutionCache {
+  public:
+    SolutionPtr find(const StateKey& key) {
+        Shard& s = shard(key);
+        std::lock_guard<std::mutex> lock(s.mutex);
+        auto it = s.map.find(key);
+        return it == s.map.end() ? nullptr : it->second;
+    }
+    // Returns the solution stored under key: `sol` unless another thread stored one first
+    // (identical, since a state's solution depends on the state alone).
+    SolutionPtr insert(const StateKey& key, SolutionPtr sol) {
+        Shard& s = shard(key);
+        std::lock_guard<std::mutex> lock(s.mutex);
+        auto [it, inserted] = s.map.emplace(key, std::move(sol));
+        return it->second;
+    }
+
+  private:
+    struct Shard {
+        std::mutex mutex;
+        std::unordered_map<StateKey, SolutionPtr, StateKeyHash> map;
+    };
+    static constexpr size_t kShards = 64;
+    Shard& shard(const StateKey& key) { return shards_[(key.a >> 7) % kShards]; }
+    Shard shards_[kShards];
+};
+
+// Per-thread scratch: the membership mask and the children's blocks at every depth.
+struct Workspace {
+    std::vector<uint8_t> in_left;
+    std::vector<std::vector<int32_t>> left, right;
+    Workspace(int64_t n, int max_depth) : in_left(n, 0), left(max_depth + 1), right(max_depth + 1) {}
+};
+
+struct Candidate {
+    SplitRecord split;
+    double cost = 1.0;
+    SubsetHash left_hash;
+};
+
+class Search {
+  public:
+    Search(const Dataset& data, const Params& params, std::atomic<bool>& stop)
+        : data_(data), params_(params), stop_(stop), K_(data.n_classes) {
+        total_weight_ = 0.0;
+        for (double wi : data.w) total_weight_ += wi;
+        uniform_costs_ = true;
+        for (double c : params.feature_costs) uniform_costs_ = uniform_costs_ && c == params.feature_costs[0];
+    }
+
+    SolutionPtr solve(NodeView node, SubsetHash hash, int depth, Workspace& ws) {
+        const StateKey key{hash.a, hash.b, node.m, depth};
+        if (SolutionPtr hit = cache_.find(key)) {
+            cache_hits_.fetch_add(1, std::memory_order_relaxed);
+            return hit;
+        }
+        std::vector<Candidate> candidates;
+        auto sol = expand(node, hash, depth, candidates);
+        if (!candidates.empty()) {
+            std::vector<std::pair<SolutionPtr, SolutionPtr>> children;
+            children.reserve(candidates.size());
+            for (const Candidate& c : candidates) children.push_back(solve_children(node, hash, depth, c, ws));
+            finish(*sol, candidates, children);
+        }
+        return cache_.insert(key, std::move(sol));
+    }
+
+    // Statistics, leaf and (for the last level) the exact split; or the candidates to recurse on.
+    std::shared_ptr<Solution> expand(NodeView node, SubsetHash hash, int depth,
+                                     std::vector<Candidate>& candidates) {
+        if (stop_.load(std::memory_order_relaxed)) throw Interrupted();
+        if (states_.fetch_add(1, std::memory_order_relaxed) >= params_.max_states)
+            throw StateLimitExceeded("the search exceeded max_states=" + std::to_string(params_.max_states) +
+                                     " states; lower max_depth or candidates, or raise max_states");
+        auto sol = std::make_shared<Solution>();
+        sol->n_samples = node.m;
+        sol->class_w.resize(K_);
+        class_weights(data_, node, sol->class_w.data(), &sol->total);
+        sol->impurity = impurity(sol->class_w.data(), K_, sol->total, params_.criterion);
+        sol->hull.push_back(leaf_point(*sol));
+
+        const int remaining = params_.max_depth - depth;
+        if (remaining <= 0 || !splittable(*sol)) return sol;
+        if (remaining == 1) {
+            solve_last_level(node, *sol);
+            return sol;
+        }
+        generate(node, hash, depth, *sol, candidates);
+        return sol;
+    }
+
+    std::pair<SolutionPtr, SolutionPtr> solve_children(NodeView node, SubsetHash hash, int depth,
+                                                       const Candidate& c, Workspace& ws) {
+        const SubsetHash right_hash{hash.a - c.left_hash.a, hash.b - c.left_hash.b};
+        const int32_t n_left = c.split.n_left, n_right = node.m - n_left;
+        SolutionPtr left = cache_.find({c.left_hash.a, c.left_hash.b, n_left, depth + 1});
+        SolutionPtr right = cache_.find({right_hash.a, right_hash.b, n_right, depth + 1});
+        cache_hits_.fetch_add((left != nullptr) + (right != nullptr), std::memory_order_relaxed);
+        if (left && right) return {left, right};
+
+        std::vector<int32_t>& lbuf = ws.left[depth];
+        std::vector<int32_t>& rbuf = ws.right[depth];
+        lbuf.resize(static_cast<size_t>(n_left) * data_.p);
+        rbuf.resize(static_cast<size_t>(n_right) * data_.p);
+        const int32_t* prefix = node.block(c.split.feature);
+        for (int32_t j = 0; j < n_left; ++j) ws.in_left[prefix[j]] = 1;
+        partition(data_, node, ws.in_left.data(), n_left, lbuf.data(), rbuf.data());
+        for (int32_t j = 0; j < n_left; ++j) ws.in_left[prefix[j]] = 0;
+        if (!left) left = solve(NodeView{n_left, lbuf.data()}, c.left_hash, depth + 1, ws);
+        if (!right) right = solve(NodeView{n_right, rbuf.data()}, right_hash, depth + 1, ws);
+        return {left, right};
+    }
+
+    void finish(Solution& sol, const std::vector<Candidate>& candidates,
+                const std::vector<std::pair<SolutionPtr, SolutionPtr>>& children) {
+        std::vector<HullPoint> points = sol.hull;
+        for (size_t a = 0; a < candidates.size(); ++a) {
+            Action action{candidates[a].split.feature, candidates[a].split.threshold, children[a].first,
+                          children[a].second};
+            Hull h = split_hull(action.left->hull, action.right->hull, candidates[a].cost,
+                                static_cast<int32_t>(sol.actions.size()));
+            sol.actions.push_back(std::move(action));
+            points.insert(points.end(), h.begin(), h.end());
+        }
+        sol.hull = lower_hull(std::move(points));
+        keep_used_actions(sol);
+    }
+
+    int64_t states() const { return states_.load(); }
+    int64_t n_candidates() const { return candidates_.load(); }
+    int64_t exact_scans() const { return exact_scans_.load(); }
+    int64_t cache_hits() const { return cache_hits_.load(); }
+    double total_weight() const { return total_weight_; }
+
+  private:
+    HullPoint leaf_point(const Solution& s) const {
+        HullPoint p;
+        p.L = leaf_loss(s.class_w.data(), K_, s.total);
+        p.I = s.total * s.impurity;
+        return p;
+    }
+
+    // A state with a single weighted class is a leaf whatever alpha: no split lowers loss or
+    // impurity, and every split adds complexity.
+    bool splittable(const Solution& s) const {
+        if (s.n_samples < params_.min_samples_split || s.n_samples < 2 * params_.min_samples_leaf)
+            return false;
+        int classes = 0;
+        for (double cw : s.class_w) classes += cw > 0.0;
+        return classes > 1;
+    }
+
+    double split_cost(const Solution& s, int32_t feature) const {
+        const double c = params_.feature_costs.empty() ? 1.0 : params_.feature_costs[feature];
+        return c * (params_.complexity == Complexity::ExpectedTests ? s.total : total_weight_);
+    }
+
+    static std::shared_ptr<Solution> leaf_solution(int32_t n, const double* class_w, int K,
+                                                   Criterion criterion) {
+        auto s = std::make_shared<Solution>();
+        s->n_samples = n;
+        s->class_w.assign(class_w, class_w + K);
+        s->total = 0.0;
+        for (int k = 0; k < K; ++k) s->total += class_w[k];
+        s->impurity = impurity(class_w, K, s->total, criterion);
+        HullPoint p;
+        p.L = leaf_loss(class_w, K, s->total);
+        p.I = s->total * s->impurity;
+        s->hull.push_back(p);
+        return s;
+    }
+
+    // One split left: every feature and threshold is tried for the true 0-1 loss. With uniform
+    // costs the best split over all features is the only one that can be optimal; with feature
+    // costs each feature's best split is a point of the hull.
+    void solve_last_level(NodeView node, Solution& sol) {
+        exact_scans_.fetch_add(1, std::memory_order_relaxed);
+        std::vector<SplitRecord> best;
+        std::vector<double> left_w;
+        best_01_splits(data_, node, params_.criterion, params_.min_samples_leaf, sol.class_w.data(),
+                       sol.total, best, left_w);
+        std::vector<int32_t> chosen;
+        if (uniform_costs_) {
+            int32_t b = -1;
+            const double tol = 1e-12 * sol.total;
+            for (int32_t f = 0; f < static_cast<int32_t>(best.size()); ++f) {
+                if (!best[f].found()) continue;
+                if (b < 0 || best[f].score < best[b].score - tol ||
+                    (best[f].score <= best[b].score + tol && best[f].tie < best[b].tie - tol))
+                    b = f;
+            }
+            if (b >= 0) chosen.push_back(b);
+        } else {
+            for (int32_t f = 0; f < static_cast<int32_t>(best.size()); ++f)
+                if (best[f].found()) chosen.push_back(f);
+        }
+        if (chosen.empty()) return;
+        std::vector<Candidate> candidates;
+        std::vector<std::pair<SolutionPtr, SolutionPtr>> children;
+        std::vector<double> right_w(K_);
+        for (int32_t f : chosen) {
+            const double* lw = left_w.data() + static_cast<size_t>(f) * K_;
+            for (int k = 0; k < K_; ++k) right_w[k] = std::max(0.0, sol.class_w[k] - lw[k]);
+            Candidate c;
+            c.split = best[f];
+            c.cost = split_cost(sol, f);
+            candidates.push_back(c);
+            children.emplace_back(leaf_solution(best[f].n_left, lw, K_, params_.criterion),
+                                  leaf_solution(node.m - best[f].n_left, right_w.data(), K_,
+                                                params_.criterion));
+        }
+        finish(sol, candidates, children);
+    }
+
+    void generate(NodeView node, SubsetHash hash, int depth, const Solution& sol,
+                  std::vector<Candidate>& out) {
+        std::vector<SplitRecord> splits;
+        const bool exhaustive = depth < static_cast<int>(params_.splitters.size()) &&
+                                params_.splitters[depth] == Splitter::Exhaustive;
+        if (exhaustive) {
+            all_splits(data_, node, params_.min_samples_leaf, splits);
+        } else {
+            const int budget = depth < static_cast<int>(params_.candidates.size()) ? params_.candidates[depth] : 1;
+            cart_splits(node, hash, sol, budget, splits);
+        }
+        candidates_.fetch_add(static_cast<int64_t>(splits.size()), std::memory_order_relaxed);
+        std::sort(splits.begin(), splits.end(), [](const SplitRecord& a, const SplitRecord& b) {
+            return a.feature < b.feature || (a.feature == b.feature && a.threshold < b.threshold);
+        });
+        out.clear();
+        for (SplitRecord s : splits) {
+            // A split found deep in the generator's tree is applied to the whole state.
+            s.n_left = count_left(data_, node, s.feature, s.threshold);
+            if (s.n_left < params_.min_samples_leaf || node.m - s.n_left < params_.min_samples_leaf) continue;
+            Candidate c;
+            c.split = s;
+            c.cost = split_cost(sol, s.feature);
+            c.left_hash = hash_of(node.block(s.feature), s.n_left);
+            // Two splits with the same partition and cost are the same action.
+            bool duplicate = false;
+            for (const Candidate& o : out)
+                duplicate = duplicate || (o.left_hash.a == c.left_hash.a && o.left_hash.b == c.left_hash.b &&
+                                          o.split.n_left == c.split.n_left && o.cost == c.cost);
+            if (!duplicate) out.push_back(c);
+        }
+    }
+
+    // The splits of a best-first CART grown on the node's samples until it has `budget` splits.
+    void cart_splits(NodeView node, SubsetHash hash, const Solution& sol, int budget,
+                     std::vector<SplitRecord>& out) {
+        struct CartNode {
+            std::vector<int32_t> blocks;   // empty for the root, which reads the state's view
+            NodeView view;
+            std::vector<double> class_w;
+            double total = 0.0;
+            SplitRecord split;
+            double decrease = 0.0;
+            int64_t order = 0;
+        };
+        auto cmp = [](const std::shared_ptr<CartNode>& a, const std::shared_ptr<CartNode>& b) {
+            return a->decrease < b->decrease || (a->decrease == b->decrease && a->order > b->order);
+        };
+        std::priority_queue<std::shared_ptr<CartNode>, std::vector<std::shared_ptr<CartNode>>, decltype(cmp)>
+            heap(cmp);
+        std::mt19937_64 rng(splitmix64(params_.random_state ^ hash.a) ^ hash.b);
+        std::vector<int32_t> all_features(data_.p);
+        for (int32_t f = 0; f < data_.p; ++f) all_features[f] = f;
+        const bool subsample = params_.max_features > 0 && params_.max_features < data_.p;
+        std::vector<int32_t> features;
+        int64_t order = 0;
+
+        auto consider = [&](std::shared_ptr<CartNode> cn) {
+            const int32_t m = cn->view.m;
+            if (m < params_.min_samples_split || m < 2 * params_.min_samples_leaf) return;
+            if (impurity(cn->class_w.data(), K_, cn->total, params_.criterion) <= 0.0) return;
+            if (subsample) {
+                // Partial Fisher-Yates draw of max_features features, seeded by the state.
+                features = all_features;
+                for (int i = 0; i < params_.max_features; ++i) {
+                    const uint64_t j = i + rng() % static_cast<uint64_t>(data_.p - i);
+                    std::swap(features[i], features[j]);
+                }
+                features.resize(params_.max_features);
+                std::sort(features.begin(), features.end());
+            }
+            double decrease = 0.0;
+            cn->split = best_impurity_split(data_, cn->view, subsample ? features : all_features,
+                                            params_.criterion, params_.min_samples_leaf, cn->class_w.data(),
+                                            cn->total, &decrease);
+            if (!cn->split.found()) return;
+            if (decrease < params_.min_impurity_decrease * total_weight_) return;
+            cn->decrease = decrease;
+            cn->order = order++;
+            heap.push(std::move(cn));
+        };
+
+        auto root = std::make_shared<CartNode>();
+        root->view = node;
+        root->class_w = sol.class_w;
+        root->total = sol.total;
+        consider(root);
+        std::vector<uint8_t> in_left(0);
+        while (static_cast<int>(out.size()) < budget && !heap.empty()) {
+            std::shared_ptr<CartNode> cn = heap.top();
+            heap.pop();
+            out.push_back(cn->split);
+            if (static_cast<int>(out.size()) >= budget) break;
+            const int32_t n_left = cn->split.n_left, n_right = cn->view.m - n_left;
+            auto left = std::make_shared<CartNode>(), right = std::make_shared<CartNode>();
+            left->blocks.resize(static_cast<size_t>(n_left) * data_.p);
+            right->blocks.resize(static_cast<size_t>(n_right) * data_.p);
+            if (in_left.empty()) in_left.assign(data_.n, 0);
+            const int32_t* prefix = cn->view.block(cn->split.feature);
+            for (int32_t j = 0; j < n_left; ++j) in_left[prefix[j]] = 1;
+            partition(data_, cn->view, in_left.data(), n_left, left->blocks.data(), right->blocks.data());
+            for (int32_t j = 0; j < n_left; ++j) in_left[prefix[j]] = 0;
+            left->view = NodeView{n_left, left->blocks.data()};
+            right->view = NodeView{n_right, right->blocks.data()};
+            for (auto* child : {&left, &right}) {
+                (*child)->class_w.resize(K_);
+                class_weights(data_, (*child)->view, (*child)->class_w.data(), &(*child)->total);
+            }
+            consider(std::move(left));
+            consider(std::move(right));
+        }
+    }
+
+    // Drops the actions no hull vertex uses, so unused subtrees can be freed.
+    static void keep_used_actions(Solution& sol) {
+        std::vector<int32_t> remap(sol.actions.size(), -1);
+        std::vector<Action> kept;
+        for (HullPoint& p : sol.hull) {
+            if (p.action < 0) continue;
+            if (remap[p.action] < 0) {
+                remap[p.action] = static_cast<int32_t>(kept.size());
+                kept.push_back(sol.actions[p.action]);
+            }
+            p.action = remap[p.action];
+        }
+        sol.actions = std::move(kept);
+    }
+
+    const Dataset& data_;
+    const Params& params_;
+    std::atomic<bool>& stop_;
+    const int K_;
+    double total_weight_;
+    bool uniform_costs_;
+    SolutionCache cache_;
+    std::atomic<int64_t> states_{0}, candidates_{0}, exact_scans_{0}, cache_hits_{0};
+};
+
+// Preorder (left first) arrays of the subtree of `sol` chosen by hull vertex `point`.
+void emit(const Solution& sol, int32_t point, int K, TreeArrays& t) {
+    const int64_t id = t.node_count();
+    t.children_left.push_back(kLeaf);
+    t.children_right.push_back(kLeaf);
+    t.feature.push_back(-2);
+    t.threshold.push_back(-2.0);
+    t.value.insert(t.value.end(), sol.class_w.begin(), sol.class_w.end());
+    t.impurity.push_back(sol.impurity);
+    t.n_node_samples.push_back(sol.n_samples);
+    t.weighted_n_node_samples.push_back(sol.total);
+    const HullPoint& p = sol.hull[point];
+    if (p.action < 0) return;
+    const Action& a = sol.actions[p.action];
+    t.feature[id] = a.feature;
+    t.threshold[id] = a.threshold;
+    t.children_left[id] = t.node_count();
+    emit(*a.left, p.left_point, K, t);
+    t.children_right[id] = t.node_count();
+    emit(*a.right, p.right_point, K, t);
+}
+
+std::vector<FrontTree> front_of(const Solution& root, int K, double total_weight) {
+    const Hull& h = root.hull;
+    const size_t n = h.size();
+    // Breakpoint between vertices k and k + 1 (k + 1 is more complex, less lossy).
+    std::vector<double> brk(n > 0 ? n - 1 : 0);
+    for (size_t k = 0; k + 1 < n; ++k) {
+        const double dl = h[k].L - h[k + 1].L, dc = h[k + 1].C - h[k].C;
+        const bool tie = hull_detail::sign_diff(h[k].L, h[k + 1].L) == 0;
+        brk[k] = tie || dc <= 0.0 ? 0.0 : std::max(0.0, dl / dc);
+    }
+    std::vector<FrontTree> front;
+    for (size_t r = 0; r < n; ++r) {
+        const size_t k = n - 1 - r;   // most complex first
+        FrontTree ft;
+        ft.alpha_min = k < n - 1 ? brk[k] : 0.0;
+        ft.alpha_max = k > 0 ? brk[k - 1] : std::numeric_limits<double>::infinity();
+        ft.loss = h[k].L / total_weight;
+        ft.complexity = h[k].C / total_weight;
+        ft.impurity = h[k].I / total_weight;
+        ft.n_splits = static_cast<int64_t>(h[k].S + 0.5);
+        emit(root, static_cast<int32_t>(k), K, ft.tree);
+        front.push_back(std::move(ft));
+    }
+    return front;
+}
+
+}  // namespace
+
+FitResult fit(const Dataset& data, const Params& params, const std::function<bool()>& poll) {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::atomic<bool> stop{false};
+    Search search(data, params, stop);
+    const NodeView root_view{static_cast<int32_t>(data.n), data.presorted.data()};
+    const SubsetHash root_hash = hash_of(data.presorted.data(), root_view.m);
+    const int n_threads = std::max(1, params.n_threads);
+
+    std::mutex mutex;
+    std::condition_variable done_cv;
+    std::exception_ptr error;
+    SolutionPtr root;
+    auto fail = [&](std::exception_ptr e) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!error) error = e;
+        stop.store(true);
+        done_cv.notify_all();
+    };
+
+    // The root's candidates are independent subproblems: threads take them one at a time, and the
+    // root combines their results in candidate order, so the tree does not depend on n_threads.
+    std::vector<Candidate> candidates;
+    std::shared_ptr<Solution> root_sol;
+    std::vector<std::pair<SolutionPtr, SolutionPtr>> children;
+    std::atomic<size_t> next{0};
+    int running = n_threads;
+    auto worker = [&](bool is_first) {
+        try {
+            Workspace ws(data.n, params.max_depth);
+            if (is_first) {
+                std::vector<Candidate> local;
+                std::shared_ptr<Solution> sol = search.expand(root_view, root_hash, 0, local);
+                std::lock_guard<std::mutex> lock(mutex);
+                candidates = std::move(local);
+                children.resize(candidates.size());
+                root_sol = std::move(sol);
+                done_cv.notify_all();
+            } else {
+                std::unique_lock<std::mutex> lock(mutex);
+                done_cv.wait(lock, [&] { return root_sol != nullptr || error != nullptr; });
+            }
+            while (!stop.load()) {
+                const size_t i = next.fetch_add(1);
+                if (i >= candidates.size()) break;
+                children[i] = search.solve_children(root_view, root_hash, 0, candidates[i], ws);
+            }
+        } catch (...) {
+            fail(std::current_exception());
+        }
+        std::lock_guard<std::mutex> lock(mutex);
+        --running;
+        done_cv.notify_all();
+    };
+    std::vector<std::thread> threads;
+    threads.emplace_back(worker, true);
+    for (int t = 1; t < n_threads; ++t) threads.emplace_back(worker, false);
+    {
+        std::unique_lock<std::mutex> lock(mutex);
+        while (running > 0) {
+            done_cv.wait_for(lock, std::chrono::milliseconds(20));
+            if (running == 0) break;
+            lock.unlock();
+            const bool interrupt = poll && poll();
+            lock.lock();
+            if (interrupt) {
+                stop.store(true);
+                if (!error) error = std::make_exception_ptr(Interrupted());
+                done_cv.notify_all();
+            }
+        }
+    }
+    for (std::thread& t : threads) t.join();
+    if (error) std::rethrow_exception(error);
+    if (!candidates.empty()) search.finish(*root_sol, candidates, children);
+
+    FitResult result;
+    result.front = front_of(*root_sol, data.n_classes, search.total_weight());
+    result.stats.states = search.states();
+    result.stats.candidates = search.n_candidates();
+    result.stats.exact_scans = search.exact_scans();
+    result.stats.cache_hits = search.cache_hits();
+    result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return result;
+}
+
+}  // namespace dpdt

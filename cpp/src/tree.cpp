@@ -1,0 +1,16 @@
+#include "dpdt/tree.hpp"
+
+namespace dpdt {
+
+void apply(const int64_t* children_left, const int64_t* children_right, const int64_t* feature,
+           const double* threshold, const double* X, int64_t n, int64_t p, int64_t* leaves) {
+    for (int64_t i = 0; i < n; ++i) {
+        const double* row = X + i * p;
+        int64_t node = 0;
+        while (children_left[node] != kLeaf)
+            node = row[feature[node]] <= threshold[node] ? children_left[node] : children_right[node];
+        leaves[i] = node;
+    }
+}
+
+}  // namespace dpdt

@@ -1,0 +1,9 @@
+"""dpdt: non-greedy decision trees by dynamic programming."""
+
+from . import datasets
+from ._classes import DPDTreeClassifier
+from ._export import export_text
+from ._tree import Tree
+
+__all__ = ["DPDTreeClassifier", "Tree", "datasets", "export_text"]
+__version__ = "0.1.0"

@@ -1,0 +1,114 @@
+"""The fitted tree: flat parallel arrays in scikit-learn's ``tree_`` layout."""
+
+import numpy as np
+from scipy import sparse
+
+from . import _core
+
+TREE_LEAF = -1
+TREE_UNDEFINED = -2
+
+
+class Tree:
+    """A fitted binary decision tree stored as parallel arrays, one entry per node.
+
+    Node 0 is the root and nodes are numbered in depth-first preorder, left child first. A sample
+    goes to the left child when ``X[:, feature[node]] <= threshold[node]``. Leaves have
+    ``children_left == children_right == -1`` and ``feature == threshold == -2``, exactly as in
+    scikit-learn's ``tree_``.
+
+    Attributes
+    ----------
+    node_count : int
+        Number of nodes.
+    children_left, children_right : ndarray of shape (node_count,), dtype int64
+        Child ids, -1 for leaves.
+    feature : ndarray of shape (node_count,), dtype int64
+        Feature tested at each split node, -2 for leaves.
+    threshold : ndarray of shape (node_count,), dtype float64
+        Threshold of each split node, -2 for leaves.
+    value : ndarray of shape (node_count, 1, n_classes)
+        Weighted class fractions of the training samples reaching each node.
+    impurity : ndarray of shape (node_count,)
+        Impurity (the estimator's criterion) of each node.
+    n_node_samples : ndarray of shape (node_count,), dtype int64
+        Training samples reaching each node.
+    weighted_n_node_samples : ndarray of shape (node_count,)
+        Their total weight.
+    max_depth : int
+        Depth of the tree (0 for a single leaf).
+    n_leaves : int
+        Number of leaves.
+    """
+
+    def __init__(self, *, children_left, children_right, feature, threshold, value, impurity,
+                 n_node_samples, weighted_n_node_samples, n_features):
+        self.children_left = np.asarray(children_left, dtype=np.int64)
+        self.children_right = np.asarray(children_right, dtype=np.int64)
+        self.feature = np.asarray(feature, dtype=np.int64)
+        self.threshold = np.asarray(threshold, dtype=np.float64)
+        self.value = np.asarray(value, dtype=np.float64)
+        self.impurity = np.asarray(impurity, dtype=np.float64)
+        self.n_node_samples = np.asarray(n_node_samples, dtype=np.int64)
+        self.weighted_n_node_samples = np.asarray(weighted_n_node_samples, dtype=np.float64)
+        self.n_features = int(n_features)
+        self.node_count = int(self.feature.shape[0])
+        depth = np.zeros(self.node_count, dtype=np.int64)
+        for node in range(self.node_count):  # preorder: a parent precedes its children
+            if self.children_left[node] != TREE_LEAF:
+                depth[self.children_left[node]] = depth[node] + 1
+                depth[self.children_right[node]] = depth[node] + 1
+        self.node_depth = depth
+        self.max_depth = int(depth.max()) if self.node_count else 0
+        self.n_leaves = int(np.sum(self.children_left == TREE_LEAF))
+
+    @classmethod
+    def from_weighted_counts(cls, arrays, n_features):
+        """Build from the core's arrays, whose ``value`` holds weighted class sums."""
+        counts = np.asarray(arrays["value"], dtype=np.float64)
+        totals = counts.sum(axis=1, keepdims=True)
+        fractions = np.divide(counts, totals, out=np.zeros_like(counts), where=totals > 0)
+        fields = dict(arrays)
+        fields["value"] = fractions[:, np.newaxis, :]
+        return cls(**fields, n_features=n_features)
+
+    @property
+    def is_leaf(self):
+        """Boolean mask of the leaves."""
+        return self.children_left == TREE_LEAF
+
+    def apply(self, X):
+        """Index of the leaf reached by each row of a validated float64 C-ordered ``X``."""
+        return _core.apply(self.children_left, self.children_right, self.feature, self.threshold, X)
+
+    def decision_path(self, X):
+        """CSR indicator matrix (n_samples, node_count) of the nodes each row goes through."""
+        n = X.shape[0]
+        node = np.zeros(n, dtype=np.int64)
+        rows, cols = [np.arange(n)], [node.copy()]
+        active = np.arange(n)
+        while active.size:
+            current = node[active]
+            internal = self.children_left[current] != TREE_LEAF
+            active, current = active[internal], current[internal]
+            if not active.size:
+                break
+            go_left = X[active, self.feature[current]] <= self.threshold[current]
+            nxt = np.where(go_left, self.children_left[current], self.children_right[current])
+            node[active] = nxt
+            rows.append(active)
+            cols.append(nxt.copy())
+        rows, cols = np.concatenate(rows), np.concatenate(cols)
+        data = np.ones(rows.shape[0], dtype=np.int64)
+        return sparse.csr_matrix((data, (rows, cols)), shape=(n, self.node_count))
+
+    def compute_feature_importances(self):
+        """Total weighted impurity decrease brought by each feature, normalised to sum to 1."""
+        importances = np.zeros(self.n_features)
+        internal = np.flatnonzero(~self.is_leaf)
+        left, right = self.children_left[internal], self.children_right[internal]
+        w, imp = self.weighted_n_node_samples, self.impurity
+        decrease = w[internal] * imp[internal] - w[left] * imp[left] - w[right] * imp[right]
+        np.add.at(importances, self.feature[internal], decrease)
+        total = importances.sum()
+        return importances / total if total > 0 else importances

@@ -1,0 +1,521 @@
+"""Brute-force ground truth for DPDT on tiny data (pure Python + numpy, no dpdt import).
+
+Everything here follows docs/api_contract.md literally:
+
+- w_i = sample_weight_i * class_weight[y_i], W_total = sum of w_i;
+- train_loss(T) = weight of misclassified samples / W_total, a leaf predicting the class of largest
+  weight (ties -> lowest class index; the tie rule does not change the loss);
+- "expected_tests" complexity = sum over split nodes s of (W_s / W_total) * cost[feature_s];
+- "n_splits" complexity = sum over split nodes s of cost[feature_s];
+- tie-break = sum over leaves of W_leaf * impurity(leaf), then number of splits;
+- thresholds are midpoints between consecutive distinct values of the node's samples,
+  ``x[feature] <= threshold`` goes left.
+
+The enumerator lists *every* tree of depth <= D, so it is only usable for n <= 10, p <= 3,
+D <= 2 (a few thousand trees). Impurity sums are returned divided by W_total, which does not
+change the order they define.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from types import SimpleNamespace
+
+import numpy as np
+
+# Two objectives (or impurity sums) closer than this are the same real number: the values are
+# O(1) and only differ by rounding when they are mathematically equal.
+TIE_TOL = 1e-12
+
+COMPLEXITIES = ("expected_tests", "n_splits")
+CRITERIA = ("gini", "entropy")
+
+
+# --------------------------------------------------------------------------------------------
+# Data helpers
+# --------------------------------------------------------------------------------------------
+def encode_labels(y, classes=None):
+    """Class indices of ``y`` (into ``classes``, default the sorted distinct labels)."""
+    y = np.asarray(y)
+    if classes is None:
+        classes = np.unique(y)
+    classes = np.asarray(classes)
+    y_idx = np.searchsorted(classes, y)
+    assert np.all(classes[y_idx] == y), "label not in classes"
+    return classes, y_idx
+
+
+def effective_weights(y_idx, n_classes, sample_weight=None, class_weight=None):
+    """w_i = sample_weight_i * class_weight[y_i]; ``class_weight`` is an array per class index."""
+    n = len(y_idx)
+    w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=float).copy()
+    if class_weight is not None:
+        w = w * np.asarray(class_weight, dtype=float)[y_idx]
+    assert w.shape == (n,) and np.all(w > 0)
+    return w
+
+
+def resolve_costs(costs, p):
+    return np.ones(p) if costs is None else np.asarray(costs, dtype=float)
+
+
+def class_weight_sums(y_idx, w, n_classes):
+    return np.bincount(y_idx, weights=w, minlength=n_classes).astype(float)
+
+
+def weighted_impurity(counts, criterion):
+    """W * impurity(class proportions) for a vector of class weight sums."""
+    total = counts.sum()
+    if total <= 0:
+        return 0.0
+    prop = counts / total
+    if criterion == "gini":
+        return float(total * (1.0 - np.sum(prop**2)))
+    if criterion == "entropy":
+        nz = prop[prop > 0]
+        return float(total * -np.sum(nz * np.log2(nz)))
+    raise ValueError(criterion)
+
+
+def midpoint_thresholds(values):
+    """Midpoints between consecutive distinct values (each strictly separates the two)."""
+    distinct = np.unique(values)
+    mids = (distinct[:-1] + distinct[1:]) / 2.0
+    assert np.all((distinct[:-1] <= mids) & (mids < distinct[1:]))
+    return mids
+
+
+def candidate_splits(X, idx):
+    """Every (feature, threshold, left_idx, right_idx) at the node holding samples ``idx``."""
+    for f in range(X.shape[1]):
+        col = X[idx, f]
+        for t in midpoint_thresholds(col):
+            go_left = col <= t
+            yield f, float(t), idx[go_left], idx[~go_left]
+
+
+# --------------------------------------------------------------------------------------------
+# Sets of trees as parallel arrays
+# --------------------------------------------------------------------------------------------
+@dataclass
+class TreeSet:
+    """Trees over one sample subset. All sums are raw (not divided by W_total).
+
+    structures[k] is ``("leaf",)`` or ``(feature, threshold, left_structure, right_structure)``.
+    """
+
+    structures: list
+    loss: np.ndarray  # (T,) weight of misclassified samples
+    split_weight: np.ndarray  # (T, p) sum of W_s over split nodes s testing feature f
+    split_count: np.ndarray  # (T, p) number of split nodes testing feature f
+    gini: np.ndarray  # (T,) sum over leaves of W_leaf * gini
+    entropy: np.ndarray  # (T,)
+    n_leaves: np.ndarray  # (T,)
+    depth: np.ndarray  # (T,)
+
+    def __len__(self):
+        return len(self.structures)
+
+    @staticmethod
+    def leaf(counts, p):
+        return TreeSet(
+            structures=[("leaf",)],
+            loss=np.array([counts.sum() - counts.max()]),
+            split_weight=np.zeros((1, p)),
+            split_count=np.zeros((1, p)),
+            gini=np.array([weighted_impurity(counts, "gini")]),
+            entropy=np.array([weighted_impurity(counts, "entropy")]),
+            n_leaves=np.array([1]),
+            depth=np.array([0]),
+        )
+
+    @staticmethod
+    def split(feature, threshold, node_weight, left, right):
+        """Every tree with this root split and a left/right subtree from ``left``/``right``."""
+        nl, nr = len(left), len(right)
+        li = np.repeat(np.arange(nl), nr)
+        ri = np.tile(np.arange(nr), nl)
+        onehot = np.zeros(left.split_weight.shape[1])
+        onehot[feature] = 1.0
+        return TreeSet(
+            structures=[
+                (feature, threshold, left.structures[a], right.structures[b])
+                for a, b in zip(li, ri, strict=True)
+            ],
+            loss=left.loss[li] + right.loss[ri],
+            split_weight=left.split_weight[li] + right.split_weight[ri] + node_weight * onehot,
+            split_count=left.split_count[li] + right.split_count[ri] + onehot,
+            gini=left.gini[li] + right.gini[ri],
+            entropy=left.entropy[li] + right.entropy[ri],
+            n_leaves=left.n_leaves[li] + right.n_leaves[ri],
+            depth=1 + np.maximum(left.depth[li], right.depth[ri]),
+        )
+
+    @staticmethod
+    def concat(sets):
+        return TreeSet(
+            structures=[s for ts in sets for s in ts.structures],
+            **{
+                name: np.concatenate([getattr(ts, name) for ts in sets])
+                for name in (
+                    "loss",
+                    "split_weight",
+                    "split_count",
+                    "gini",
+                    "entropy",
+                    "n_leaves",
+                    "depth",
+                )
+            },
+        )
+
+
+def _enumerate(X, y_idx, w, n_classes, idx, depth):
+    counts = class_weight_sums(y_idx[idx], w[idx], n_classes)
+    sets = [TreeSet.leaf(counts, X.shape[1])]
+    if depth > 0:
+        for f, t, left, right in candidate_splits(X, idx):
+            sets.append(
+                TreeSet.split(
+                    f,
+                    t,
+                    w[idx].sum(),
+                    _enumerate(X, y_idx, w, n_classes, left, depth - 1),
+                    _enumerate(X, y_idx, w, n_classes, right, depth - 1),
+                )
+            )
+    return TreeSet.concat(sets)
+
+
+class Enumeration:
+    """All binary trees of depth <= ``max_depth`` on (X, y, w), with their contract quantities.
+
+    ``y`` is given as class indices 0..n_classes-1 (see :func:`encode_labels`), ``w`` are the
+    effective weights (see :func:`effective_weights`).
+    """
+
+    def __init__(self, X, y_idx, w, max_depth, n_classes=None):
+        X = np.asarray(X, dtype=float)
+        y_idx = np.asarray(y_idx)
+        n, p = X.shape
+        assert n <= 12 and p <= 3 and max_depth <= 2, "brute force is for tiny problems only"
+        self.X, self.y_idx, self.w = X, y_idx, np.asarray(w, dtype=float)
+        self.n_classes = int(y_idx.max()) + 1 if n_classes is None else n_classes
+        self.max_depth = max_depth
+        self.W_total = float(self.w.sum())
+        self.trees = _enumerate(X, y_idx, self.w, self.n_classes, np.arange(n), max_depth)
+
+    def __len__(self):
+        return len(self.trees)
+
+    @cached_property
+    def train_loss(self):
+        return self.trees.loss / self.W_total
+
+    @cached_property
+    def n_splits(self):
+        return self.trees.split_count.sum(axis=1).astype(int)
+
+    def complexity(self, complexity="expected_tests", costs=None):
+        c = resolve_costs(costs, self.X.shape[1])
+        if complexity == "expected_tests":
+            return self.trees.split_weight @ c / self.W_total
+        if complexity == "n_splits":
+            return self.trees.split_count @ c
+        raise ValueError(complexity)
+
+    def impurity(self, criterion="gini"):
+        return getattr(self.trees, criterion) / self.W_total
+
+    def objective(self, alpha, complexity="expected_tests", costs=None):
+        return self.train_loss + alpha * self.complexity(complexity, costs)
+
+    def best_index(self, alpha, complexity="expected_tests", costs=None, criterion="gini"):
+        """Index of a tree minimising (objective, impurity sum, n_splits) lexicographically."""
+        obj = self.objective(alpha, complexity, costs)
+        keep = np.flatnonzero(obj <= obj.min() + TIE_TOL)
+        imp = self.impurity(criterion)[keep]
+        keep = keep[imp <= imp.min() + TIE_TOL]
+        return int(keep[np.argmin(self.n_splits[keep])])
+
+    def lexicographic_optimum(
+        self, alpha, complexity="expected_tests", costs=None, criterion="gini"
+    ):
+        """(objective, impurity sum / W_total, n_splits) of the tie-broken optimum."""
+        obj = self.objective(alpha, complexity, costs)
+        k = self.best_index(alpha, complexity, costs, criterion)
+        return float(obj.min()), float(self.impurity(criterion)[k]), int(self.n_splits[k])
+
+    def points(self, complexity="expected_tests", costs=None):
+        """(complexity, train_loss) of every tree, shape (T, 2)."""
+        return np.column_stack([self.complexity(complexity, costs), self.train_loss])
+
+    def tree(self, k):
+        """Tree ``k`` in scikit-learn's array layout (see :func:`structure_to_tree`)."""
+        return structure_to_tree(
+            self.trees.structures[k], self.X, self.y_idx, self.w, self.n_classes
+        )
+
+
+def optimal_objective(X, y, w, depth, alpha, complexity="expected_tests", costs=None):
+    """Minimum of train_loss + alpha * complexity over all trees of depth <= ``depth``.
+
+    ``y`` holds any labels (encoded here), ``w`` the effective weights or None for unit weights.
+    """
+    classes, y_idx = encode_labels(y)
+    w = effective_weights(y_idx, len(classes), w)
+    enum = Enumeration(X, y_idx, w, depth, len(classes))
+    return float(enum.objective(alpha, complexity, costs).min())
+
+
+# --------------------------------------------------------------------------------------------
+# Lower convex hull / Pareto front
+# --------------------------------------------------------------------------------------------
+def lower_hull(points, tol=TIE_TOL):
+    """The (complexity, loss) points that are the minimiser of L + alpha * C for some alpha >= 0.
+
+    Returns an array (k, 2) sorted by increasing complexity (so decreasing loss): it starts at
+    the lowest-loss point of smallest complexity (the single leaf when every cost is positive),
+    ends at the minimum-loss point of smallest complexity (the optimum as alpha -> 0+), and keeps
+    only the vertices in between that are the *unique* minimiser for an open interval of alpha
+    (collinear points and points with an equal loss but a larger complexity are dropped).
+    """
+    pts = np.asarray(points, dtype=float).reshape(-1, 2)
+    l_min = pts[:, 1].min()
+    c_end = pts[pts[:, 1] <= l_min + tol, 0].min()
+    pts = pts[pts[:, 0] <= c_end + tol]
+    pts = pts[np.lexsort((pts[:, 1], pts[:, 0]))]
+    # one point per complexity (within tol): the lowest loss
+    merged = []
+    for c, loss in pts:
+        if merged and c - merged[-1][0] <= tol:
+            merged[-1] = (merged[-1][0], min(merged[-1][1], loss))
+        else:
+            merged.append((c, loss))
+    hull = []
+    for c, loss in merged:
+        while len(hull) >= 2:
+            (c0, l0), (c1, l1) = hull[-2], hull[-1]
+            # cross product of (hull[-1] - hull[-2]) and (new - hull[-2]); <= 0: not convex
+            cross = (c1 - c0) * (loss - l0) - (l1 - l0) * (c - c0)
+            if cross <= tol * max(1.0, abs(c - c0)):
+                hull.pop()
+            else:
+                break
+        hull.append((c, loss))
+    hull = np.array(hull)
+    assert np.all(np.diff(hull[:, 1]) < 0)
+    return hull
+
+
+def hull_by_definition(points, tol=1e-9):
+    """Slow, independent :func:`lower_hull`: minimise L + alpha * C between all breakpoints."""
+    pts = np.unique(np.round(np.asarray(points, dtype=float), 12), axis=0)
+    # a point dominated by another (C' <= C, L' <= L) is never the unique minimiser for alpha >= 0
+    C, L = pts[:, 0], pts[:, 1]
+    dominated = ((C[None, :] <= C[:, None]) & (L[None, :] <= L[:, None])).sum(axis=1) > 1
+    pts = pts[~dominated]
+    C, L = pts[:, 0], pts[:, 1]
+    dc = C[None, :] - C[:, None]
+    dl = L[:, None] - L[None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ties = np.where(dc > tol, dl / dc, np.nan)
+    breaks = np.unique(ties[np.isfinite(ties) & (ties > 0)])
+    probes = [breaks[0] / 2 if len(breaks) else 1.0]
+    probes += list((breaks[:-1] + breaks[1:]) / 2) + ([breaks[-1] * 2 + 1] if len(breaks) else [])
+    chosen = set()
+    for a in probes:
+        obj = L + a * C
+        best = np.flatnonzero(obj <= obj.min() + 1e-13)
+        k = best[np.lexsort((C[best], L[best]))[0]]
+        chosen.add(k)
+    # alpha -> 0+ optimum: min loss, then min complexity (covered by the first probe normally)
+    k0 = np.lexsort((C, L))[0]
+    chosen.add(k0)
+    out = pts[sorted(chosen)]
+    return out[np.argsort(out[:, 0])]
+
+
+def expected_front(hull):
+    """Rows of the Pareto front implied by a hull, in pareto_front_ order (increasing alpha).
+
+    Returns arrays alpha_min, alpha_max, complexity, train_loss (the degenerate alpha = 0
+    tie-break row is not included).
+    """
+    hull = np.asarray(hull)[::-1]  # most complex first
+    C, L = hull[:, 0], hull[:, 1]
+    breaks = (L[1:] - L[:-1]) / (C[:-1] - C[1:]) if len(hull) > 1 else np.array([])
+    # with the hull sorted by decreasing complexity, loss increases: breaks are positive
+    alpha_min = np.concatenate([[0.0], breaks])
+    alpha_max = np.concatenate([breaks, [np.inf]])
+    return alpha_min, alpha_max, C, L
+
+
+# --------------------------------------------------------------------------------------------
+# Fitted trees (scikit-learn tree_ layout) re-evaluated by routing samples
+# --------------------------------------------------------------------------------------------
+def structure_to_tree(structure, X, y_idx, w, n_classes):
+    """Nested structure -> object with scikit-learn's tree_ arrays (value = class fractions)."""
+    cl, cr, feat, thr, val, nns, wns = [], [], [], [], [], [], []
+
+    def build(s, idx):
+        node = len(cl)
+        cl.append(-1), cr.append(-1), feat.append(-2), thr.append(-2.0)
+        counts = class_weight_sums(y_idx[idx], w[idx], n_classes)
+        val.append(counts / counts.sum())
+        nns.append(len(idx))
+        wns.append(w[idx].sum())
+        if s[0] != "leaf":
+            f, t, ls, rs = s
+            feat[node], thr[node] = f, t
+            go_left = X[idx, f] <= t
+            cl[node] = build(ls, idx[go_left])
+            cr[node] = build(rs, idx[~go_left])
+        return node
+
+    build(structure, np.arange(len(y_idx)))
+    return SimpleNamespace(
+        node_count=len(cl),
+        children_left=np.array(cl, dtype=np.intp),
+        children_right=np.array(cr, dtype=np.intp),
+        feature=np.array(feat, dtype=np.intp),
+        threshold=np.array(thr, dtype=float),
+        value=np.array(val)[:, None, :],
+        n_node_samples=np.array(nns, dtype=np.intp),
+        weighted_n_node_samples=np.array(wns),
+    )
+
+
+def route(tree, X):
+    """Node visited by each sample at each level: boolean membership matrix (n_nodes, n)."""
+    cl = np.asarray(tree.children_left)
+    cr = np.asarray(tree.children_right)
+    feat = np.asarray(tree.feature)
+    thr = np.asarray(tree.threshold)
+    n_nodes = len(cl)
+    X = np.asarray(X, dtype=float)
+    n = X.shape[0]
+    member = np.zeros((n_nodes, n), dtype=bool)
+    node = np.zeros(n, dtype=np.intp)
+    rows = np.arange(n)
+    for _ in range(n_nodes):
+        member[node, rows] = True
+        internal = cl[node] != -1
+        if not internal.any():
+            break
+        f = np.where(internal, feat[node], 0)
+        go_left = X[rows, f] <= thr[node]
+        node = np.where(internal, np.where(go_left, cl[node], cr[node]), node)
+    else:
+        raise AssertionError("tree arrays contain a cycle")
+    return member
+
+
+def tree_structure(tree):
+    """(depth, n_leaves, internal node ids) of the part of the tree reachable from the root."""
+    cl = np.asarray(tree.children_left)
+    cr = np.asarray(tree.children_right)
+    depth, leaves, internal = 0, 0, []
+    stack = [(0, 0)]
+    while stack:
+        node, d = stack.pop()
+        depth = max(depth, d)
+        if cl[node] == -1:
+            assert cr[node] == -1, "children_left/right disagree on a leaf"
+            leaves += 1
+        else:
+            internal.append(node)
+            stack += [(cl[node], d + 1), (cr[node], d + 1)]
+    return depth, leaves, internal
+
+
+def tree_stats(tree, X, y_idx, w, n_classes, costs=None):
+    """Contract quantities of a fitted tree, recomputed from its arrays and the data.
+
+    Samples are routed (``x <= threshold`` goes left); a leaf predicts the argmax of the tree's
+    own ``value`` row (ties -> lowest class index), so ``train_loss`` is the loss of what the
+    tree predicts. ``node_weight``/``node_count``/``node_class_weight`` are what the routed
+    samples give, to be compared with the tree's stored arrays.
+    """
+    y_idx = np.asarray(y_idx)
+    w = np.asarray(w, dtype=float)
+    X = np.asarray(X, dtype=float)
+    W = w.sum()
+    costs = resolve_costs(costs, X.shape[1])
+    member = route(tree, X)
+    onehot = np.zeros((len(y_idx), n_classes))
+    onehot[np.arange(len(y_idx)), y_idx] = w
+    node_class_weight = member.astype(float) @ onehot
+    node_weight = node_class_weight.sum(axis=1)
+    depth, n_leaves, internal = tree_structure(tree)
+    cl = np.asarray(tree.children_left)
+    value = np.asarray(tree.value).reshape(len(cl), -1)
+    feat = np.asarray(tree.feature)
+    leaves = np.flatnonzero(cl == -1)
+    leaves = leaves[member[leaves].any(axis=1)]
+    loss = sum(
+        node_weight[leaf] - node_class_weight[leaf, int(np.argmax(value[leaf]))] for leaf in leaves
+    )
+    return dict(
+        train_loss=loss / W,
+        expected_tests=sum(node_weight[s] * costs[feat[s]] for s in internal) / W,
+        n_splits_cost=float(sum(costs[feat[s]] for s in internal)),
+        n_splits=len(internal),
+        n_leaves=n_leaves,
+        depth=depth,
+        gini=sum(weighted_impurity(node_class_weight[leaf], "gini") for leaf in leaves) / W,
+        entropy=sum(weighted_impurity(node_class_weight[leaf], "entropy") for leaf in leaves) / W,
+        node_weight=node_weight,
+        node_count=member.sum(axis=1),
+        node_class_weight=node_class_weight,
+        internal=internal,
+    )
+
+
+def tree_complexity(stats, complexity):
+    """Pick the complexity of ``tree_stats`` output for a complexity measure name."""
+    return stats["expected_tests"] if complexity == "expected_tests" else stats["n_splits_cost"]
+
+
+def tree_objective(tree, X, y_idx, w, n_classes, alpha, complexity="expected_tests", costs=None):
+    stats = tree_stats(tree, X, y_idx, w, n_classes, costs)
+    return stats["train_loss"] + alpha * tree_complexity(stats, complexity)
+
+
+def prunings(tree, X, y_idx, w, n_classes):
+    """Every pruning of a fitted tree (each internal node kept or collapsed to a leaf).
+
+    A collapsed node predicts the weighted majority of the samples routed to it; so do the
+    original leaves. Returns ``(TreeSet, W_total)``; the unpruned tree is the last entry.
+    """
+    stats = tree_stats(tree, X, y_idx, w, n_classes)
+    ncw = stats["node_class_weight"]
+    cl = np.asarray(tree.children_left)
+    cr = np.asarray(tree.children_right)
+    p = np.asarray(X).shape[1]
+
+    def options(node):
+        as_leaf = TreeSet.leaf(ncw[node], p)
+        if cl[node] == -1:
+            return as_leaf
+        kept = TreeSet.split(
+            int(tree.feature[node]),
+            float(tree.threshold[node]),
+            stats["node_weight"][node],
+            options(cl[node]),
+            options(cr[node]),
+        )
+        return TreeSet.concat([as_leaf, kept])
+
+    return options(0), float(np.asarray(w, dtype=float).sum())
+
+
+def pruning_objectives(
+    tree, X, y_idx, w, n_classes, alpha, complexity="expected_tests", costs=None
+):
+    """Objective of every pruning of ``tree`` (last entry: the unpruned tree)."""
+    ts, W = prunings(tree, X, y_idx, w, n_classes)
+    c = resolve_costs(costs, np.asarray(X).shape[1])
+    comp = ts.split_weight @ c / W if complexity == "expected_tests" else ts.split_count @ c
+    return ts.loss / W + alpha * comp

@@ -1,0 +1,478 @@
+"""Optimality of DPDTreeClassifier against ground truth (docs/api_contract.md).
+
+- exhaustive splitter == brute force over all trees of depth <= 2 on tiny data (objective,
+  tie-break, Pareto front);
+- Theorem 5.1: with CART candidates, DPDT's objective <= CART's and every pruning of it;
+- Theorem 5.2: XOR, where CART of depth 2 fails and DPDT does not;
+- bundled datasets, set_params(alpha) without refit, n_jobs determinism.
+"""
+
+import functools
+from types import SimpleNamespace
+from unittest import mock
+
+import numpy as np
+import pytest
+from _bruteforce import (
+    COMPLEXITIES,
+    CRITERIA,
+    Enumeration,
+    effective_weights,
+    encode_labels,
+    expected_front,
+    lower_hull,
+    pruning_objectives,
+    tree_complexity,
+    tree_stats,
+)
+from numpy.testing import assert_array_equal
+from sklearn.tree import DecisionTreeClassifier
+
+import dpdt
+from dpdt import DPDTreeClassifier
+
+ALPHAS = (0.0, 0.01, 0.05, 0.2, 1.0)
+CART_ALPHAS = (0.0, 0.001, 0.01, 0.05)
+ATOL = 1e-9
+BUNDLED_CLASSIFICATION = ("bank", "fault", "occupancy", "page", "raisin", "rice", "segment", "wilt")
+TREE_ARRAYS = (
+    "children_left",
+    "children_right",
+    "feature",
+    "threshold",
+    "value",
+    "impurity",
+    "n_node_samples",
+    "weighted_n_node_samples",
+)
+FRONT_FIELDS = ("alpha_min", "alpha_max", "train_loss", "complexity", "n_leaves", "depth")
+
+
+def assert_tree_equal(a, b, msg=""):
+    """Every array and scalar of two fitted trees are identical."""
+    assert a.node_count == b.node_count, f"{msg}: node_count {a.node_count} != {b.node_count}"
+    assert a.max_depth == b.max_depth, f"{msg}: max_depth"
+    assert a.n_leaves == b.n_leaves, f"{msg}: n_leaves"
+    for name in TREE_ARRAYS:
+        assert_array_equal(
+            np.asarray(getattr(a, name)), np.asarray(getattr(b, name)), err_msg=f"{msg}: {name}"
+        )
+
+
+# --------------------------------------------------------------------------------------------
+# Dataset registries
+# --------------------------------------------------------------------------------------------
+def _tiny(seed, weighted, costed, class_weighted=False, zero_cost=False):
+    """n in 6..10, p in 1..3, 2-3 classes; even seeds have many duplicated feature values."""
+    rng = np.random.default_rng(100 + seed)
+    n, p, k = int(rng.integers(6, 11)), int(rng.integers(1, 4)), int(rng.integers(2, 4))
+    if seed % 2 == 0:
+        X = rng.integers(0, 4, size=(n, p)).astype(float)
+    else:
+        X = rng.random((n, p)).round(3)
+    y = rng.integers(0, k, n)
+    y[:2] = [0, 1]
+    labels = np.array([3, 7, 11]) if seed % 3 == 0 else np.arange(3)  # not always 0..k-1
+    sample_weight = rng.uniform(0.2, 3.0, n)
+    costs = rng.uniform(0.5, 2.0, p)
+    cw = rng.uniform(0.5, 2.0, 3)
+    if zero_cost:  # a free feature: the last row of the front is then not a single leaf
+        costs[0] = 0.0
+    return SimpleNamespace(
+        X=X,
+        y=labels[y],
+        sample_weight=sample_weight if weighted else None,
+        feature_costs=costs if costed else None,
+        class_weight={labels[c]: cw[c] for c in range(3)} if class_weighted else None,
+    )
+
+
+TINY = {
+    f"s{seed}-{'w' if weighted else 'u'}{'-cost' if costed else ''}": functools.partial(
+        _tiny, seed, weighted, costed
+    )
+    for seed in range(10)
+    for weighted in (False, True)
+    for costed in (False, True)
+}
+TINY["s1-u-zerocost"] = functools.partial(_tiny, 1, False, True, zero_cost=True)
+TINY["s4-w-zerocost"] = functools.partial(_tiny, 4, True, True, zero_cost=True)
+TINY["s0-w-classweight"] = functools.partial(_tiny, 0, True, False, True)
+TINY["s3-u-cost-classweight"] = functools.partial(_tiny, 3, False, True, True)
+
+
+def _medium(seed, weighted):
+    """n ~ 200-400, p ~ 4-6, 2-3 classes, float32-exact features (sklearn thresholds)."""
+    rng = np.random.default_rng(200 + seed)
+    n, p, k = int(rng.integers(200, 401)), int(rng.integers(4, 7)), 2 + seed % 2
+    X = rng.random((n, p)).astype(np.float32).astype(np.float64)
+    score = (X - 0.5) @ rng.normal(size=(p, k)) + 0.4 * rng.normal(size=(n, k))
+    score[:, 0] += 0.5 * ((X[:, 0] > 0.3) & (X[:, 1 % p] < 0.6))
+    y = np.argmax(score, axis=1)
+    sample_weight = rng.uniform(0.1, 3.0, n)
+    return SimpleNamespace(
+        X=X,
+        y=y,
+        sample_weight=sample_weight if weighted else None,
+        feature_costs=None,
+        class_weight=None,
+    )
+
+
+MEDIUM = {
+    f"m{seed}-{'w' if weighted else 'u'}": functools.partial(_medium, seed, weighted)
+    for seed in range(4)
+    for weighted in (False, True)
+}
+
+
+@functools.cache
+def tiny_data(name):
+    return TINY[name]()
+
+
+@functools.cache
+def medium_data(name):
+    return MEDIUM[name]()
+
+
+def truth(data, classes=None):
+    """(classes, class indices, effective weights) of a dataset, per the contract."""
+    classes, y_idx = encode_labels(data.y, classes)
+    cw = None
+    if data.class_weight is not None:
+        cw = np.array([data.class_weight[c] for c in classes])
+    return classes, y_idx, effective_weights(y_idx, len(classes), data.sample_weight, cw)
+
+
+@functools.cache
+def tiny_enum(name, depth):
+    data = tiny_data(name)
+    classes, y_idx, w = truth(data)
+    return Enumeration(data.X, y_idx, w, depth, len(classes))
+
+
+def fit(data, **params):
+    clf = DPDTreeClassifier(
+        feature_costs=data.feature_costs, class_weight=data.class_weight, **params
+    )
+    return clf.fit(data.X, data.y, sample_weight=data.sample_weight)
+
+
+def fit_tiny(name, depth, **params):
+    return fit(tiny_data(name), splitter="exhaustive", max_depth=depth, **params)
+
+
+def stats(clf, data, tree=None):
+    """Contract quantities of ``tree`` (default clf.tree_) recomputed by routing the data."""
+    _, y_idx, w = truth(data, clf.classes_)
+    tree = clf.tree_ if tree is None else tree
+    return tree_stats(tree, data.X, y_idx, w, len(clf.classes_), data.feature_costs)
+
+
+def objective(s, alpha, complexity):
+    return s["train_loss"] + alpha * tree_complexity(s, complexity)
+
+
+def _same_tree(a, b):
+    try:
+        assert_tree_equal(a, b)
+    except AssertionError:
+        return False
+    return True
+
+
+def nondegenerate(front):
+    return front[front["alpha_max"] > front["alpha_min"]]
+
+
+def alpha_inside(row):
+    """An alpha strictly inside a row's interval."""
+    a0, a1 = float(row["alpha_min"]), float(row["alpha_max"])
+    return (a0 + a1) / 2 if np.isfinite(a1) else 2 * a0 + 0.5
+
+
+# --------------------------------------------------------------------------------------------
+# Exhaustive splitter == brute force
+# --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("alpha", ALPHAS)
+@pytest.mark.parametrize("complexity", COMPLEXITIES)
+@pytest.mark.parametrize("depth", [1, 2])
+@pytest.mark.parametrize("name", TINY)
+def test_exhaustive_objective_is_optimal(name, depth, complexity, alpha):
+    data = tiny_data(name)
+    clf = fit_tiny(name, depth, alpha=alpha, complexity=complexity)
+    s = stats(clf, data)
+    best = tiny_enum(name, depth).objective(alpha, complexity, data.feature_costs).min()
+    assert s["depth"] <= depth
+    assert objective(s, alpha, complexity) == pytest.approx(best, abs=ATOL)
+
+
+@pytest.mark.parametrize("alpha", ALPHAS)
+@pytest.mark.parametrize("complexity", COMPLEXITIES)
+@pytest.mark.parametrize("depth", [1, 2])
+@pytest.mark.parametrize("name", TINY)
+def test_exhaustive_tie_break(name, depth, complexity, alpha):
+    """Among optimal trees: the lowest leaf impurity sum, then the fewest splits."""
+    data = tiny_data(name)
+    clf = fit_tiny(name, depth, alpha=alpha, complexity=complexity)
+    s = stats(clf, data)
+    obj, imp, n_splits = tiny_enum(name, depth).lexicographic_optimum(
+        alpha, complexity, data.feature_costs, "gini"
+    )
+    assert objective(s, alpha, complexity) == pytest.approx(obj, abs=ATOL)
+    assert s["gini"] == pytest.approx(imp, abs=ATOL)
+    assert s["n_splits"] == n_splits
+
+
+@pytest.mark.parametrize("complexity", COMPLEXITIES)
+@pytest.mark.parametrize("name", TINY)
+def test_exhaustive_tie_break_at_breakpoints(name, complexity):
+    """At an alpha where two front trees tie (a row boundary), the tie-break decides."""
+    data = tiny_data(name)
+    clf = fit_tiny(name, 2, complexity=complexity)
+    enum = tiny_enum(name, 2)
+    ends = np.concatenate([clf.pareto_front_["alpha_min"], clf.pareto_front_["alpha_max"]])
+    for alpha in np.unique(ends[np.isfinite(ends)]):
+        clf.set_params(alpha=float(alpha))
+        s = stats(clf, data)
+        obj, imp, n_splits = enum.lexicographic_optimum(alpha, complexity, data.feature_costs)
+        got = (objective(s, alpha, complexity), s["gini"], s["n_splits"])
+        assert got == pytest.approx((obj, imp, n_splits), abs=ATOL), f"alpha={alpha}"
+
+
+@pytest.mark.parametrize("criterion", CRITERIA)
+@pytest.mark.parametrize("depth", [1, 2])
+@pytest.mark.parametrize("name", TINY)
+def test_exhaustive_alpha0_lexicographic(name, depth, criterion):
+    """At alpha = 0: min train loss, then min leaf impurity sum, then fewest splits."""
+    data = tiny_data(name)
+    clf = fit_tiny(name, depth, alpha=0.0, criterion=criterion)
+    s = stats(clf, data)
+    loss, imp, n_splits = tiny_enum(name, depth).lexicographic_optimum(0.0, criterion=criterion)
+    assert s["train_loss"] == pytest.approx(loss, abs=ATOL)
+    assert s[criterion] == pytest.approx(imp, abs=ATOL)
+    assert s["n_splits"] == n_splits
+    assert_tree_equal(clf.tree_, clf.trees_[0], "alpha=0 tree is the first row's")
+
+
+@pytest.mark.parametrize("name", TINY)
+def test_tree_arrays_match_routed_samples(name):
+    """value = weighted class fractions, weighted_n_node_samples / n_node_samples as routed."""
+    data = tiny_data(name)
+    clf = fit_tiny(name, 2, alpha=0.0)
+    for k, tree in enumerate(clf.trees_):
+        s = stats(clf, data, tree)
+        assert tree.node_count == len(tree.children_left)
+        assert np.asarray(tree.value).shape == (tree.node_count, 1, len(clf.classes_))
+        np.testing.assert_allclose(
+            tree.weighted_n_node_samples, s["node_weight"], rtol=1e-12, err_msg=f"trees_[{k}]"
+        )
+        assert_array_equal(tree.n_node_samples, s["node_count"], err_msg=f"trees_[{k}]")
+        frac = s["node_class_weight"] / s["node_weight"][:, None]
+        np.testing.assert_allclose(
+            np.asarray(tree.value)[:, 0, :], frac, atol=1e-12, err_msg=f"trees_[{k}]"
+        )
+        assert tree.max_depth == s["depth"] and tree.n_leaves == s["n_leaves"]
+
+
+# --------------------------------------------------------------------------------------------
+# Pareto front
+# --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("complexity", COMPLEXITIES)
+@pytest.mark.parametrize("depth", [1, 2])
+@pytest.mark.parametrize("name", TINY)
+def test_pareto_front_is_brute_force_hull(name, depth, complexity):
+    data = tiny_data(name)
+    clf = fit_tiny(name, depth, complexity=complexity)
+    front = clf.pareto_front_
+    assert set(FRONT_FIELDS) <= set(front.dtype.names)
+    hull = lower_hull(tiny_enum(name, depth).points(complexity, data.feature_costs))
+    amin, amax, C, L = expected_front(hull)
+
+    rows = nondegenerate(front)
+    assert len(rows) == len(hull), f"front {front} vs hull {hull}"
+    np.testing.assert_allclose(rows["complexity"], C, atol=ATOL)
+    np.testing.assert_allclose(rows["train_loss"], L, atol=ATOL)
+    np.testing.assert_allclose(rows["alpha_min"], amin, rtol=1e-9, atol=ATOL)
+    np.testing.assert_allclose(rows["alpha_max"], amax, rtol=1e-9, atol=ATOL)
+
+    # ordered by increasing alpha, contiguous, from 0 to inf, ending with the single leaf
+    assert front["alpha_min"][0] == 0.0 and front["alpha_max"][-1] == np.inf
+    assert_array_equal(front["alpha_max"][:-1], front["alpha_min"][1:])
+    assert front["complexity"][-1] == 0.0
+    if data.feature_costs is None or np.all(data.feature_costs > 0):
+        assert front["n_leaves"][-1] == 1
+    assert len(clf.trees_) == len(front)
+    # a zero-width row is only there as the tree the tie-break selects at exactly that alpha
+    # (the contract names the alpha = 0 one: same loss as the next row, more complex)
+    assert np.all(front["alpha_max"] >= front["alpha_min"])
+    if front["alpha_max"][0] == 0.0:
+        assert front["train_loss"][0] == pytest.approx(front["train_loss"][1], abs=ATOL)
+        assert front["complexity"][0] > front["complexity"][1]
+    for k in np.flatnonzero(front["alpha_max"] == front["alpha_min"]):
+        alpha = float(front["alpha_min"][k])
+        clf.set_params(alpha=alpha)
+        assert clf.tree_ is clf.trees_[k] or _same_tree(clf.tree_, clf.trees_[k]), (
+            f"row {k} (zero width at alpha={alpha}) is not the tree selected at that alpha:\n"
+            f"{front}"
+        )
+
+
+@pytest.mark.parametrize("complexity", COMPLEXITIES)
+@pytest.mark.parametrize("depth", [1, 2])
+@pytest.mark.parametrize("name", TINY)
+def test_pareto_rows_match_their_trees(name, depth, complexity):
+    data = tiny_data(name)
+    clf = fit_tiny(name, depth, complexity=complexity)
+    for k, (row, tree) in enumerate(zip(clf.pareto_front_, clf.trees_, strict=True)):
+        s = stats(clf, data, tree)
+        assert row["train_loss"] == pytest.approx(s["train_loss"], abs=ATOL), k
+        assert row["complexity"] == pytest.approx(tree_complexity(s, complexity), abs=ATOL), k
+        assert row["n_leaves"] == s["n_leaves"], k
+        assert row["depth"] == s["depth"], k
+
+
+@pytest.mark.parametrize("complexity", COMPLEXITIES)
+@pytest.mark.parametrize("name", TINY)
+def test_front_does_not_depend_on_alpha(name, complexity):
+    a = fit_tiny(name, 2, complexity=complexity, alpha=0.0)
+    b = fit_tiny(name, 2, complexity=complexity, alpha=0.2)
+    assert_array_equal(a.pareto_front_, b.pareto_front_)
+    for k, (ta, tb) in enumerate(zip(a.trees_, b.trees_, strict=True)):
+        assert_tree_equal(ta, tb, f"trees_[{k}]")
+
+
+# --------------------------------------------------------------------------------------------
+# set_params(alpha=...) after fit
+# --------------------------------------------------------------------------------------------
+def check_set_alpha_without_refit(data, **params):
+    clf = fit(data, alpha=0.0, **params)
+    for k in np.flatnonzero(clf.pareto_front_["alpha_max"] > clf.pareto_front_["alpha_min"]):
+        alpha = alpha_inside(clf.pareto_front_[k])
+        with mock.patch.object(DPDTreeClassifier, "fit", side_effect=AssertionError("refit")):
+            clf.set_params(alpha=alpha)
+            assert_tree_equal(clf.tree_, clf.trees_[k], f"alpha={alpha}: row {k}")
+            predicted = clf.predict(data.X)
+        fresh = fit(data, alpha=alpha, **params)
+        assert_tree_equal(clf.tree_, fresh.tree_, f"alpha={alpha}: fresh fit")
+        assert_array_equal(predicted, fresh.predict(data.X))
+        assert_array_equal(clf.predict_proba(data.X), fresh.predict_proba(data.X))
+    # and back to alpha = 0
+    clf.set_params(alpha=0.0)
+    assert_tree_equal(clf.tree_, clf.trees_[0], "alpha=0")
+
+
+@pytest.mark.parametrize("complexity", COMPLEXITIES)
+@pytest.mark.parametrize("name", TINY)
+def test_set_alpha_after_fit_exhaustive(name, complexity):
+    check_set_alpha_without_refit(
+        tiny_data(name), splitter="exhaustive", max_depth=2, complexity=complexity
+    )
+
+
+@pytest.mark.parametrize("complexity", COMPLEXITIES)
+@pytest.mark.parametrize("name", MEDIUM)
+def test_set_alpha_after_fit_cart(name, complexity):
+    check_set_alpha_without_refit(medium_data(name), max_depth=3, complexity=complexity)
+
+
+# --------------------------------------------------------------------------------------------
+# Theorem 5.1: DPDT (CART candidates) <= CART and every pruning of CART
+# --------------------------------------------------------------------------------------------
+@functools.cache
+def cart(name, depth, criterion="gini"):
+    data = medium_data(name)
+    return DecisionTreeClassifier(max_depth=depth, criterion=criterion, random_state=0).fit(
+        data.X, data.y, sample_weight=data.sample_weight
+    )
+
+
+@pytest.mark.parametrize("alpha", CART_ALPHAS)
+@pytest.mark.parametrize("complexity", COMPLEXITIES)
+@pytest.mark.parametrize("depth", [2, 3])
+@pytest.mark.parametrize("name", MEDIUM)
+def test_dpdt_at_least_as_good_as_cart_and_its_prunings(name, depth, complexity, alpha):
+    data = medium_data(name)
+    clf = fit(data, splitter="cart", max_depth=depth, alpha=alpha, complexity=complexity)
+    dpdt_obj = objective(stats(clf, data), alpha, complexity)
+    sk = cart(name, depth)
+    _, y_idx, w = truth(data, sk.classes_)
+    cart_objs = pruning_objectives(sk.tree_, data.X, y_idx, w, len(sk.classes_), alpha, complexity)
+    sk_stats = tree_stats(sk.tree_, data.X, y_idx, w, len(sk.classes_))
+    # the last pruning is the CART tree itself: check it against sklearn's own predictions
+    assert sk_stats["train_loss"] == pytest.approx(
+        np.sum(w * (sk.predict(data.X) != data.y)) / w.sum(), abs=1e-12
+    )
+    assert cart_objs[-1] == pytest.approx(objective(sk_stats, alpha, complexity), abs=1e-12)
+    assert dpdt_obj <= cart_objs.min() + ATOL, (dpdt_obj, cart_objs.min(), cart_objs[-1])
+
+
+# --------------------------------------------------------------------------------------------
+# Theorem 5.2: XOR
+# --------------------------------------------------------------------------------------------
+def test_xor_depth2_dpdt_perfect_cart_not():
+    rng = np.random.default_rng(0)
+    X = rng.random((10_000, 2))
+    y = (np.floor(2 * X[:, 0]) + np.floor(2 * X[:, 1])).astype(int) % 2
+    dp = DPDTreeClassifier(max_depth=2).fit(X, y)
+    sk = DecisionTreeClassifier(max_depth=2, random_state=0).fit(X, y)
+    assert dp.score(X, y) == 1.0
+    assert sk.score(X, y) < 1.0
+
+
+# --------------------------------------------------------------------------------------------
+# Bundled datasets
+# --------------------------------------------------------------------------------------------
+@functools.cache
+def bundled(name):
+    return dpdt.datasets.load(name)
+
+
+def test_bundled_classification_datasets_listed():
+    names = set(dpdt.datasets.list_datasets())
+    assert set(BUNDLED_CLASSIFICATION) <= names
+    for name in BUNDLED_CLASSIFICATION:
+        assert bundled(name).task == "classification"
+
+
+@pytest.mark.parametrize("criterion", CRITERIA)
+@pytest.mark.parametrize("name", BUNDLED_CLASSIFICATION)
+def test_bundled_depth3_train_accuracy_at_least_cart(name, criterion):
+    ds = bundled(name)
+    dp = DPDTreeClassifier(max_depth=3, criterion=criterion).fit(ds.X_train, ds.y_train)
+    sk = DecisionTreeClassifier(max_depth=3, criterion=criterion, random_state=0).fit(
+        ds.X_train, ds.y_train
+    )
+    assert dp.score(ds.X_train, ds.y_train) >= sk.score(ds.X_train, ds.y_train)
+
+
+# --------------------------------------------------------------------------------------------
+# Determinism
+# --------------------------------------------------------------------------------------------
+DETERMINISM_CASES = ("segment", "fault", "m1-w")
+
+
+def determinism_data(case):
+    if case in MEDIUM:
+        data = medium_data(case)
+        return data.X, data.y, data.sample_weight
+    ds = bundled(case)
+    return ds.X_train, ds.y_train, None
+
+
+@pytest.mark.parametrize("complexity", COMPLEXITIES)
+@pytest.mark.parametrize("case", DETERMINISM_CASES)
+def test_n_jobs_gives_identical_trees(case, complexity):
+    X, y, sw = determinism_data(case)
+    fits = [
+        DPDTreeClassifier(max_depth=3, complexity=complexity, n_jobs=n_jobs).fit(
+            X, y, sample_weight=sw
+        )
+        for n_jobs in (1, 2)
+    ]
+    a, b = fits
+    assert_tree_equal(a.tree_, b.tree_, "tree_")
+    assert_array_equal(a.pareto_front_, b.pareto_front_)
+    for k, (ta, tb) in enumerate(zip(a.trees_, b.trees_, strict=True)):
+        assert_tree_equal(ta, tb, f"trees_[{k}]")
