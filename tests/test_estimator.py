@@ -137,26 +137,8 @@ def _dense(indicator):
 # ----------------------------------------------------------------- scikit-learn checks
 
 
-def _expected_failed_checks(estimator):
-    if estimator.alpha == 0:
-        return {
-            # The check fits noisy blobs with class_weight {0: 1000, others: 1e-4} and wants
-            # > 87% of *test* predictions to be class 0. It relies on setting
-            # min_weight_fraction_leaf=0.01 when the estimator has it (scikit-learn's own
-            # DecisionTreeClassifier(max_depth=3) fails without it: 78% / 80%). At alpha=0
-            # DPDT minimises the weighted training 0-1 loss exactly, which keeps every pure
-            # leaf of the down-weighted classes, however small: correct by the contract, but
-            # it over-fits this test split. With alpha > 0 the check passes.
-            "check_class_weight_classifiers": (
-                "exact weighted 0-1 loss at alpha=0 and no min_weight_fraction_leaf"
-            ),
-        }
-    return {}
-
-
 @parametrize_with_checks(
     [DPDTreeClassifier(**params) for params in ESTIMATORS.values()],
-    expected_failed_checks=_expected_failed_checks,
 )
 def test_sklearn_compatible_estimator(estimator, check):
     check(estimator)

@@ -63,6 +63,7 @@ nb::dict fit_classifier(Array2<double> X, Array1<int32_t> y, Array1<double> samp
                         int max_depth, std::vector<int> candidates, const std::vector<std::string>& splitters,
                         const std::string& criterion, const std::string& complexity,
                         Array1<double> feature_costs, int min_samples_split, int min_samples_leaf,
+                        double min_weight_leaf,
                         double min_impurity_decrease, int max_features, uint64_t random_state,
                         int64_t max_states, int n_threads) {
     const int64_t n = static_cast<int64_t>(X.shape(0)), p = static_cast<int64_t>(X.shape(1));
@@ -83,6 +84,7 @@ nb::dict fit_classifier(Array2<double> X, Array1<int32_t> y, Array1<double> samp
     params.feature_costs.assign(feature_costs.data(), feature_costs.data() + feature_costs.shape(0));
     params.min_samples_split = min_samples_split;
     params.min_samples_leaf = min_samples_leaf;
+    params.min_weight_leaf = min_weight_leaf;
     params.min_impurity_decrease = min_impurity_decrease;
     params.max_features = max_features;
     params.random_state = random_state;
@@ -159,7 +161,7 @@ NB_MODULE(_core, m) {
     m.def("fit_classifier", &fit_classifier, "X"_a.noconvert(), "y"_a.noconvert(),
           "sample_weight"_a.noconvert(), "n_classes"_a, "max_depth"_a, "candidates"_a, "splitters"_a,
           "criterion"_a, "complexity"_a, "feature_costs"_a.noconvert(), "min_samples_split"_a,
-          "min_samples_leaf"_a, "min_impurity_decrease"_a, "max_features"_a, "random_state"_a,
+          "min_samples_leaf"_a, "min_weight_leaf"_a, "min_impurity_decrease"_a, "max_features"_a, "random_state"_a,
           "max_states"_a, "n_threads"_a);
     m.def("apply", &apply_tree, "children_left"_a.noconvert(), "children_right"_a.noconvert(),
           "feature"_a.noconvert(), "threshold"_a.noconvert(), "X"_a.noconvert());

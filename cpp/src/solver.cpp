@@ -123,6 +123,8 @@ class Search {
         : data_(data), params_(params), stop_(stop), K_(data.n_classes) {
         total_weight_ = 0.0;
         for (double wi : data.w) total_weight_ += wi;
+        limits_.min_samples = params.min_samples_leaf;
+        limits_.min_weight = params.min_weight_leaf;
         uniform_costs_ = true;
         for (double c : params.feature_costs) uniform_costs_ = uniform_costs_ && c == params.feature_costs[0];
     }
@@ -222,7 +224,8 @@ class Search {
     // A state with a single weighted class is a leaf whatever alpha: no split lowers loss or
     // impurity, and every split adds complexity.
     bool splittable(const Solution& s) const {
-        if (s.n_samples < params_.min_samples_split || s.n_samples < 2 * params_.min_samples_leaf)
+        if (s.n_samples < params_.min_samples_split || s.n_samples < 2 * params_.min_samples_leaf ||
+            s.total < 2 * params_.min_weight_leaf)
             return false;
         int classes = 0;
         for (double cw : s.class_w) classes += cw > 0.0;
@@ -256,7 +259,7 @@ class Search {
         exact_scans_.fetch_add(1, std::memory_order_relaxed);
         std::vector<SplitRecord> best;
         std::vector<double> left_w;
-        best_01_splits(data_, node, params_.criterion, params_.min_samples_leaf, sol.class_w.data(),
+        best_01_splits(data_, node, params_.criterion, limits_, sol.class_w.data(),
                        sol.total, best, left_w);
         std::vector<int32_t> chosen;
         if (uniform_costs_) {
@@ -297,7 +300,7 @@ class Search {
         const bool exhaustive = depth < static_cast<int>(params_.splitters.size()) &&
                                 params_.splitters[depth] == Splitter::Exhaustive;
         if (exhaustive) {
-            all_splits(data_, node, params_.min_samples_leaf, splits);
+            all_splits(data_, node, limits_, sol.total, splits);
         } else {
             const int budget = depth < static_cast<int>(params_.candidates.size()) ? params_.candidates[depth] : 1;
             cart_splits(node, hash, sol, budget, splits);
@@ -310,7 +313,13 @@ class Search {
         for (SplitRecord s : splits) {
             // A split found deep in the generator's tree is applied to the whole state.
             s.n_left = count_left(data_, node, s.feature, s.threshold);
-            if (s.n_left < params_.min_samples_leaf || node.m - s.n_left < params_.min_samples_leaf) continue;
+            double wl = 0.0, wr = 0.0;   // only needed when leaves have a minimum weight
+            if (limits_.min_weight > 0.0) {
+                const int32_t* ids = node.block(s.feature);
+                for (int32_t j = 0; j < s.n_left; ++j) wl += data_.w[ids[j]];
+                wr = sol.total - wl;
+            }
+            if (!limits_.allow(s.n_left, node.m - s.n_left, wl, wr)) continue;
             Candidate c;
             c.split = s;
             c.cost = split_cost(sol, s.feature);
@@ -364,7 +373,7 @@ class Search {
             }
             double decrease = 0.0;
             cn->split = best_impurity_split(data_, cn->view, subsample ? features : all_features,
-                                            params_.criterion, params_.min_samples_leaf, cn->class_w.data(),
+                                            params_.criterion, limits_, cn->class_w.data(),
                                             cn->total, &decrease);
             if (!cn->split.found()) return;
             if (decrease < params_.min_impurity_decrease * total_weight_) return;
@@ -425,6 +434,7 @@ class Search {
     const int K_;
     double total_weight_;
     bool uniform_costs_;
+    LeafLimits limits_;
     SolutionCache cache_;
     std::atomic<int64_t> states_{0}, candidates_{0}, exact_scans_{0}, cache_hits_{0};
 };

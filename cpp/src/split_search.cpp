@@ -29,7 +29,7 @@ inline double weighted_impurity(const double* cw, int K, double total, Criterion
 }  // namespace
 
 SplitRecord best_impurity_split(const Dataset& data, NodeView node, const std::vector<int32_t>& features,
-                                Criterion criterion, int min_samples_leaf, const double* class_w,
+                                Criterion criterion, const LeafLimits& limits, const double* class_w,
                                 double total, double* decrease) {
     const int K = data.n_classes;
     std::vector<double> left(K), right(K);
@@ -48,9 +48,8 @@ SplitRecord best_impurity_split(const Dataset& data, NodeView node, const std::v
             const double xj = col[i], xn = col[ids[j + 1]];
             if (xj == xn) continue;
             const int32_t n_left = j + 1;
-            if (n_left < min_samples_leaf || node.m - n_left < min_samples_leaf) continue;
             const double wr = total - wl;
-            if (wl <= 0.0 || wr <= 0.0) continue;
+            if (!limits.allow(n_left, node.m - n_left, wl, wr) || wl <= 0.0 || wr <= 0.0) continue;
             for (int k = 0; k < K; ++k) right[k] = class_w[k] - left[k];
             const double child = weighted_impurity(left.data(), K, wl, criterion) +
                                  weighted_impurity(right.data(), K, wr, criterion);
@@ -72,7 +71,7 @@ SplitRecord best_impurity_split(const Dataset& data, NodeView node, const std::v
     return best;
 }
 
-void best_01_splits(const Dataset& data, NodeView node, Criterion criterion, int min_samples_leaf,
+void best_01_splits(const Dataset& data, NodeView node, Criterion criterion, const LeafLimits& limits,
                     const double* class_w, double total, std::vector<SplitRecord>& out,
                     std::vector<double>& left_class_w) {
     const int K = data.n_classes;
@@ -95,14 +94,14 @@ void best_01_splits(const Dataset& data, NodeView node, Criterion criterion, int
             const double xj = col[i], xn = col[ids[j + 1]];
             if (xj == xn) continue;
             const int32_t n_left = j + 1;
-            if (n_left < min_samples_leaf || node.m - n_left < min_samples_leaf) continue;
+            const double wr = total - wl;
+            if (!limits.allow(n_left, node.m - n_left, wl, wr)) continue;
             double max_left = 0.0, max_right = 0.0;
             for (int k = 0; k < K; ++k) {
                 right[k] = class_w[k] - left[k];
                 max_left = std::max(max_left, left[k]);
                 max_right = std::max(max_right, right[k]);
             }
-            const double wr = total - wl;
             const double loss = std::max(0.0, wl - max_left) + std::max(0.0, wr - max_right);
             if (best.found() && loss > best.score + tol) continue;
             const double child = weighted_impurity(left.data(), K, wl, criterion) +
@@ -118,16 +117,19 @@ void best_01_splits(const Dataset& data, NodeView node, Criterion criterion, int
     }
 }
 
-void all_splits(const Dataset& data, NodeView node, int min_samples_leaf, std::vector<SplitRecord>& out) {
+void all_splits(const Dataset& data, NodeView node, const LeafLimits& limits, double total,
+                std::vector<SplitRecord>& out) {
     out.clear();
     for (int64_t f = 0; f < data.p; ++f) {
         const int32_t* ids = node.block(f);
         const double* col = data.column(f);
+        double wl = 0.0;
         for (int32_t j = 0; j + 1 < node.m; ++j) {
+            wl += data.w[ids[j]];
             const double xj = col[ids[j]], xn = col[ids[j + 1]];
             if (xj == xn) continue;
             const int32_t n_left = j + 1;
-            if (n_left < min_samples_leaf || node.m - n_left < min_samples_leaf) continue;
+            if (!limits.allow(n_left, node.m - n_left, wl, total - wl)) continue;
             SplitRecord s;
             s.feature = static_cast<int32_t>(f);
             s.threshold = midpoint(xj, xn);

@@ -76,6 +76,8 @@ class DPDTreeClassifier(ClassifierMixin, BaseEstimator):
         Minimum number of samples a node needs to be split.
     min_samples_leaf : int, default=1
         Minimum number of samples in each leaf.
+    min_weight_fraction_leaf : float, default=0.0
+        Minimum fraction of the total sample weight in each leaf.
     min_impurity_decrease : float, default=0.0
         A split of the CART generator must decrease the weighted impurity by at least this much
         (scikit-learn's definition). The exact search of the last level does not use it.
@@ -139,6 +141,7 @@ class DPDTreeClassifier(ClassifierMixin, BaseEstimator):
         "feature_costs": ["array-like", None],
         "min_samples_split": [Interval(Integral, 2, None, closed="left")],
         "min_samples_leaf": [Interval(Integral, 1, None, closed="left")],
+        "min_weight_fraction_leaf": [Interval(Real, 0.0, 0.5, closed="both")],
         "min_impurity_decrease": [Interval(Real, 0, None, closed="left")],
         "max_features": [
             Interval(Integral, 1, None, closed="left"),
@@ -154,8 +157,8 @@ class DPDTreeClassifier(ClassifierMixin, BaseEstimator):
 
     def __init__(self, *, max_depth=3, candidates=(7, 7, 7), splitter="cart", criterion="gini",
                  alpha=0.0, complexity="expected_tests", feature_costs=None, min_samples_split=2,
-                 min_samples_leaf=1, min_impurity_decrease=0.0, max_features=None,
-                 class_weight=None, max_states=5_000_000, n_jobs=None, random_state=None):
+                 min_samples_leaf=1, min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0,
+                 max_features=None, class_weight=None, max_states=5_000_000, n_jobs=None, random_state=None):
         self.max_depth = max_depth
         self.candidates = candidates
         self.splitter = splitter
@@ -165,6 +168,7 @@ class DPDTreeClassifier(ClassifierMixin, BaseEstimator):
         self.feature_costs = feature_costs
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.min_impurity_decrease = min_impurity_decrease
         self.max_features = max_features
         self.class_weight = class_weight
@@ -214,6 +218,7 @@ class DPDTreeClassifier(ClassifierMixin, BaseEstimator):
             splitters=self._splitters(), criterion=self.criterion, complexity=self.complexity,
             feature_costs=costs, min_samples_split=self.min_samples_split,
             min_samples_leaf=self.min_samples_leaf,
+            min_weight_leaf=float(self.min_weight_fraction_leaf * weight.sum()),
             min_impurity_decrease=float(self.min_impurity_decrease),
             max_features=self._max_features(n_features), random_state=int(seed),
             max_states=self.max_states if self.max_states is not None else 2**62,

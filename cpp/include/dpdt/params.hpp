@@ -23,6 +23,7 @@ struct Params {
     std::vector<double> feature_costs;
     int min_samples_split = 2;
     int min_samples_leaf = 1;
+    double min_weight_leaf = 0.0;   // absolute weight a leaf needs
     // Applies to the CART generator only: the exact search of the last level ignores it.
     double min_impurity_decrease = 0.0;
     // Features drawn at each node of the CART generator; <= 0 or >= p means all of them.

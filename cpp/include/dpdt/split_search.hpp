@@ -16,6 +16,16 @@ struct NodeView {
     const int32_t* block(int64_t f) const { return blocks + f * static_cast<int64_t>(m); }
 };
 
+// What a valid split leaves on each side.
+struct LeafLimits {
+    int min_samples = 1;
+    double min_weight = 0.0;
+    bool allow(int32_t n_left, int32_t n_right, double w_left, double w_right) const {
+        return n_left >= min_samples && n_right >= min_samples && w_left >= min_weight &&
+               w_right >= min_weight;
+    }
+};
+
 struct SplitRecord {
     int32_t feature = -1;
     double threshold = 0.0;
@@ -38,19 +48,20 @@ void class_weights(const Dataset& data, NodeView node, double* class_w, double* 
 // The split of largest weighted impurity decrease among `features` (CART's rule). Ties go to the
 // lower feature index, then the lower threshold. `decrease` is W*imp - W_L*imp_L - W_R*imp_R.
 SplitRecord best_impurity_split(const Dataset& data, NodeView node, const std::vector<int32_t>& features,
-                                Criterion criterion, int min_samples_leaf, const double* class_w,
+                                Criterion criterion, const LeafLimits& limits, const double* class_w,
                                 double total, double* decrease);
 
 // For every feature, the split with the lowest weighted 0-1 loss (ties: lower sum of weighted child
 // impurities, then lower threshold). `out` gets one record per feature, not found when the feature
 // has no valid threshold; score = loss, tie = weighted impurity. Left class sums of each best split
 // are written to left_class_w (p x K).
-void best_01_splits(const Dataset& data, NodeView node, Criterion criterion, int min_samples_leaf,
+void best_01_splits(const Dataset& data, NodeView node, Criterion criterion, const LeafLimits& limits,
                     const double* class_w, double total, std::vector<SplitRecord>& out,
                     std::vector<double>& left_class_w);
 
 // Every valid threshold of every feature, in (feature, threshold) order.
-void all_splits(const Dataset& data, NodeView node, int min_samples_leaf, std::vector<SplitRecord>& out);
+void all_splits(const Dataset& data, NodeView node, const LeafLimits& limits, double total,
+                std::vector<SplitRecord>& out);
 
 // Number of samples of the node going left of `threshold` on `feature` (binary search in its block).
 int32_t count_left(const Dataset& data, NodeView node, int32_t feature, double threshold);
