@@ -114,7 +114,7 @@ struct Workspace {
 struct Candidate {
     SplitRecord split;
     double cost = 1.0;
-    SubsetHash left_hash;
+    SubsetHash left_hash, right_hash;
 };
 
 class Search {
@@ -149,16 +149,10 @@ class Search {
     // Statistics, leaf and (for the last level) the exact split; or the candidates to recurse on.
     std::shared_ptr<Solution> expand(NodeView node, SubsetHash hash, int depth,
                                      std::vector<Candidate>& candidates) {
-        if (stop_.load(std::memory_order_relaxed)) throw Interrupted();
-        if (states_.fetch_add(1, std::memory_order_relaxed) >= params_.max_states)
-            throw StateLimitExceeded("the search exceeded max_states=" + std::to_string(params_.max_states) +
-                                     " states; lower max_depth or candidates, or raise max_states");
-        auto sol = std::make_shared<Solution>();
-        sol->n_samples = node.m;
-        sol->class_w.resize(K_);
-        class_weights(data_, node, sol->class_w.data(), &sol->total);
-        sol->impurity = impurity(sol->class_w.data(), K_, sol->total, params_.criterion);
-        sol->hull.push_back(leaf_point(*sol));
+        std::vector<double> class_w(K_);
+        double total = 0.0;
+        class_weights(data_, node, class_w.data(), &total);
+        auto sol = new_state(node.m, std::move(class_w));
 
         const int remaining = params_.max_depth - depth;
         if (remaining <= 0 || !splittable(*sol)) return sol;
@@ -172,7 +166,7 @@ class Search {
 
     std::pair<SolutionPtr, SolutionPtr> solve_children(NodeView node, SubsetHash hash, int depth,
                                                        const Candidate& c, Workspace& ws) {
-        const SubsetHash right_hash{hash.a - c.left_hash.a, hash.b - c.left_hash.b};
+        const SubsetHash& right_hash = c.right_hash;
         const int32_t n_left = c.split.n_left, n_right = node.m - n_left;
         SolutionPtr left = cache_.find({c.left_hash.a, c.left_hash.b, n_left, depth + 1});
         SolutionPtr right = cache_.find({right_hash.a, right_hash.b, n_right, depth + 1});
@@ -181,8 +175,8 @@ class Search {
 
         std::vector<int32_t>& lbuf = ws.left[depth];
         std::vector<int32_t>& rbuf = ws.right[depth];
-        lbuf.resize(static_cast<size_t>(n_left) * data_.p);
-        rbuf.resize(static_cast<size_t>(n_right) * data_.p);
+        lbuf.resize(static_cast<size_t>(n_left) * data_.p + 1);
+        rbuf.resize(static_cast<size_t>(n_right) * data_.p + 1);
         const int32_t* prefix = node.block(c.split.feature);
         for (int32_t j = 0; j < n_left; ++j) ws.in_left[prefix[j]] = 1;
         partition(data_, node, ws.in_left.data(), n_left, lbuf.data(), rbuf.data());
@@ -252,15 +246,36 @@ class Search {
         return s;
     }
 
-    // One split left: every feature and threshold is tried for the true 0-1 loss. With uniform
-    // costs the best split over all features is the only one that can be optimal; with feature
-    // costs each feature's best split is a point of the hull.
+    // Counts the state against the guard, and gives it its statistics and leaf.
+    std::shared_ptr<Solution> new_state(int32_t m, std::vector<double> class_w) {
+        if (stop_.load(std::memory_order_relaxed)) throw Interrupted();
+        if (states_.fetch_add(1, std::memory_order_relaxed) >= params_.max_states)
+            throw StateLimitExceeded("the search exceeded max_states=" + std::to_string(params_.max_states) +
+                                     " states; lower max_depth or candidates, or raise max_states");
+        auto sol = std::make_shared<Solution>();
+        sol->n_samples = m;
+        sol->class_w = std::move(class_w);
+        for (double cw : sol->class_w) sol->total += cw;
+        sol->impurity = impurity(sol->class_w.data(), K_, sol->total, params_.criterion);
+        sol->hull.push_back(leaf_point(*sol));
+        return sol;
+    }
+
+    // One split left: every feature and threshold is tried for the true 0-1 loss.
     void solve_last_level(NodeView node, Solution& sol) {
         exact_scans_.fetch_add(1, std::memory_order_relaxed);
-        std::vector<SplitRecord> best;
-        std::vector<double> left_w;
-        best_01_splits(data_, node, params_.criterion, limits_, sol.class_w.data(),
-                       sol.total, best, left_w);
+        StumpSearch search;
+        search.class_w = sol.class_w.data();
+        search.total = sol.total;
+        best_01_splits(data_, node, params_.criterion, limits_, search);
+        add_best_stumps(search, sol);
+    }
+
+    // With uniform costs the best split over all features is the only one that can be optimal;
+    // with feature costs each feature's best split is a point of the hull.
+    void add_best_stumps(const StumpSearch& search, Solution& sol) {
+        const std::vector<SplitRecord>& best = search.best;
+        const std::vector<double>& left_w = search.left_class_w;
         std::vector<int32_t> chosen;
         if (uniform_costs_) {
             int32_t b = -1;
@@ -288,7 +303,7 @@ class Search {
             c.cost = split_cost(sol, f);
             candidates.push_back(c);
             children.emplace_back(leaf_solution(best[f].n_left, lw, K_, params_.criterion),
-                                  leaf_solution(node.m - best[f].n_left, right_w.data(), K_,
+                                  leaf_solution(sol.n_samples - best[f].n_left, right_w.data(), K_,
                                                 params_.criterion));
         }
         finish(sol, candidates, children);
@@ -324,6 +339,7 @@ class Search {
             c.split = s;
             c.cost = split_cost(sol, s.feature);
             c.left_hash = hash_of(node.block(s.feature), s.n_left);
+            c.right_hash = SubsetHash{hash.a - c.left_hash.a, hash.b - c.left_hash.b};
             // Two splits with the same partition and cost are the same action.
             bool duplicate = false;
             for (const Candidate& o : out)
@@ -395,8 +411,8 @@ class Search {
             if (static_cast<int>(out.size()) >= budget) break;
             const int32_t n_left = cn->split.n_left, n_right = cn->view.m - n_left;
             auto left = std::make_shared<CartNode>(), right = std::make_shared<CartNode>();
-            left->blocks.resize(static_cast<size_t>(n_left) * data_.p);
-            right->blocks.resize(static_cast<size_t>(n_right) * data_.p);
+            left->blocks.resize(static_cast<size_t>(n_left) * data_.p + 1);
+            right->blocks.resize(static_cast<size_t>(n_right) * data_.p + 1);
             if (in_left.empty()) in_left.assign(data_.n, 0);
             const int32_t* prefix = cn->view.block(cn->split.feature);
             for (int32_t j = 0; j < n_left; ++j) in_left[prefix[j]] = 1;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "dpdt/criterion.hpp"
 
@@ -26,44 +27,80 @@ inline double weighted_impurity(const double* cw, int K, double total, Criterion
     return total * impurity(cw, K, total, criterion);
 }
 
-}  // namespace
+// Class sums left and right of a point sweeping through a node's samples in one feature's order,
+// with what the searches read at each threshold kept up to date in O(1) per sample.
+template <Criterion C>
+struct ClassSweep {
+    int K = 0;
+    std::vector<double> left, right;
+    double wl = 0.0, wr = 0.0;
+    int32_t count = 0;            // samples on the left
+    double last_x = 0.0;          // value of the last sample moved left
+    double stat_left = 0.0, stat_right = 0.0;   // gini: sums of squared class sums
 
-SplitRecord best_impurity_split(const Dataset& data, NodeView node, const std::vector<int32_t>& features,
-                                Criterion criterion, const LeafLimits& limits, const double* class_w,
-                                double total, double* decrease) {
-    const int K = data.n_classes;
-    std::vector<double> left(K), right(K);
+    void reset(const double* class_w, double total, int n_classes) {
+        K = n_classes;
+        left.assign(K, 0.0);
+        right.assign(class_w, class_w + K);
+        wl = 0.0;
+        wr = total;
+        count = 0;
+        stat_left = 0.0;
+        stat_right = 0.0;
+        for (int k = 0; k < K; ++k) stat_right += right[k] * right[k];
+    }
+    void move_left(int k, double w, double x) {
+        if (C == Criterion::Gini) {
+            stat_left += w * (2.0 * left[k] + w);
+            stat_right += w * (w - 2.0 * right[k]);
+        }
+        left[k] += w;
+        right[k] = std::max(0.0, right[k] - w);
+        wl += w;
+        wr = std::max(0.0, wr - w);
+        ++count;
+        last_x = x;
+    }
+    // W_L * imp_L + W_R * imp_R. Gini reads its running sums; entropy is recomputed from the class
+    // sums, since running sums of x log x drift and would break exact ties (k samples of weight 1
+    // must give the tree of one sample of weight k).
+    double child_impurity() const {
+        if (C == Criterion::Gini)
+            return (wl > 0.0 ? wl - stat_left / wl : 0.0) + (wr > 0.0 ? wr - stat_right / wr : 0.0);
+        return weighted_impurity(left.data(), K, wl, C) + weighted_impurity(right.data(), K, wr, C);
+    }
+};
+
+template <Criterion C>
+SplitRecord best_impurity_split_impl(const Dataset& data, NodeView node, const std::vector<int32_t>& features,
+                                     const LeafLimits& limits, const double* class_w, double total,
+                                     double* decrease) {
     SplitRecord best;
     double best_child_impurity = 0.0;
+    ClassSweep<C> sw;
     for (int32_t f : features) {
         const int32_t* ids = node.block(f);
         const double* col = data.column(f);
         if (node.m < 2 || col[ids[0]] == col[ids[node.m - 1]]) continue;
-        std::fill(left.begin(), left.end(), 0.0);
-        double wl = 0.0;
+        sw.reset(class_w, total, data.n_classes);
         for (int32_t j = 0; j + 1 < node.m; ++j) {
             const int32_t i = ids[j];
-            left[data.y[i]] += data.w[i];
-            wl += data.w[i];
-            const double xj = col[i], xn = col[ids[j + 1]];
-            if (xj == xn) continue;
-            const int32_t n_left = j + 1;
-            const double wr = total - wl;
-            if (!limits.allow(n_left, node.m - n_left, wl, wr) || wl <= 0.0 || wr <= 0.0) continue;
-            for (int k = 0; k < K; ++k) right[k] = class_w[k] - left[k];
-            const double child = weighted_impurity(left.data(), K, wl, criterion) +
-                                 weighted_impurity(right.data(), K, wr, criterion);
+            sw.move_left(data.y[i], data.w[i], col[i]);
+            const double xn = col[ids[j + 1]];
+            if (sw.last_x == xn) continue;
+            if (!limits.allow(sw.count, node.m - sw.count, sw.wl, sw.wr) || sw.wl <= 0.0 || sw.wr <= 0.0)
+                continue;
+            const double child = sw.child_impurity();
             if (!best.found() || child < best_child_impurity) {
                 best_child_impurity = child;
                 best.feature = f;
-                best.threshold = midpoint(xj, xn);
-                best.n_left = n_left;
+                best.threshold = midpoint(sw.last_x, xn);
+                best.n_left = sw.count;
             }
         }
     }
     if (best.found()) {
-        const double parent = weighted_impurity(class_w, K, total, criterion);
-        best.score = parent - best_child_impurity;
+        best.score = weighted_impurity(class_w, data.n_classes, total, C) - best_child_impurity;
         *decrease = best.score;
     } else {
         *decrease = 0.0;
@@ -71,50 +108,97 @@ SplitRecord best_impurity_split(const Dataset& data, NodeView node, const std::v
     return best;
 }
 
-void best_01_splits(const Dataset& data, NodeView node, Criterion criterion, const LeafLimits& limits,
-                    const double* class_w, double total, std::vector<SplitRecord>& out,
-                    std::vector<double>& left_class_w) {
+template <Criterion C>
+void best_01_splits_impl(const Dataset& data, NodeView node, const LeafLimits& limits, StumpSearch& st) {
     const int K = data.n_classes;
     const int64_t p = data.p;
-    out.assign(p, SplitRecord{});
-    left_class_w.assign(p * K, 0.0);
-    std::vector<double> left(K), right(K);
-    const double tol = 1e-12 * total;
+    const int32_t m = node.m;
+    const double tol = 1e-12 * st.total;
+    st.best.assign(p, SplitRecord{});
+    st.left_class_w.assign(p * K, 0.0);
+    // Largest class sum of every suffix (from a backward pass), so that the 0-1 loss of each
+    // threshold costs O(1) whatever the number of classes.
+    std::vector<double> suffix(K), suffix_max(m + 1), left(K), right(K);
+    double total_sq = 0.0;
+    for (int k = 0; k < K; ++k) total_sq += st.class_w[k] * st.class_w[k];
     for (int64_t f = 0; f < p; ++f) {
         const int32_t* ids = node.block(f);
         const double* col = data.column(f);
-        if (node.m < 2 || col[ids[0]] == col[ids[node.m - 1]]) continue;
-        std::fill(left.begin(), left.end(), 0.0);
-        double wl = 0.0;
-        SplitRecord& best = out[f];
-        for (int32_t j = 0; j + 1 < node.m; ++j) {
+        if (m < 2 || col[ids[0]] == col[ids[m - 1]]) continue;
+        std::fill(suffix.begin(), suffix.end(), 0.0);
+        double running_max = 0.0;
+        suffix_max[m] = 0.0;
+        for (int32_t j = m - 1; j >= 0; --j) {
             const int32_t i = ids[j];
-            left[data.y[i]] += data.w[i];
-            wl += data.w[i];
-            const double xj = col[i], xn = col[ids[j + 1]];
-            if (xj == xn) continue;
-            const int32_t n_left = j + 1;
-            const double wr = total - wl;
-            if (!limits.allow(n_left, node.m - n_left, wl, wr)) continue;
-            double max_left = 0.0, max_right = 0.0;
-            for (int k = 0; k < K; ++k) {
-                right[k] = class_w[k] - left[k];
-                max_left = std::max(max_left, left[k]);
-                max_right = std::max(max_right, right[k]);
-            }
-            const double loss = std::max(0.0, wl - max_left) + std::max(0.0, wr - max_right);
-            if (best.found() && loss > best.score + tol) continue;
-            const double child = weighted_impurity(left.data(), K, wl, criterion) +
-                                 weighted_impurity(right.data(), K, std::max(wr, 0.0), criterion);
-            if (best.found() && loss >= best.score - tol && child >= best.tie - tol) continue;
-            best.feature = static_cast<int32_t>(f);
-            best.threshold = midpoint(xj, xn);
-            best.n_left = n_left;
-            best.score = loss;
-            best.tie = child;
-            std::copy(left.begin(), left.end(), left_class_w.begin() + f * K);
+            const double c = suffix[data.y[i]] += data.w[i];
+            running_max = std::max(running_max, c);
+            suffix_max[j] = running_max;
         }
+        std::fill(left.begin(), left.end(), 0.0);
+        double wl = 0.0, max_left = 0.0;
+        double sq_left = 0.0, sq_right = total_sq;   // sums of squared class sums (gini)
+        // W_L * imp_L + W_R * imp_R of the current threshold.
+        auto child_impurity = [&](double wr) {
+            if (C == Criterion::Gini)
+                return (wl > 0.0 ? wl - sq_left / wl : 0.0) + (wr > 0.0 ? wr - sq_right / wr : 0.0);
+            for (int k = 0; k < K; ++k) right[k] = std::max(0.0, st.class_w[k] - left[k]);
+            return weighted_impurity(left.data(), K, wl, C) + weighted_impurity(right.data(), K, wr, C);
+        };
+        double best_loss = 0.0, best_tie = 0.0;
+        int32_t best_j = -1;
+        for (int32_t j = 0; j + 1 < m; ++j) {
+            const int32_t i = ids[j];
+            const int k = data.y[i];
+            const double w = data.w[i];
+            if (C == Criterion::Gini) {
+                const double r = st.class_w[k] - left[k];
+                sq_left += w * (2.0 * left[k] + w);
+                sq_right += w * (w - 2.0 * r);
+            }
+            const double c = left[k] += w;
+            max_left = std::max(max_left, c);
+            wl += w;
+            const double x = col[i], next = col[ids[j + 1]];
+            if (x == next || !limits.allow(j + 1, m - j - 1, wl, st.total - wl)) continue;
+            const double wr = std::max(0.0, st.total - wl);
+            const double loss = std::max(0.0, wl - max_left) + std::max(0.0, wr - suffix_max[j + 1]);
+            if (best_j >= 0 && loss > best_loss + tol) continue;
+            const double tie = child_impurity(wr);
+            // Lower loss wins; a tie in loss goes to the lower weighted impurity of the children.
+            if (best_j < 0 || loss < best_loss - tol || tie < best_tie - tol) {
+                best_loss = loss;
+                best_tie = tie;
+                best_j = j;
+            }
+        }
+        if (best_j < 0) continue;
+        SplitRecord& best = st.best[f];
+        best.feature = static_cast<int32_t>(f);
+        best.threshold = midpoint(col[ids[best_j]], col[ids[best_j + 1]]);
+        best.n_left = best_j + 1;
+        best.score = best_loss;
+        best.tie = best_tie;
+        double* best_left = st.left_class_w.data() + f * K;
+        for (int32_t j = 0; j <= best_j; ++j) best_left[data.y[ids[j]]] += data.w[ids[j]];
     }
+}
+
+}  // namespace
+
+SplitRecord best_impurity_split(const Dataset& data, NodeView node, const std::vector<int32_t>& features,
+                                Criterion criterion, const LeafLimits& limits, const double* class_w,
+                                double total, double* decrease) {
+    if (criterion == Criterion::Gini)
+        return best_impurity_split_impl<Criterion::Gini>(data, node, features, limits, class_w, total, decrease);
+    return best_impurity_split_impl<Criterion::Entropy>(data, node, features, limits, class_w, total, decrease);
+}
+
+void best_01_splits(const Dataset& data, NodeView node, Criterion criterion, const LeafLimits& limits,
+                    StumpSearch& search) {
+    if (criterion == Criterion::Gini)
+        best_01_splits_impl<Criterion::Gini>(data, node, limits, search);
+    else
+        best_01_splits_impl<Criterion::Entropy>(data, node, limits, search);
 }
 
 void all_splits(const Dataset& data, NodeView node, const LeafLimits& limits, double total,
@@ -154,9 +238,16 @@ void partition(const Dataset& data, NodeView node, const uint8_t* in_left, int32
         const int32_t* ids = node.block(f);
         int32_t* l = left + f * static_cast<int64_t>(n_left);
         int32_t* r = right + f * static_cast<int64_t>(n_right);
+        // Branch-free: each id is written to both sides and kept on one. The write past the end
+        // of a block lands on the next block's first slot, rewritten after (one slot of slack).
+        int32_t nl = 0, nr = 0;
         for (int32_t j = 0; j < node.m; ++j) {
             const int32_t i = ids[j];
-            if (in_left[i]) *l++ = i; else *r++ = i;
+            const int32_t go_left = in_left[i];
+            l[nl] = i;
+            r[nr] = i;
+            nl += go_left;
+            nr += 1 - go_left;
         }
     }
 }

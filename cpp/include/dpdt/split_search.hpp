@@ -51,13 +51,20 @@ SplitRecord best_impurity_split(const Dataset& data, NodeView node, const std::v
                                 Criterion criterion, const LeafLimits& limits, const double* class_w,
                                 double total, double* decrease);
 
-// For every feature, the split with the lowest weighted 0-1 loss (ties: lower sum of weighted child
-// impurities, then lower threshold). `out` gets one record per feature, not found when the feature
-// has no valid threshold; score = loss, tie = weighted impurity. Left class sums of each best split
-// are written to left_class_w (p x K).
+// A node whose exact stump is searched: its statistics in, per-feature best splits out.
+struct StumpSearch {
+    const double* class_w = nullptr;
+    double total = 0.0;
+    // One record per feature (not found when the feature has no valid threshold): score = weighted
+    // 0-1 loss, tie = weighted impurity of the two children. Ties in loss go to the lower impurity,
+    // then the lower threshold.
+    std::vector<SplitRecord> best;
+    std::vector<double> left_class_w;   // p x K: left class sums of each feature's best split
+};
+
+// For every feature, the split of lowest weighted 0-1 loss of the node.
 void best_01_splits(const Dataset& data, NodeView node, Criterion criterion, const LeafLimits& limits,
-                    const double* class_w, double total, std::vector<SplitRecord>& out,
-                    std::vector<double>& left_class_w);
+                    StumpSearch& search);
 
 // Every valid threshold of every feature, in (feature, threshold) order.
 void all_splits(const Dataset& data, NodeView node, const LeafLimits& limits, double total,
@@ -66,8 +73,8 @@ void all_splits(const Dataset& data, NodeView node, const LeafLimits& limits, do
 // Number of samples of the node going left of `threshold` on `feature` (binary search in its block).
 int32_t count_left(const Dataset& data, NodeView node, int32_t feature, double threshold);
 
-// Stable partition of every block: ids with in_left[id] != 0 go to `left` (p x n_left), others to
-// `right`.
+// Stable partition of every block: ids with in_left[id] == 1 go to `left` (p x n_left), ids with
+// in_left[id] == 0 to `right`. Both outputs need one slot of slack after their p blocks.
 void partition(const Dataset& data, NodeView node, const uint8_t* in_left, int32_t n_left,
                int32_t* left, int32_t* right);
 
