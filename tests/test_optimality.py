@@ -208,6 +208,29 @@ def test_exhaustive_objective_is_optimal(name, depth, complexity, alpha):
     assert objective(s, alpha, complexity) == pytest.approx(best, abs=ATOL)
 
 
+@pytest.mark.parametrize("name", TINY)
+def test_quantile_grid_finer_than_data_is_exhaustive(name):
+    # With more quantiles than samples every threshold is on the grid.
+    data = tiny_data(name)
+    grid = fit(data, splitter="quantile", candidates=(50, 50), max_depth=2)
+    full = fit_tiny(name, 2)
+    assert_tree_equal(grid.tree_, full.tree_)
+    assert_array_equal(grid.pareto_front_, full.pareto_front_)
+
+
+@pytest.mark.parametrize("name", list(TINY)[:12])
+def test_per_depth_splitters(name):
+    # Exhaustive at the root, greedy below: at depth 2 the level below the root is solved exactly,
+    # so this is the optimal tree, and never worse than greedy.
+    data = tiny_data(name)
+    mixed = fit(data, splitter=["exhaustive", "cart"], candidates=(1, 1), max_depth=2)
+    full = fit_tiny(name, 2)
+    greedy = fit(data, splitter="cart", candidates=(1, 1), max_depth=2)
+    loss = lambda clf: stats(clf, data)["train_loss"]  # noqa: E731
+    assert loss(mixed) == pytest.approx(loss(full), abs=ATOL)
+    assert loss(mixed) <= loss(greedy) + ATOL
+
+
 @pytest.mark.parametrize("alpha", ALPHAS)
 @pytest.mark.parametrize("complexity", COMPLEXITIES)
 @pytest.mark.parametrize("depth", [1, 2])

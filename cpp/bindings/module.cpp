@@ -32,6 +32,7 @@ nb::ndarray<nb::numpy, T> to_numpy(std::vector<T>&& values, std::initializer_lis
 dpdt::Splitter parse_splitter(const std::string& s) {
     if (s == "cart") return dpdt::Splitter::Cart;
     if (s == "exhaustive") return dpdt::Splitter::Exhaustive;
+    if (s == "quantile") return dpdt::Splitter::Quantile;
     throw nb::value_error(("unknown splitter: " + s).c_str());
 }
 dpdt::Criterion parse_criterion(const std::string& s) {

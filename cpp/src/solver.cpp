@@ -312,13 +312,13 @@ class Search {
     void generate(NodeView node, SubsetHash hash, int depth, const Solution& sol,
                   std::vector<Candidate>& out) {
         std::vector<SplitRecord> splits;
-        const bool exhaustive = depth < static_cast<int>(params_.splitters.size()) &&
-                                params_.splitters[depth] == Splitter::Exhaustive;
-        if (exhaustive) {
-            all_splits(data_, node, limits_, sol.total, splits);
-        } else {
-            const int budget = depth < static_cast<int>(params_.candidates.size()) ? params_.candidates[depth] : 1;
-            cart_splits(node, hash, sol, budget, splits);
+        const Splitter splitter =
+            depth < static_cast<int>(params_.splitters.size()) ? params_.splitters[depth] : Splitter::Cart;
+        const int budget = depth < static_cast<int>(params_.candidates.size()) ? params_.candidates[depth] : 1;
+        switch (splitter) {
+            case Splitter::Exhaustive: all_splits(data_, node, limits_, sol.total, 0, splits); break;
+            case Splitter::Quantile: all_splits(data_, node, limits_, sol.total, budget, splits); break;
+            case Splitter::Cart: cart_splits(node, hash, sol, budget, splits); break;
         }
         candidates_.fetch_add(static_cast<int64_t>(splits.size()), std::memory_order_relaxed);
         std::sort(splits.begin(), splits.end(), [](const SplitRecord& a, const SplitRecord& b) {

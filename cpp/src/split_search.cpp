@@ -201,19 +201,29 @@ void best_01_splits(const Dataset& data, NodeView node, Criterion criterion, con
         best_01_splits_impl<Criterion::Entropy>(data, node, limits, search);
 }
 
-void all_splits(const Dataset& data, NodeView node, const LeafLimits& limits, double total,
+void all_splits(const Dataset& data, NodeView node, const LeafLimits& limits, double total, int per_feature,
                 std::vector<SplitRecord>& out) {
     out.clear();
     for (int64_t f = 0; f < data.p; ++f) {
         const int32_t* ids = node.block(f);
         const double* col = data.column(f);
         double wl = 0.0;
+        int quantile = 1;
         for (int32_t j = 0; j + 1 < node.m; ++j) {
             wl += data.w[ids[j]];
             const double xj = col[ids[j]], xn = col[ids[j + 1]];
             if (xj == xn) continue;
             const int32_t n_left = j + 1;
             if (!limits.allow(n_left, node.m - n_left, wl, total - wl)) continue;
+            if (per_feature > 0) {
+                // The first valid threshold at or after each of the per_feature quantiles.
+                if (quantile > per_feature ||
+                    static_cast<int64_t>(n_left) * (per_feature + 1) < static_cast<int64_t>(quantile) * node.m)
+                    continue;
+                while (quantile <= per_feature &&
+                       static_cast<int64_t>(quantile) * node.m <= static_cast<int64_t>(n_left) * (per_feature + 1))
+                    ++quantile;
+            }
             SplitRecord s;
             s.feature = static_cast<int32_t>(f);
             s.threshold = midpoint(xj, xn);

@@ -53,13 +53,15 @@ class DPDTreeClassifier(ClassifierMixin, BaseEstimator):
         depth. A state with a single split left ignores it: its split is searched exactly over
         all features and thresholds for the 0-1 loss. Larger budgets give better trees at a cost
         growing like their product; the budgets near the root matter most.
-    splitter : {"cart", "exhaustive"} or sequence of them, default="cart"
+    splitter : {"cart", "exhaustive", "quantile"} or sequence of them, default="cart"
         The split generator; a sequence gives one per depth (depths beyond it use "cart"),
-        since non-greediness matters most near the root. ``"cart"`` grows a best-first CART with ``candidates[d] + 1`` leaves
-        on the state's samples and offers its internal nodes' splits (the DPDT paper's
-        generator). ``"exhaustive"`` offers every threshold of every feature, which makes the
-        result the optimal tree of depth at most ``max_depth``; its cost is exponential in depth,
-        use it on small data.
+        since non-greediness matters most near the root. ``"cart"`` grows a best-first CART
+        with ``candidates[d] + 1`` leaves on the state's samples and offers its internal nodes'
+        splits (the DPDT paper's generator). ``"quantile"`` offers, for every feature, the
+        thresholds at ``candidates[d]`` evenly spaced quantiles of the state's samples.
+        ``"exhaustive"`` offers every threshold of every feature, which makes the result the
+        optimal tree of depth at most ``max_depth``; its cost is exponential in depth, use it on
+        small data.
     criterion : {"gini", "entropy"}, default="gini"
         Impurity used by the CART generator, and to break ties between trees of equal objective
         (lower weighted leaf impurity first, then fewer splits).
@@ -134,7 +136,7 @@ class DPDTreeClassifier(ClassifierMixin, BaseEstimator):
     _parameter_constraints = {
         "max_depth": [Interval(Integral, 1, None, closed="left")],
         "candidates": [Interval(Integral, 1, None, closed="left"), tuple, list],
-        "splitter": [StrOptions({"cart", "exhaustive"}), tuple, list],
+        "splitter": [StrOptions({"cart", "exhaustive", "quantile"}), tuple, list],
         "criterion": [StrOptions({"gini", "entropy"})],
         "alpha": [Interval(Real, 0, None, closed="left")],
         "complexity": [StrOptions({"expected_tests", "n_splits"})],
@@ -263,7 +265,7 @@ class DPDTreeClassifier(ClassifierMixin, BaseEstimator):
         if isinstance(self.splitter, str):
             return [self.splitter] * self.max_depth
         splitters = list(self.splitter)
-        unknown = [s for s in splitters if s not in ("cart", "exhaustive")]
+        unknown = [s for s in splitters if s not in ("cart", "exhaustive", "quantile")]
         if not splitters or unknown:
             raise ValueError("splitter must be 'cart', 'exhaustive' or a non-empty sequence of "
                              f"them, one per depth; got {self.splitter!r}")

@@ -5,7 +5,7 @@
 
 namespace dpdt {
 
-enum class Splitter { Cart, Exhaustive };
+enum class Splitter { Cart, Exhaustive, Quantile };
 enum class Criterion { Gini, Entropy };
 enum class Complexity { ExpectedTests, NSplits };
 

@@ -66,8 +66,9 @@ struct StumpSearch {
 void best_01_splits(const Dataset& data, NodeView node, Criterion criterion, const LeafLimits& limits,
                     StumpSearch& search);
 
-// Every valid threshold of every feature, in (feature, threshold) order.
-void all_splits(const Dataset& data, NodeView node, const LeafLimits& limits, double total,
+// Every valid threshold of every feature, in (feature, threshold) order; with per_feature > 0 only
+// the first valid threshold at or after each of per_feature evenly spaced quantiles of a feature.
+void all_splits(const Dataset& data, NodeView node, const LeafLimits& limits, double total, int per_feature,
                 std::vector<SplitRecord>& out);
 
 // Number of samples of the node going left of `threshold` on `feature` (binary search in its block).
