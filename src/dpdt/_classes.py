@@ -160,7 +160,8 @@ class DPDTreeClassifier(ClassifierMixin, BaseEstimator):
     def __init__(self, *, max_depth=3, candidates=(7, 7, 7), splitter="cart", criterion="gini",
                  alpha=0.0, complexity="expected_tests", feature_costs=None, min_samples_split=2,
                  min_samples_leaf=1, min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0,
-                 max_features=None, class_weight=None, max_states=5_000_000, n_jobs=None, random_state=None):
+                 max_features=None, class_weight=None, max_states=5_000_000, n_jobs=None,
+                 random_state=None):
         self.max_depth = max_depth
         self.candidates = candidates
         self.splitter = splitter
@@ -230,7 +231,7 @@ class DPDTreeClassifier(ClassifierMixin, BaseEstimator):
         self.trees_ = [Tree.from_weighted_counts(row["tree"], n_features) for row in front]
         self.pareto_front_ = np.array(
             [(row["alpha_min"], row["alpha_max"], row["train_loss"], row["complexity"],
-              tree.n_leaves, tree.max_depth) for row, tree in zip(front, self.trees_)],
+              tree.n_leaves, tree.max_depth) for row, tree in zip(front, self.trees_, strict=True)],
             dtype=PARETO_DTYPE)
         self._front_impurity = np.array([row["impurity"] for row in front])
         self._front_n_splits = np.array([row["n_splits"] for row in front])
@@ -256,7 +257,8 @@ class DPDTreeClassifier(ClassifierMixin, BaseEstimator):
         budgets = list(self.candidates)
         if not budgets or not all(isinstance(b, Integral) and not isinstance(b, bool)
                                   for b in budgets):
-            raise ValueError(f"candidates must be a non-empty tuple of ints, got {self.candidates!r}")
+            raise ValueError(
+                f"candidates must be a non-empty tuple of ints, got {self.candidates!r}")
         if min(budgets) < 1:
             raise ValueError(f"every entry of candidates must be >= 1, got {self.candidates!r}")
         return [int(b) for b in budgets]
