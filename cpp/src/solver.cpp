@@ -268,14 +268,13 @@ class Search {
         search.class_w = sol.class_w.data();
         search.total = sol.total;
         best_01_splits(data_, node, params_.criterion, limits_, search);
-        add_best_stumps(search, sol);
+        add_best_stumps(node, search, sol);
     }
 
     // With uniform costs the best split over all features is the only one that can be optimal;
     // with feature costs each feature's best split is a point of the hull.
-    void add_best_stumps(const StumpSearch& search, Solution& sol) {
+    void add_best_stumps(NodeView node, const StumpSearch& search, Solution& sol) {
         const std::vector<SplitRecord>& best = search.best;
-        const std::vector<double>& left_w = search.left_class_w;
         std::vector<int32_t> chosen;
         if (uniform_costs_) {
             int32_t b = -1;
@@ -294,9 +293,10 @@ class Search {
         if (chosen.empty()) return;
         std::vector<Candidate> candidates;
         std::vector<std::pair<SolutionPtr, SolutionPtr>> children;
-        std::vector<double> right_w(K_);
+        std::vector<double> left_w(K_), right_w(K_);
         for (int32_t f : chosen) {
-            const double* lw = left_w.data() + static_cast<size_t>(f) * K_;
+            left_class_weights(data_, node, best[f], left_w.data());
+            const double* lw = left_w.data();
             for (int k = 0; k < K_; ++k) right_w[k] = std::max(0.0, sol.class_w[k] - lw[k]);
             Candidate c;
             c.split = best[f];

@@ -115,7 +115,6 @@ void best_01_splits_impl(const Dataset& data, NodeView node, const LeafLimits& l
     const int32_t m = node.m;
     const double tol = 1e-12 * st.total;
     st.best.assign(p, SplitRecord{});
-    st.left_class_w.assign(p * K, 0.0);
     // Largest class sum of every suffix (from a backward pass), so that the 0-1 loss of each
     // threshold costs O(1) whatever the number of classes.
     std::vector<double> suffix(K), suffix_max(m + 1), left(K), right(K);
@@ -178,8 +177,6 @@ void best_01_splits_impl(const Dataset& data, NodeView node, const LeafLimits& l
         best.n_left = best_j + 1;
         best.score = best_loss;
         best.tie = best_tie;
-        double* best_left = st.left_class_w.data() + f * K;
-        for (int32_t j = 0; j <= best_j; ++j) best_left[data.y[ids[j]]] += data.w[ids[j]];
     }
 }
 
@@ -231,6 +228,12 @@ void all_splits(const Dataset& data, NodeView node, const LeafLimits& limits, do
             out.push_back(s);
         }
     }
+}
+
+void left_class_weights(const Dataset& data, NodeView node, const SplitRecord& split, double* class_w) {
+    std::fill(class_w, class_w + data.n_classes, 0.0);
+    const int32_t* ids = node.block(split.feature);
+    for (int32_t j = 0; j < split.n_left; ++j) class_w[data.y[ids[j]]] += data.w[ids[j]];
 }
 
 int32_t count_left(const Dataset& data, NodeView node, int32_t feature, double threshold) {

@@ -59,7 +59,6 @@ struct StumpSearch {
     // 0-1 loss, tie = weighted impurity of the two children. Ties in loss go to the lower impurity,
     // then the lower threshold.
     std::vector<SplitRecord> best;
-    std::vector<double> left_class_w;   // p x K: left class sums of each feature's best split
 };
 
 // For every feature, the split of lowest weighted 0-1 loss of the node.
@@ -70,6 +69,9 @@ void best_01_splits(const Dataset& data, NodeView node, Criterion criterion, con
 // the first valid threshold at or after each of per_feature evenly spaced quantiles of a feature.
 void all_splits(const Dataset& data, NodeView node, const LeafLimits& limits, double total, int per_feature,
                 std::vector<SplitRecord>& out);
+
+// Weighted class sums of the samples a split of the node sends left.
+void left_class_weights(const Dataset& data, NodeView node, const SplitRecord& split, double* class_w);
 
 // Number of samples of the node going left of `threshold` on `feature` (binary search in its block).
 int32_t count_left(const Dataset& data, NodeView node, int32_t feature, double threshold);
