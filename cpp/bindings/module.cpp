@@ -60,37 +60,46 @@ nb::dict tree_to_dict(dpdt::TreeArrays&& t, size_t n_classes) {
     return d;
 }
 
-nb::dict fit_classifier(Array2<double> X, Array1<int32_t> y, Array1<double> sample_weight, int n_classes,
-                        int max_depth, std::vector<int> candidates, const std::vector<std::string>& splitters,
-                        const std::string& criterion, const std::string& complexity,
-                        Array1<double> feature_costs, int min_samples_split, int min_samples_leaf,
-                        double min_weight_leaf,
-                        double min_impurity_decrease, int max_features, uint64_t random_state,
-                        int64_t max_states, int n_threads) {
+// Everything a fit needs besides the data and the objective, as Python passes it.
+struct FitOptions {
+    int max_depth = 3;
+    std::vector<int> candidates;
+    std::vector<std::string> splitters;
+    std::string complexity;
+    int min_samples_split = 2, min_samples_leaf = 1;
+    double min_weight_leaf = 0.0, min_impurity_decrease = 0.0;
+    int max_features = 0;
+    uint64_t random_state = 0;
+    int64_t max_states = 0;
+    int n_threads = 1;
+};
+
+template <class O>
+nb::dict run_fit(Array2<double> X, Array1<double> sample_weight, Array1<double> feature_costs,
+                 const O& objective, const FitOptions& o) {
     const int64_t n = static_cast<int64_t>(X.shape(0)), p = static_cast<int64_t>(X.shape(1));
-    if (static_cast<int64_t>(y.shape(0)) != n || static_cast<int64_t>(sample_weight.shape(0)) != n)
-        throw nb::value_error("X, y and sample_weight must have the same number of rows");
+    if (static_cast<int64_t>(sample_weight.shape(0)) != n)
+        throw nb::value_error("X and sample_weight must have the same number of rows");
     if (feature_costs.shape(0) != 0 && static_cast<int64_t>(feature_costs.shape(0)) != p)
         throw nb::value_error("feature_costs must have one entry per feature");
-    if (n < 1 || p < 1 || n_classes < 1) throw nb::value_error("empty training data");
+    if (n < 1 || p < 1) throw nb::value_error("empty training data");
     if (n > INT32_MAX - 1) throw nb::value_error("at most 2**31 - 2 samples are supported");
 
     dpdt::Params params;
-    params.max_depth = max_depth;
-    params.candidates = std::move(candidates);
+    params.max_depth = o.max_depth;
+    params.candidates = o.candidates;
     params.splitters.clear();
-    for (const std::string& s : splitters) params.splitters.push_back(parse_splitter(s));
-    params.criterion = parse_criterion(criterion);
-    params.complexity = parse_complexity(complexity);
+    for (const std::string& s : o.splitters) params.splitters.push_back(parse_splitter(s));
+    params.complexity = parse_complexity(o.complexity);
     params.feature_costs.assign(feature_costs.data(), feature_costs.data() + feature_costs.shape(0));
-    params.min_samples_split = min_samples_split;
-    params.min_samples_leaf = min_samples_leaf;
-    params.min_weight_leaf = min_weight_leaf;
-    params.min_impurity_decrease = min_impurity_decrease;
-    params.max_features = max_features;
-    params.random_state = random_state;
-    params.max_states = max_states;
-    params.n_threads = n_threads;
+    params.min_samples_split = o.min_samples_split;
+    params.min_samples_leaf = o.min_samples_leaf;
+    params.min_weight_leaf = o.min_weight_leaf;
+    params.min_impurity_decrease = o.min_impurity_decrease;
+    params.max_features = o.max_features;
+    params.random_state = o.random_state;
+    params.max_states = o.max_states;
+    params.n_threads = o.n_threads;
 
     // Only the calling (main) thread may check for Ctrl-C; the solver asks it every few ms.
     auto poll = []() {
@@ -100,15 +109,16 @@ nb::dict fit_classifier(Array2<double> X, Array1<int32_t> y, Array1<double> samp
     dpdt::FitResult result;
     {
         nb::gil_scoped_release release;
-        dpdt::Dataset data(X.data(), y.data(), sample_weight.data(), n, p, n_classes);
+        dpdt::Dataset data(X.data(), sample_weight.data(), n, p);
         try {
-            result = dpdt::fit(data, params, poll);
+            result = dpdt::fit(data, objective, params, poll);
         } catch (const dpdt::Interrupted&) {
             nb::gil_scoped_acquire gil;
             if (!PyErr_Occurred()) PyErr_SetInterrupt();
             throw nb::python_error();
         }
     }
+    const size_t value_dim = static_cast<size_t>(objective.value_dim());
     nb::list front;
     for (dpdt::FrontTree& ft : result.front) {
         nb::dict row;
@@ -118,7 +128,7 @@ nb::dict fit_classifier(Array2<double> X, Array1<int32_t> y, Array1<double> samp
         row["complexity"] = ft.complexity;
         row["impurity"] = ft.impurity;
         row["n_splits"] = ft.n_splits;
-        row["tree"] = tree_to_dict(std::move(ft.tree), static_cast<size_t>(n_classes));
+        row["tree"] = tree_to_dict(std::move(ft.tree), value_dim);
         front.append(row);
     }
     nb::dict stats;
@@ -131,6 +141,67 @@ nb::dict fit_classifier(Array2<double> X, Array1<int32_t> y, Array1<double> samp
     out["front"] = front;
     out["stats"] = stats;
     return out;
+}
+
+FitOptions options(nb::kwargs kwargs) {
+    FitOptions o;
+    for (auto [key, value] : kwargs) {
+        const std::string k = nb::cast<std::string>(key);
+        if (k == "max_depth") o.max_depth = nb::cast<int>(value);
+        else if (k == "candidates") o.candidates = nb::cast<std::vector<int>>(value);
+        else if (k == "splitters") o.splitters = nb::cast<std::vector<std::string>>(value);
+        else if (k == "complexity") o.complexity = nb::cast<std::string>(value);
+        else if (k == "min_samples_split") o.min_samples_split = nb::cast<int>(value);
+        else if (k == "min_samples_leaf") o.min_samples_leaf = nb::cast<int>(value);
+        else if (k == "min_weight_leaf") o.min_weight_leaf = nb::cast<double>(value);
+        else if (k == "min_impurity_decrease") o.min_impurity_decrease = nb::cast<double>(value);
+        else if (k == "max_features") o.max_features = nb::cast<int>(value);
+        else if (k == "random_state") o.random_state = nb::cast<uint64_t>(value);
+        else if (k == "max_states") o.max_states = nb::cast<int64_t>(value);
+        else if (k == "n_threads") o.n_threads = nb::cast<int>(value);
+        else throw nb::type_error(("unknown fit option: " + k).c_str());
+    }
+    return o;
+}
+
+nb::dict fit_classifier(Array2<double> X, Array1<int32_t> y, Array1<double> sample_weight,
+                        Array1<double> feature_costs, int n_classes, const std::string& criterion,
+                        nb::kwargs kwargs) {
+    if (y.shape(0) != X.shape(0)) throw nb::value_error("X and y must have the same number of rows");
+    if (n_classes < 1) throw nb::value_error("n_classes must be >= 1");
+    for (size_t i = 0; i < y.shape(0); ++i)
+        if (y(i) < 0 || y(i) >= n_classes) throw nb::value_error("class codes must be in [0, n_classes)");
+    dpdt::Classification objective;
+    objective.y = y.data();
+    objective.w = sample_weight.data();
+    objective.n_classes = n_classes;
+    objective.criterion = parse_criterion(criterion);
+    return run_fit(X, sample_weight, feature_costs, objective, options(kwargs));
+}
+
+nb::dict fit_regressor(Array2<double> X, Array2<double> y, Array1<double> sample_weight,
+                       Array1<double> feature_costs, nb::kwargs kwargs) {
+    if (y.shape(0) != X.shape(0)) throw nb::value_error("X and y must have the same number of rows");
+    if (y.shape(1) < 1) throw nb::value_error("y needs at least one output");
+    dpdt::SquaredError objective;
+    objective.y = y.data();
+    objective.w = sample_weight.data();
+    objective.n_outputs = static_cast<int>(y.shape(1));
+    return run_fit(X, sample_weight, feature_costs, objective, options(kwargs));
+}
+
+nb::dict fit_newton(Array2<double> X, Array1<double> gradient, Array1<double> hessian,
+                    Array1<double> sample_weight, Array1<double> feature_costs, double reg_lambda,
+                    double gamma, nb::kwargs kwargs) {
+    if (gradient.shape(0) != X.shape(0) || hessian.shape(0) != X.shape(0))
+        throw nb::value_error("X, gradient and hessian must have the same number of rows");
+    dpdt::Newton objective;
+    objective.g = gradient.data();
+    objective.h = hessian.data();
+    objective.w = sample_weight.data();
+    objective.reg_lambda = reg_lambda;
+    objective.gamma = gamma;
+    return run_fit(X, sample_weight, feature_costs, objective, options(kwargs));
 }
 
 nb::ndarray<nb::numpy, int64_t> apply_tree(Array1<int64_t> children_left, Array1<int64_t> children_right,
@@ -160,10 +231,13 @@ NB_MODULE(_core, m) {
         }
     });
     m.def("fit_classifier", &fit_classifier, "X"_a.noconvert(), "y"_a.noconvert(),
-          "sample_weight"_a.noconvert(), "n_classes"_a, "max_depth"_a, "candidates"_a, "splitters"_a,
-          "criterion"_a, "complexity"_a, "feature_costs"_a.noconvert(), "min_samples_split"_a,
-          "min_samples_leaf"_a, "min_weight_leaf"_a, "min_impurity_decrease"_a, "max_features"_a, "random_state"_a,
-          "max_states"_a, "n_threads"_a);
+          "sample_weight"_a.noconvert(), "feature_costs"_a.noconvert(), "n_classes"_a, "criterion"_a,
+          "kwargs"_a);
+    m.def("fit_regressor", &fit_regressor, "X"_a.noconvert(), "y"_a.noconvert(),
+          "sample_weight"_a.noconvert(), "feature_costs"_a.noconvert(), "kwargs"_a);
+    m.def("fit_newton", &fit_newton, "X"_a.noconvert(), "gradient"_a.noconvert(), "hessian"_a.noconvert(),
+          "sample_weight"_a.noconvert(), "feature_costs"_a.noconvert(), "reg_lambda"_a, "gamma"_a,
+          "kwargs"_a);
     m.def("apply", &apply_tree, "children_left"_a.noconvert(), "children_right"_a.noconvert(),
           "feature"_a.noconvert(), "threshold"_a.noconvert(), "X"_a.noconvert());
 }

@@ -34,7 +34,7 @@ struct Action {
 struct Solution {
     int32_t n_samples = 0;
     double total = 0.0;
-    std::vector<double> class_w;
+    std::vector<double> stats;   // the objective's sufficient statistics
     double impurity = 0.0;
     std::vector<Action> actions;
     Hull hull;
@@ -117,10 +117,11 @@ struct Candidate {
     SubsetHash left_hash, right_hash;
 };
 
+template <class O>
 class Search {
   public:
-    Search(const Dataset& data, const Params& params, std::atomic<bool>& stop)
-        : data_(data), params_(params), stop_(stop), K_(data.n_classes) {
+    Search(const Dataset& data, const O& objective, const Params& params, std::atomic<bool>& stop)
+        : data_(data), obj_(objective), params_(params), stop_(stop) {
         total_weight_ = 0.0;
         for (double wi : data.w) total_weight_ += wi;
         limits_.min_samples = params.min_samples_leaf;
@@ -149,10 +150,9 @@ class Search {
     // Statistics, leaf and (for the last level) the exact split; or the candidates to recurse on.
     std::shared_ptr<Solution> expand(NodeView node, SubsetHash hash, int depth,
                                      std::vector<Candidate>& candidates) {
-        std::vector<double> class_w(K_);
-        double total = 0.0;
-        class_weights(data_, node, class_w.data(), &total);
-        auto sol = new_state(node.m, std::move(class_w));
+        std::vector<double> stats(obj_.dim());
+        node_stats(obj_, node.block(0), node.m, stats.data());
+        auto sol = new_state(node.m, std::move(stats));
 
         const int remaining = params_.max_depth - depth;
         if (remaining <= 0 || !splittable(*sol)) return sol;
@@ -210,20 +210,16 @@ class Search {
   private:
     HullPoint leaf_point(const Solution& s) const {
         HullPoint p;
-        p.L = leaf_loss(s.class_w.data(), K_, s.total);
-        p.I = s.total * s.impurity;
+        p.L = obj_.loss(s.stats.data());
+        p.I = obj_.tie(s.stats.data());
         return p;
     }
 
-    // A state with a single weighted class is a leaf whatever alpha: no split lowers loss or
-    // impurity, and every split adds complexity.
     bool splittable(const Solution& s) const {
         if (s.n_samples < params_.min_samples_split || s.n_samples < 2 * params_.min_samples_leaf ||
             s.total < 2 * params_.min_weight_leaf)
             return false;
-        int classes = 0;
-        for (double cw : s.class_w) classes += cw > 0.0;
-        return classes > 1;
+        return obj_.improvable(s.stats.data());
     }
 
     double split_cost(const Solution& s, int32_t feature) const {
@@ -231,54 +227,34 @@ class Search {
         return c * (params_.complexity == Complexity::ExpectedTests ? s.total : total_weight_);
     }
 
-    static std::shared_ptr<Solution> leaf_solution(int32_t n, const double* class_w, int K,
-                                                   Criterion criterion) {
-        auto s = std::make_shared<Solution>();
-        s->n_samples = n;
-        s->class_w.assign(class_w, class_w + K);
-        s->total = 0.0;
-        for (int k = 0; k < K; ++k) s->total += class_w[k];
-        s->impurity = impurity(class_w, K, s->total, criterion);
-        HullPoint p;
-        p.L = leaf_loss(class_w, K, s->total);
-        p.I = s->total * s->impurity;
-        s->hull.push_back(p);
-        return s;
-    }
-
-    // Counts the state against the guard, and gives it its statistics and leaf.
-    std::shared_ptr<Solution> new_state(int32_t m, std::vector<double> class_w) {
-        if (stop_.load(std::memory_order_relaxed)) throw Interrupted();
-        if (states_.fetch_add(1, std::memory_order_relaxed) >= params_.max_states)
-            throw StateLimitExceeded("the search exceeded max_states=" + std::to_string(params_.max_states) +
-                                     " states; lower max_depth or candidates, or raise max_states");
+    // A state with its statistics and leaf; `counted` states count against max_states.
+    std::shared_ptr<Solution> new_state(int32_t m, std::vector<double> stats, bool counted = true) {
+        if (counted) {
+            if (stop_.load(std::memory_order_relaxed)) throw Interrupted();
+            if (states_.fetch_add(1, std::memory_order_relaxed) >= params_.max_states)
+                throw StateLimitExceeded("the search exceeded max_states=" + std::to_string(params_.max_states) +
+                                         " states; lower max_depth or candidates, or raise max_states");
+        }
         auto sol = std::make_shared<Solution>();
         sol->n_samples = m;
-        sol->class_w = std::move(class_w);
-        for (double cw : sol->class_w) sol->total += cw;
-        sol->impurity = impurity(sol->class_w.data(), K_, sol->total, params_.criterion);
+        sol->stats = std::move(stats);
+        sol->total = obj_.weight(sol->stats.data());
+        sol->impurity = obj_.node_impurity(sol->stats.data());
         sol->hull.push_back(leaf_point(*sol));
         return sol;
     }
 
-    // One split left: every feature and threshold is tried for the true 0-1 loss.
+    // One split left: every feature and threshold is tried for the true loss. With uniform costs
+    // the best split over all features is the only one that can be optimal; with feature costs each
+    // feature's best split is a point of the hull.
     void solve_last_level(NodeView node, Solution& sol) {
         exact_scans_.fetch_add(1, std::memory_order_relaxed);
-        StumpSearch search;
-        search.class_w = sol.class_w.data();
-        search.total = sol.total;
-        best_01_splits(data_, node, params_.criterion, limits_, search);
-        add_best_stumps(node, search, sol);
-    }
-
-    // With uniform costs the best split over all features is the only one that can be optimal;
-    // with feature costs each feature's best split is a point of the hull.
-    void add_best_stumps(NodeView node, const StumpSearch& search, Solution& sol) {
-        const std::vector<SplitRecord>& best = search.best;
+        std::vector<SplitRecord> best;
+        best_loss_splits(data_, obj_, node, limits_, sol.stats.data(), best);
         std::vector<int32_t> chosen;
         if (uniform_costs_) {
             int32_t b = -1;
-            const double tol = 1e-12 * sol.total;
+            const double tol = 1e-12 * (std::abs(sol.hull[0].L) + sol.total);
             for (int32_t f = 0; f < static_cast<int32_t>(best.size()); ++f) {
                 if (!best[f].found()) continue;
                 if (b < 0 || best[f].score < best[b].score - tol ||
@@ -293,18 +269,17 @@ class Search {
         if (chosen.empty()) return;
         std::vector<Candidate> candidates;
         std::vector<std::pair<SolutionPtr, SolutionPtr>> children;
-        std::vector<double> left_w(K_), right_w(K_);
+        const int D = obj_.dim();
         for (int32_t f : chosen) {
-            left_class_weights(data_, node, best[f], left_w.data());
-            const double* lw = left_w.data();
-            for (int k = 0; k < K_; ++k) right_w[k] = std::max(0.0, sol.class_w[k] - lw[k]);
+            std::vector<double> left(D), right(D);
+            node_stats(obj_, node.block(f), best[f].n_left, left.data());
+            for (int d = 0; d < D; ++d) right[d] = sol.stats[d] - left[d];
             Candidate c;
             c.split = best[f];
             c.cost = split_cost(sol, f);
             candidates.push_back(c);
-            children.emplace_back(leaf_solution(best[f].n_left, lw, K_, params_.criterion),
-                                  leaf_solution(sol.n_samples - best[f].n_left, right_w.data(), K_,
-                                                params_.criterion));
+            children.emplace_back(new_state(best[f].n_left, std::move(left), false),
+                                  new_state(sol.n_samples - best[f].n_left, std::move(right), false));
         }
         finish(sol, candidates, children);
     }
@@ -355,7 +330,7 @@ class Search {
         struct CartNode {
             std::vector<int32_t> blocks;   // empty for the root, which reads the state's view
             NodeView view;
-            std::vector<double> class_w;
+            std::vector<double> stats;
             double total = 0.0;
             SplitRecord split;
             double decrease = 0.0;
@@ -376,7 +351,7 @@ class Search {
         auto consider = [&](std::shared_ptr<CartNode> cn) {
             const int32_t m = cn->view.m;
             if (m < params_.min_samples_split || m < 2 * params_.min_samples_leaf) return;
-            if (impurity(cn->class_w.data(), K_, cn->total, params_.criterion) <= 0.0) return;
+            if (!obj_.improvable(cn->stats.data())) return;
             if (subsample) {
                 // Partial Fisher-Yates draw of max_features features, seeded by the state.
                 features = all_features;
@@ -387,11 +362,10 @@ class Search {
                 features.resize(params_.max_features);
                 std::sort(features.begin(), features.end());
             }
-            double decrease = 0.0;
-            cn->split = best_impurity_split(data_, cn->view, subsample ? features : all_features,
-                                            params_.criterion, limits_, cn->class_w.data(),
-                                            cn->total, &decrease);
+            cn->split = best_generator_split(data_, obj_, cn->view, subsample ? features : all_features,
+                                             limits_, cn->stats.data());
             if (!cn->split.found()) return;
+            const double decrease = cn->split.score;
             if (decrease < params_.min_impurity_decrease * total_weight_) return;
             cn->decrease = decrease;
             cn->order = order++;
@@ -400,7 +374,7 @@ class Search {
 
         auto root = std::make_shared<CartNode>();
         root->view = node;
-        root->class_w = sol.class_w;
+        root->stats = sol.stats;
         root->total = sol.total;
         consider(root);
         std::vector<uint8_t> in_left(0);
@@ -421,8 +395,9 @@ class Search {
             left->view = NodeView{n_left, left->blocks.data()};
             right->view = NodeView{n_right, right->blocks.data()};
             for (auto* child : {&left, &right}) {
-                (*child)->class_w.resize(K_);
-                class_weights(data_, (*child)->view, (*child)->class_w.data(), &(*child)->total);
+                (*child)->stats.resize(obj_.dim());
+                node_stats(obj_, (*child)->view.block(0), (*child)->view.m, (*child)->stats.data());
+                (*child)->total = obj_.weight((*child)->stats.data());
             }
             consider(std::move(left));
             consider(std::move(right));
@@ -445,9 +420,9 @@ class Search {
     }
 
     const Dataset& data_;
+    const O& obj_;
     const Params& params_;
     std::atomic<bool>& stop_;
-    const int K_;
     double total_weight_;
     bool uniform_costs_;
     LeafLimits limits_;
@@ -456,13 +431,16 @@ class Search {
 };
 
 // Preorder (left first) arrays of the subtree of `sol` chosen by hull vertex `point`.
-void emit(const Solution& sol, int32_t point, int K, TreeArrays& t) {
+template <class O>
+void emit(const O& obj, const Solution& sol, int32_t point, TreeArrays& t) {
     const int64_t id = t.node_count();
     t.children_left.push_back(kLeaf);
     t.children_right.push_back(kLeaf);
     t.feature.push_back(-2);
     t.threshold.push_back(-2.0);
-    t.value.insert(t.value.end(), sol.class_w.begin(), sol.class_w.end());
+    const size_t at = t.value.size();
+    t.value.resize(at + obj.value_dim());
+    obj.value(sol.stats.data(), t.value.data() + at);
     t.impurity.push_back(sol.impurity);
     t.n_node_samples.push_back(sol.n_samples);
     t.weighted_n_node_samples.push_back(sol.total);
@@ -472,12 +450,13 @@ void emit(const Solution& sol, int32_t point, int K, TreeArrays& t) {
     t.feature[id] = a.feature;
     t.threshold[id] = a.threshold;
     t.children_left[id] = t.node_count();
-    emit(*a.left, p.left_point, K, t);
+    emit(obj, *a.left, p.left_point, t);
     t.children_right[id] = t.node_count();
-    emit(*a.right, p.right_point, K, t);
+    emit(obj, *a.right, p.right_point, t);
 }
 
-std::vector<FrontTree> front_of(const Solution& root, int K, double total_weight) {
+template <class O>
+std::vector<FrontTree> front_of(const O& obj, const Solution& root, double total_weight) {
     const Hull& h = root.hull;
     const size_t n = h.size();
     // Breakpoint between vertices k and k + 1 (k + 1 is more complex, less lossy).
@@ -497,7 +476,7 @@ std::vector<FrontTree> front_of(const Solution& root, int K, double total_weight
         ft.complexity = h[k].C / total_weight;
         ft.impurity = h[k].I / total_weight;
         ft.n_splits = static_cast<int64_t>(h[k].S + 0.5);
-        emit(root, static_cast<int32_t>(k), K, ft.tree);
+        emit(obj, root, static_cast<int32_t>(k), ft.tree);
         front.push_back(std::move(ft));
     }
     return front;
@@ -505,10 +484,12 @@ std::vector<FrontTree> front_of(const Solution& root, int K, double total_weight
 
 }  // namespace
 
-FitResult fit(const Dataset& data, const Params& params, const std::function<bool()>& poll) {
+template <class O>
+FitResult fit(const Dataset& data, const O& objective, const Params& params,
+              const std::function<bool()>& poll) {
     const auto t0 = std::chrono::steady_clock::now();
     std::atomic<bool> stop{false};
-    Search search(data, params, stop);
+    Search<O> search(data, objective, params, stop);
     const NodeView root_view{static_cast<int32_t>(data.n), data.presorted.data()};
     const SubsetHash root_hash = hash_of(data.presorted.data(), root_view.m);
     const int n_threads = std::max(1, params.n_threads);
@@ -581,7 +562,7 @@ FitResult fit(const Dataset& data, const Params& params, const std::function<boo
     if (!candidates.empty()) search.finish(*root_sol, candidates, children);
 
     FitResult result;
-    result.front = front_of(*root_sol, data.n_classes, search.total_weight());
+    result.front = front_of(objective, *root_sol, search.total_weight());
     result.stats.states = search.states();
     result.stats.candidates = search.n_candidates();
     result.stats.exact_scans = search.exact_scans();
@@ -589,5 +570,9 @@ FitResult fit(const Dataset& data, const Params& params, const std::function<boo
     result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return result;
 }
+
+template FitResult fit(const Dataset&, const Classification&, const Params&, const std::function<bool()>&);
+template FitResult fit(const Dataset&, const SquaredError&, const Params&, const std::function<bool()>&);
+template FitResult fit(const Dataset&, const Newton&, const Params&, const std::function<bool()>&);
 
 }  // namespace dpdt

@@ -1,9 +1,9 @@
 """dpdt: non-greedy decision trees by dynamic programming."""
 
 from . import datasets
-from ._classes import DPDTreeClassifier
+from ._classes import DPDTreeClassifier, DPDTreeRegressor
 from ._export import export_text
 from ._tree import Tree
 
-__all__ = ["DPDTreeClassifier", "Tree", "datasets", "export_text"]
+__all__ = ["DPDTreeClassifier", "DPDTreeRegressor", "Tree", "datasets", "export_text"]
 __version__ = "0.1.0"

@@ -4,7 +4,7 @@ from numbers import Integral, Real
 
 import numpy as np
 from joblib import effective_n_jobs
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.utils import check_random_state, compute_sample_weight
 from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
@@ -26,118 +26,13 @@ PARETO_DTYPE = np.dtype([
 _TIE_TOL = 1e-9
 
 
-class DPDTreeClassifier(ClassifierMixin, BaseEstimator):
-    """Decision tree classifier learned non-greedily by dynamic programming (DPDT).
+class _BaseDPDTree(BaseEstimator):
+    """Parameters, fitting and traversal shared by the DPDT estimators."""
 
-    Tree induction is cast as a Markov decision process whose states are (subset of the training
-    samples, depth). At each state the actions are "make a leaf" or one of a few candidate splits
-    proposed by a split generator; solving the MDP by backward induction gives the tree of depth
-    at most ``max_depth`` minimising
-
-        train_loss + alpha * complexity
-
-    among all trees built from the candidate splits, where ``train_loss`` is the weighted
-    misclassification rate. The solution is computed exactly for every ``alpha`` at once: the
-    trees on the lower convex hull of (complexity, train_loss) form :attr:`pareto_front_`, and
-    changing ``alpha`` after fitting selects another of them without refitting. The result is
-    never worse, for the objective, than greedy CART of the same depth or any pruning of it
-    (Kohler, Akrour and Preux, "Breiman meets Bellman", KDD 2025).
-
-    Parameters
-    ----------
-    max_depth : int, default=3
-        Maximum depth of the tree.
-    candidates : int or tuple of int, default=(7, 7, 7)
-        Number of candidate splits generated at a state of depth ``d`` is ``candidates[d]``;
-        depths beyond the tuple use 1 (the greedy split). An int means that budget at every
-        depth. A state with a single split left ignores it: its split is searched exactly over
-        all features and thresholds for the 0-1 loss. Larger budgets give better trees at a cost
-        growing like their product; the budgets near the root matter most.
-    splitter : {"cart", "exhaustive", "quantile"} or sequence of them, default="cart"
-        The split generator; a sequence gives one per depth (depths beyond it use "cart"),
-        since non-greediness matters most near the root. ``"cart"`` grows a best-first CART
-        with ``candidates[d] + 1`` leaves on the state's samples and offers its internal nodes'
-        splits (the DPDT paper's generator). ``"quantile"`` offers, for every feature, the
-        thresholds at ``candidates[d]`` evenly spaced quantiles of the state's samples.
-        ``"exhaustive"`` offers every threshold of every feature, which makes the result the
-        optimal tree of depth at most ``max_depth``; its cost is exponential in depth, use it on
-        small data.
-    criterion : {"gini", "entropy"}, default="gini"
-        Impurity used by the CART generator, and to break ties between trees of equal objective
-        (lower weighted leaf impurity first, then fewer splits).
-    alpha : float, default=0.0
-        Weight of the complexity penalty. Can be changed with ``set_params`` after fitting.
-    complexity : {"expected_tests", "n_splits"}, default="expected_tests"
-        ``"expected_tests"``: the expected number of tests a training sample goes through (the
-        weighted fraction of samples reaching each split node, summed). ``"n_splits"``: the number
-        of split nodes, as in cost-complexity pruning.
-    feature_costs : array-like of shape (n_features,), default=None
-        Non-negative cost of testing each feature; each split counts its feature's cost in the
-        complexity instead of 1 (then "expected_tests" is the expected cost of the tests).
-    min_samples_split : int, default=2
-        Minimum number of samples a node needs to be split.
-    min_samples_leaf : int, default=1
-        Minimum number of samples in each leaf.
-    min_weight_fraction_leaf : float, default=0.0
-        Minimum fraction of the total sample weight in each leaf.
-    min_impurity_decrease : float, default=0.0
-        A split of the CART generator must decrease the weighted impurity by at least this much
-        (scikit-learn's definition). The exact search of the last level does not use it.
-    max_features : int, float, {"sqrt", "log2"} or None, default=None
-        Number of features drawn at random at each node of the CART generator.
-    class_weight : dict, "balanced" or None, default=None
-        Weights of the classes, multiplied with ``sample_weight``.
-    max_states : int or None, default=5_000_000
-        The fit stops with ``MemoryError`` if it would solve more states than this (a state
-        costs a few hundred bytes). None means no limit.
-    n_jobs : int, default=None
-        Number of threads solving the root's subproblems. ``None`` means 1, ``-1`` all cores.
-        The tree does not depend on it.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the feature draws of ``max_features``.
-
-    Attributes
-    ----------
-    classes_ : ndarray of shape (n_classes,)
-        The class labels.
-    n_classes_ : int
-        The number of classes.
-    n_features_in_ : int
-        Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
-        Feature names, when X has string column names.
-    pareto_front_ : ndarray, structured
-        One row per tree of the Pareto front, by increasing alpha: row ``k`` holds the tree
-        optimal for ``alpha_min <= alpha <= alpha_max`` with its ``train_loss`` (weighted
-        misclassification rate), ``complexity``, ``n_leaves`` and ``depth``. The first row is the
-        tree of ``alpha = 0``; the last is a single leaf. A first row with
-        ``alpha_max == 0`` is the tree chosen at exactly ``alpha = 0`` by the tie-break: as
-        accurate as the next row but with purer leaves.
-    trees_ : list of Tree
-        The trees of :attr:`pareto_front_`, in the same order.
-    tree_ : Tree
-        The tree for the current ``alpha``.
-    stats_ : dict
-        Search statistics: ``states`` solved, ``candidates`` (splits generated), ``exact_scans``
-        (states whose last split was searched exactly), ``cache_hits`` and ``seconds``.
-
-    Examples
-    --------
-    >>> from dpdt import DPDTreeClassifier
-    >>> from sklearn.datasets import load_iris
-    >>> X, y = load_iris(return_X_y=True)
-    >>> clf = DPDTreeClassifier(max_depth=2).fit(X, y)
-    >>> clf.score(X, y) >= 0.95
-    True
-    >>> clf.set_params(alpha=1.0).get_n_leaves()
-    1
-    """
-
-    _parameter_constraints = {
+    _parameter_constraints: dict = {
         "max_depth": [Interval(Integral, 1, None, closed="left")],
         "candidates": [Interval(Integral, 1, None, closed="left"), tuple, list],
         "splitter": [StrOptions({"cart", "exhaustive", "quantile"}), tuple, list],
-        "criterion": [StrOptions({"gini", "entropy"})],
         "alpha": [Interval(Real, 0, None, closed="left")],
         "complexity": [StrOptions({"expected_tests", "n_splits"})],
         "feature_costs": ["array-like", None],
@@ -151,75 +46,20 @@ class DPDTreeClassifier(ClassifierMixin, BaseEstimator):
             StrOptions({"sqrt", "log2"}),
             None,
         ],
-        "class_weight": [dict, StrOptions({"balanced"}), None],
         "max_states": [Interval(Integral, 1, None, closed="left"), None],
         "n_jobs": [Integral, None],
         "random_state": ["random_state"],
     }
 
-    def __init__(self, *, max_depth=3, candidates=(7, 7, 7), splitter="cart", criterion="gini",
-                 alpha=0.0, complexity="expected_tests", feature_costs=None, min_samples_split=2,
-                 min_samples_leaf=1, min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0,
-                 max_features=None, class_weight=None, max_states=5_000_000, n_jobs=None,
-                 random_state=None):
-        self.max_depth = max_depth
-        self.candidates = candidates
-        self.splitter = splitter
-        self.criterion = criterion
-        self.alpha = alpha
-        self.complexity = complexity
-        self.feature_costs = feature_costs
-        self.min_samples_split = min_samples_split
-        self.min_samples_leaf = min_samples_leaf
-        self.min_weight_fraction_leaf = min_weight_fraction_leaf
-        self.min_impurity_decrease = min_impurity_decrease
-        self.max_features = max_features
-        self.class_weight = class_weight
-        self.max_states = max_states
-        self.n_jobs = n_jobs
-        self.random_state = random_state
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, sample_weight=None):
-        """Build the Pareto front of trees from the training set (X, y).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-            Training samples (finite numbers).
-        y : array-like of shape (n_samples,)
-            Class labels.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative sample weights; None means uniform.
-
-        Returns
-        -------
-        self : DPDTreeClassifier
-            The fitted estimator.
-        """
-        X, y = validate_data(self, X, y, dtype=np.float64, order="C")
-        check_classification_targets(y)
-        self.classes_, y_encoded = np.unique(y, return_inverse=True)
-        self.n_classes_ = len(self.classes_)
-        weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
-        if self.class_weight is not None:
-            weight = weight * compute_sample_weight(self.class_weight, y)
-        if not np.all(np.isfinite(weight)) or weight.sum() <= 0:
-            raise ValueError("sample_weight must be finite and sum to a positive value")
-
-        # A sample of zero weight is a removed sample: it must not even shape the thresholds.
-        kept = weight > 0
-        if not kept.all():
-            X, y_encoded, weight = X[kept], y_encoded[kept], weight[kept]
-
+    def _fit_front(self, X, weight, fit_core, make_tree):
+        """Run the core on validated data and store the front, its trees and the statistics."""
         n_features = X.shape[1]
-        costs = self._feature_costs(n_features)
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
-        result = _core.fit_classifier(
-            X, np.ascontiguousarray(y_encoded, dtype=np.int32), np.ascontiguousarray(weight),
-            n_classes=self.n_classes_, max_depth=self.max_depth, candidates=self._candidates(),
-            splitters=self._splitters(), criterion=self.criterion, complexity=self.complexity,
-            feature_costs=costs, min_samples_split=self.min_samples_split,
+        result = fit_core(
+            feature_costs=self._feature_costs(n_features), max_depth=self.max_depth,
+            candidates=self._candidates(), splitters=self._splitters(),
+            complexity=self.complexity, min_samples_split=self.min_samples_split,
             min_samples_leaf=self.min_samples_leaf,
             min_weight_leaf=float(self.min_weight_fraction_leaf * weight.sum()),
             min_impurity_decrease=float(self.min_impurity_decrease),
@@ -228,7 +68,7 @@ class DPDTreeClassifier(ClassifierMixin, BaseEstimator):
             n_threads=max(1, effective_n_jobs(self.n_jobs)),
         )
         front = result["front"]
-        self.trees_ = [Tree.from_weighted_counts(row["tree"], n_features) for row in front]
+        self.trees_ = [make_tree(row["tree"], n_features) for row in front]
         self.pareto_front_ = np.array(
             [(row["alpha_min"], row["alpha_max"], row["train_loss"], row["complexity"],
               tree.n_leaves, tree.max_depth) for row, tree in zip(front, self.trees_, strict=True)],
@@ -237,7 +77,19 @@ class DPDTreeClassifier(ClassifierMixin, BaseEstimator):
         self._front_n_splits = np.array([row["n_splits"] for row in front])
         self.stats_ = dict(result["stats"])
         self._keep_selectable_rows()
-        return self
+
+    @staticmethod
+    def _training_weight(sample_weight, X, factor=None):
+        """Validated weights (times ``factor``), and the mask of the samples that count.
+
+        A sample of zero weight is a removed sample: it must not even shape the thresholds.
+        """
+        weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+        if factor is not None:
+            weight = weight * factor
+        if not np.all(np.isfinite(weight)) or weight.sum() <= 0:
+            raise ValueError("sample_weight must be finite and sum to a positive value")
+        return weight, weight > 0
 
     def _keep_selectable_rows(self):
         # The solver's hull also holds trees that tie with their neighbours at a single alpha and
@@ -344,6 +196,193 @@ class DPDTreeClassifier(ClassifierMixin, BaseEstimator):
         """
         return self.tree_.decision_path(self._validate_X_predict(X))
 
+    def get_depth(self):
+        """Return the depth of :attr:`tree_` (0 for a single leaf)."""
+        return self.tree_.max_depth
+
+    def get_n_leaves(self):
+        """Return the number of leaves of :attr:`tree_`."""
+        return self.tree_.n_leaves
+
+    @property
+    def feature_importances_(self):
+        """Normalised total weighted impurity decrease brought by each feature in :attr:`tree_`."""
+        return self.tree_.compute_feature_importances()
+
+
+class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
+    """Decision tree classifier learned non-greedily by dynamic programming (DPDT).
+
+    Tree induction is cast as a Markov decision process whose states are (subset of the training
+    samples, depth). At each state the actions are "make a leaf" or one of a few candidate splits
+    proposed by a split generator; solving the MDP by backward induction gives the tree of depth
+    at most ``max_depth`` minimising
+
+        train_loss + alpha * complexity
+
+    among all trees built from the candidate splits, where ``train_loss`` is the weighted
+    misclassification rate. The solution is computed exactly for every ``alpha`` at once: the
+    trees on the lower convex hull of (complexity, train_loss) form :attr:`pareto_front_`, and
+    changing ``alpha`` after fitting selects another of them without refitting. The result is
+    never worse, for the objective, than greedy CART of the same depth or any pruning of it
+    (Kohler, Akrour and Preux, "Breiman meets Bellman", KDD 2025).
+
+    Parameters
+    ----------
+    max_depth : int, default=3
+        Maximum depth of the tree.
+    candidates : int or tuple of int, default=(7, 7, 7)
+        Number of candidate splits generated at a state of depth ``d`` is ``candidates[d]``;
+        depths beyond the tuple use 1 (the greedy split). An int means that budget at every
+        depth. A state with a single split left ignores it: its split is searched exactly over
+        all features and thresholds for the 0-1 loss. Larger budgets give better trees at a cost
+        growing like their product; the budgets near the root matter most.
+    splitter : {"cart", "exhaustive", "quantile"} or sequence of them, default="cart"
+        The split generator; a sequence gives one per depth (depths beyond it use "cart"),
+        since non-greediness matters most near the root. ``"cart"`` grows a best-first CART
+        with ``candidates[d] + 1`` leaves on the state's samples and offers its internal nodes'
+        splits (the DPDT paper's generator). ``"quantile"`` offers, for every feature, the
+        thresholds at ``candidates[d]`` evenly spaced quantiles of the state's samples.
+        ``"exhaustive"`` offers every threshold of every feature, which makes the result the
+        optimal tree of depth at most ``max_depth``; its cost is exponential in depth, use it on
+        small data.
+    criterion : {"gini", "entropy"}, default="gini"
+        Impurity used by the CART generator, and to break ties between trees of equal objective
+        (lower weighted leaf impurity first, then fewer splits).
+    alpha : float, default=0.0
+        Weight of the complexity penalty. Can be changed with ``set_params`` after fitting.
+    complexity : {"expected_tests", "n_splits"}, default="expected_tests"
+        ``"expected_tests"``: the expected number of tests a training sample goes through (the
+        weighted fraction of samples reaching each split node, summed). ``"n_splits"``: the number
+        of split nodes, as in cost-complexity pruning.
+    feature_costs : array-like of shape (n_features,), default=None
+        Non-negative cost of testing each feature; each split counts its feature's cost in the
+        complexity instead of 1 (then "expected_tests" is the expected cost of the tests).
+    min_samples_split : int, default=2
+        Minimum number of samples a node needs to be split.
+    min_samples_leaf : int, default=1
+        Minimum number of samples in each leaf.
+    min_weight_fraction_leaf : float, default=0.0
+        Minimum fraction of the total sample weight in each leaf.
+    min_impurity_decrease : float, default=0.0
+        A split of the CART generator must decrease the weighted impurity by at least this much
+        (scikit-learn's definition). The exact search of the last level does not use it.
+    max_features : int, float, {"sqrt", "log2"} or None, default=None
+        Number of features drawn at random at each node of the CART generator.
+    class_weight : dict, "balanced" or None, default=None
+        Weights of the classes, multiplied with ``sample_weight``.
+    max_states : int or None, default=5_000_000
+        The fit stops with ``MemoryError`` if it would solve more states than this (a state
+        costs a few hundred bytes). None means no limit.
+    n_jobs : int, default=None
+        Number of threads solving the root's subproblems. ``None`` means 1, ``-1`` all cores.
+        The tree does not depend on it.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the feature draws of ``max_features``.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        The class labels.
+    n_classes_ : int
+        The number of classes.
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Feature names, when X has string column names.
+    pareto_front_ : ndarray, structured
+        One row per tree of the Pareto front, by increasing alpha: row ``k`` holds the tree
+        optimal for ``alpha_min <= alpha <= alpha_max`` with its ``train_loss`` (weighted
+        misclassification rate), ``complexity``, ``n_leaves`` and ``depth``. The first row is the
+        tree of ``alpha = 0``; the last is a single leaf. A first row with
+        ``alpha_max == 0`` is the tree chosen at exactly ``alpha = 0`` by the tie-break: as
+        accurate as the next row but with purer leaves.
+    trees_ : list of Tree
+        The trees of :attr:`pareto_front_`, in the same order.
+    tree_ : Tree
+        The tree for the current ``alpha``.
+    stats_ : dict
+        Search statistics: ``states`` solved, ``candidates`` (splits generated), ``exact_scans``
+        (states whose last split was searched exactly), ``cache_hits`` and ``seconds``.
+
+    Examples
+    --------
+    >>> from dpdt import DPDTreeClassifier
+    >>> from sklearn.datasets import load_iris
+    >>> X, y = load_iris(return_X_y=True)
+    >>> clf = DPDTreeClassifier(max_depth=2).fit(X, y)
+    >>> clf.score(X, y) >= 0.95
+    True
+    >>> clf.set_params(alpha=1.0).get_n_leaves()
+    1
+    """
+
+    _parameter_constraints: dict = {
+        **_BaseDPDTree._parameter_constraints,
+        "criterion": [StrOptions({"gini", "entropy"})],
+        "class_weight": [dict, StrOptions({"balanced"}), None],
+    }
+
+    def __init__(self, *, max_depth=3, candidates=(7, 7, 7), splitter="cart", criterion="gini",
+                 alpha=0.0, complexity="expected_tests", feature_costs=None, min_samples_split=2,
+                 min_samples_leaf=1, min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0,
+                 max_features=None, class_weight=None, max_states=5_000_000, n_jobs=None,
+                 random_state=None):
+        self.max_depth = max_depth
+        self.candidates = candidates
+        self.splitter = splitter
+        self.criterion = criterion
+        self.alpha = alpha
+        self.complexity = complexity
+        self.feature_costs = feature_costs
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.min_impurity_decrease = min_impurity_decrease
+        self.max_features = max_features
+        self.class_weight = class_weight
+        self.max_states = max_states
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Build the Pareto front of trees from the training set (X, y).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training samples (finite numbers).
+        y : array-like of shape (n_samples,)
+            Class labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative sample weights; None means uniform.
+
+        Returns
+        -------
+        self : DPDTreeClassifier
+            The fitted estimator.
+        """
+        X, y = validate_data(self, X, y, dtype=np.float64, order="C")
+        check_classification_targets(y)
+        self.classes_, y_encoded = np.unique(y, return_inverse=True)
+        self.n_classes_ = len(self.classes_)
+        factor = None if self.class_weight is None else compute_sample_weight(self.class_weight, y)
+        weight, kept = self._training_weight(sample_weight, X, factor)
+        if not kept.all():
+            X, y_encoded, weight = X[kept], y_encoded[kept], weight[kept]
+
+        y_codes = np.ascontiguousarray(y_encoded, dtype=np.int32)
+
+        def fit_core(feature_costs, **options):
+            return _core.fit_classifier(X, y_codes, np.ascontiguousarray(weight), feature_costs,
+                                        n_classes=self.n_classes_, criterion=self.criterion,
+                                        **options)
+
+        self._fit_front(X, weight, fit_core, Tree.from_weighted_counts)
+        return self
+
+
     def predict_proba(self, X):
         """Return the weighted class fractions of each sample's leaf.
 
@@ -376,15 +415,157 @@ class DPDTreeClassifier(ClassifierMixin, BaseEstimator):
         proba = self.predict_proba(X)
         return self.classes_[np.argmax(proba, axis=1)]
 
-    def get_depth(self):
-        """Return the depth of :attr:`tree_` (0 for a single leaf)."""
-        return self.tree_.max_depth
 
-    def get_n_leaves(self):
-        """Return the number of leaves of :attr:`tree_`."""
-        return self.tree_.n_leaves
+class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
+    """Regression tree learned non-greedily by dynamic programming (DPDT).
 
-    @property
-    def feature_importances_(self):
-        """Normalised total weighted impurity decrease brought by each feature in :attr:`tree_`."""
-        return self.tree_.compute_feature_importances()
+    The same engine as :class:`DPDTreeClassifier` with the weighted squared error as the loss:
+    the tree of depth at most ``max_depth`` minimising
+
+        train_mse + alpha * complexity
+
+    among the trees built from the candidate splits, exactly, for every ``alpha`` at once. A leaf
+    predicts the weighted mean of its samples. With several outputs (``y`` of shape
+    ``(n_samples, n_outputs)``) the loss is the sum of the outputs' mean squared errors. The
+    candidate splits come from a regression CART grown on each state's samples, and the last level
+    is solved exactly (the split of least squared error over all features and thresholds).
+
+    Parameters
+    ----------
+    max_depth : int, default=3
+        Maximum depth of the tree.
+    candidates : int or tuple of int, default=(7, 7, 7)
+        Candidate splits generated at each depth; see :class:`DPDTreeClassifier`.
+    splitter : {"cart", "exhaustive", "quantile"} or sequence of them, default="cart"
+        The split generator, or one per depth; see :class:`DPDTreeClassifier`.
+    criterion : {"squared_error"}, default="squared_error"
+        The loss.
+    alpha : float, default=0.0
+        Weight of the complexity penalty. Can be changed with ``set_params`` after fitting.
+    complexity : {"expected_tests", "n_splits"}, default="expected_tests"
+        The complexity measure; see :class:`DPDTreeClassifier`.
+    feature_costs : array-like of shape (n_features,), default=None
+        Non-negative cost of testing each feature.
+    min_samples_split : int, default=2
+        Minimum number of samples a node needs to be split.
+    min_samples_leaf : int, default=1
+        Minimum number of samples in each leaf.
+    min_weight_fraction_leaf : float, default=0.0
+        Minimum fraction of the total sample weight in each leaf.
+    min_impurity_decrease : float, default=0.0
+        A split of the CART generator must decrease the weighted squared error by at least this
+        much, per unit of total weight.
+    max_features : int, float, {"sqrt", "log2"} or None, default=None
+        Number of features drawn at random at each node of the CART generator.
+    max_states : int or None, default=5_000_000
+        The fit stops with ``MemoryError`` if it would solve more states than this.
+    n_jobs : int, default=None
+        Number of threads solving the root's subproblems; the tree does not depend on it.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the feature draws of ``max_features``.
+
+    Attributes
+    ----------
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Feature names, when X has string column names.
+    n_outputs_ : int
+        Number of outputs.
+    pareto_front_ : ndarray, structured
+        As for :class:`DPDTreeClassifier`, with ``train_loss`` the weighted mean squared error
+        (summed over outputs).
+    trees_ : list of Tree
+        The trees of :attr:`pareto_front_`; ``value`` holds the leaf means, shape
+        ``(node_count, n_outputs, 1)`` as in scikit-learn.
+    tree_ : Tree
+        The tree for the current ``alpha``.
+    stats_ : dict
+        Search statistics, as for :class:`DPDTreeClassifier`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dpdt import DPDTreeRegressor
+    >>> X = np.arange(8.0).reshape(-1, 1)
+    >>> reg = DPDTreeRegressor(max_depth=1).fit(X, (X[:, 0] > 2.5) * 10.0)
+    >>> reg.predict([[1.0], [6.0]])
+    array([ 0., 10.])
+    """
+
+    _parameter_constraints: dict = {
+        **_BaseDPDTree._parameter_constraints,
+        "criterion": [StrOptions({"squared_error"})],
+    }
+
+    def __init__(self, *, max_depth=3, candidates=(7, 7, 7), splitter="cart",
+                 criterion="squared_error", alpha=0.0, complexity="expected_tests",
+                 feature_costs=None, min_samples_split=2, min_samples_leaf=1,
+                 min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0, max_features=None,
+                 max_states=5_000_000, n_jobs=None, random_state=None):
+        self.max_depth = max_depth
+        self.candidates = candidates
+        self.splitter = splitter
+        self.criterion = criterion
+        self.alpha = alpha
+        self.complexity = complexity
+        self.feature_costs = feature_costs
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.min_impurity_decrease = min_impurity_decrease
+        self.max_features = max_features
+        self.max_states = max_states
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Build the Pareto front of regression trees from the training set (X, y).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training samples (finite numbers).
+        y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+            Target values.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative sample weights; None means uniform.
+
+        Returns
+        -------
+        self : DPDTreeRegressor
+            The fitted estimator.
+        """
+        X, y = validate_data(self, X, y, dtype=np.float64, order="C", multi_output=True,
+                             y_numeric=True)
+        self._single_output = y.ndim == 1
+        targets = np.ascontiguousarray(y.reshape(y.shape[0], -1), dtype=np.float64)
+        self.n_outputs_ = targets.shape[1]
+        weight, kept = self._training_weight(sample_weight, X)
+        if not kept.all():
+            X, targets, weight = X[kept], targets[kept], weight[kept]
+
+        def fit_core(feature_costs, **options):
+            return _core.fit_regressor(X, targets, np.ascontiguousarray(weight), feature_costs,
+                                       **options)
+
+        self._fit_front(X, weight, fit_core, Tree.from_means)
+        return self
+
+    def predict(self, X):
+        """Return the predicted value of each sample: the weighted mean of its leaf.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input samples.
+
+        Returns
+        -------
+        y : ndarray of shape (n_samples,) or (n_samples, n_outputs)
+            Predicted values.
+        """
+        tree = self.tree_
+        values = tree.value[tree.apply(self._validate_X_predict(X)), :, 0]
+        return values[:, 0] if self._single_output else values

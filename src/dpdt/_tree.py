@@ -27,10 +27,12 @@ class Tree:
         Feature tested at each split node, -2 for leaves.
     threshold : ndarray of shape (node_count,), dtype float64
         Threshold of each split node, -2 for leaves.
-    value : ndarray of shape (node_count, 1, n_classes)
-        Weighted class fractions of the training samples reaching each node.
+    value : ndarray of shape (node_count, 1, n_classes) or (node_count, n_outputs, 1)
+        Classification: weighted class fractions of the training samples reaching each node.
+        Regression: their weighted mean of each output.
     impurity : ndarray of shape (node_count,)
-        Impurity (the estimator's criterion) of each node.
+        Impurity of each node: the classifier's criterion, or the regressor's weighted mean
+        squared error.
     n_node_samples : ndarray of shape (node_count,), dtype int64
         Training samples reaching each node.
     weighted_n_node_samples : ndarray of shape (node_count,)
@@ -70,6 +72,13 @@ class Tree:
         fractions = np.divide(counts, totals, out=np.zeros_like(counts), where=totals > 0)
         fields = dict(arrays)
         fields["value"] = fractions[:, np.newaxis, :]
+        return cls(**fields, n_features=n_features)
+
+    @classmethod
+    def from_means(cls, arrays, n_features):
+        """Build from the core's arrays of a regression tree, whose ``value`` holds leaf means."""
+        fields = dict(arrays)
+        fields["value"] = np.asarray(arrays["value"], dtype=np.float64)[:, :, np.newaxis]
         return cls(**fields, n_features=n_features)
 
     @property

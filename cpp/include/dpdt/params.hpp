@@ -16,8 +16,6 @@ struct Params {
     std::vector<int> candidates{7, 7, 7};
     // splitters[d]: the generator at depth d; depths beyond the vector use Cart.
     std::vector<Splitter> splitters{Splitter::Cart};
-    // Impurity of the CART generator, and of the secondary objective that breaks ties.
-    Criterion criterion = Criterion::Gini;
     Complexity complexity = Complexity::ExpectedTests;
     // One non-negative cost per feature; empty means every test costs 1.
     std::vector<double> feature_costs;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "dpdt/dataset.hpp"
+#include "dpdt/objective.hpp"
 #include "dpdt/params.hpp"
 #include "dpdt/tree.hpp"
 
@@ -17,9 +18,9 @@ namespace dpdt {
 // One tree of the Pareto front: optimal for alpha in [alpha_min, alpha_max].
 struct FrontTree {
     double alpha_min = 0.0, alpha_max = 0.0;
-    double loss = 0.0;        // weighted misclassification rate
+    double loss = 0.0;        // the objective's loss per unit weight (misclassification rate, MSE...)
     double complexity = 0.0;  // expected tests per sample, or (cost of the) split count
-    double impurity = 0.0;    // weighted leaf impurity per unit weight (the tie-break)
+    double impurity = 0.0;    // the tie-break per unit weight (weighted leaf impurity)
     int64_t n_splits = 0;
     TreeArrays tree;
 };
@@ -48,7 +49,9 @@ class Interrupted : public std::runtime_error {
 };
 
 // `poll` is called every few milliseconds from the calling thread while worker threads solve;
-// returning true stops the fit, which then throws Interrupted.
-FitResult fit(const Dataset& data, const Params& params, const std::function<bool()>& poll);
+// returning true stops the fit, which then throws Interrupted. Instantiated for the objectives of
+// dpdt/objective.hpp.
+template <class O>
+FitResult fit(const Dataset& data, const O& objective, const Params& params, const std::function<bool()>& poll);
 
 }  // namespace dpdt

@@ -10,7 +10,7 @@ constexpr int64_t kLeaf = -1;
 struct TreeArrays {
     std::vector<int64_t> children_left, children_right, feature;
     std::vector<double> threshold;
-    std::vector<double> value;   // node_count x n_classes weighted class sums
+    std::vector<double> value;   // node_count x value_dim: the objective's value of each node
     std::vector<double> impurity;
     std::vector<int64_t> n_node_samples;
     std::vector<double> weighted_n_node_samples;

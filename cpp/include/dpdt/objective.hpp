@@ -1,0 +1,116 @@
+// What the solver optimises, as traits: the sufficient statistics of a sample set, and the loss,
+// tie-break, generator impurity and output value read from them. Every objective here is a sum over
+// leaves of a function of the leaf's statistics, which is what makes the dynamic programme exact.
+// Adding an objective means adding one struct here and instantiating the solver for it.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "dpdt/criterion.hpp"
+#include "dpdt/params.hpp"
+
+namespace dpdt {
+
+// Weighted 0-1 loss; statistics = weighted class sums. Ties are broken by weighted impurity.
+struct Classification {
+    const int32_t* y = nullptr;   // class codes 0..n_classes-1
+    const double* w = nullptr;
+    int n_classes = 1;
+    Criterion criterion = Criterion::Gini;
+
+    int dim() const { return n_classes; }
+    void add(double* s, int32_t i) const { s[y[i]] += w[i]; }
+    double weight(const double* s) const {
+        double t = 0.0;
+        for (int k = 0; k < n_classes; ++k) t += s[k];
+        return t;
+    }
+    double loss(const double* s) const { return leaf_loss(s, n_classes, weight(s)); }
+    // A leaf with one class (every sample has positive weight) stays a leaf whatever alpha.
+    bool improvable(const double* s) const { return loss(s) > 0.0; }
+    double tie(const double* s) const { return generator_impurity(s); }
+    // W * impurity, what the CART generator's splits decrease.
+    double generator_impurity(const double* s) const {
+        const double t = weight(s);
+        return t * impurity(s, n_classes, t, criterion);
+    }
+    double node_impurity(const double* s) const { return impurity(s, n_classes, weight(s), criterion); }
+    int value_dim() const { return n_classes; }
+    // Class sums found by subtraction can be a rounding error below zero.
+    void value(const double* s, double* out) const {
+        for (int k = 0; k < n_classes; ++k) out[k] = std::max(0.0, s[k]);
+    }
+};
+
+// Weighted squared error summed over outputs; statistics = [W, sum w*y_j, sum w*y_j^2 for each j].
+// The leaf predicts the weighted mean. Ties need no breaking beyond the number of splits.
+struct SquaredError {
+    const double* y = nullptr;   // n x n_outputs, row-major
+    const double* w = nullptr;
+    int n_outputs = 1;
+
+    int dim() const { return 1 + 2 * n_outputs; }
+    void add(double* s, int32_t i) const {
+        const double wi = w[i];
+        const double* yi = y + static_cast<int64_t>(i) * n_outputs;
+        s[0] += wi;
+        for (int j = 0; j < n_outputs; ++j) {
+            s[1 + j] += wi * yi[j];
+            s[1 + n_outputs + j] += wi * yi[j] * yi[j];
+        }
+    }
+    double weight(const double* s) const { return s[0]; }
+    double loss(const double* s) const {
+        if (s[0] <= 0.0) return 0.0;
+        double sse = 0.0;
+        for (int j = 0; j < n_outputs; ++j) sse += std::max(0.0, s[1 + n_outputs + j] - s[1 + j] * s[1 + j] / s[0]);
+        return sse;
+    }
+    bool improvable(const double* s) const {
+        double scale = 0.0;
+        for (int j = 0; j < n_outputs; ++j) scale += s[1 + n_outputs + j];
+        return loss(s) > 1e-12 * scale;   // a constant target is rounding noise away from 0
+    }
+    double tie(const double*) const { return 0.0; }
+    double generator_impurity(const double* s) const { return loss(s); }
+    double node_impurity(const double* s) const { return s[0] > 0.0 ? loss(s) / s[0] : 0.0; }
+    int value_dim() const { return n_outputs; }
+    void value(const double* s, double* out) const {
+        for (int j = 0; j < n_outputs; ++j) out[j] = s[0] > 0.0 ? s[1 + j] / s[0] : 0.0;
+    }
+};
+
+// The second-order boosting objective (XGBoost's): with per-sample gradient g and hessian h, a
+// leaf's value is -G / (H + lambda) and its loss -G^2 / (2 (H + lambda)) + gamma.
+// Statistics = [W, G, H], the sums of the sample weights, gradients and hessians.
+struct Newton {
+    const double* g = nullptr;   // already multiplied by the sample weights
+    const double* h = nullptr;
+    const double* w = nullptr;
+    double reg_lambda = 1.0;
+    double gamma = 0.0;
+
+    int dim() const { return 3; }
+    void add(double* s, int32_t i) const {
+        s[0] += w[i];
+        s[1] += g[i];
+        s[2] += h[i];
+    }
+    double weight(const double* s) const { return s[0]; }
+    double loss(const double* s) const {
+        const double denom = s[2] + reg_lambda;
+        return (denom > 0.0 ? -0.5 * s[1] * s[1] / denom : 0.0) + gamma;
+    }
+    bool improvable(const double*) const { return true; }
+    double tie(const double*) const { return 0.0; }
+    double generator_impurity(const double* s) const { return loss(s); }
+    double node_impurity(const double* s) const { return loss(s); }
+    int value_dim() const { return 1; }
+    void value(const double* s, double* out) const {
+        const double denom = s[2] + reg_lambda;
+        out[0] = denom > 0.0 ? -s[1] / denom : 0.0;
+    }
+};
+
+}  // namespace dpdt
