@@ -539,7 +539,6 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         """
         X, y = validate_data(self, X, y, dtype=np.float64, order="C", multi_output=True,
                              y_numeric=True)
-        self._single_output = y.ndim == 1
         targets = np.ascontiguousarray(y.reshape(y.shape[0], -1), dtype=np.float64)
         self.n_outputs_ = targets.shape[1]
         weight, kept = self._training_weight(sample_weight, X)
@@ -564,8 +563,13 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         Returns
         -------
         y : ndarray of shape (n_samples,) or (n_samples, n_outputs)
-            Predicted values.
+            Predicted values (one column per output when there are several).
         """
         tree = self.tree_
         values = tree.value[tree.apply(self._validate_X_predict(X)), :, 0]
-        return values[:, 0] if self._single_output else values
+        return values[:, 0] if self.n_outputs_ == 1 else values
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.multi_output = True
+        return tags
