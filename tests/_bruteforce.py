@@ -1,6 +1,6 @@
 """Brute-force ground truth for DPDT on tiny data (pure Python + numpy, no dpdt import).
 
-Everything here follows docs/api_contract.md literally:
+Classification follows docs/api_contract.md literally:
 
 - w_i = sample_weight_i * class_weight[y_i], W_total = sum of w_i;
 - train_loss(T) = weight of misclassified samples / W_total, a leaf predicting the class of largest
@@ -10,6 +10,10 @@ Everything here follows docs/api_contract.md literally:
 - tie-break = sum over leaves of W_leaf * impurity(leaf), then number of splits;
 - thresholds are midpoints between consecutive distinct values of the node's samples,
   ``x[feature] <= threshold`` goes left.
+
+Regression (``DPDTreeRegressor``) replaces the loss by the weighted squared error of leaves
+predicting their weighted mean, ``sum_i w_i * ||y_i - mean_w(leaf)||^2 / W_total`` summed over
+outputs; the complexities are the same, and ties between equal objectives go to fewer splits.
 
 The enumerator lists *every* tree of depth <= D, so it is only usable for n <= 10, p <= 3,
 D <= 2 (a few thousand trees). Impurity sums are returned divided by W_total, which does not
@@ -78,6 +82,25 @@ def weighted_impurity(counts, criterion):
     raise ValueError(criterion)
 
 
+def as_targets(y):
+    """Regression targets as a float array (n, n_outputs)."""
+    y = np.asarray(y, dtype=float)
+    return y.reshape(len(y), -1)
+
+
+def weighted_mean(Y, w):
+    """Weighted mean of each column of ``Y`` (m, k)."""
+    return np.asarray(w, dtype=float) @ Y / np.sum(w)
+
+
+def weighted_sse(Y, w):
+    """sum_i w_i * ||y_i - weighted mean||^2, summed over outputs (two-pass, no cancellation)."""
+    w = np.asarray(w, dtype=float)
+    if w.size == 0 or w.sum() <= 0:
+        return 0.0
+    return float(np.sum(w[:, None] * (Y - weighted_mean(Y, w)) ** 2))
+
+
 def midpoint_thresholds(values):
     """Midpoints between consecutive distinct values (each strictly separates the two)."""
     distinct = np.unique(values)
@@ -131,6 +154,23 @@ class TreeSet:
         )
 
     @staticmethod
+    def regression_leaf(Y, w, p):
+        """A leaf over targets ``Y`` (m, k) predicting their weighted mean; loss = weighted SSE.
+
+        Regression has no impurity tie-break, so ``gini``/``entropy`` are zero.
+        """
+        return TreeSet(
+            structures=[("leaf",)],
+            loss=np.array([weighted_sse(Y, w)]),
+            split_weight=np.zeros((1, p)),
+            split_count=np.zeros((1, p)),
+            gini=np.zeros(1),
+            entropy=np.zeros(1),
+            n_leaves=np.array([1]),
+            depth=np.array([0]),
+        )
+
+    @staticmethod
     def split(feature, threshold, node_weight, left, right):
         """Every tree with this root split and a left/right subtree from ``left``/``right``."""
         nl, nr = len(left), len(right)
@@ -171,9 +211,9 @@ class TreeSet:
         )
 
 
-def _enumerate(X, y_idx, w, n_classes, idx, depth):
-    counts = class_weight_sums(y_idx[idx], w[idx], n_classes)
-    sets = [TreeSet.leaf(counts, X.shape[1])]
+def _enumerate_trees(X, w, idx, depth, leaf):
+    """Every tree of depth <= ``depth`` over samples ``idx``; ``leaf(idx)`` is the leaf's set."""
+    sets = [leaf(idx)]
     if depth > 0:
         for f, t, left, right in candidate_splits(X, idx):
             sets.append(
@@ -181,11 +221,18 @@ def _enumerate(X, y_idx, w, n_classes, idx, depth):
                     f,
                     t,
                     w[idx].sum(),
-                    _enumerate(X, y_idx, w, n_classes, left, depth - 1),
-                    _enumerate(X, y_idx, w, n_classes, right, depth - 1),
+                    _enumerate_trees(X, w, left, depth - 1, leaf),
+                    _enumerate_trees(X, w, right, depth - 1, leaf),
                 )
             )
     return TreeSet.concat(sets)
+
+
+def _enumerate(X, y_idx, w, n_classes, idx, depth):
+    def leaf(node_idx):
+        return TreeSet.leaf(class_weight_sums(y_idx[node_idx], w[node_idx], n_classes), X.shape[1])
+
+    return _enumerate_trees(X, w, idx, depth, leaf)
 
 
 class Enumeration:
@@ -516,6 +563,172 @@ def pruning_objectives(
 ):
     """Objective of every pruning of ``tree`` (last entry: the unpruned tree)."""
     ts, W = prunings(tree, X, y_idx, w, n_classes)
+    c = resolve_costs(costs, np.asarray(X).shape[1])
+    comp = ts.split_weight @ c / W if complexity == "expected_tests" else ts.split_count @ c
+    return ts.loss / W + alpha * comp
+
+
+# --------------------------------------------------------------------------------------------
+# Regression: weighted squared error, leaves predicting the weighted mean
+# --------------------------------------------------------------------------------------------
+class RegressionEnumeration(Enumeration):
+    """All trees of depth <= ``max_depth`` on (X, Y, w) with the squared-error loss.
+
+    ``Y`` is (n,) or (n, n_outputs), ``w`` positive weights or None. ``train_loss`` is the
+    weighted SSE over W_total (summed over outputs); there is no impurity tie-break, only the
+    number of splits.
+    """
+
+    def __init__(self, X, Y, w, max_depth):
+        X = np.asarray(X, dtype=float)
+        Y = as_targets(Y)
+        n, p = X.shape
+        assert n <= 12 and p <= 3 and max_depth <= 2, "brute force is for tiny problems only"
+        w = np.ones(n) if w is None else np.asarray(w, dtype=float)
+        assert w.shape == (n,) and np.all(w > 0)
+        self.X, self.Y, self.w = X, Y, w
+        self.max_depth = max_depth
+        self.W_total = float(w.sum())
+
+        def leaf(idx):
+            return TreeSet.regression_leaf(Y[idx], w[idx], p)
+
+        self.trees = _enumerate_trees(X, w, np.arange(n), max_depth, leaf)
+
+    def impurity(self, criterion=None):
+        raise TypeError("regression trees have no impurity tie-break")
+
+    def best_index(self, alpha, complexity="expected_tests", costs=None, criterion=None):
+        """Index of a tree minimising (objective, n_splits) lexicographically."""
+        obj = self.objective(alpha, complexity, costs)
+        keep = np.flatnonzero(obj <= obj.min() + TIE_TOL)
+        return int(keep[np.argmin(self.n_splits[keep])])
+
+    def lexicographic_optimum(self, alpha, complexity="expected_tests", costs=None, criterion=None):
+        """(objective, n_splits) of the tie-broken optimum."""
+        obj = self.objective(alpha, complexity, costs)
+        k = self.best_index(alpha, complexity, costs)
+        return float(obj.min()), int(self.n_splits[k])
+
+    def tree(self, k):
+        """Tree ``k`` in scikit-learn's layout (see :func:`regression_structure_to_tree`)."""
+        return regression_structure_to_tree(self.trees.structures[k], self.X, self.Y, self.w)
+
+
+def regression_structure_to_tree(structure, X, Y, w):
+    """Nested structure -> scikit-learn tree_ arrays; value (nodes, k, 1) = weighted means."""
+    Y = as_targets(Y)
+    cl, cr, feat, thr, val, imp, nns, wns = [], [], [], [], [], [], [], []
+
+    def build(s, idx):
+        node = len(cl)
+        cl.append(-1), cr.append(-1), feat.append(-2), thr.append(-2.0)
+        val.append(weighted_mean(Y[idx], w[idx]))
+        imp.append(weighted_sse(Y[idx], w[idx]) / w[idx].sum())
+        nns.append(len(idx))
+        wns.append(w[idx].sum())
+        if s[0] != "leaf":
+            f, t, ls, rs = s
+            feat[node], thr[node] = f, t
+            go_left = X[idx, f] <= t
+            cl[node] = build(ls, idx[go_left])
+            cr[node] = build(rs, idx[~go_left])
+        return node
+
+    build(structure, np.arange(len(Y)))
+    return SimpleNamespace(
+        node_count=len(cl),
+        children_left=np.array(cl, dtype=np.intp),
+        children_right=np.array(cr, dtype=np.intp),
+        feature=np.array(feat, dtype=np.intp),
+        threshold=np.array(thr, dtype=float),
+        value=np.array(val)[:, :, None],
+        impurity=np.array(imp),
+        n_node_samples=np.array(nns, dtype=np.intp),
+        weighted_n_node_samples=np.array(wns),
+    )
+
+
+def regression_tree_stats(tree, X, Y, w=None, costs=None):
+    """Contract quantities of a fitted regression tree, recomputed from its arrays and the data.
+
+    Samples are routed (``x <= threshold`` goes left) and each is predicted by its leaf's stored
+    ``value``, so ``train_loss`` is the weighted squared error of what the tree predicts.
+    ``node_weight``/``node_count``/``node_mean``/``node_mse`` are what the routed samples give, to
+    be compared with the tree's stored arrays.
+    """
+    X = np.asarray(X, dtype=float)
+    Y = as_targets(Y)
+    n, k = Y.shape
+    w = np.ones(n) if w is None else np.asarray(w, dtype=float)
+    W = w.sum()
+    costs = resolve_costs(costs, X.shape[1])
+    member = route(tree, X)
+    n_nodes = member.shape[0]
+    node_weight = member.astype(float) @ w
+    node_mean = np.zeros((n_nodes, k))
+    node_mse = np.zeros(n_nodes)
+    for node in range(n_nodes):
+        idx = np.flatnonzero(member[node])
+        if idx.size:
+            node_mean[node] = weighted_mean(Y[idx], w[idx])
+            node_mse[node] = weighted_sse(Y[idx], w[idx]) / w[idx].sum()
+    depth, n_leaves, internal = tree_structure(tree)
+    cl = np.asarray(tree.children_left)
+    value = np.asarray(tree.value).reshape(len(cl), -1)
+    feat = np.asarray(tree.feature)
+    leaves = np.flatnonzero(cl == -1)
+    leaf_of = leaves[np.argmax(member[leaves], axis=0)]
+    sse = float(np.sum(w[:, None] * (Y - value[leaf_of]) ** 2))
+    return dict(
+        train_loss=sse / W,
+        expected_tests=sum(node_weight[s] * costs[feat[s]] for s in internal) / W,
+        n_splits_cost=float(sum(costs[feat[s]] for s in internal)),
+        n_splits=len(internal),
+        n_leaves=n_leaves,
+        depth=depth,
+        node_weight=node_weight,
+        node_count=member.sum(axis=1),
+        node_mean=node_mean,
+        node_mse=node_mse,
+        internal=internal,
+    )
+
+
+def regression_prunings(tree, X, Y, w=None):
+    """Every pruning of a fitted regression tree (each internal node kept or collapsed).
+
+    Every leaf, collapsed or original, predicts the weighted mean of the samples routed to it.
+    Returns ``(TreeSet, W_total)``; the unpruned tree is the last entry.
+    """
+    X = np.asarray(X, dtype=float)
+    Y = as_targets(Y)
+    w = np.ones(len(Y)) if w is None else np.asarray(w, dtype=float)
+    member = route(tree, X)
+    cl = np.asarray(tree.children_left)
+    cr = np.asarray(tree.children_right)
+    p = X.shape[1]
+
+    def options(node):
+        idx = np.flatnonzero(member[node])
+        as_leaf = TreeSet.regression_leaf(Y[idx], w[idx], p)
+        if cl[node] == -1:
+            return as_leaf
+        kept = TreeSet.split(
+            int(tree.feature[node]),
+            float(tree.threshold[node]),
+            w[idx].sum(),
+            options(cl[node]),
+            options(cr[node]),
+        )
+        return TreeSet.concat([as_leaf, kept])
+
+    return options(0), float(w.sum())
+
+
+def regression_pruning_objectives(tree, X, Y, w, alpha, complexity="expected_tests", costs=None):
+    """Objective of every pruning of a regression ``tree`` (last entry: the unpruned tree)."""
+    ts, W = regression_prunings(tree, X, Y, w)
     c = resolve_costs(costs, np.asarray(X).shape[1])
     comp = ts.split_weight @ c / W if complexity == "expected_tests" else ts.split_count @ c
     return ts.loss / W + alpha * comp

@@ -74,9 +74,7 @@ struct FitOptions {
     int n_threads = 1;
 };
 
-template <class O>
-nb::dict run_fit(Array2<double> X, Array1<double> sample_weight, Array1<double> feature_costs,
-                 const O& objective, const FitOptions& o) {
+void check_shapes(Array2<double> X, Array1<double> sample_weight, Array1<double> feature_costs) {
     const int64_t n = static_cast<int64_t>(X.shape(0)), p = static_cast<int64_t>(X.shape(1));
     if (static_cast<int64_t>(sample_weight.shape(0)) != n)
         throw nb::value_error("X and sample_weight must have the same number of rows");
@@ -84,7 +82,11 @@ nb::dict run_fit(Array2<double> X, Array1<double> sample_weight, Array1<double> 
         throw nb::value_error("feature_costs must have one entry per feature");
     if (n < 1 || p < 1) throw nb::value_error("empty training data");
     if (n > INT32_MAX - 1) throw nb::value_error("at most 2**31 - 2 samples are supported");
+}
 
+// `data` is built by `make_data` with the GIL released (it presorts), unless given ready-made.
+template <class O, class MakeData>
+nb::dict run_fit(MakeData&& make_data, Array1<double> feature_costs, const O& objective, const FitOptions& o) {
     dpdt::Params params;
     params.max_depth = o.max_depth;
     params.candidates = o.candidates;
@@ -109,9 +111,8 @@ nb::dict run_fit(Array2<double> X, Array1<double> sample_weight, Array1<double> 
     dpdt::FitResult result;
     {
         nb::gil_scoped_release release;
-        dpdt::Dataset data(X.data(), sample_weight.data(), n, p);
         try {
-            result = dpdt::fit(data, objective, params, poll);
+            result = dpdt::fit(make_data(), objective, params, poll);
         } catch (const dpdt::Interrupted&) {
             nb::gil_scoped_acquire gil;
             if (!PyErr_Occurred()) PyErr_SetInterrupt();
@@ -176,7 +177,9 @@ nb::dict fit_classifier(Array2<double> X, Array1<int32_t> y, Array1<double> samp
     objective.w = sample_weight.data();
     objective.n_classes = n_classes;
     objective.criterion = parse_criterion(criterion);
-    return run_fit(X, sample_weight, feature_costs, objective, options(kwargs));
+    check_shapes(X, sample_weight, feature_costs);
+    return run_fit([&] { return dpdt::Dataset(X.data(), sample_weight.data(), X.shape(0), X.shape(1)); },
+                   feature_costs, objective, options(kwargs));
 }
 
 nb::dict fit_regressor(Array2<double> X, Array2<double> y, Array1<double> sample_weight,
@@ -187,21 +190,43 @@ nb::dict fit_regressor(Array2<double> X, Array2<double> y, Array1<double> sample
     objective.y = y.data();
     objective.w = sample_weight.data();
     objective.n_outputs = static_cast<int>(y.shape(1));
-    return run_fit(X, sample_weight, feature_costs, objective, options(kwargs));
+    check_shapes(X, sample_weight, feature_costs);
+    return run_fit([&] { return dpdt::Dataset(X.data(), sample_weight.data(), X.shape(0), X.shape(1)); },
+                   feature_costs, objective, options(kwargs));
 }
 
-nb::dict fit_newton(Array2<double> X, Array1<double> gradient, Array1<double> hessian,
+// Boosting fits many trees on the same X: it is presorted once, into a PreparedData.
+struct PreparedData {
+    dpdt::Dataset data;
+};
+
+PreparedData prepare(Array2<double> X) {
+    const int64_t n = static_cast<int64_t>(X.shape(0)), p = static_cast<int64_t>(X.shape(1));
+    if (n < 1 || p < 1) throw nb::value_error("empty training data");
+    if (n > INT32_MAX - 1) throw nb::value_error("at most 2**31 - 2 samples are supported");
+    // Unit weights: the objective carries the round's weights; only min_weight_leaf reads these.
+    std::vector<double> unit(static_cast<size_t>(n), 1.0);
+    nb::gil_scoped_release release;
+    return PreparedData{dpdt::Dataset(X.data(), unit.data(), n, p)};
+}
+
+nb::dict fit_newton(const PreparedData& prepared, Array1<double> gradient, Array1<double> hessian,
                     Array1<double> sample_weight, Array1<double> feature_costs, double reg_lambda,
                     double gamma, nb::kwargs kwargs) {
-    if (gradient.shape(0) != X.shape(0) || hessian.shape(0) != X.shape(0))
-        throw nb::value_error("X, gradient and hessian must have the same number of rows");
+    const size_t n = static_cast<size_t>(prepared.data.n);
+    if (gradient.shape(0) != n || hessian.shape(0) != n || sample_weight.shape(0) != n)
+        throw nb::value_error("gradient, hessian and sample_weight need one entry per prepared row");
+    if (feature_costs.shape(0) != 0 && static_cast<int64_t>(feature_costs.shape(0)) != prepared.data.p)
+        throw nb::value_error("feature_costs must have one entry per feature");
+    FitOptions o = options(kwargs);
+    if (o.min_weight_leaf > 0.0) throw nb::value_error("min_weight_leaf is not supported for Newton fits");
     dpdt::Newton objective;
     objective.g = gradient.data();
     objective.h = hessian.data();
     objective.w = sample_weight.data();
     objective.reg_lambda = reg_lambda;
     objective.gamma = gamma;
-    return run_fit(X, sample_weight, feature_costs, objective, options(kwargs));
+    return run_fit([&]() -> const dpdt::Dataset& { return prepared.data; }, feature_costs, objective, o);
 }
 
 nb::ndarray<nb::numpy, int64_t> apply_tree(Array1<int64_t> children_left, Array1<int64_t> children_right,
@@ -235,7 +260,11 @@ NB_MODULE(_core, m) {
           "kwargs"_a);
     m.def("fit_regressor", &fit_regressor, "X"_a.noconvert(), "y"_a.noconvert(),
           "sample_weight"_a.noconvert(), "feature_costs"_a.noconvert(), "kwargs"_a);
-    m.def("fit_newton", &fit_newton, "X"_a.noconvert(), "gradient"_a.noconvert(), "hessian"_a.noconvert(),
+    nb::class_<PreparedData>(m, "PreparedData", "Training features presorted once, for many fits.")
+        .def_prop_ro("n_samples", [](const PreparedData& d) { return d.data.n; })
+        .def_prop_ro("n_features", [](const PreparedData& d) { return d.data.p; });
+    m.def("prepare", &prepare, "X"_a.noconvert());
+    m.def("fit_newton", &fit_newton, "prepared"_a, "gradient"_a.noconvert(), "hessian"_a.noconvert(),
           "sample_weight"_a.noconvert(), "feature_costs"_a.noconvert(), "reg_lambda"_a, "gamma"_a,
           "kwargs"_a);
     m.def("apply", &apply_tree, "children_left"_a.noconvert(), "children_right"_a.noconvert(),

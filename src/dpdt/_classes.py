@@ -25,6 +25,32 @@ PARETO_DTYPE = np.dtype([
 # Relative tolerance under which two objectives are equal and the tie-break decides.
 _TIE_TOL = 1e-9
 
+SPLITTERS = {"cart", "exhaustive", "quantile"}
+
+
+def resolve_candidates(candidates, max_depth):
+    """The per-depth candidate budgets as a list of ints, or a ValueError naming the problem."""
+    if isinstance(candidates, Integral):
+        return [int(candidates)] * max_depth
+    budgets = list(candidates)
+    if not budgets or not all(isinstance(b, Integral) and not isinstance(b, bool) for b in budgets):
+        raise ValueError(f"candidates must be a non-empty tuple of ints, got {candidates!r}")
+    if min(budgets) < 1:
+        raise ValueError(f"every entry of candidates must be >= 1, got {candidates!r}")
+    return [int(b) for b in budgets]
+
+
+def resolve_splitters(splitter, max_depth):
+    """The per-depth split generators as a list of names, or a ValueError naming the problem."""
+    if isinstance(splitter, str):
+        return [splitter] * max_depth
+    splitters = list(splitter)
+    unknown = [s for s in splitters if s not in SPLITTERS]
+    if not splitters or unknown:
+        raise ValueError(f"splitter must be one of {sorted(SPLITTERS)} or a non-empty sequence of "
+                         f"them, one per depth; got {splitter!r}")
+    return splitters
+
 
 class _BaseDPDTree(BaseEstimator):
     """Parameters, fitting and traversal shared by the DPDT estimators."""
@@ -32,7 +58,7 @@ class _BaseDPDTree(BaseEstimator):
     _parameter_constraints: dict = {
         "max_depth": [Interval(Integral, 1, None, closed="left")],
         "candidates": [Interval(Integral, 1, None, closed="left"), tuple, list],
-        "splitter": [StrOptions({"cart", "exhaustive", "quantile"}), tuple, list],
+        "splitter": [StrOptions(SPLITTERS), tuple, list],
         "alpha": [Interval(Real, 0, None, closed="left")],
         "complexity": [StrOptions({"expected_tests", "n_splits"})],
         "feature_costs": ["array-like", None],
@@ -104,26 +130,10 @@ class _BaseDPDTree(BaseEstimator):
         self._front_n_splits = self._front_n_splits[keep]
 
     def _candidates(self):
-        if isinstance(self.candidates, Integral):
-            return [int(self.candidates)] * self.max_depth
-        budgets = list(self.candidates)
-        if not budgets or not all(isinstance(b, Integral) and not isinstance(b, bool)
-                                  for b in budgets):
-            raise ValueError(
-                f"candidates must be a non-empty tuple of ints, got {self.candidates!r}")
-        if min(budgets) < 1:
-            raise ValueError(f"every entry of candidates must be >= 1, got {self.candidates!r}")
-        return [int(b) for b in budgets]
+        return resolve_candidates(self.candidates, self.max_depth)
 
     def _splitters(self):
-        if isinstance(self.splitter, str):
-            return [self.splitter] * self.max_depth
-        splitters = list(self.splitter)
-        unknown = [s for s in splitters if s not in ("cart", "exhaustive", "quantile")]
-        if not splitters or unknown:
-            raise ValueError("splitter must be 'cart', 'exhaustive' or a non-empty sequence of "
-                             f"them, one per depth; got {self.splitter!r}")
-        return splitters
+        return resolve_splitters(self.splitter, self.max_depth)
 
     def _feature_costs(self, n_features):
         if self.feature_costs is None:

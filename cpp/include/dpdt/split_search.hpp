@@ -106,7 +106,7 @@ template <class O>
 void best_loss_splits(const Dataset& data, const O& obj, NodeView node, const LeafLimits& limits,
                       const double* stats, std::vector<SplitRecord>& out) {
     out.assign(data.p, SplitRecord{});
-    const double tol = 1e-12 * (std::abs(obj.loss(stats)) + obj.weight(stats));
+    const double tol = 1e-11 * (std::abs(obj.loss(stats)) + obj.weight(stats));
     std::vector<double> left(obj.dim()), right(obj.dim()), scratch;
     for (int64_t f = 0; f < data.p; ++f) {
         const int32_t* ids = node.block(f);
@@ -141,6 +141,9 @@ SplitRecord best_generator_split(const Dataset& data, const O& obj, NodeView nod
                                  const double* stats) {
     SplitRecord best;
     std::vector<double> left(obj.dim()), right(obj.dim());
+    // Near-equal splits (rounding noise of sums taken in another order) tie, and ties keep the
+    // first: weights of k and k repeated samples then give the same tree.
+    const double tol = 1e-11 * std::abs(obj.generator_impurity(stats)) + 1e-300;
     for (int32_t f : features) {
         const int32_t* ids = node.block(f);
         if (node.m < 2 || data.x(f, ids[0]) == data.x(f, ids[node.m - 1])) continue;
@@ -152,7 +155,7 @@ SplitRecord best_generator_split(const Dataset& data, const O& obj, NodeView nod
                                     [&](int32_t j, const double* l, const double* r) {
                 if (obj.weight(l) <= 0.0 || obj.weight(r) <= 0.0) return;
                 const double child = obj.generator_impurity(l) + obj.generator_impurity(r);
-                if (!cand.found() || child < cand.score) {
+                if (!cand.found() || child < cand.score - tol) {
                     cand.feature = f;
                     cand.n_left = j + 1;
                     cand.score = child;
@@ -161,7 +164,7 @@ SplitRecord best_generator_split(const Dataset& data, const O& obj, NodeView nod
             if (cand.found())
                 cand.threshold = midpoint(data.x(f, ids[cand.n_left - 1]), data.x(f, ids[cand.n_left]));
         }
-        if (cand.found() && (!best.found() || cand.score < best.score)) best = cand;
+        if (cand.found() && (!best.found() || cand.score < best.score - tol)) best = cand;
     }
     if (best.found()) best.score = obj.generator_impurity(stats) - best.score;
     return best;
