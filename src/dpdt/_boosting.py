@@ -1,5 +1,6 @@
 """Gradient boosting with DPDT weak learners, optimal for the second-order boosting objective."""
 
+from concurrent.futures import ThreadPoolExecutor
 from numbers import Integral, Real
 
 import numpy as np
@@ -133,8 +134,13 @@ class _BaseDPDTBoosting(BaseEstimator):
             max_depth=self.max_depth, candidates=resolve_candidates(self.candidates, self.max_depth),
             splitters=resolve_splitters(self.splitter, self.max_depth), complexity="n_splits",
             min_samples_split=2, min_samples_leaf=self.min_samples_leaf, min_weight_leaf=0.0,
-            min_impurity_decrease=0.0, max_features=0, random_state=0, max_states=2**62,
-            n_threads=max(1, effective_n_jobs(self.n_jobs)))
+            min_impurity_decrease=0.0, max_features=0, random_state=0, max_states=2**62)
+        # One tree per class and round: the classes' trees are independent, so threads take them
+        # whole; otherwise the threads share each tree's search.
+        threads = max(1, effective_n_jobs(self.n_jobs))
+        per_class = threads > 1 and loss.n_trees_per_round > 1
+        options["n_threads"] = 1 if per_class else threads
+        pool = ThreadPoolExecutor(threads) if per_class else None
         prepared = _core.prepare(X)   # presorted once, for every tree
         no_costs = np.zeros(0)
 
@@ -147,33 +153,40 @@ class _BaseDPDTBoosting(BaseEstimator):
             self.validation_score_ = []
         self.estimators_ = []
         self.train_score_ = []
-        for _ in range(self.n_estimators):
-            round_weight = weight
-            if self.subsample < 1.0:
-                round_weight = weight * (rng.uniform(size=weight.shape[0]) < self.subsample)
-            gradient, hessian = loss.gradients(y, raw)
-            trees = []
-            for k in range(loss.n_trees_per_round):
-                result = _core.fit_newton(
-                    prepared, np.ascontiguousarray(gradient[:, k] * round_weight),
-                    np.ascontiguousarray(hessian[:, k] * round_weight), round_weight, no_costs,
-                    float(self.reg_lambda), float(self.gamma), **options)
-                # The tree optimal at alpha = 0: gamma is the boosting objective's own penalty.
-                tree = Tree.from_means(result["front"][0]["tree"], X.shape[1])
-                raw[:, k] += self.learning_rate * tree.value[tree.apply(X), 0, 0]
-                trees.append(tree)
-            self.estimators_.append(trees)
-            self.train_score_.append(loss.loss(y, raw, weight))
-            if early_stopping:
-                raw_val += self.learning_rate * self._tree_outputs(trees, X_val)
-                score = loss.loss(y_val, raw_val, w_val)
-                self.validation_score_.append(score)
-                if score < best_val - self.tol:
-                    best_val, rounds_without_gain = score, 0
-                else:
-                    rounds_without_gain += 1
-                    if rounds_without_gain >= self.n_iter_no_change:
-                        break
+        try:
+            for _ in range(self.n_estimators):
+                round_weight = weight
+                if self.subsample < 1.0:
+                    round_weight = weight * (rng.uniform(size=weight.shape[0]) < self.subsample)
+                gradient, hessian = loss.gradients(y, raw)
+
+                def fit_tree(k, gradient=gradient, hessian=hessian, round_weight=round_weight):
+                    result = _core.fit_newton(
+                        prepared, np.ascontiguousarray(gradient[:, k] * round_weight),
+                        np.ascontiguousarray(hessian[:, k] * round_weight), round_weight, no_costs,
+                        float(self.reg_lambda), float(self.gamma), **options)
+                    # The tree optimal at alpha = 0: gamma is the boosting objective's own penalty.
+                    return Tree.from_means(result["front"][0]["tree"], X.shape[1])
+
+                classes = range(loss.n_trees_per_round)
+                trees = list(pool.map(fit_tree, classes) if pool else map(fit_tree, classes))
+                for k, tree in enumerate(trees):
+                    raw[:, k] += self.learning_rate * tree.value[tree.apply(X), 0, 0]
+                self.estimators_.append(trees)
+                self.train_score_.append(loss.loss(y, raw, weight))
+                if early_stopping:
+                    raw_val += self.learning_rate * self._tree_outputs(trees, X_val)
+                    score = loss.loss(y_val, raw_val, w_val)
+                    self.validation_score_.append(score)
+                    if score < best_val - self.tol:
+                        best_val, rounds_without_gain = score, 0
+                    else:
+                        rounds_without_gain += 1
+                        if rounds_without_gain >= self.n_iter_no_change:
+                            break
+        finally:
+            if pool:
+                pool.shutdown()
         self.n_estimators_ = len(self.estimators_)
         self.train_score_ = np.asarray(self.train_score_)
         if early_stopping:
