@@ -131,7 +131,8 @@ class _BaseDPDTBoosting(BaseEstimator):
             X_val, y_val, w_val = X[val], y[val], weight[val]
             X, y, weight = np.ascontiguousarray(X[train]), y[train], weight[train]
         options = dict(
-            max_depth=self.max_depth, candidates=resolve_candidates(self.candidates, self.max_depth),
+            max_depth=self.max_depth,
+            candidates=resolve_candidates(self.candidates, self.max_depth),
             splitters=resolve_splitters(self.splitter, self.max_depth), complexity="n_splits",
             min_samples_split=2, min_samples_leaf=self.min_samples_leaf, min_weight_leaf=0.0,
             min_impurity_decrease=0.0, max_features=0, random_state=0, max_states=2**62)

@@ -29,7 +29,7 @@ SPLITTERS = {"cart", "exhaustive", "quantile"}
 
 
 def resolve_candidates(candidates, max_depth):
-    """The per-depth candidate budgets as a list of ints, or a ValueError naming the problem."""
+    """Return the per-depth candidate budgets as a list of ints; raise ValueError if invalid."""
     if isinstance(candidates, Integral):
         return [int(candidates)] * max_depth
     budgets = list(candidates)
@@ -41,7 +41,7 @@ def resolve_candidates(candidates, max_depth):
 
 
 def resolve_splitters(splitter, max_depth):
-    """The per-depth split generators as a list of names, or a ValueError naming the problem."""
+    """Return the per-depth split generators as a list of names; raise ValueError if invalid."""
     if isinstance(splitter, str):
         return [splitter] * max_depth
     splitters = list(splitter)
@@ -106,7 +106,7 @@ class _BaseDPDTree(BaseEstimator):
 
     @staticmethod
     def _training_weight(sample_weight, X, factor=None):
-        """Validated weights (times ``factor``), and the mask of the samples that count.
+        """Return the validated weights (times ``factor``) and the mask of the samples that count.
 
         A sample of zero weight is a removed sample: it must not even shape the thresholds.
         """
