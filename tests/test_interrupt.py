@@ -1,0 +1,46 @@
+"""Ctrl-C stops a long fit promptly, with KeyboardInterrupt, whatever the thread count."""
+
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+
+LONG_FIT = textwrap.dedent("""
+    import sys
+    import numpy as np
+    from dpdt import DPDTreeClassifier
+    rng = np.random.default_rng(0)
+    X = rng.random((3000, 10))
+    y = (X[:, 0] + rng.random(3000) > 1).astype(int)
+    print("start", flush=True)
+    try:
+        # Exhaustive depth 4 on 3000 x 10 would run for hours.
+        DPDTreeClassifier(max_depth=4, splitter="exhaustive", max_states=None,
+                          n_jobs=int(sys.argv[1])).fit(X, y)
+    except KeyboardInterrupt:
+        print("interrupted", flush=True)
+        sys.exit(3)
+    print("finished", flush=True)
+""")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery is POSIX")
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_ctrl_c_interrupts_fit(n_jobs):
+    proc = subprocess.Popen([sys.executable, "-c", LONG_FIT, str(n_jobs)],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "start"
+        time.sleep(1.0)   # well inside the fit
+        sent = time.perf_counter()
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=30)
+        elapsed = time.perf_counter() - sent
+    finally:
+        proc.kill()
+    assert "interrupted" in out
+    assert proc.returncode == 3
+    assert elapsed < 10, f"the fit took {elapsed:.1f} s to stop"
