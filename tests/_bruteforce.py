@@ -732,3 +732,97 @@ def regression_pruning_objectives(tree, X, Y, w, alpha, complexity="expected_tes
     c = resolve_costs(costs, np.asarray(X).shape[1])
     comp = ts.split_weight @ c / W if complexity == "expected_tests" else ts.split_count @ c
     return ts.loss / W + alpha * comp
+
+
+# --------------------------------------------------------------------------------------------
+# Newton (second-order boosting) objective: leaves scored from gradient and hessian sums
+# --------------------------------------------------------------------------------------------
+# With per-sample gradients g_i and hessians h_i (already multiplied by the sample weights), a
+# leaf with G = sum g, H = sum h predicts -G / (H + lambda) and costs
+# -G^2 / (2 (H + lambda)) + gamma (0 + gamma when H + lambda <= 0); a tree costs the sum over its
+# leaves. Sample weights only enter the normalisation, train_loss = tree loss / sum w.
+def newton_leaf_value(G, H, reg_lambda):
+    denom = H + reg_lambda
+    return -G / denom if denom > 0 else 0.0
+
+
+def newton_leaf_loss(G, H, reg_lambda, gamma):
+    denom = H + reg_lambda
+    return (-0.5 * G * G / denom if denom > 0 else 0.0) + gamma
+
+
+def _newton_leaf(g, h, reg_lambda, gamma, p):
+    return TreeSet(
+        structures=[("leaf",)],
+        loss=np.array([newton_leaf_loss(float(np.sum(g)), float(np.sum(h)), reg_lambda, gamma)]),
+        split_weight=np.zeros((1, p)),
+        split_count=np.zeros((1, p)),
+        gini=np.zeros(1),
+        entropy=np.zeros(1),
+        n_leaves=np.array([1]),
+        depth=np.array([0]),
+    )
+
+
+class NewtonEnumeration(RegressionEnumeration):
+    """All trees of depth <= ``max_depth`` with the Newton loss (raw sums in ``trees.loss``).
+
+    ``g`` and ``h`` are the weighted gradients and hessians, ``w`` the sample weights (None for
+    unit weights); ties between equal objectives go to fewer splits, as for regression.
+    """
+
+    def __init__(self, X, g, h, w, max_depth, reg_lambda, gamma):
+        X = np.asarray(X, dtype=float)
+        g, h = np.asarray(g, dtype=float), np.asarray(h, dtype=float)
+        n, p = X.shape
+        assert n <= 12 and p <= 3 and max_depth <= 2, "brute force is for tiny problems only"
+        w = np.ones(n) if w is None else np.asarray(w, dtype=float)
+        assert g.shape == h.shape == w.shape == (n,) and np.all(w > 0)
+        self.X, self.g, self.h, self.w = X, g, h, w
+        self.reg_lambda, self.gamma = float(reg_lambda), float(gamma)
+        self.max_depth = max_depth
+        self.W_total = float(w.sum())
+
+        def leaf(idx):
+            return _newton_leaf(g[idx], h[idx], self.reg_lambda, self.gamma, p)
+
+        self.trees = _enumerate_trees(X, w, np.arange(n), max_depth, leaf)
+
+    def tree(self, k):
+        raise NotImplementedError("compare Newton trees through newton_tree_stats")
+
+
+def newton_tree_stats(tree, X, g, h, w=None, reg_lambda=1.0, gamma=0.0):
+    """Newton quantities of a fitted tree, recomputed by routing the samples.
+
+    ``loss`` is the raw tree loss (sum over reached leaves of the closed form), ``train_loss``
+    that over sum w; ``node_value``/``node_G``/``node_H``/``node_weight``/``node_count`` are what
+    the routed samples give at every node, to compare with the tree's stored arrays.
+    """
+    X = np.asarray(X, dtype=float)
+    g, h = np.asarray(g, dtype=float), np.asarray(h, dtype=float)
+    w = np.ones(len(g)) if w is None else np.asarray(w, dtype=float)
+    member = route(tree, X).astype(float)
+    node_G, node_H, node_weight = member @ g, member @ h, member @ w
+    node_value = np.array([newton_leaf_value(G, H, reg_lambda)
+                           for G, H in zip(node_G, node_H, strict=True)])
+    depth, n_leaves, internal = tree_structure(tree)
+    cl = np.asarray(tree.children_left)
+    leaves = np.flatnonzero(cl == -1)
+    leaves = leaves[member[leaves].any(axis=1)]
+    loss = sum(newton_leaf_loss(node_G[k], node_H[k], reg_lambda, gamma) for k in leaves)
+    W = w.sum()
+    return dict(
+        loss=float(loss),
+        train_loss=float(loss) / W,
+        expected_tests=sum(node_weight[s] for s in internal) / W,
+        n_splits=len(internal),
+        n_leaves=n_leaves,
+        depth=depth,
+        leaves=leaves,
+        node_G=node_G,
+        node_H=node_H,
+        node_value=node_value,
+        node_weight=node_weight,
+        node_count=member.sum(axis=1).astype(int),
+    )

@@ -83,6 +83,7 @@ ESTIMATORS = {
     "exhaustive": dict(splitter="exhaustive", max_depth=2),
     "entropy_nsplits": dict(criterion="entropy", complexity="n_splits", alpha=0.01),
     "small_budget": dict(candidates=(2, 1), max_depth=4),
+    "quantile_root": dict(splitter=["quantile", "cart"], candidates=(3, 2)),
 }
 
 

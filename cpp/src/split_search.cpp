@@ -167,13 +167,11 @@ void all_splits(const Dataset& data, NodeView node, const LeafLimits& limits, do
             const int32_t n_left = j + 1;
             if (!limits.allow(n_left, node.m - n_left, wl, total - wl)) continue;
             if (per_feature > 0) {
-                // The first valid threshold at or after each of the per_feature quantiles.
-                if (quantile > per_feature ||
-                    static_cast<int64_t>(n_left) * (per_feature + 1) < static_cast<int64_t>(quantile) * node.m)
-                    continue;
-                while (quantile <= per_feature &&
-                       static_cast<int64_t>(quantile) * node.m <= static_cast<int64_t>(n_left) * (per_feature + 1))
-                    ++quantile;
+                // The first valid threshold at or after each of the per_feature weighted quantiles
+                // (by weight, so that a weight of k is k repeated samples).
+                const double at = wl * (per_feature + 1);
+                if (quantile > per_feature || at < quantile * total * (1.0 - 1e-12)) continue;
+                while (quantile <= per_feature && quantile * total * (1.0 - 1e-12) <= at) ++quantile;
             }
             SplitRecord s;
             s.feature = static_cast<int32_t>(f);

@@ -555,11 +555,17 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         if not kept.all():
             X, targets, weight = X[kept], targets[kept], weight[kept]
 
+        # The core's squared error, sum w y^2 - (sum w y)^2 / W, cancels badly far from the mean.
+        offset = np.average(targets, axis=0, weights=weight)
+        centred = np.ascontiguousarray(targets - offset)
+
         def fit_core(feature_costs, **options):
-            return _core.fit_regressor(X, targets, np.ascontiguousarray(weight), feature_costs,
+            return _core.fit_regressor(X, centred, np.ascontiguousarray(weight), feature_costs,
                                        **options)
 
         self._fit_front(X, weight, fit_core, Tree.from_means)
+        for tree in self.trees_:
+            tree.value += offset[np.newaxis, :, np.newaxis]
         return self
 
     def predict(self, X):

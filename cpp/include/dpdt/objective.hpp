@@ -61,17 +61,19 @@ struct SquaredError {
         }
     }
     double weight(const double* s) const { return s[0]; }
+    // sum w y^2 - (sum w y)^2 / W cancels: what is left below a relative 1e-12 of sum w y^2 is
+    // rounding, and a leaf that fits exactly must report exactly 0 (Python centres y so that the
+    // cancellation stays small).
     double loss(const double* s) const {
         if (s[0] <= 0.0) return 0.0;
-        double sse = 0.0;
-        for (int j = 0; j < n_outputs; ++j) sse += std::max(0.0, s[1 + n_outputs + j] - s[1 + j] * s[1 + j] / s[0]);
-        return sse;
+        double sse = 0.0, scale = 0.0;
+        for (int j = 0; j < n_outputs; ++j) {
+            sse += std::max(0.0, s[1 + n_outputs + j] - s[1 + j] * s[1 + j] / s[0]);
+            scale += s[1 + n_outputs + j];
+        }
+        return sse > 1e-12 * scale ? sse : 0.0;
     }
-    bool improvable(const double* s) const {
-        double scale = 0.0;
-        for (int j = 0; j < n_outputs; ++j) scale += s[1 + n_outputs + j];
-        return loss(s) > 1e-12 * scale;   // a constant target is rounding noise away from 0
-    }
+    bool improvable(const double* s) const { return loss(s) > 0.0; }
     double tie(const double*) const { return 0.0; }
     double generator_impurity(const double* s) const { return loss(s); }
     double node_impurity(const double* s) const { return s[0] > 0.0 ? loss(s) / s[0] : 0.0; }

@@ -54,7 +54,8 @@ void node_stats(const O& obj, const int32_t* ids, int32_t n, double* stats) {
 }
 
 // Every valid threshold of every feature, in (feature, threshold) order; with per_feature > 0 only
-// the first valid threshold at or after each of per_feature evenly spaced quantiles of a feature.
+// the first valid threshold at or after each of per_feature evenly spaced weighted quantiles of a
+// feature.
 void all_splits(const Dataset& data, NodeView node, const LeafLimits& limits, double total, int per_feature,
                 std::vector<SplitRecord>& out);
 

@@ -1,0 +1,511 @@
+"""Gradient boosting with DPDT trees, the Newton objective, and DPDT inside AdaBoost.
+
+- the Newton objective of ``_core.fit_newton``: node values and losses equal their closed forms
+  recomputed by routing the samples, and the exhaustive splitter equals a brute-force
+  enumeration of every tree of depth <= 2 (optimum, tie-break, Pareto front);
+- ``DPDTGradientBoostingClassifier``/``Regressor``: monotone training loss, a one-round
+  log-loss stump computed by hand, probabilities, early stopping, staged predictions, integer
+  sample weights as duplicated rows, n_jobs determinism, scikit-learn conformance;
+- scikit-learn's ``AdaBoostClassifier`` (SAMME) over ``DPDTreeClassifier``: it boosts, and the
+  weights it passes reach the DPDT learner (a round reproduced from the SAMME update).
+"""
+
+import functools
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from _bruteforce import (
+    NewtonEnumeration,
+    lower_hull,
+    midpoint_thresholds,
+    newton_leaf_loss,
+    newton_leaf_value,
+    newton_tree_stats,
+)
+from numpy.testing import assert_allclose, assert_array_equal
+from scipy.special import expit
+from sklearn.datasets import load_iris
+from sklearn.ensemble import AdaBoostClassifier
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from dpdt import (
+    DPDTGradientBoostingClassifier,
+    DPDTGradientBoostingRegressor,
+    DPDTreeClassifier,
+    _core,
+)
+
+ATOL = 1e-9
+TREE_ARRAYS = (
+    "children_left",
+    "children_right",
+    "feature",
+    "threshold",
+    "value",
+    "impurity",
+    "n_node_samples",
+    "weighted_n_node_samples",
+)
+
+
+def assert_tree_equal(a, b, msg=""):
+    """Every array of two fitted trees identical."""
+    assert a.node_count == b.node_count, f"{msg}: node_count {a.node_count} != {b.node_count}"
+    for name in TREE_ARRAYS:
+        assert_array_equal(
+            np.asarray(getattr(a, name)), np.asarray(getattr(b, name)), err_msg=f"{msg}: {name}"
+        )
+
+
+# --------------------------------------------------------------------------------------------
+# The Newton objective of the core
+# --------------------------------------------------------------------------------------------
+def newton_fit(X, g, h, w, reg_lambda, gamma, max_depth, splitter="exhaustive", candidates=3,
+               complexity="n_splits", n_threads=1):
+    """``_core.fit_newton`` on (X, weighted g, weighted h, w) with every option spelled out."""
+    prepared = _core.prepare(np.ascontiguousarray(X, dtype=np.float64))
+    return _core.fit_newton(
+        prepared, np.ascontiguousarray(g, dtype=np.float64),
+        np.ascontiguousarray(h, dtype=np.float64), np.ascontiguousarray(w, dtype=np.float64),
+        np.zeros(0), float(reg_lambda), float(gamma), max_depth=max_depth,
+        candidates=[candidates] * max_depth, splitters=[splitter] * max_depth,
+        complexity=complexity, min_samples_split=2, min_samples_leaf=1, min_weight_leaf=0.0,
+        min_impurity_decrease=0.0, max_features=0, random_state=0, max_states=10**7,
+        n_threads=n_threads,
+    )
+
+
+def front_trees(result):
+    return [SimpleNamespace(node_count=len(row["tree"]["feature"]), **row["tree"])
+            for row in result["front"]]
+
+
+def newton_data(seed, n, p, weighted):
+    """(X, weighted g, weighted h, w): even seeds have many duplicated feature values."""
+    rng = np.random.default_rng(300 + seed)
+    if seed % 2 == 0:
+        X = rng.integers(0, 4, size=(n, p)).astype(float)
+    else:
+        X = rng.random((n, p)).round(3)
+    w = rng.uniform(0.3, 3.0, n) if weighted else np.ones(n)
+    g = rng.normal(size=n) + 0.5 * X[:, 0]
+    h = rng.uniform(0.05, 1.0, n)
+    return X, g * w, h * w, w
+
+
+CLOSED_FORM_CASES = {
+    # name: (seed, n, p, max_depth, splitter, reg_lambda, gamma)
+    "stump-exhaustive": (1, 40, 3, 1, "exhaustive", 1.0, 0.0),
+    "stump-duplicates-gamma": (2, 40, 3, 1, "exhaustive", 0.5, 0.2),
+    "depth2-exhaustive-nolambda": (3, 30, 2, 2, "exhaustive", 0.0, 0.0),
+    "depth3-cart": (5, 300, 4, 3, "cart", 1.0, 0.0),
+    "depth3-quantile-gamma": (6, 300, 4, 3, "quantile", 2.0, 0.5),
+}
+
+
+@pytest.mark.parametrize("weighted", [False, True], ids=["unit", "weighted"])
+@pytest.mark.parametrize("case", CLOSED_FORM_CASES)
+def test_newton_node_values_are_closed_forms(case, weighted):
+    seed, n, p, depth, splitter, lam, gamma = CLOSED_FORM_CASES[case]
+    X, g, h, w = newton_data(seed, n, p, weighted)
+    result = newton_fit(X, g, h, w, lam, gamma, depth, splitter=splitter)
+    for k, tree in enumerate(front_trees(result)):
+        s = newton_tree_stats(tree, X, g, h, w, lam, gamma)
+        # every node, split or leaf, holds the value its routed samples give
+        assert_allclose(np.asarray(tree.value)[:, 0], s["node_value"], rtol=1e-9, atol=1e-12,
+                        err_msg=f"front[{k}]: value")
+        assert_allclose(tree.weighted_n_node_samples, s["node_weight"], rtol=1e-12,
+                        err_msg=f"front[{k}]: weighted_n_node_samples")
+        assert_array_equal(tree.n_node_samples, s["node_count"], err_msg=f"front[{k}]")
+        assert result["front"][k]["n_splits"] == s["n_splits"]
+        # leaf values are the Newton step -G / (H + lambda) of the leaf's own sums
+        for leaf in s["leaves"]:
+            G, H = s["node_G"][leaf], s["node_H"][leaf]
+            assert tree.value[leaf][0] == pytest.approx(-G / (H + lam), rel=1e-9, abs=1e-12)
+    # the alpha = 0 tree is at least as good as a single leaf for the objective
+    leaf_loss = newton_leaf_loss(g.sum(), h.sum(), lam, gamma)
+    best = newton_tree_stats(front_trees(result)[0], X, g, h, w, lam, gamma)["loss"]
+    assert best <= leaf_loss + ATOL
+
+
+@pytest.mark.parametrize("complexity", ["n_splits", "expected_tests"])
+@pytest.mark.parametrize("weighted", [False, True], ids=["unit", "weighted"])
+@pytest.mark.parametrize("case", CLOSED_FORM_CASES)
+def test_newton_front_rows_report_their_trees(case, weighted, complexity):
+    # train_loss = tree loss / sum w and expected_tests = sum over splits of W_s / sum w, the
+    # same normalisation as the classifier and the regressor.
+    seed, n, p, depth, splitter, lam, gamma = CLOSED_FORM_CASES[case]
+    X, g, h, w = newton_data(seed, n, p, weighted)
+    result = newton_fit(X, g, h, w, lam, gamma, depth, splitter=splitter, complexity=complexity)
+    for k, (row, tree) in enumerate(zip(result["front"], front_trees(result), strict=True)):
+        s = newton_tree_stats(tree, X, g, h, w, lam, gamma)
+        assert row["train_loss"] * w.sum() == pytest.approx(s["loss"], rel=1e-9, abs=ATOL), k
+        assert row["complexity"] == pytest.approx(s[complexity], rel=1e-9, abs=ATOL), k
+
+
+def _tiny_newton(seed, weighted):
+    """n in 5..8, p in 1..2."""
+    rng = np.random.default_rng(400 + seed)
+    n, p = int(rng.integers(5, 9)), int(rng.integers(1, 3))
+    return newton_data(seed, n, p, weighted)
+
+
+@functools.cache
+def tiny_newton(seed, weighted):
+    return _tiny_newton(seed, weighted)
+
+
+@functools.cache
+def newton_enum(seed, weighted, depth, lam, gamma):
+    X, g, h, w = tiny_newton(seed, weighted)
+    return NewtonEnumeration(X, g, h, w, depth, lam, gamma)
+
+
+@pytest.mark.parametrize("n_threads", [1, 2])
+@pytest.mark.parametrize("gamma", [0.0, 0.3])
+@pytest.mark.parametrize("reg_lambda", [0.0, 1.0, 5.0])
+@pytest.mark.parametrize("depth", [1, 2])
+@pytest.mark.parametrize("weighted", [False, True], ids=["unit", "weighted"])
+@pytest.mark.parametrize("seed", range(6))
+def test_newton_exhaustive_equals_brute_force(seed, weighted, depth, reg_lambda, gamma,
+                                              n_threads):
+    X, g, h, w = tiny_newton(seed, weighted)
+    enum = newton_enum(seed, weighted, depth, reg_lambda, gamma)
+    result = newton_fit(X, g, h, w, reg_lambda, gamma, depth, n_threads=n_threads)
+    trees = front_trees(result)
+    stats = [newton_tree_stats(t, X, g, h, w, reg_lambda, gamma) for t in trees]
+
+    # front[0], the alpha = 0 tree: the least loss of all trees, then the fewest splits
+    best = enum.best_index(0.0, "n_splits")
+    assert stats[0]["loss"] == pytest.approx(enum.trees.loss.min(), abs=ATOL)
+    assert stats[0]["n_splits"] == enum.n_splits[best]
+    assert stats[0]["depth"] <= depth
+
+    # the whole front: (n_splits, loss) of its trees is the lower convex hull of all trees
+    rows = [k for k, row in enumerate(result["front"]) if row["alpha_max"] > row["alpha_min"]]
+    got = np.array([(stats[k]["n_splits"], stats[k]["loss"]) for k in rows])
+    want = lower_hull(np.column_stack([enum.n_splits, enum.trees.loss]))[::-1]
+    assert got.shape == want.shape, (got, want)
+    assert_allclose(got, want, atol=ATOL)
+
+
+# --------------------------------------------------------------------------------------------
+# Boosting
+# --------------------------------------------------------------------------------------------
+def smooth_data(n=300, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-2, 2, (n, 3))
+    f = np.sin(X[:, 0]) + 0.5 * X[:, 1] ** 2 - X[:, 2]
+    y_binary = (rng.random(n) < expit(2 * f)).astype(int)
+    y_regression = f + 0.1 * rng.normal(size=n)
+    return X, y_binary, y_regression
+
+
+def _binary():
+    X, y, _ = smooth_data()
+    return X, y
+
+
+def _multiclass():
+    X, y = load_iris(return_X_y=True)
+    return X, y
+
+
+def _regression():
+    X, _, y = smooth_data()
+    return X, y
+
+
+DATASETS = {"binary": _binary, "multiclass": _multiclass, "regression": _regression}
+
+
+def estimator_for(name, **params):
+    if name == "regression":
+        return DPDTGradientBoostingRegressor(**params)
+    return DPDTGradientBoostingClassifier(**params)
+
+
+def raw_output(est, X):
+    if isinstance(est, DPDTGradientBoostingRegressor):
+        return est.predict(X)
+    return est.decision_function(X)
+
+
+@pytest.mark.parametrize("reg_lambda", [0.0, 1.0])
+@pytest.mark.parametrize("learning_rate", [0.1, 0.5, 1.0])
+@pytest.mark.parametrize("task", ["binary", "regression"])
+def test_train_loss_decreases_with_rounds(task, learning_rate, reg_lambda):
+    X, y = DATASETS[task]()
+    est = estimator_for(task, n_estimators=30, learning_rate=learning_rate,
+                        reg_lambda=reg_lambda).fit(X, y)
+    score = est.train_score_
+    assert score.shape == (30,)
+    if task == "regression":
+        start = np.mean((y - y.mean()) ** 2)
+    else:
+        p = y.mean()
+        start = -(p * np.log(p) + (1 - p) * np.log(1 - p))
+    steps = np.diff(np.concatenate([[start], score]))
+    assert np.all(steps <= 1e-12), steps.max()
+    assert score[-1] < 0.5 * start
+    # train_score_ is the loss of what the model predicts
+    raw = raw_output(est, X)
+    if task == "regression":
+        assert score[-1] == pytest.approx(np.mean((y - raw) ** 2), rel=1e-9)
+    else:
+        assert score[-1] == pytest.approx(np.mean(np.logaddexp(0, raw) - y * raw), rel=1e-9)
+
+
+def hand_stump(X, y, w, reg_lambda, gamma):
+    """Init logit and the best Newton split (or leaf) of the first log-loss round, by hand.
+
+    Returns (init, feature, (left_max, right_min), value_left, value_right); feature is None when
+    a single leaf is best, and then value_left == value_right.
+    """
+    p = np.sum(w * y) / np.sum(w)
+    init = np.log(p / (1 - p))
+    g = w * (p - y)
+    h = w * np.full(len(y), p * (1 - p))
+    best = (newton_leaf_loss(g.sum(), h.sum(), reg_lambda, gamma), None, None)
+    for f in range(X.shape[1]):
+        for t in midpoint_thresholds(X[:, f]):
+            left = X[:, f] <= t
+            loss = (newton_leaf_loss(g[left].sum(), h[left].sum(), reg_lambda, gamma)
+                    + newton_leaf_loss(g[~left].sum(), h[~left].sum(), reg_lambda, gamma))
+            if loss < best[0] - 1e-12:
+                best = (loss, f, t)
+    _, f, t = best
+    if f is None:
+        v = newton_leaf_value(g.sum(), h.sum(), reg_lambda)
+        return init, None, None, v, v
+    left = X[:, f] <= t
+    gap = (X[left, f].max(), X[~left, f].min())
+    return (init, f, gap, newton_leaf_value(g[left].sum(), h[left].sum(), reg_lambda),
+            newton_leaf_value(g[~left].sum(), h[~left].sum(), reg_lambda))
+
+
+@pytest.mark.parametrize("learning_rate", [0.1, 1.0])
+@pytest.mark.parametrize("gamma", [0.0, 0.05, 100.0])
+@pytest.mark.parametrize("reg_lambda", [0.0, 1.0, 10.0])
+@pytest.mark.parametrize("weighted", [False, True], ids=["unit", "weighted"])
+def test_binary_log_loss_stump_by_hand(weighted, reg_lambda, gamma, learning_rate):
+    rng = np.random.default_rng(7)
+    n = 60
+    X = rng.random((n, 3))
+    y = (rng.random(n) < expit(3 * (X[:, 1] - 0.4))).astype(int)
+    w = rng.uniform(0.2, 3.0, n) if weighted else np.ones(n)
+    init, f, gap, v_left, v_right = hand_stump(X, y, w, reg_lambda, gamma)
+
+    clf = DPDTGradientBoostingClassifier(
+        n_estimators=1, max_depth=1, learning_rate=learning_rate, reg_lambda=reg_lambda,
+        gamma=gamma).fit(X, y, sample_weight=None if not weighted else w)
+    assert clf.init_raw_ == pytest.approx([init], rel=1e-12)
+    (tree,), = clf.estimators_
+    if f is None:
+        assert tree.node_count == 1
+        left = np.ones(n, dtype=bool)
+    else:
+        assert tree.feature[0] == f
+        assert gap[0] <= tree.threshold[0] < gap[1]
+        left = X[:, f] <= tree.threshold[0]
+    expected = init + learning_rate * np.where(left, v_left, v_right)
+    assert_allclose(clf.decision_function(X), expected, rtol=1e-10, atol=1e-12)
+    proba = expit(expected)
+    assert_allclose(clf.predict_proba(X), np.column_stack([1 - proba, proba]), rtol=1e-10,
+                    atol=1e-12)
+
+
+@pytest.mark.parametrize("task", ["binary", "multiclass"])
+def test_predict_proba_rows_sum_to_one(task):
+    X, y = DATASETS[task]()
+    clf = DPDTGradientBoostingClassifier(n_estimators=15, learning_rate=0.3).fit(X, y)
+    proba = clf.predict_proba(X)
+    assert proba.shape == (len(y), len(np.unique(y)))
+    assert np.all(proba >= 0)
+    assert_allclose(proba.sum(axis=1), 1.0, rtol=1e-12)
+    assert_array_equal(clf.predict(X), clf.classes_[np.argmax(proba, axis=1)])
+    assert clf.score(X, y) > 0.8
+
+
+@pytest.mark.parametrize("task", ["binary", "regression"])
+def test_early_stopping_stops_on_noise(task):
+    # Targets independent of X: the validation loss stops improving after a few rounds.
+    rng = np.random.default_rng(3)
+    X = rng.random((300, 4))
+    y = rng.integers(0, 2, 300) if task == "binary" else rng.normal(size=300)
+    est = estimator_for(task, n_estimators=200, learning_rate=0.5, n_iter_no_change=3,
+                        random_state=0).fit(X, y)
+    assert est.n_estimators_ < 200
+    assert len(est.estimators_) == est.n_estimators_
+    assert est.train_score_.shape == est.validation_score_.shape == (est.n_estimators_,)
+    # it stops exactly when the last three rounds did not beat the best before them
+    val = est.validation_score_
+    assert np.all(val[-3:] >= val[:-3].min() - est.tol)
+    # staged outputs stop with the fitted rounds
+    assert sum(1 for _ in est.staged_predict(X)) == est.n_estimators_
+    full = estimator_for(task, n_estimators=30, learning_rate=0.5).fit(X, y)
+    assert full.n_estimators_ == 30
+
+
+@pytest.mark.parametrize("task", list(DATASETS))
+def test_staged_predict_ends_at_predict(task):
+    X, y = DATASETS[task]()
+    est = estimator_for(task, n_estimators=12, learning_rate=0.3).fit(X, y)
+    stages = list(est.staged_predict(X))
+    assert len(stages) == est.n_estimators_ == 12
+    assert_array_equal(stages[-1], est.predict(X))
+    if task != "regression":
+        probas = list(est.staged_predict_proba(X))
+        assert len(probas) == 12
+        assert_array_equal(probas[-1], est.predict_proba(X))
+
+
+@pytest.mark.parametrize("task", list(DATASETS))
+def test_integer_sample_weight_equals_duplicated_rows(task):
+    X, y = DATASETS[task]()
+    k = np.random.default_rng(11).integers(0, 4, len(y))   # 0 removes a row
+    params = dict(n_estimators=10, learning_rate=0.3, max_depth=3)
+    weighted = estimator_for(task, **params).fit(X, y, sample_weight=k)
+    duplicated = estimator_for(task, **params).fit(np.repeat(X, k, axis=0), np.repeat(y, k))
+    assert_allclose(raw_output(weighted, X), raw_output(duplicated, X), rtol=1e-9, atol=1e-12)
+    assert_allclose(weighted.train_score_, duplicated.train_score_, rtol=1e-9)
+    for r, (ta, tb) in enumerate(zip(weighted.estimators_, duplicated.estimators_, strict=True)):
+        for a, b in zip(ta, tb, strict=True):
+            assert_array_equal(a.feature, b.feature, err_msg=f"round {r}")
+            assert_array_equal(a.threshold, b.threshold, err_msg=f"round {r}")
+
+
+@pytest.mark.parametrize("task", list(DATASETS))
+def test_n_jobs_gives_identical_models(task):
+    X, y = DATASETS[task]()
+    fits = [estimator_for(task, n_estimators=8, candidates=(4, 4, 4), n_jobs=n_jobs).fit(X, y)
+            for n_jobs in (1, 2)]
+    a, b = fits
+    assert_array_equal(raw_output(a, X), raw_output(b, X))
+    for r, (ta, tb) in enumerate(zip(a.estimators_, b.estimators_, strict=True)):
+        for c, (x, z) in enumerate(zip(ta, tb, strict=True)):
+            assert_tree_equal(x, z, f"round {r}, tree {c}")
+
+
+@pytest.mark.parametrize("splitter", ["cart", "exhaustive", "quantile"])
+@pytest.mark.parametrize("task", ["binary", "regression"])
+def test_uniform_weight_scale_does_not_change_the_model(task, splitter):
+    # Without lambda and gamma (absolute amounts), every weight times c is the same problem:
+    # G and H scale by c, so do the leaf losses, and -G / H does not change.
+    X, y = DATASETS[task]()
+    params = dict(n_estimators=5, learning_rate=0.3, max_depth=2, splitter=splitter,
+                  candidates=(3, 3), reg_lambda=0.0, gamma=0.0)
+    ref = estimator_for(task, **params).fit(X, y)
+    for c in (0.5, 2.0):
+        est = estimator_for(task, **params).fit(X, y, sample_weight=np.full(len(y), c))
+        for r, (ta, tb) in enumerate(zip(ref.estimators_, est.estimators_, strict=True)):
+            assert_array_equal(ta[0].feature, tb[0].feature, err_msg=f"c={c}, round {r}")
+            assert_array_equal(ta[0].threshold, tb[0].threshold, err_msg=f"c={c}, round {r}")
+        assert_allclose(raw_output(est, X), raw_output(ref, X), rtol=1e-9, atol=1e-12)
+
+
+def test_boosting_beats_its_first_tree():
+    X, y = _binary()
+    one = DPDTGradientBoostingClassifier(n_estimators=1, learning_rate=1.0).fit(X, y)
+    many = DPDTGradientBoostingClassifier(n_estimators=40, learning_rate=0.3).fit(X, y)
+    assert many.score(X, y) > one.score(X, y)
+
+
+def expected_failed_checks(estimator):
+    if estimator.subsample < 1.0:
+        # Each round keeps each row with probability `subsample`: k copies of a row are drawn
+        # independently, a row of weight k is kept or dropped whole. The two fits follow
+        # different distributions, not just different random streams; no seed can match them.
+        return {"check_sample_weight_equivalence_on_dense_data":
+                "row subsampling treats a weight-k row and k copies of it differently"}
+    return {}
+
+
+@parametrize_with_checks([
+    DPDTGradientBoostingClassifier(n_estimators=5),
+    DPDTGradientBoostingRegressor(n_estimators=5),
+    DPDTGradientBoostingClassifier(n_estimators=5, splitter="quantile", reg_lambda=0.0, gamma=0.1),
+    DPDTGradientBoostingRegressor(n_estimators=5, splitter=["exhaustive", "cart"], max_depth=2,
+                                  learning_rate=0.5),
+    DPDTGradientBoostingClassifier(n_estimators=5, subsample=0.7, random_state=0),
+], expected_failed_checks=expected_failed_checks)
+def test_sklearn_compatible_estimator(estimator, check):
+    check(estimator)
+
+
+# --------------------------------------------------------------------------------------------
+# AdaBoost (SAMME) over DPDT trees
+# --------------------------------------------------------------------------------------------
+class RecordingDPDTreeClassifier(DPDTreeClassifier):
+    """DPDTreeClassifier that keeps the sample_weight it was fitted with."""
+
+    def fit(self, X, y, sample_weight=None):
+        self.seen_weight_ = None if sample_weight is None else np.array(sample_weight)
+        return super().fit(X, y, sample_weight=sample_weight)
+
+
+def diagonal_data(n=300, seed=5):
+    # An oblique boundary: a single axis-aligned tree of small depth cannot follow it.
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, 3))
+    y = (X[:, 0] + X[:, 1] > 1.0).astype(int)
+    flip = rng.random(n) < 0.05
+    y[flip] = 1 - y[flip]
+    return X, y
+
+
+def samme_weights(ada, X, y, rounds):
+    """The weights SAMME gives each round, rebuilt from the fitted learners and their weights."""
+    n = len(y)
+    w = np.full(n, 1.0 / n)
+    eps = np.finfo(np.float64).eps
+    out = []
+    for k in range(rounds):
+        w = np.clip(w, eps, None)
+        out.append(w.copy())
+        incorrect = ada.estimators_[k].predict(X) != y
+        error = np.average(incorrect, weights=w)
+        assert ada.estimator_errors_[k] == pytest.approx(error, rel=1e-12)
+        alpha = ada.learning_rate * (np.log((1 - error) / error) + np.log(len(ada.classes_) - 1))
+        assert ada.estimator_weights_[k] == pytest.approx(alpha, rel=1e-12)
+        w = w * np.exp(alpha * incorrect)
+        w = w / w.sum()
+    return out
+
+
+@pytest.mark.parametrize("max_depth", [1, 2])
+def test_adaboost_over_dpdt(max_depth):
+    X, y = diagonal_data()
+    n_rounds = 25
+    ada = AdaBoostClassifier(estimator=RecordingDPDTreeClassifier(max_depth=max_depth),
+                             n_estimators=n_rounds, random_state=0).fit(X, y)
+    assert len(ada.estimators_) == n_rounds
+    assert np.all(ada.estimator_weights_ > 0)
+
+    # the learners differ from round to round: the weights change what DPDT fits
+    shapes = {(tuple(e.tree_.feature), tuple(np.round(e.tree_.threshold, 12)))
+              for e in ada.estimators_}
+    assert len(shapes) >= 5
+
+    single = DPDTreeClassifier(max_depth=max_depth).fit(X, y)
+    stump = DPDTreeClassifier(max_depth=1).fit(X, y)
+    assert ada.score(X, y) > max(single.score(X, y), stump.score(X, y)) + 0.02
+
+    # the weights AdaBoost passed are the SAMME weights, and a fresh DPDT fit on them gives the
+    # very tree AdaBoost holds for that round
+    rebuilt = samme_weights(ada, X, y, n_rounds)
+    for k in (0, 1, 2, 7, n_rounds - 1):
+        learner = ada.estimators_[k]
+        assert_allclose(learner.seen_weight_, rebuilt[k], rtol=1e-9)
+        params = learner.get_params()
+        # the weights AdaBoost passed, bit for bit: the identical tree
+        same = DPDTreeClassifier(**params).fit(X, y, sample_weight=learner.seen_weight_)
+        assert_tree_equal(same.tree_, learner.tree_, f"round {k}")
+        # the weights rebuilt from the SAMME update (equal up to rounding): the same splits
+        fresh = DPDTreeClassifier(**params).fit(X, y, sample_weight=rebuilt[k])
+        for name in ("children_left", "children_right", "feature", "threshold"):
+            assert_array_equal(getattr(fresh.tree_, name), getattr(learner.tree_, name),
+                               err_msg=f"round {k}: {name}")
+        assert_allclose(fresh.tree_.value, learner.tree_.value, rtol=1e-9, atol=1e-12)
+        assert_array_equal(fresh.predict(X), learner.predict(X))
