@@ -81,14 +81,22 @@ def front_trees(result):
             for row in result["front"]]
 
 
-def newton_data(seed, n, p, weighted):
-    """(X, weighted g, weighted h, w): even seeds have many duplicated feature values."""
+WEIGHTINGS = {"unit": None, "heavy": (0.3, 3.0), "light": (0.05, 0.6)}
+
+
+def newton_data(seed, n, p, weighting):
+    """(X, weighted g, weighted h, w): even seeds have many duplicated feature values.
+
+    ``weighting`` names the range of the sample weights: "unit" (all 1), "heavy" (summing to
+    more than n) or "light" (summing to less than n, as after subsampling).
+    """
     rng = np.random.default_rng(300 + seed)
     if seed % 2 == 0:
         X = rng.integers(0, 4, size=(n, p)).astype(float)
     else:
         X = rng.random((n, p)).round(3)
-    w = rng.uniform(0.3, 3.0, n) if weighted else np.ones(n)
+    low_high = WEIGHTINGS[weighting]
+    w = np.ones(n) if low_high is None else rng.uniform(*low_high, n)
     g = rng.normal(size=n) + 0.5 * X[:, 0]
     h = rng.uniform(0.05, 1.0, n)
     return X, g * w, h * w, w
@@ -104,11 +112,11 @@ CLOSED_FORM_CASES = {
 }
 
 
-@pytest.mark.parametrize("weighted", [False, True], ids=["unit", "weighted"])
+@pytest.mark.parametrize("weighting", WEIGHTINGS)
 @pytest.mark.parametrize("case", CLOSED_FORM_CASES)
-def test_newton_node_values_are_closed_forms(case, weighted):
+def test_newton_node_values_are_closed_forms(case, weighting):
     seed, n, p, depth, splitter, lam, gamma = CLOSED_FORM_CASES[case]
-    X, g, h, w = newton_data(seed, n, p, weighted)
+    X, g, h, w = newton_data(seed, n, p, weighting)
     result = newton_fit(X, g, h, w, lam, gamma, depth, splitter=splitter)
     for k, tree in enumerate(front_trees(result)):
         s = newton_tree_stats(tree, X, g, h, w, lam, gamma)
@@ -130,13 +138,13 @@ def test_newton_node_values_are_closed_forms(case, weighted):
 
 
 @pytest.mark.parametrize("complexity", ["n_splits", "expected_tests"])
-@pytest.mark.parametrize("weighted", [False, True], ids=["unit", "weighted"])
+@pytest.mark.parametrize("weighting", WEIGHTINGS)
 @pytest.mark.parametrize("case", CLOSED_FORM_CASES)
-def test_newton_front_rows_report_their_trees(case, weighted, complexity):
+def test_newton_front_rows_report_their_trees(case, weighting, complexity):
     # train_loss = tree loss / sum w and expected_tests = sum over splits of W_s / sum w, the
     # same normalisation as the classifier and the regressor.
     seed, n, p, depth, splitter, lam, gamma = CLOSED_FORM_CASES[case]
-    X, g, h, w = newton_data(seed, n, p, weighted)
+    X, g, h, w = newton_data(seed, n, p, weighting)
     result = newton_fit(X, g, h, w, lam, gamma, depth, splitter=splitter, complexity=complexity)
     for k, (row, tree) in enumerate(zip(result["front"], front_trees(result), strict=True)):
         s = newton_tree_stats(tree, X, g, h, w, lam, gamma)
@@ -144,21 +152,17 @@ def test_newton_front_rows_report_their_trees(case, weighted, complexity):
         assert row["complexity"] == pytest.approx(s[complexity], rel=1e-9, abs=ATOL), k
 
 
-def _tiny_newton(seed, weighted):
+@functools.cache
+def tiny_newton(seed, weighting):
     """n in 5..8, p in 1..2."""
     rng = np.random.default_rng(400 + seed)
     n, p = int(rng.integers(5, 9)), int(rng.integers(1, 3))
-    return newton_data(seed, n, p, weighted)
+    return newton_data(seed, n, p, weighting)
 
 
 @functools.cache
-def tiny_newton(seed, weighted):
-    return _tiny_newton(seed, weighted)
-
-
-@functools.cache
-def newton_enum(seed, weighted, depth, lam, gamma):
-    X, g, h, w = tiny_newton(seed, weighted)
+def newton_enum(seed, weighting, depth, lam, gamma):
+    X, g, h, w = tiny_newton(seed, weighting)
     return NewtonEnumeration(X, g, h, w, depth, lam, gamma)
 
 
@@ -166,12 +170,12 @@ def newton_enum(seed, weighted, depth, lam, gamma):
 @pytest.mark.parametrize("gamma", [0.0, 0.3])
 @pytest.mark.parametrize("reg_lambda", [0.0, 1.0, 5.0])
 @pytest.mark.parametrize("depth", [1, 2])
-@pytest.mark.parametrize("weighted", [False, True], ids=["unit", "weighted"])
+@pytest.mark.parametrize("weighting", WEIGHTINGS)
 @pytest.mark.parametrize("seed", range(6))
-def test_newton_exhaustive_equals_brute_force(seed, weighted, depth, reg_lambda, gamma,
+def test_newton_exhaustive_equals_brute_force(seed, weighting, depth, reg_lambda, gamma,
                                               n_threads):
-    X, g, h, w = tiny_newton(seed, weighted)
-    enum = newton_enum(seed, weighted, depth, reg_lambda, gamma)
+    X, g, h, w = tiny_newton(seed, weighting)
+    enum = newton_enum(seed, weighting, depth, reg_lambda, gamma)
     result = newton_fit(X, g, h, w, reg_lambda, gamma, depth, n_threads=n_threads)
     trees = front_trees(result)
     stats = [newton_tree_stats(t, X, g, h, w, reg_lambda, gamma) for t in trees]

@@ -70,7 +70,7 @@ struct FitOptions {
     double min_weight_leaf = 0.0, min_impurity_decrease = 0.0;
     int max_features = 0;
     uint64_t random_state = 0;
-    int64_t max_states = 0;
+    int64_t max_states = dpdt::Params{}.max_states;
     int n_threads = 1;
 };
 
@@ -178,7 +178,7 @@ nb::dict fit_classifier(Array2<double> X, Array1<int32_t> y, Array1<double> samp
     objective.n_classes = n_classes;
     objective.criterion = parse_criterion(criterion);
     check_shapes(X, sample_weight, feature_costs);
-    return run_fit([&] { return dpdt::Dataset(X.data(), sample_weight.data(), X.shape(0), X.shape(1)); },
+    return run_fit([&] { return dpdt::Dataset(X.data(), X.shape(0), X.shape(1)); },
                    feature_costs, objective, options(kwargs));
 }
 
@@ -191,7 +191,7 @@ nb::dict fit_regressor(Array2<double> X, Array2<double> y, Array1<double> sample
     objective.w = sample_weight.data();
     objective.n_outputs = static_cast<int>(y.shape(1));
     check_shapes(X, sample_weight, feature_costs);
-    return run_fit([&] { return dpdt::Dataset(X.data(), sample_weight.data(), X.shape(0), X.shape(1)); },
+    return run_fit([&] { return dpdt::Dataset(X.data(), X.shape(0), X.shape(1)); },
                    feature_costs, objective, options(kwargs));
 }
 
@@ -204,10 +204,8 @@ PreparedData prepare(Array2<double> X) {
     const int64_t n = static_cast<int64_t>(X.shape(0)), p = static_cast<int64_t>(X.shape(1));
     if (n < 1 || p < 1) throw nb::value_error("empty training data");
     if (n > INT32_MAX - 1) throw nb::value_error("at most 2**31 - 2 samples are supported");
-    // Unit weights: the objective carries the round's weights; only min_weight_leaf reads these.
-    std::vector<double> unit(static_cast<size_t>(n), 1.0);
     nb::gil_scoped_release release;
-    return PreparedData{dpdt::Dataset(X.data(), unit.data(), n, p)};
+    return PreparedData{dpdt::Dataset(X.data(), n, p)};
 }
 
 nb::dict fit_newton(const PreparedData& prepared, Array1<double> gradient, Array1<double> hessian,
@@ -219,7 +217,6 @@ nb::dict fit_newton(const PreparedData& prepared, Array1<double> gradient, Array
     if (feature_costs.shape(0) != 0 && static_cast<int64_t>(feature_costs.shape(0)) != prepared.data.p)
         throw nb::value_error("feature_costs must have one entry per feature");
     FitOptions o = options(kwargs);
-    if (o.min_weight_leaf > 0.0) throw nb::value_error("min_weight_leaf is not supported for Newton fits");
     dpdt::Newton objective;
     objective.g = gradient.data();
     objective.h = hessian.data();

@@ -5,9 +5,8 @@
 
 namespace dpdt {
 
-Dataset::Dataset(const double* X, const double* weights, int64_t n_samples, int64_t n_features)
-    : n(n_samples), p(n_features), columns(n_samples * n_features), w(weights, weights + n_samples),
-      presorted(n_samples * n_features) {
+Dataset::Dataset(const double* X, int64_t n_samples, int64_t n_features)
+    : n(n_samples), p(n_features), columns(n_samples * n_features), presorted(n_samples * n_features) {
     for (int64_t i = 0; i < n; ++i)
         for (int64_t f = 0; f < p; ++f) columns[f * n + i] = X[i * p + f];
     for (int64_t f = 0; f < p; ++f) {

@@ -122,8 +122,9 @@ class Search {
   public:
     Search(const Dataset& data, const O& objective, const Params& params, std::atomic<bool>& stop)
         : data_(data), obj_(objective), params_(params), stop_(stop) {
-        total_weight_ = 0.0;
-        for (double wi : data.w) total_weight_ += wi;
+        std::vector<double> root(obj_.dim());
+        node_stats(obj_, data.presorted.data(), static_cast<int32_t>(data.n), root.data());
+        total_weight_ = obj_.weight(root.data());
         limits_.min_samples = params.min_samples_leaf;
         limits_.min_weight = params.min_weight_leaf;
         uniform_costs_ = true;
@@ -291,8 +292,8 @@ class Search {
             depth < static_cast<int>(params_.splitters.size()) ? params_.splitters[depth] : Splitter::Cart;
         const int budget = depth < static_cast<int>(params_.candidates.size()) ? params_.candidates[depth] : 1;
         switch (splitter) {
-            case Splitter::Exhaustive: all_splits(data_, node, limits_, sol.total, 0, splits); break;
-            case Splitter::Quantile: all_splits(data_, node, limits_, sol.total, budget, splits); break;
+            case Splitter::Exhaustive: all_splits(data_, obj_.w, node, limits_, sol.total, 0, splits); break;
+            case Splitter::Quantile: all_splits(data_, obj_.w, node, limits_, sol.total, budget, splits); break;
             case Splitter::Cart: cart_splits(node, hash, sol, budget, splits); break;
         }
         candidates_.fetch_add(static_cast<int64_t>(splits.size()), std::memory_order_relaxed);
@@ -306,7 +307,7 @@ class Search {
             double wl = 0.0, wr = 0.0;   // only needed when leaves have a minimum weight
             if (limits_.min_weight > 0.0) {
                 const int32_t* ids = node.block(s.feature);
-                for (int32_t j = 0; j < s.n_left; ++j) wl += data_.w[ids[j]];
+                for (int32_t j = 0; j < s.n_left; ++j) wl += obj_.w[ids[j]];
                 wr = sol.total - wl;
             }
             if (!limits_.allow(s.n_left, node.m - s.n_left, wl, wr)) continue;

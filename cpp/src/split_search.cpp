@@ -152,8 +152,8 @@ SplitRecord best_impurity_split(const Dataset& data, const Classification& obj, 
 
 }  // namespace detail
 
-void all_splits(const Dataset& data, NodeView node, const LeafLimits& limits, double total, int per_feature,
-                std::vector<SplitRecord>& out) {
+void all_splits(const Dataset& data, const double* weights, NodeView node, const LeafLimits& limits,
+                double total, int per_feature, std::vector<SplitRecord>& out) {
     out.clear();
     for (int64_t f = 0; f < data.p; ++f) {
         const int32_t* ids = node.block(f);
@@ -161,7 +161,7 @@ void all_splits(const Dataset& data, NodeView node, const LeafLimits& limits, do
         double wl = 0.0;
         int quantile = 1;
         for (int32_t j = 0; j + 1 < node.m; ++j) {
-            wl += data.w[ids[j]];
+            wl += weights[ids[j]];
             const double xj = col[ids[j]], xn = col[ids[j + 1]];
             if (xj == xn) continue;
             const int32_t n_left = j + 1;

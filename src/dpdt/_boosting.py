@@ -232,7 +232,9 @@ _BOOSTING_PARAMETERS = """
     gamma : float, default=0.0
         Penalty per leaf added to the objective each tree minimises.
     subsample : float, default=1.0
-        Fraction of the samples drawn for each round (without replacement, by zero weights).
+        Fraction of the samples drawn for each round. The others get weight 0 for that round
+        (the features stay presorted once): they add nothing to the objective but still count
+        for ``min_samples_leaf`` and can place a threshold.
     min_samples_leaf : int, default=1
         Minimum number of samples in each leaf.
     validation_fraction : float, default=0.1

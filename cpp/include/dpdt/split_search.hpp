@@ -56,8 +56,8 @@ void node_stats(const O& obj, const int32_t* ids, int32_t n, double* stats) {
 // Every valid threshold of every feature, in (feature, threshold) order; with per_feature > 0 only
 // the first valid threshold at or after each of per_feature evenly spaced weighted quantiles of a
 // feature.
-void all_splits(const Dataset& data, NodeView node, const LeafLimits& limits, double total, int per_feature,
-                std::vector<SplitRecord>& out);
+void all_splits(const Dataset& data, const double* weights, NodeView node, const LeafLimits& limits,
+                double total, int per_feature, std::vector<SplitRecord>& out);
 
 // Number of samples of the node going left of `threshold` on `feature` (binary search in its block).
 int32_t count_left(const Dataset& data, NodeView node, int32_t feature, double threshold);
