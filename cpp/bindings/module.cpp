@@ -33,11 +33,14 @@ dpdt::Splitter parse_splitter(const std::string& s) {
     if (s == "cart") return dpdt::Splitter::Cart;
     if (s == "exhaustive") return dpdt::Splitter::Exhaustive;
     if (s == "quantile") return dpdt::Splitter::Quantile;
+    if (s == "topk") return dpdt::Splitter::TopK;
+    if (s == "topb") return dpdt::Splitter::TopB;
     throw nb::value_error(("unknown splitter: " + s).c_str());
 }
 dpdt::Criterion parse_criterion(const std::string& s) {
     if (s == "gini") return dpdt::Criterion::Gini;
     if (s == "entropy") return dpdt::Criterion::Entropy;
+    if (s == "gain_ratio") return dpdt::Criterion::GainRatio;
     throw nb::value_error(("unknown criterion: " + s).c_str());
 }
 dpdt::Complexity parse_complexity(const std::string& s) {

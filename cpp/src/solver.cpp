@@ -295,6 +295,8 @@ class Search {
             case Splitter::Exhaustive: all_splits(data_, obj_.w, node, limits_, sol.total, 0, splits); break;
             case Splitter::Quantile: all_splits(data_, obj_.w, node, limits_, sol.total, budget, splits); break;
             case Splitter::Cart: cart_splits(node, hash, sol, budget, splits); break;
+            case Splitter::TopK: top_k_splits(data_, obj_, node, limits_, sol.stats.data(), budget, splits); break;
+            case Splitter::TopB: top_b_splits(data_, obj_, node, limits_, sol.stats.data(), budget, splits); break;
         }
         candidates_.fetch_add(static_cast<int64_t>(splits.size()), std::memory_order_relaxed);
         std::sort(splits.begin(), splits.end(), [](const SplitRecord& a, const SplitRecord& b) {

@@ -88,52 +88,6 @@ SplitRecord best_01_split_impl(const Dataset& data, const Classification& obj, N
     return best;
 }
 
-// Class sums left and right of a point sweeping through a node's samples in one feature's order.
-template <Criterion C>
-SplitRecord best_impurity_split_impl(const Dataset& data, const Classification& obj, NodeView node, int64_t f,
-                                     const LeafLimits& limits, const double* class_w) {
-    const int K = obj.n_classes;
-    const int32_t* ids = node.block(f);
-    const double* col = data.column(f);
-    std::vector<double> left(K, 0.0), right(class_w, class_w + K);
-    double total = 0.0, sq_left = 0.0, sq_right = 0.0;
-    for (int k = 0; k < K; ++k) {
-        total += class_w[k];
-        sq_right += class_w[k] * class_w[k];
-    }
-    double wl = 0.0, wr = total;
-    SplitRecord best;
-    for (int32_t j = 0; j + 1 < node.m; ++j) {
-        const int32_t i = ids[j];
-        const int k = obj.y[i];
-        const double wi = obj.w[i];
-        if (C == Criterion::Gini) {
-            sq_left += wi * (2.0 * left[k] + wi);
-            sq_right += wi * (wi - 2.0 * right[k]);
-        }
-        left[k] += wi;
-        right[k] = std::max(0.0, right[k] - wi);
-        wl += wi;
-        wr = std::max(0.0, wr - wi);
-        const double xn = col[ids[j + 1]];
-        if (col[i] == xn) continue;
-        if (!limits.allow(j + 1, node.m - j - 1, wl, wr) || wl <= 0.0 || wr <= 0.0) continue;
-        // Gini reads its running sums; entropy is recomputed from the class sums, since running
-        // sums of x log x drift and would break exact ties (k samples of weight 1 must give the
-        // tree of one sample of weight k).
-        const double child = C == Criterion::Gini
-                                 ? (wl - sq_left / wl) + (wr - sq_right / wr)
-                                 : weighted_impurity(left.data(), K, wl, C) + weighted_impurity(right.data(), K, wr, C);
-        if (!best.found() || child < best.score) {
-            best.score = child;
-            best.feature = static_cast<int32_t>(f);
-            best.threshold = midpoint(col[i], xn);
-            best.n_left = j + 1;
-        }
-    }
-    return best;
-}
-
 }  // namespace
 
 SplitRecord best_01_split(const Dataset& data, const Classification& obj, NodeView node, int64_t f,
@@ -141,13 +95,6 @@ SplitRecord best_01_split(const Dataset& data, const Classification& obj, NodeVi
     if (obj.criterion == Criterion::Gini)
         return best_01_split_impl<Criterion::Gini>(data, obj, node, f, limits, class_w, scratch);
     return best_01_split_impl<Criterion::Entropy>(data, obj, node, f, limits, class_w, scratch);
-}
-
-SplitRecord best_impurity_split(const Dataset& data, const Classification& obj, NodeView node, int64_t f,
-                                const LeafLimits& limits, const double* class_w) {
-    if (obj.criterion == Criterion::Gini)
-        return best_impurity_split_impl<Criterion::Gini>(data, obj, node, f, limits, class_w);
-    return best_impurity_split_impl<Criterion::Entropy>(data, obj, node, f, limits, class_w);
 }
 
 }  // namespace detail

@@ -25,7 +25,7 @@ PARETO_DTYPE = np.dtype([
 # Relative tolerance under which two objectives are equal and the tie-break decides.
 _TIE_TOL = 1e-9
 
-SPLITTERS = {"cart", "exhaustive", "quantile"}
+SPLITTERS = {"cart", "exhaustive", "quantile", "topk", "topb"}
 
 
 def resolve_candidates(candidates, max_depth):
@@ -329,7 +329,7 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
 
     _parameter_constraints: dict = {
         **_BaseDPDTree._parameter_constraints,
-        "criterion": [StrOptions({"gini", "entropy"})],
+        "criterion": [StrOptions({"gini", "entropy", "gain_ratio"})],
         "class_weight": [dict, StrOptions({"balanced"}), None],
     }
 

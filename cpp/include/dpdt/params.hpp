@@ -5,8 +5,10 @@
 
 namespace dpdt {
 
-enum class Splitter { Cart, Exhaustive, Quantile };
-enum class Criterion { Gini, Entropy };
+enum class Splitter { Cart, Exhaustive, Quantile, TopK, TopB };
+// GainRatio (C4.5) scores generator splits by information gain over split information; as an
+// impurity (tie-break, node impurity) it is the entropy.
+enum class Criterion { Gini, Entropy, GainRatio };
 enum class Complexity { ExpectedTests, NSplits };
 
 struct Params {

@@ -2,6 +2,7 @@
 // objective (dpdt/objective.hpp), with classification's hot loops specialised.
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 #include <vector>
@@ -94,9 +95,70 @@ void scan_thresholds(const Dataset& data, const O& obj, NodeView node, int64_t f
 SplitRecord best_01_split(const Dataset& data, const Classification& obj, NodeView node, int64_t f,
                           const LeafLimits& limits, const double* class_w, std::vector<double>& scratch);
 
-// Classification's impurity scan (gini with running sums of squares).
-SplitRecord best_impurity_split(const Dataset& data, const Classification& obj, NodeView node, int64_t f,
-                                const LeafLimits& limits, const double* class_w);
+// Classification's generator scores: gini from running sums of squares, entropy and gain ratio
+// from the class sums (running sums of x log x drift and would break exact ties: k samples of
+// weight 1 must give the tree of one sample of weight k).
+template <class Visit>
+void classification_scores(const Dataset& data, const Classification& obj, NodeView node, int64_t f,
+                           const LeafLimits& limits, const double* class_w, Visit&& visit) {
+    const int K = obj.n_classes;
+    const int32_t* ids = node.block(f);
+    const double* col = data.column(f);
+    std::vector<double> left(K, 0.0), right(class_w, class_w + K);
+    double total = 0.0, sq_left = 0.0, sq_right = 0.0;
+    for (int k = 0; k < K; ++k) {
+        total += class_w[k];
+        sq_right += class_w[k] * class_w[k];
+    }
+    const double parent = total * impurity(class_w, K, total, obj.criterion);
+    double wl = 0.0, wr = total;
+    for (int32_t j = 0; j + 1 < node.m; ++j) {
+        const int32_t i = ids[j];
+        const int k = obj.y[i];
+        const double wi = obj.w[i];
+        if (obj.criterion == Criterion::Gini) {
+            sq_left += wi * (2.0 * left[k] + wi);
+            sq_right += wi * (wi - 2.0 * right[k]);
+        }
+        left[k] += wi;
+        right[k] = std::max(0.0, right[k] - wi);
+        wl += wi;
+        wr = std::max(0.0, wr - wi);
+        if (col[i] == col[ids[j + 1]]) continue;
+        if (!limits.allow(j + 1, node.m - j - 1, wl, wr) || wl <= 0.0 || wr <= 0.0) continue;
+        if (obj.criterion == Criterion::Gini) {
+            visit(j, parent - (wl - sq_left / wl) - (wr - sq_right / wr));
+            continue;
+        }
+        const double gain = parent - wl * impurity(left.data(), K, wl, Criterion::Entropy) -
+                            wr * impurity(right.data(), K, wr, Criterion::Entropy);
+        if (obj.criterion == Criterion::Entropy) {
+            visit(j, gain);
+            continue;
+        }
+        const double pl = wl / total, pr = wr / total;
+        const double split_info = -(pl * std::log2(pl) + pr * std::log2(pr));
+        visit(j, gain / split_info);   // in weight units, like a decrease
+    }
+}
+
+// Calls visit(j, score) at every valid threshold between samples j and j + 1 of feature f's
+// block; score is what the generators maximise: the decrease of the generator impurity (for
+// gain_ratio, the weighted information gain over the split information).
+template <class O, class Visit>
+void generator_scores(const Dataset& data, const O& obj, NodeView node, int64_t f, const LeafLimits& limits,
+                      const double* stats, std::vector<double>& left, std::vector<double>& right, Visit&& visit) {
+    if constexpr (std::is_same_v<O, Classification>) {
+        classification_scores(data, obj, node, f, limits, stats, visit);
+    } else {
+        const double parent = obj.generator_impurity(stats);
+        scan_thresholds(data, obj, node, f, limits, stats, left, right,
+                        [&](int32_t j, const double* l, const double* r) {
+            if (obj.weight(l) <= 0.0 || obj.weight(r) <= 0.0) return;
+            visit(j, parent - obj.generator_impurity(l) - obj.generator_impurity(r));
+        });
+    }
+}
 
 }  // namespace detail
 
@@ -134,41 +196,88 @@ void best_loss_splits(const Dataset& data, const O& obj, NodeView node, const Le
     }
 }
 
-// The split of largest decrease of the generator impurity among `features` (CART's rule). Ties go
-// to the lower feature index, then the lower threshold. score = the decrease.
+// Near-equal scores (rounding noise of sums taken in another order) tie, and ties keep the first
+// (lower feature, then lower threshold): weights of k and k repeated samples give the same tree.
+template <class O>
+double generator_tolerance(const O& obj, const double* stats) {
+    return 1e-11 * (std::abs(obj.generator_impurity(stats)) + obj.weight(stats)) + 1e-300;
+}
+
+// Each feature's best generator split (score = the generator's score), not found where a
+// feature has no valid threshold.
+template <class O>
+void best_generator_split_per_feature(const Dataset& data, const O& obj, NodeView node,
+                                      const std::vector<int32_t>& features, const LeafLimits& limits,
+                                      const double* stats, std::vector<SplitRecord>& out) {
+    out.assign(features.size(), SplitRecord{});
+    std::vector<double> left(obj.dim()), right(obj.dim());
+    const double tol = generator_tolerance(obj, stats);
+    for (size_t a = 0; a < features.size(); ++a) {
+        const int32_t f = features[a];
+        const int32_t* ids = node.block(f);
+        if (node.m < 2 || data.x(f, ids[0]) == data.x(f, ids[node.m - 1])) continue;
+        SplitRecord& best = out[a];
+        detail::generator_scores(data, obj, node, f, limits, stats, left, right, [&](int32_t j, double score) {
+            if (best.found() && score <= best.score + tol) return;
+            best.feature = f;
+            best.n_left = j + 1;
+            best.score = score;
+        });
+        if (best.found()) best.threshold = midpoint(data.x(f, ids[best.n_left - 1]), data.x(f, ids[best.n_left]));
+    }
+}
+
+// The split of highest generator score among `features` (CART's rule, or C4.5's with gain_ratio).
+// Ties go to the lower feature index, then the lower threshold.
 template <class O>
 SplitRecord best_generator_split(const Dataset& data, const O& obj, NodeView node,
                                  const std::vector<int32_t>& features, const LeafLimits& limits,
                                  const double* stats) {
+    std::vector<SplitRecord> per_feature;
+    best_generator_split_per_feature(data, obj, node, features, limits, stats, per_feature);
+    const double tol = generator_tolerance(obj, stats);
     SplitRecord best;
+    for (const SplitRecord& s : per_feature)
+        if (s.found() && (!best.found() || s.score > best.score + tol)) best = s;
+    return best;
+}
+
+// Top-k (Blanc et al.): the best split of each of the k features of highest best score.
+template <class O>
+void top_k_splits(const Dataset& data, const O& obj, NodeView node, const LeafLimits& limits,
+                  const double* stats, int k, std::vector<SplitRecord>& out) {
+    std::vector<int32_t> features(data.p);
+    for (int32_t f = 0; f < data.p; ++f) features[f] = f;
+    best_generator_split_per_feature(data, obj, node, features, limits, stats, out);
+    out.erase(std::remove_if(out.begin(), out.end(), [](const SplitRecord& s) { return !s.found(); }), out.end());
+    const double tol = generator_tolerance(obj, stats);
+    std::stable_sort(out.begin(), out.end(),
+                     [tol](const SplitRecord& a, const SplitRecord& b) { return a.score > b.score + tol; });
+    if (static_cast<int>(out.size()) > k) out.resize(k);
+}
+
+// Top-B: the B (feature, threshold) pairs of highest generator score, several per feature allowed.
+template <class O>
+void top_b_splits(const Dataset& data, const O& obj, NodeView node, const LeafLimits& limits,
+                  const double* stats, int b, std::vector<SplitRecord>& out) {
+    out.clear();
     std::vector<double> left(obj.dim()), right(obj.dim());
-    // Near-equal splits (rounding noise of sums taken in another order) tie, and ties keep the
-    // first: weights of k and k repeated samples then give the same tree.
-    const double tol = 1e-11 * std::abs(obj.generator_impurity(stats)) + 1e-300;
-    for (int32_t f : features) {
+    for (int32_t f = 0; f < data.p; ++f) {
         const int32_t* ids = node.block(f);
         if (node.m < 2 || data.x(f, ids[0]) == data.x(f, ids[node.m - 1])) continue;
-        SplitRecord cand;
-        if constexpr (std::is_same_v<O, Classification>) {
-            cand = detail::best_impurity_split(data, obj, node, f, limits, stats);
-        } else {
-            detail::scan_thresholds(data, obj, node, f, limits, stats, left, right,
-                                    [&](int32_t j, const double* l, const double* r) {
-                if (obj.weight(l) <= 0.0 || obj.weight(r) <= 0.0) return;
-                const double child = obj.generator_impurity(l) + obj.generator_impurity(r);
-                if (!cand.found() || child < cand.score - tol) {
-                    cand.feature = f;
-                    cand.n_left = j + 1;
-                    cand.score = child;
-                }
-            });
-            if (cand.found())
-                cand.threshold = midpoint(data.x(f, ids[cand.n_left - 1]), data.x(f, ids[cand.n_left]));
-        }
-        if (cand.found() && (!best.found() || cand.score < best.score - tol)) best = cand;
+        detail::generator_scores(data, obj, node, f, limits, stats, left, right, [&](int32_t j, double score) {
+            SplitRecord s;
+            s.feature = f;
+            s.n_left = j + 1;
+            s.score = score;
+            s.threshold = midpoint(data.x(f, ids[j]), data.x(f, ids[j + 1]));
+            out.push_back(s);
+        });
     }
-    if (best.found()) best.score = obj.generator_impurity(stats) - best.score;
-    return best;
+    const double tol = generator_tolerance(obj, stats);
+    std::stable_sort(out.begin(), out.end(),
+                     [tol](const SplitRecord& a, const SplitRecord& b) { return a.score > b.score + tol; });
+    if (static_cast<int>(out.size()) > b) out.resize(b);
 }
 
 }  // namespace dpdt
