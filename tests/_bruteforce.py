@@ -826,3 +826,196 @@ def newton_tree_stats(tree, X, g, h, w=None, reg_lambda=1.0, gamma=0.0):
         node_weight=node_weight,
         node_count=member.sum(axis=1).astype(int),
     )
+
+
+# --------------------------------------------------------------------------------------------
+# Split generators (Top-k, Top-B, CART's single best split) and the trees built from them
+# --------------------------------------------------------------------------------------------
+# A state of depth d with at least two splits left is offered the splits of its generator
+# (splitter[d], budget candidates[d]; "cart" with budget 1 beyond the given lists); a state with
+# one split left is offered every split (the exact last level). Generator scores are in weight
+# units: W * H(parent) - W_L * H(L) - W_R * H(R) for "gini" and "entropy" (bits), that entropy
+# gain over the split information -(p_L log2 p_L + p_R log2 p_R) (weight fractions) for
+# "gain_ratio". Ranking: higher score first, equal scores by lower feature, then lower threshold.
+SCORE_CRITERIA = ("gini", "entropy", "gain_ratio")
+
+
+def tie_impurity(criterion):
+    """The impurity that breaks ties between trees: the entropy for gain_ratio."""
+    return "gini" if criterion == "gini" else "entropy"
+
+
+def split_score(parent, left, right, criterion):
+    """Generator score of a split from the class weight sums of the node and its two sides."""
+    imp = tie_impurity(criterion)
+    gain = (
+        weighted_impurity(parent, imp)
+        - weighted_impurity(left, imp)
+        - weighted_impurity(right, imp)
+    )
+    if criterion != "gain_ratio":
+        return gain
+    frac = np.array([left.sum(), right.sum()]) / parent.sum()
+    return gain / float(-np.sum(frac * np.log2(frac)))
+
+
+def scored_splits(X, y_idx, w, n_classes, idx, criterion):
+    """Every split of the node as (score, feature, threshold, left, right), by (feature, threshold)."""
+    parent = class_weight_sums(y_idx[idx], w[idx], n_classes)
+    out = []
+    for f, t, left, right in candidate_splits(X, idx):
+        score = split_score(
+            parent,
+            class_weight_sums(y_idx[left], w[left], n_classes),
+            class_weight_sums(y_idx[right], w[right], n_classes),
+            criterion,
+        )
+        out.append((score, f, t, left, right))
+    return out
+
+
+def rank_splits(splits, tol):
+    """Highest score first; scores closer than ``tol`` are equal and keep their given order."""
+    ranked = []
+    for s in splits:  # insertion sort: a stable order that treats near-equal scores as equal
+        at = len(ranked)
+        while at > 0 and s[0] > ranked[at - 1][0] + tol:
+            at -= 1
+        ranked.insert(at, s)
+    return ranked
+
+
+def generator_splits(X, y_idx, w, n_classes, idx, splitter, budget, criterion):
+    """The (feature, threshold, left, right) candidates a generator offers at a node.
+
+    "topk": the ``budget`` features of highest best score, each with its best threshold (the
+    lowest of equal scores); "topb": the ``budget`` (feature, threshold) pairs of highest score;
+    "cart" with budget 1: the single best split; "exhaustive": every split.
+    """
+    if splitter == "exhaustive":
+        return list(candidate_splits(X, idx))
+    scored = scored_splits(X, y_idx, w, n_classes, idx, criterion)
+    tol = 1e-9 * max(1.0, float(w[idx].sum()))
+    if splitter == "topk":
+        per_feature = []
+        for f in range(X.shape[1]):
+            mine = [s for s in scored if s[1] == f]
+            if mine:
+                top = max(s[0] for s in mine)
+                per_feature.append(next(s for s in mine if s[0] >= top - tol))
+        chosen = rank_splits(per_feature, tol)[:budget]
+    elif splitter == "topb" or (splitter == "cart" and budget == 1):
+        chosen = rank_splits(scored, tol)[:budget]
+    else:
+        raise NotImplementedError(f"no reference for splitter={splitter!r}, budget={budget}")
+    return [s[1:] for s in chosen]
+
+
+def per_depth(value, max_depth):
+    """A per-depth parameter (a scalar or a sequence) as a list of length max_depth."""
+    if isinstance(value, str | int):
+        return [value] * max_depth
+    return list(value)
+
+
+class GeneratorSearch:
+    """Brute force over the trees of depth <= ``max_depth`` built from a generator's candidates.
+
+    ``splitter`` and ``candidates`` are given as to DPDTreeClassifier (one value, or one per
+    depth; beyond the lists: "cart" with budget 1). ``optimum`` minimises
+    train_loss + alpha * complexity by recursion over the states (sample subset, depth), with
+    every split tried at the last level; ``n_generated`` is the number of candidates the
+    generators offered over the distinct states reached.
+    """
+
+    def __init__(self, X, y_idx, w, n_classes, max_depth, splitter, candidates, criterion):
+        self.X = np.asarray(X, dtype=float)
+        self.y_idx = np.asarray(y_idx)
+        self.w = np.asarray(w, dtype=float)
+        n, p = self.X.shape
+        assert n <= 12 and p <= 3 and max_depth <= 3, "brute force is for tiny problems only"
+        self.n_classes, self.max_depth, self.criterion = n_classes, max_depth, criterion
+        self.splitters = per_depth(splitter, max_depth)
+        self.budgets = per_depth(candidates, max_depth)
+        self.W_total = float(self.w.sum())
+        self._offers = {}
+        self._visit(np.arange(n), 0)
+
+    def _leaf_loss(self, idx):
+        counts = class_weight_sums(self.y_idx[idx], self.w[idx], self.n_classes)
+        return float(counts.sum() - counts.max())
+
+    def _visit(self, idx, depth):
+        """Record the splits offered at every state reachable from (idx, depth)."""
+        key = (tuple(idx), depth)
+        if key in self._offers:
+            return
+        remaining = self.max_depth - depth
+        if remaining == 0 or len(idx) < 2 or self._leaf_loss(idx) <= 0:
+            self._offers[key] = []
+            return
+        if remaining == 1:
+            self._offers[key] = list(candidate_splits(self.X, idx))
+            return
+        splitter = self.splitters[depth] if depth < len(self.splitters) else "cart"
+        budget = self.budgets[depth] if depth < len(self.budgets) else 1
+        offers = generator_splits(
+            self.X, self.y_idx, self.w, self.n_classes, idx, splitter, budget, self.criterion
+        )
+        self._offers[key] = offers
+        for _, _, left, right in offers:
+            self._visit(left, depth + 1)
+            self._visit(right, depth + 1)
+
+    @property
+    def n_generated(self):
+        return sum(
+            len(offers) for (_, depth), offers in self._offers.items()
+            if self.max_depth - depth >= 2
+        )
+
+    def offers(self, idx, depth):
+        """The (feature, threshold, left, right) splits offered at a state."""
+        return self._offers[(tuple(idx), depth)]
+
+    def optimum(self, alpha, complexity="expected_tests", costs=None):
+        """Minimum of train_loss + alpha * complexity over the trees of the search space."""
+        c = resolve_costs(costs, self.X.shape[1])
+        memo = {}
+
+        def value(idx, depth):
+            key = (tuple(idx), depth)
+            if key not in memo:
+                best = self._leaf_loss(idx) / self.W_total
+                for f, _, left, right in self._offers[key]:
+                    share = self.w[idx].sum() / self.W_total if complexity == "expected_tests" else 1
+                    cand = alpha * c[f] * share + value(left, depth + 1) + value(right, depth + 1)
+                    best = min(best, cand)
+                memo[key] = best
+            return memo[key]
+
+        return value(np.arange(len(self.y_idx)), 0)
+
+    def enumeration(self):
+        """Every tree of the search space as an :class:`Enumeration` (small spaces only)."""
+        def trees(idx, depth):
+            counts = class_weight_sums(self.y_idx[idx], self.w[idx], self.n_classes)
+            sets = [TreeSet.leaf(counts, self.X.shape[1])]
+            for f, t, left, right in self._offers[(tuple(idx), depth)]:
+                sets.append(TreeSet.split(
+                    f, t, self.w[idx].sum(), trees(left, depth + 1), trees(right, depth + 1)
+                ))
+            return TreeSet.concat(sets)
+
+        def count(idx, depth):
+            return 1 + sum(
+                count(left, depth + 1) * count(right, depth + 1)
+                for _, _, left, right in self._offers[(tuple(idx), depth)]
+            )
+
+        assert count(np.arange(len(self.y_idx)), 0) < 200_000, "search space too large"
+        enum = Enumeration.__new__(Enumeration)
+        enum.X, enum.y_idx, enum.w = self.X, self.y_idx, self.w
+        enum.n_classes, enum.max_depth, enum.W_total = self.n_classes, self.max_depth, self.W_total
+        enum.trees = trees(np.arange(len(self.y_idx)), 0)
+        return enum

@@ -75,6 +75,7 @@ struct FitOptions {
     uint64_t random_state = 0;
     int64_t max_states = dpdt::Params{}.max_states;
     int n_threads = 1;
+    double time_limit = 0.0;
 };
 
 void check_shapes(Array2<double> X, Array1<double> sample_weight, Array1<double> feature_costs) {
@@ -105,6 +106,7 @@ nb::dict run_fit(MakeData&& make_data, Array1<double> feature_costs, const O& ob
     params.random_state = o.random_state;
     params.max_states = o.max_states;
     params.n_threads = o.n_threads;
+    params.time_limit = o.time_limit;
 
     // Only the calling (main) thread may check for Ctrl-C; the solver asks it every few ms.
     auto poll = []() {
@@ -141,6 +143,7 @@ nb::dict run_fit(MakeData&& make_data, Array1<double> feature_costs, const O& ob
     stats["exact_scans"] = result.stats.exact_scans;
     stats["cache_hits"] = result.stats.cache_hits;
     stats["seconds"] = result.stats.seconds;
+    stats["complete"] = result.stats.complete;
     nb::dict out;
     out["front"] = front;
     out["stats"] = stats;
@@ -163,6 +166,7 @@ FitOptions options(nb::kwargs kwargs) {
         else if (k == "random_state") o.random_state = nb::cast<uint64_t>(value);
         else if (k == "max_states") o.max_states = nb::cast<int64_t>(value);
         else if (k == "n_threads") o.n_threads = nb::cast<int>(value);
+        else if (k == "time_limit") o.time_limit = nb::cast<double>(value);
         else throw nb::type_error(("unknown fit option: " + k).c_str());
     }
     return o;

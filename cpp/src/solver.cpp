@@ -121,7 +121,10 @@ template <class O>
 class Search {
   public:
     Search(const Dataset& data, const O& objective, const Params& params, std::atomic<bool>& stop)
-        : data_(data), obj_(objective), params_(params), stop_(stop) {
+        : data_(data), obj_(objective), params_(params), stop_(stop),
+          deadline_(std::chrono::steady_clock::now() +
+                    std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                        std::chrono::duration<double>(std::max(0.0, params.time_limit)))) {
         std::vector<double> root(obj_.dim());
         node_stats(obj_, data.presorted.data(), static_cast<int32_t>(data.n), root.data());
         total_weight_ = obj_.weight(root.data());
@@ -142,7 +145,15 @@ class Search {
         if (!candidates.empty()) {
             std::vector<std::pair<SolutionPtr, SolutionPtr>> children;
             children.reserve(candidates.size());
-            for (const Candidate& c : candidates) children.push_back(solve_children(node, hash, depth, c, ws));
+            children.resize(candidates.size());
+            const std::vector<size_t> order = solve_order(node, *sol, candidates);
+            for (size_t task = 0; task < order.size(); ++task) {
+                // Out of time, a state still completes its greedy candidate: the tree returned is
+                // then never worse than the greedy one.
+                if (task > 0 && out_of_time()) break;
+                children[order[task]] = solve_children(node, hash, depth, candidates[order[task]], ws);
+            }
+            drop_unsolved(candidates, children);
             finish(*sol, candidates, children);
         }
         return cache_.insert(key, std::move(sol));
@@ -201,6 +212,47 @@ class Search {
         sol.hull = lower_hull(std::move(points));
         keep_used_actions(sol);
     }
+
+    // The order in which a state's candidates are solved. Under a time limit the greedy split
+    // goes first; the order does not change the result of a search that completes.
+    std::vector<size_t> solve_order(NodeView node, const Solution& sol, const std::vector<Candidate>& candidates) {
+        std::vector<size_t> order(candidates.size());
+        for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+        if (params_.time_limit <= 0.0 || candidates.size() < 2) return order;
+        std::vector<int32_t> features(data_.p);
+        for (int32_t f = 0; f < data_.p; ++f) features[f] = f;
+        const SplitRecord greedy = best_generator_split(data_, obj_, node, features, limits_, sol.stats.data());
+        for (size_t i = 0; i < candidates.size(); ++i) {
+            if (candidates[i].split.feature == greedy.feature && candidates[i].split.threshold == greedy.threshold) {
+                std::rotate(order.begin(), order.begin() + i, order.begin() + i + 1);
+                break;
+            }
+        }
+        return order;
+    }
+
+    // Candidates whose children the time limit left unsolved are dropped.
+    static void drop_unsolved(std::vector<Candidate>& candidates,
+                              std::vector<std::pair<SolutionPtr, SolutionPtr>>& children) {
+        size_t solved = 0;
+        for (size_t i = 0; i < candidates.size(); ++i) {
+            if (!children[i].first) continue;
+            candidates[solved] = candidates[i];
+            children[solved++] = children[i];
+        }
+        candidates.resize(solved);
+        children.resize(solved);
+    }
+
+    // Once the time limit has passed, states keep the candidates already solved and skip the rest.
+    bool out_of_time() {
+        if (params_.time_limit <= 0.0) return false;
+        if (timed_out_.load(std::memory_order_relaxed)) return true;
+        if (std::chrono::steady_clock::now() < deadline_) return false;
+        timed_out_.store(true);
+        return true;
+    }
+    bool timed_out() const { return timed_out_.load(); }
 
     int64_t states() const { return states_.load(); }
     int64_t n_candidates() const { return candidates_.load(); }
@@ -431,6 +483,8 @@ class Search {
     LeafLimits limits_;
     SolutionCache cache_;
     std::atomic<int64_t> states_{0}, candidates_{0}, exact_scans_{0}, cache_hits_{0};
+    const std::chrono::steady_clock::time_point deadline_;
+    std::atomic<bool> timed_out_{false};
 };
 
 // Preorder (left first) arrays of the subtree of `sol` chosen by hull vertex `point`.
@@ -513,6 +567,7 @@ FitResult fit(const Dataset& data, const O& objective, const Params& params,
     std::vector<Candidate> candidates;
     std::shared_ptr<Solution> root_sol;
     std::vector<std::pair<SolutionPtr, SolutionPtr>> children;
+    std::vector<size_t> order;
     std::atomic<size_t> next{0};
     int running = n_threads;
     auto worker = [&](bool is_first) {
@@ -524,6 +579,7 @@ FitResult fit(const Dataset& data, const O& objective, const Params& params,
                 std::lock_guard<std::mutex> lock(mutex);
                 candidates = std::move(local);
                 children.resize(candidates.size());
+                order = search.solve_order(root_view, *sol, candidates);
                 root_sol = std::move(sol);
                 done_cv.notify_all();
             } else {
@@ -531,8 +587,9 @@ FitResult fit(const Dataset& data, const O& objective, const Params& params,
                 done_cv.wait(lock, [&] { return root_sol != nullptr || error != nullptr; });
             }
             while (!stop.load()) {
-                const size_t i = next.fetch_add(1);
-                if (i >= candidates.size()) break;
+                const size_t task = next.fetch_add(1);
+                if (task >= candidates.size() || (task > 0 && search.out_of_time())) break;
+                const size_t i = order[task];
                 children[i] = search.solve_children(root_view, root_hash, 0, candidates[i], ws);
             }
         } catch (...) {
@@ -562,6 +619,7 @@ FitResult fit(const Dataset& data, const O& objective, const Params& params,
     }
     for (std::thread& t : threads) t.join();
     if (error) std::rethrow_exception(error);
+    search.drop_unsolved(candidates, children);
     if (!candidates.empty()) search.finish(*root_sol, candidates, children);
 
     FitResult result;
@@ -571,6 +629,7 @@ FitResult fit(const Dataset& data, const O& objective, const Params& params,
     result.stats.exact_scans = search.exact_scans();
     result.stats.cache_hits = search.cache_hits();
     result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    result.stats.complete = !search.timed_out();
     return result;
 }
 

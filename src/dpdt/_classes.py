@@ -2,9 +2,12 @@
 
 from numbers import Integral, Real
 
+import warnings
+
 import numpy as np
 from joblib import effective_n_jobs
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state, compute_sample_weight
 from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
@@ -73,6 +76,7 @@ class _BaseDPDTree(BaseEstimator):
             None,
         ],
         "max_states": [Interval(Integral, 1, None, closed="left"), None],
+        "time_limit": [Interval(Real, 0, None, closed="neither"), None],
         "n_jobs": [Integral, None],
         "random_state": ["random_state"],
     }
@@ -92,6 +96,7 @@ class _BaseDPDTree(BaseEstimator):
             max_features=self._max_features(n_features), random_state=int(seed),
             max_states=self.max_states if self.max_states is not None else 2**62,
             n_threads=max(1, effective_n_jobs(self.n_jobs)),
+            time_limit=float(self.time_limit) if self.time_limit is not None else 0.0,
         )
         front = result["front"]
         self.trees_ = [make_tree(row["tree"], n_features) for row in front]
@@ -102,6 +107,11 @@ class _BaseDPDTree(BaseEstimator):
         self._front_impurity = np.array([row["impurity"] for row in front])
         self._front_n_splits = np.array([row["n_splits"] for row in front])
         self.stats_ = dict(result["stats"])
+        complete = self.stats_.pop("complete")
+        self.is_optimal_ = complete and set(self._splitters()) == {"exhaustive"}
+        if not complete:
+            warnings.warn(f"time_limit={self.time_limit} s expired: the tree is the best among the "
+                          "candidates explored so far", ConvergenceWarning, stacklevel=3)
         self._keep_selectable_rows()
 
     @staticmethod
@@ -284,6 +294,10 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
     max_states : int or None, default=5_000_000
         The fit stops with ``MemoryError`` if it would solve more states than this (a state
         costs a few hundred bytes). None means no limit.
+    time_limit : float or None, default=None
+        Seconds after which no further candidate split is explored: the fit returns the best
+        trees among the candidates explored so far, with a ``ConvergenceWarning``, and
+        ``is_optimal_`` is False. None means no limit.
     n_jobs : int, default=None
         Number of threads solving the root's subproblems. ``None`` means 1, ``-1`` all cores.
         The tree does not depend on it.
@@ -314,6 +328,9 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
     stats_ : dict
         Search statistics: ``states`` solved, ``candidates`` (splits generated), ``exact_scans``
         (states whose last split was searched exactly), ``cache_hits`` and ``seconds``.
+    is_optimal_ : bool
+        True when the tree is certified optimal: every depth used ``splitter="exhaustive"`` and
+        the search completed within ``time_limit``.
 
     Examples
     --------
@@ -336,8 +353,8 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
     def __init__(self, *, max_depth=3, candidates=(7, 7, 7), splitter="cart", criterion="gini",
                  alpha=0.0, complexity="expected_tests", feature_costs=None, min_samples_split=2,
                  min_samples_leaf=1, min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0,
-                 max_features=None, class_weight=None, max_states=5_000_000, n_jobs=None,
-                 random_state=None):
+                 max_features=None, class_weight=None, max_states=5_000_000, time_limit=None,
+                 n_jobs=None, random_state=None):
         self.max_depth = max_depth
         self.candidates = candidates
         self.splitter = splitter
@@ -352,6 +369,7 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
         self.max_features = max_features
         self.class_weight = class_weight
         self.max_states = max_states
+        self.time_limit = time_limit
         self.n_jobs = n_jobs
         self.random_state = random_state
 
@@ -469,6 +487,9 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         Number of features drawn at random at each node of the CART generator.
     max_states : int or None, default=5_000_000
         The fit stops with ``MemoryError`` if it would solve more states than this.
+    time_limit : float or None, default=None
+        Seconds after which no further candidate split is explored; see
+        :class:`DPDTreeClassifier`.
     n_jobs : int, default=None
         Number of threads solving the root's subproblems; the tree does not depend on it.
     random_state : int, RandomState instance or None, default=None
@@ -492,6 +513,8 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         The tree for the current ``alpha``.
     stats_ : dict
         Search statistics, as for :class:`DPDTreeClassifier`.
+    is_optimal_ : bool
+        True when every depth used ``splitter="exhaustive"`` and the search completed.
 
     Examples
     --------
@@ -512,7 +535,7 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
                  criterion="squared_error", alpha=0.0, complexity="expected_tests",
                  feature_costs=None, min_samples_split=2, min_samples_leaf=1,
                  min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0, max_features=None,
-                 max_states=5_000_000, n_jobs=None, random_state=None):
+                 max_states=5_000_000, time_limit=None, n_jobs=None, random_state=None):
         self.max_depth = max_depth
         self.candidates = candidates
         self.splitter = splitter
@@ -526,6 +549,7 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         self.min_impurity_decrease = min_impurity_decrease
         self.max_features = max_features
         self.max_states = max_states
+        self.time_limit = time_limit
         self.n_jobs = n_jobs
         self.random_state = random_state
 

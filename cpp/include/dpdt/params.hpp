@@ -32,6 +32,9 @@ struct Params {
     // Guard against runaway configurations: solving more states than this throws.
     int64_t max_states = 5'000'000;
     int n_threads = 1;
+    // Seconds after which no further candidate is explored, and the best tree found so far among
+    // the explored ones is returned; <= 0 means no limit.
+    double time_limit = 0.0;
 };
 
 }  // namespace dpdt

@@ -1,0 +1,55 @@
+"""time_limit returns the best tree explored so far; is_optimal_ certifies completed exhaustive fits."""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.exceptions import ConvergenceWarning
+
+from dpdt import DPDTreeClassifier, DPDTreeRegressor
+
+
+def noisy_threshold_data(n=3000, p=10, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, p))
+    y = (X[:, 0] + rng.random(n) > 1).astype(int)
+    return X, y
+
+
+def objective(clf, X, y):
+    return 1 - clf.score(X, y)
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_time_limit_returns_at_least_the_greedy_tree(n_jobs):
+    X, y = noisy_threshold_data()
+    # Exhaustive depth 3 on 3000 x 10 would take many minutes.
+    limited = DPDTreeClassifier(max_depth=3, splitter="exhaustive", time_limit=0.5,
+                                max_states=None, n_jobs=n_jobs)
+    with pytest.warns(ConvergenceWarning, match="time_limit"):
+        limited.fit(X, y)
+    assert not limited.is_optimal_
+    greedy = DPDTreeClassifier(max_depth=3, candidates=(1, 1, 1)).fit(X, y)
+    assert objective(limited, X, y) <= objective(greedy, X, y) + 1e-12
+    assert limited.get_depth() <= 3
+
+
+@pytest.mark.parametrize("Estimator", [DPDTreeClassifier, DPDTreeRegressor])
+def test_is_optimal_only_for_completed_exhaustive_search(Estimator):
+    X, y = noisy_threshold_data(n=60, p=3, seed=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        exhaustive = Estimator(max_depth=2, splitter="exhaustive", time_limit=60).fit(X, y)
+        cart = Estimator(max_depth=2).fit(X, y)
+        mixed = Estimator(max_depth=2, splitter=["exhaustive", "cart"]).fit(X, y)
+    assert exhaustive.is_optimal_
+    assert not cart.is_optimal_
+    assert not mixed.is_optimal_
+
+
+def test_generous_time_limit_changes_nothing():
+    X, y = noisy_threshold_data(n=200, p=4, seed=2)
+    free = DPDTreeClassifier(max_depth=3).fit(X, y)
+    limited = DPDTreeClassifier(max_depth=3, time_limit=600).fit(X, y)
+    np.testing.assert_array_equal(free.pareto_front_, limited.pareto_front_)
+    np.testing.assert_array_equal(free.tree_.threshold, limited.tree_.threshold)
