@@ -1,4 +1,4 @@
-"""time_limit returns the best tree explored so far; is_optimal_ certifies completed exhaustive fits."""
+"""time_limit returns the best tree explored so far; is_optimal_ certifies exhaustive fits."""
 
 import warnings
 

@@ -1,8 +1,7 @@
 """Dynamic Programming Decision Trees as scikit-learn estimators."""
 
-from numbers import Integral, Real
-
 import warnings
+from numbers import Integral, Real
 
 import numpy as np
 from joblib import effective_n_jobs
