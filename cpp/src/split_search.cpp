@@ -88,13 +88,60 @@ SplitRecord best_01_split_impl(const Dataset& data, const Classification& obj, N
     return best;
 }
 
+// Two classes: the right side's majority is max(c0 - l0, c1 - l1), no backward pass needed, and
+// the class sums live in registers.
+template <Criterion C>
+SplitRecord best_01_split_binary(const Dataset& data, const Classification& obj, NodeView node, int64_t f,
+                                 const LeafLimits& limits, const double* class_w) {
+    const int32_t m = node.m;
+    const int32_t* ids = node.block(f);
+    const double* col = data.column(f);
+    const int32_t* y = obj.y;
+    const double* w = obj.w;
+    const double c0 = class_w[0], c1 = class_w[1], total = c0 + c1;
+    const double tol = 1e-12 * total;
+    double l0 = 0.0, l1 = 0.0;
+    SplitRecord best;
+    int32_t best_j = -1;
+    for (int32_t j = 0; j + 1 < m; ++j) {
+        const int32_t i = ids[j];
+        const double wi = w[i];
+        const bool is1 = y[i] != 0;
+        l0 += is1 ? 0.0 : wi;
+        l1 += is1 ? wi : 0.0;
+        if (col[i] == col[ids[j + 1]]) continue;
+        const double wl = l0 + l1;
+        if (!limits.allow(j + 1, m - j - 1, wl, total - wl)) continue;
+        const double r0 = std::max(0.0, c0 - l0), r1 = std::max(0.0, c1 - l1);
+        const double loss = std::min(l0, l1) + std::min(r0, r1);
+        if (best_j >= 0 && loss > best.score + tol) continue;
+        const double left[2] = {l0, l1}, right[2] = {r0, r1};
+        const double tie = weighted_impurity(left, 2, wl, C) + weighted_impurity(right, 2, r0 + r1, C);
+        // Lower loss wins; a tie in loss goes to the lower weighted impurity of the children.
+        if (best_j < 0 || loss < best.score - tol || tie < best.tie - tol) {
+            best.score = loss;
+            best.tie = tie;
+            best_j = j;
+        }
+    }
+    if (best_j >= 0) {
+        best.feature = static_cast<int32_t>(f);
+        best.threshold = midpoint(col[ids[best_j]], col[ids[best_j + 1]]);
+        best.n_left = best_j + 1;
+    }
+    return best;
+}
+
 }  // namespace
 
 SplitRecord best_01_split(const Dataset& data, const Classification& obj, NodeView node, int64_t f,
                           const LeafLimits& limits, const double* class_w, std::vector<double>& scratch) {
-    if (obj.criterion == Criterion::Gini)
-        return best_01_split_impl<Criterion::Gini>(data, obj, node, f, limits, class_w, scratch);
-    return best_01_split_impl<Criterion::Entropy>(data, obj, node, f, limits, class_w, scratch);
+    const bool gini = obj.criterion == Criterion::Gini;
+    if (obj.n_classes == 2)
+        return gini ? best_01_split_binary<Criterion::Gini>(data, obj, node, f, limits, class_w)
+                    : best_01_split_binary<Criterion::Entropy>(data, obj, node, f, limits, class_w);
+    return gini ? best_01_split_impl<Criterion::Gini>(data, obj, node, f, limits, class_w, scratch)
+                : best_01_split_impl<Criterion::Entropy>(data, obj, node, f, limits, class_w, scratch);
 }
 
 }  // namespace detail

@@ -102,6 +102,26 @@ template <class Visit>
 void classification_scores(const Dataset& data, const Classification& obj, NodeView node, int64_t f,
                            const LeafLimits& limits, const double* class_w, Visit&& visit) {
     const int K = obj.n_classes;
+    if (K == 2 && obj.criterion == Criterion::Gini) {
+        // Two classes under gini: W_L gini_L = 2 l0 l1 / W_L, all in registers.
+        const int32_t* ids = node.block(f);
+        const double* col = data.column(f);
+        const double c0 = class_w[0], c1 = class_w[1], total = c0 + c1;
+        const double parent = total > 0.0 ? 2.0 * c0 * c1 / total : 0.0;
+        double l0 = 0.0, l1 = 0.0;
+        for (int32_t j = 0; j + 1 < node.m; ++j) {
+            const int32_t i = ids[j];
+            const double wi = obj.w[i];
+            const bool is1 = obj.y[i] != 0;
+            l0 += is1 ? 0.0 : wi;
+            l1 += is1 ? wi : 0.0;
+            if (col[i] == col[ids[j + 1]]) continue;
+            const double wl = l0 + l1, r0 = std::max(0.0, c0 - l0), r1 = std::max(0.0, c1 - l1), wr = r0 + r1;
+            if (!limits.allow(j + 1, node.m - j - 1, wl, wr) || wl <= 0.0 || wr <= 0.0) continue;
+            visit(j, parent - 2.0 * l0 * l1 / wl - 2.0 * r0 * r1 / wr);
+        }
+        return;
+    }
     const int32_t* ids = node.block(f);
     const double* col = data.column(f);
     std::vector<double> left(K, 0.0), right(class_w, class_w + K);
