@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "dpdt/branches.hpp"
 #include "dpdt/solver.hpp"
 #include "dpdt/tree.hpp"
 
@@ -233,6 +234,66 @@ nb::dict fit_newton(const PreparedData& prepared, Array1<double> gradient, Array
     return run_fit([&]() -> const dpdt::Dataset& { return prepared.data; }, feature_costs, objective, o);
 }
 
+nb::dict fit_branches(nb::ndarray<const int32_t, nb::numpy, nb::ndim<2>, nb::c_contig, nb::device::cpu> X,
+                      Array1<int32_t> y, Array1<double> sample_weight, int n_classes, double lam, int max_depth,
+                      double time_limit, int64_t max_branches) {
+    const int64_t n = static_cast<int64_t>(X.shape(0)), q = static_cast<int64_t>(X.shape(1));
+    if (n < 1 || q < 1) throw nb::value_error("empty training data");
+    if (static_cast<int64_t>(y.shape(0)) != n || static_cast<int64_t>(sample_weight.shape(0)) != n)
+        throw nb::value_error("X, y and sample_weight must have the same number of rows");
+    dpdt::CategoricalData data;
+    data.n = n;
+    data.q = q;
+    data.X = X.data();
+    data.y = y.data();
+    data.w = sample_weight.data();
+    data.n_classes = n_classes;
+    data.n_categories.assign(q, 1);
+    for (int64_t i = 0; i < n; ++i) {
+        if (y(i) < 0 || y(i) >= n_classes) throw nb::value_error("class codes must be in [0, n_classes)");
+        for (int64_t f = 0; f < q; ++f) {
+            const int32_t c = X.data()[i * q + f];
+            if (c < 0) throw nb::value_error("category codes must be non-negative");
+            data.n_categories[f] = std::max(data.n_categories[f], c + 1);
+        }
+    }
+    dpdt::BranchesParams params;
+    params.lambda = lam;
+    params.max_depth = max_depth;
+    params.time_limit = time_limit;
+    params.max_branches = max_branches;
+    auto poll = []() {
+        nb::gil_scoped_acquire gil;
+        return PyErr_CheckSignals() != 0;
+    };
+    dpdt::BranchesResult r;
+    {
+        nb::gil_scoped_release release;
+        try {
+            r = dpdt::solve_branches(data, params, poll);
+        } catch (const dpdt::Interrupted&) {
+            nb::gil_scoped_acquire gil;
+            if (!PyErr_Occurred()) PyErr_SetInterrupt();
+            throw nb::python_error();
+        }
+    }
+    const size_t nodes = r.tree.feature.size(), edges = r.tree.edge_category.size();
+    nb::dict out;
+    out["feature"] = to_numpy(std::move(r.tree.feature), {nodes});
+    out["edge_begin"] = to_numpy(std::move(r.tree.edge_begin), {nodes + 1});
+    out["edge_category"] = to_numpy(std::move(r.tree.edge_category), {edges});
+    out["edge_child"] = to_numpy(std::move(r.tree.edge_child), {edges});
+    out["value"] = to_numpy(std::move(r.tree.value), {nodes, static_cast<size_t>(n_classes)});
+    out["n_node_samples"] = to_numpy(std::move(r.tree.n_node_samples), {nodes});
+    out["objective"] = r.objective;
+    out["upper_bound"] = r.upper_bound;
+    out["optimal"] = r.optimal;
+    out["iterations"] = r.iterations;
+    out["branches"] = r.branches;
+    out["seconds"] = r.seconds;
+    return out;
+}
+
 nb::ndarray<nb::numpy, int64_t> apply_tree(Array1<int64_t> children_left, Array1<int64_t> children_right,
                                            Array1<int64_t> feature, Array1<double> threshold,
                                            Array2<double> X) {
@@ -271,6 +332,8 @@ NB_MODULE(_core, m) {
     m.def("fit_newton", &fit_newton, "prepared"_a, "gradient"_a.noconvert(), "hessian"_a.noconvert(),
           "sample_weight"_a.noconvert(), "feature_costs"_a.noconvert(), "reg_lambda"_a, "gamma"_a,
           "kwargs"_a);
+    m.def("fit_branches", &fit_branches, "X"_a.noconvert(), "y"_a.noconvert(), "sample_weight"_a.noconvert(),
+          "n_classes"_a, "lam"_a, "max_depth"_a, "time_limit"_a, "max_branches"_a);
     m.def("apply", &apply_tree, "children_left"_a.noconvert(), "children_right"_a.noconvert(),
           "feature"_a.noconvert(), "threshold"_a.noconvert(), "X"_a.noconvert());
 }

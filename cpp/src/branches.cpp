@@ -1,0 +1,263 @@
+#include "dpdt/branches.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <unordered_map>
+
+#include "dpdt/solver.hpp"
+
+namespace dpdt {
+namespace {
+
+constexpr double kEps = 1e-12;
+
+inline uint64_t mix(uint64_t x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+// A branch by its sample subset: order-independent 128-bit hash, size and remaining depth.
+struct BranchKey {
+    uint64_t a, b;
+    int64_t m;
+    int32_t depth;
+    bool operator==(const BranchKey& o) const { return a == o.a && b == o.b && m == o.m && depth == o.depth; }
+};
+struct BranchKeyHash {
+    size_t operator()(const BranchKey& k) const { return static_cast<size_t>(k.a ^ mix(k.b + k.depth)); }
+};
+
+// What is known of a branch: the best subtree found (value lb, root feature, -1 for a leaf) and
+// a certified bound ub on the best subtree; solved exactly when they meet.
+struct Bounds {
+    double lb = 0.0, ub = 0.0;
+    int32_t feature = -1;
+    bool exact() const { return ub <= lb + kEps; }
+};
+
+struct Child {
+    std::vector<int32_t> idx;
+    int32_t category = 0;
+    uint64_t a = 0, b = 0;
+    double ub = 0.0;
+};
+
+struct Option {
+    int32_t feature = -1;
+    double ub = 0.0;
+    std::vector<Child> children;
+};
+
+class BranchSearch {
+  public:
+    BranchSearch(const CategoricalData& data, const BranchesParams& params, const std::function<bool()>& poll)
+        : d_(data), p_(params), poll_(poll), start_(std::chrono::steady_clock::now()) {
+        total_ = 0.0;
+        for (int64_t i = 0; i < d_.n; ++i) total_ += d_.w[i];
+    }
+
+    Bounds solve(const std::vector<int32_t>& idx, uint64_t a, uint64_t b, int depth) {
+        const BranchKey key{a, b, static_cast<int64_t>(idx.size()), remaining(depth)};
+        auto it = memo_.find(key);
+        if (it != memo_.end() && (it->second.exact() || timed_out_)) return it->second;
+        tick();
+
+        std::vector<double> cw(d_.n_classes, 0.0);
+        double weight = 0.0;
+        for (int32_t i : idx) {
+            cw[d_.y[i]] += d_.w[i];
+            weight += d_.w[i];
+        }
+        Bounds node;
+        node.lb = node.ub = leaf_value(cw);
+        int classes = 0;
+        for (double c : cw) classes += c > 0.0;
+        const bool at_depth_limit = p_.max_depth > 0 && depth >= p_.max_depth;
+        // Purification: no split can beat w(l) - lambda; when the leaf does, the branch is solved.
+        if (at_depth_limit || classes <= 1 || weight / total_ - p_.lambda <= node.lb + kEps)
+            return remember(key, node);
+
+        std::vector<Option> options = split_options(idx, depth);
+        std::sort(options.begin(), options.end(), [](const Option& x, const Option& y) {
+            return x.ub > y.ub + kEps || (x.ub >= y.ub - kEps && x.feature < y.feature);
+        });
+        double best_unexplored = -1e300;
+        for (Option& opt : options) {
+            if (opt.ub <= node.lb + kEps) break;   // sorted: no later option can do better
+            if (timed_out_) {
+                best_unexplored = std::max(best_unexplored, opt.ub);
+                continue;
+            }
+            double lb = -p_.lambda, ub = opt.ub;
+            bool abandoned = false;
+            for (Child& c : opt.children) {
+                const Bounds cb = solve(c.idx, c.a, c.b, depth + 1);
+                lb += cb.lb;
+                ub += cb.ub - c.ub;
+                if (ub <= node.lb + kEps) {   // cannot beat the best split found
+                    abandoned = true;
+                    break;
+                }
+            }
+            best_unexplored = std::max(best_unexplored, ub);
+            if (!abandoned && lb > node.lb + kEps) {
+                node.lb = lb;
+                node.feature = opt.feature;
+            }
+        }
+        node.ub = std::max(node.lb, best_unexplored);
+        return remember(key, node);
+    }
+
+    // The tree of the best subtrees found, from the memo.
+    void emit(const std::vector<int32_t>& idx, uint64_t a, uint64_t b, int depth, MultiwayTree& tree,
+              std::vector<std::vector<std::pair<int32_t, int32_t>>>& edges) {
+        const int32_t id = static_cast<int32_t>(tree.feature.size());
+        std::vector<double> cw(d_.n_classes, 0.0);
+        for (int32_t i : idx) cw[d_.y[i]] += d_.w[i];
+        tree.value.insert(tree.value.end(), cw.begin(), cw.end());
+        tree.n_node_samples.push_back(static_cast<int64_t>(idx.size()));
+        auto it = memo_.find(BranchKey{a, b, static_cast<int64_t>(idx.size()), remaining(depth)});
+        const int32_t f = it == memo_.end() ? -1 : it->second.feature;
+        tree.feature.push_back(f);
+        edges.emplace_back();
+        if (f < 0) return;
+        for (Child& c : partition(idx, f)) {
+            const int32_t child = static_cast<int32_t>(tree.feature.size());
+            edges[id].emplace_back(c.category, child);
+            emit(c.idx, c.a, c.b, depth + 1, tree, edges);
+        }
+    }
+
+    double total() const { return total_; }
+    int64_t iterations() const { return iterations_; }
+    int64_t branches() const { return static_cast<int64_t>(memo_.size()); }
+    bool timed_out() const { return timed_out_; }
+
+  private:
+    int32_t remaining(int depth) const { return p_.max_depth > 0 ? p_.max_depth - depth : -1; }
+
+    double leaf_value(const std::vector<double>& cw) const {
+        return *std::max_element(cw.begin(), cw.end()) / total_;
+    }
+
+    Bounds remember(const BranchKey& key, const Bounds& b) {
+        memo_[key] = b;
+        if (static_cast<int64_t>(memo_.size()) > p_.max_branches)
+            throw StateLimitExceeded("BRANCHES exceeded max_branches=" + std::to_string(p_.max_branches) +
+                                     " branches; raise lam, set max_depth or time_limit");
+        return b;
+    }
+
+    void tick() {
+        ++iterations_;
+        if ((iterations_ & 1023) != 0) return;
+        if (poll_ && poll_()) throw Interrupted();
+        if (p_.time_limit > 0.0 &&
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() > p_.time_limit)
+            timed_out_ = true;
+    }
+
+    // The children of a multiway split on f: one per category present, in category order.
+    std::vector<Child> partition(const std::vector<int32_t>& idx, int32_t f) const {
+        const int32_t categories = d_.n_categories[f];
+        std::vector<int32_t> count(categories, 0);
+        for (int32_t i : idx) ++count[d_.X[static_cast<int64_t>(i) * d_.q + f]];
+        std::vector<int32_t> slot(categories, -1);
+        std::vector<Child> children;
+        for (int32_t c = 0; c < categories; ++c) {
+            if (count[c] == 0) continue;
+            slot[c] = static_cast<int32_t>(children.size());
+            children.emplace_back();
+            children.back().category = c;
+            children.back().idx.reserve(count[c]);
+        }
+        for (int32_t i : idx) {
+            Child& c = children[slot[d_.X[static_cast<int64_t>(i) * d_.q + f]]];
+            c.idx.push_back(i);
+            c.a += mix(static_cast<uint64_t>(i));
+            c.b += mix(static_cast<uint64_t>(i) ^ 0x5851f42d4c957f2dULL);
+        }
+        return children;
+    }
+
+    std::vector<Option> split_options(const std::vector<int32_t>& idx, int depth) {
+        std::vector<Option> options;
+        std::vector<double> cw(d_.n_classes);
+        for (int32_t f = 0; f < d_.q; ++f) {
+            std::vector<Child> children = partition(idx, f);
+            if (children.size() < 2) continue;
+            Option opt;
+            opt.feature = f;
+            opt.ub = -p_.lambda;
+            for (Child& c : children) {
+                auto it = memo_.find(BranchKey{c.a, c.b, static_cast<int64_t>(c.idx.size()), remaining(depth + 1)});
+                if (it != memo_.end()) {
+                    c.ub = it->second.ub;
+                } else {
+                    std::fill(cw.begin(), cw.end(), 0.0);
+                    double weight = 0.0;
+                    for (int32_t i : c.idx) {
+                        cw[d_.y[i]] += d_.w[i];
+                        weight += d_.w[i];
+                    }
+                    c.ub = std::max(leaf_value(cw), weight / total_ - p_.lambda);
+                    if (p_.max_depth > 0 && depth + 1 >= p_.max_depth) c.ub = leaf_value(cw);
+                }
+                opt.ub += c.ub;
+            }
+            opt.children = std::move(children);
+            options.push_back(std::move(opt));
+        }
+        return options;
+    }
+
+    const CategoricalData& d_;
+    const BranchesParams& p_;
+    const std::function<bool()>& poll_;
+    const std::chrono::steady_clock::time_point start_;
+    double total_ = 0.0;
+    int64_t iterations_ = 0;
+    bool timed_out_ = false;
+    std::unordered_map<BranchKey, Bounds, BranchKeyHash> memo_;
+};
+
+}  // namespace
+
+BranchesResult solve_branches(const CategoricalData& data, const BranchesParams& params,
+                              const std::function<bool()>& poll) {
+    const auto t0 = std::chrono::steady_clock::now();
+    BranchSearch search(data, params, poll);
+    std::vector<int32_t> all(static_cast<size_t>(data.n));
+    uint64_t a = 0, b = 0;
+    for (int32_t i = 0; i < static_cast<int32_t>(data.n); ++i) {
+        all[i] = i;
+        a += mix(static_cast<uint64_t>(i));
+        b += mix(static_cast<uint64_t>(i) ^ 0x5851f42d4c957f2dULL);
+    }
+    const Bounds root = search.solve(all, a, b, 0);
+
+    BranchesResult result;
+    std::vector<std::vector<std::pair<int32_t, int32_t>>> edges;
+    search.emit(all, a, b, 0, result.tree, edges);
+    result.tree.edge_begin.push_back(0);
+    for (const auto& node_edges : edges) {
+        for (const auto& [category, child] : node_edges) {
+            result.tree.edge_category.push_back(category);
+            result.tree.edge_child.push_back(child);
+        }
+        result.tree.edge_begin.push_back(static_cast<int64_t>(result.tree.edge_category.size()));
+    }
+    result.objective = root.lb;
+    result.upper_bound = root.ub;
+    result.optimal = root.exact();
+    result.iterations = search.iterations();
+    result.branches = search.branches();
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return result;
+}
+
+}  // namespace dpdt
