@@ -3,6 +3,7 @@
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
+from ._branches import MultiwayTree
 from ._tree import TREE_LEAF
 
 
@@ -11,8 +12,10 @@ def export_text(estimator, *, feature_names=None, class_names=None, decimals=3, 
 
     Parameters
     ----------
-    estimator : DPDTreeClassifier
-        A fitted estimator; its current tree (``estimator.tree_``) is exported.
+    estimator : DPDTreeClassifier or BranchesClassifier
+        A fitted estimator; its current tree (``estimator.tree_``) is exported. Multiway
+        trees print one ``feature = category`` line per child; a category without a line
+        stops at the node above it.
     feature_names : list of str, default=None
         Names of the features; defaults to ``feature_names_in_`` or ``x[i]``.
     class_names : list of str, default=None
@@ -40,6 +43,8 @@ def export_text(estimator, *, feature_names=None, class_names=None, decimals=3, 
     """
     check_is_fitted(estimator)
     tree = estimator.tree_
+    if isinstance(tree, MultiwayTree):
+        return _export_multiway(estimator, feature_names, class_names)
     if feature_names is None:
         names = getattr(estimator, "feature_names_in_", None)
         feature_names = ([str(n) for n in names] if names is not None
@@ -74,4 +79,37 @@ def export_text(estimator, *, feature_names=None, class_names=None, decimals=3, 
         leaf_line(0, "")
     else:
         walk(0, 0)
+    return "\n".join(lines) + "\n"
+
+
+def _category_names(estimator, feature):
+    kind, table = estimator._codes.encoders_[feature]
+    if kind == "bins":
+        edges = [-np.inf, *table.tolist(), np.inf]
+        return [f"in ({lo:.4g}, {hi:.4g}]" for lo, hi in zip(edges[:-1], edges[1:], strict=True)]
+    return [f"= {value}" for value in table.tolist()]
+
+
+def _export_multiway(estimator, feature_names, class_names):
+    tree = estimator.tree_
+    if feature_names is None:
+        names = getattr(estimator, "feature_names_in_", None)
+        feature_names = ([str(n) for n in names] if names is not None
+                         else [f"x[{i}]" for i in range(estimator.n_features_in_)])
+    if class_names is None:
+        class_names = [str(c) for c in estimator.classes_]
+    lines = []
+
+    def walk(node, depth):
+        indent = "|   " * depth
+        if tree.feature[node] < 0:
+            lines.append(f"{indent}|--- class: {class_names[int(np.argmax(tree.value[node]))]}")
+            return
+        f = int(tree.feature[node])
+        categories = _category_names(estimator, f)
+        for category, child in tree.children(node):
+            lines.append(f"{indent}|--- {feature_names[f]} {categories[category]}")
+            walk(child, depth + 1)
+
+    walk(0, 0)
     return "\n".join(lines) + "\n"

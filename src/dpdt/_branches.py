@@ -1,0 +1,328 @@
+"""BRANCHES: certified optimal sparse trees with multiway splits on categorical features."""
+
+import warnings
+from numbers import Integral, Number, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils._param_validation import Interval
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import (
+    _check_sample_weight,
+    check_is_fitted,
+    column_or_1d,
+    validate_data,
+)
+
+from . import _core
+
+
+class MultiwayTree:
+    """A fitted multiway tree stored as flat arrays.
+
+    Node ``k`` tests feature ``feature[k]`` (-1 for a leaf). Its children are the edges
+    ``e`` in ``range(edge_begin[k], edge_begin[k + 1])``: a sample whose category code for
+    that feature is ``edge_category[e]`` goes to node ``edge_child[e]``. A sample whose
+    category has no edge (unseen in that branch during training) stops at node ``k`` and is
+    predicted by that node's majority class. Node 0 is the root; nodes are in preorder.
+
+    Attributes
+    ----------
+    node_count : int
+        Number of nodes.
+    feature : ndarray of shape (node_count,)
+        Feature tested by each node, -1 for leaves.
+    edge_begin : ndarray of shape (node_count + 1,)
+        Start of each node's edges.
+    edge_category, edge_child : ndarray of shape (n_edges,)
+        Category code and child node of each edge.
+    value : ndarray of shape (node_count, n_classes)
+        Weighted class fractions of the training samples reaching each node.
+    n_node_samples : ndarray of shape (node_count,)
+        Training samples reaching each node.
+    n_splits : int
+        Number of internal nodes.
+    n_leaves : int
+        Number of leaves.
+    max_depth : int
+        Depth of the tree.
+    """
+
+    def __init__(self, arrays):
+        self.feature = np.asarray(arrays["feature"], dtype=np.int64)
+        self.edge_begin = np.asarray(arrays["edge_begin"], dtype=np.int64)
+        self.edge_category = np.asarray(arrays["edge_category"], dtype=np.int64)
+        self.edge_child = np.asarray(arrays["edge_child"], dtype=np.int64)
+        counts = np.asarray(arrays["value"], dtype=np.float64)
+        totals = counts.sum(axis=1, keepdims=True)
+        self.value = np.divide(counts, totals, out=np.zeros_like(counts), where=totals > 0)
+        self.n_node_samples = np.asarray(arrays["n_node_samples"], dtype=np.int64)
+        self.node_count = int(self.feature.shape[0])
+        self.n_splits = int(np.sum(self.feature >= 0))
+        self.n_leaves = self.node_count - self.n_splits
+        depth = np.zeros(self.node_count, dtype=np.int64)
+        for node in range(self.node_count):
+            children = self.edge_child[self.edge_begin[node]:self.edge_begin[node + 1]]
+            depth[children] = depth[node] + 1
+        self.max_depth = int(depth.max()) if self.node_count else 0
+
+    def children(self, node):
+        """Return the (category, child) pairs of a node."""
+        edges = slice(self.edge_begin[node], self.edge_begin[node + 1])
+        return list(zip(self.edge_category[edges].tolist(), self.edge_child[edges].tolist(),
+                        strict=True))
+
+    def apply(self, codes):
+        """Return the node where each row of integer ``codes`` stops (-1 codes are unknown)."""
+        n_categories = int(max(self.edge_category.max(initial=0), codes.max(initial=0))) + 2
+        # child[node, category + 1]; column 0 is the unknown category.
+        child = np.full((self.node_count, n_categories), -1, dtype=np.int64)
+        for node in range(self.node_count):
+            for category, target in self.children(node):
+                child[node, category + 1] = target
+        node = np.zeros(codes.shape[0], dtype=np.int64)
+        active = np.flatnonzero(self.feature[node] >= 0)
+        while active.size:
+            feature = self.feature[node[active]]
+            category = codes[active, feature]
+            nxt = child[node[active], np.clip(category, -1, n_categories - 2) + 1]
+            moved = nxt >= 0
+            node[active[moved]] = nxt[moved]
+            active = active[moved]
+            active = active[self.feature[node[active]] >= 0]
+        return node
+
+
+class _CategoryCodes:
+    """Per-column encoding of features into non-negative category codes, kept for predict.
+
+    Columns of a DataFrame with object, string, category or bool dtype are encoded by their
+    sorted categories. Numeric columns are encoded by their sorted distinct values, or, when
+    they have more than ``max_bins`` of them, by quantile bins (edges kept for predict).
+    A value unseen in training gets code -1.
+    """
+
+    def __init__(self, max_bins):
+        self.max_bins = max_bins
+
+    def fit(self, columns):
+        self.encoders_ = []
+        for column in columns:
+            values = np.asarray(column)
+            if values.dtype.kind in "OUSb" or str(getattr(column, "dtype", "")) == "category":
+                if values.dtype.kind == "O" and not all(
+                        isinstance(v, str | Number | np.generic) for v in values):
+                    raise TypeError("argument must be a string or a number: categorical features "
+                                    "hold strings, numbers or booleans")
+                self.encoders_.append(("categories", np.unique(values.astype(str))))
+                continue
+            values = values.astype(np.float64)
+            if not np.all(np.isfinite(values)):
+                raise ValueError("Input X contains NaN or inf; numeric features must be finite")
+            distinct = np.unique(values)
+            if self.max_bins is not None and len(distinct) > self.max_bins:
+                inner = np.quantile(values, np.linspace(0, 1, self.max_bins + 1)[1:-1])
+                self.encoders_.append(("bins", np.unique(inner)))
+            else:
+                self.encoders_.append(("values", distinct))
+        return self
+
+    def transform(self, columns):
+        codes = []
+        for column, (kind, table) in zip(columns, self.encoders_, strict=True):
+            values = np.asarray(column)
+            if kind != "categories" and not np.all(np.isfinite(values.astype(np.float64))):
+                raise ValueError("Input X contains NaN or inf; numeric features must be finite")
+            if kind == "bins":
+                codes.append(np.searchsorted(table, values.astype(np.float64), side="left"))
+                continue
+            keys = values.astype(str) if kind == "categories" else values.astype(np.float64)
+            position = np.clip(np.searchsorted(table, keys), 0, len(table) - 1)
+            codes.append(np.where(table[position] == keys, position, -1))
+        return np.ascontiguousarray(np.column_stack(codes), dtype=np.int32)
+
+
+class BranchesClassifier(ClassifierMixin, BaseEstimator):
+    """Optimal sparse decision tree with multiway categorical splits (BRANCHES).
+
+    Finds the tree that maximises
+
+        H(T) = weighted training accuracy(T) - lam * (number of splits of T)
+
+    over all trees (no depth limit unless ``max_depth``) whose internal nodes split a branch on
+    one categorical feature into one child per category present, and proves it optimal. The
+    search is dynamic programming over branches with branch & bound: the purification bound
+    (an unsolved branch is worth at most max(its leaf accuracy, its weight fraction - lam))
+    prunes splits that cannot beat the best one found (Chaouki, Read and Bifet, "Branches",
+    ICML 2025), in dpdt's C++ core.
+
+    Parameters
+    ----------
+    lam : float, default=0.01
+        Penalty per split, in units of training accuracy.
+    max_depth : int or None, default=None
+        Depth limit; None means none.
+    max_bins : int or None, default=None
+        Numeric features with more distinct values than this are binned into at most
+        ``max_bins`` quantile bins (edges kept for predict); None keeps every distinct value
+        as a category.
+    time_limit : float or None, default=None
+        Seconds after which the search stops and returns the best tree found, with a
+        ``ConvergenceWarning`` and a certified ``upper_bound_``.
+    max_branches : int, default=50_000_000
+        The fit stops with ``MemoryError`` beyond this many distinct branches.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        Class labels.
+    n_features_in_ : int
+        Number of features.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Feature names, for DataFrame input with string column names.
+    tree_ : MultiwayTree
+        The tree.
+    objective_ : float
+        H of the tree returned.
+    upper_bound_ : float
+        Certified upper bound on the optimal H; equal to ``objective_`` when optimal.
+    is_optimal_ : bool
+        True when the tree is proven optimal.
+    n_iterations_ : int
+        Branches expanded by the search.
+    n_branches_ : int
+        Distinct branches memoised.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dpdt import BranchesClassifier
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1], [2, 0], [2, 1]])
+    >>> clf = BranchesClassifier(lam=0.01).fit(X, [0, 0, 1, 1, 0, 0])
+    >>> clf.is_optimal_, clf.tree_.n_splits, clf.score(X, [0, 0, 1, 1, 0, 0])
+    (True, 1, 1.0)
+    """
+
+    _parameter_constraints: dict = {
+        "lam": [Interval(Real, 0, None, closed="left")],
+        "max_depth": [Interval(Integral, 1, None, closed="left"), None],
+        "max_bins": [Interval(Integral, 2, None, closed="left"), None],
+        "time_limit": [Interval(Real, 0, None, closed="neither"), None],
+        "max_branches": [Interval(Integral, 1, None, closed="left")],
+    }
+
+    def __init__(self, *, lam=0.01, max_depth=None, max_bins=None, time_limit=None,
+                 max_branches=50_000_000):
+        self.lam = lam
+        self.max_depth = max_depth
+        self.max_bins = max_bins
+        self.time_limit = time_limit
+        self.max_branches = max_branches
+
+    @staticmethod
+    def _columns(X):
+        if hasattr(X, "iloc"):
+            return [X.iloc[:, j] for j in range(X.shape[1])]
+        return list(np.asarray(X).T)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Find the optimal tree.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            Categorical features: non-negative integer codes, or DataFrame columns of any
+            dtype (see ``max_bins`` for numeric ones).
+        y : array-like of shape (n_samples,)
+            Class labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Positive sample weights; accuracy is then weighted.
+
+        Returns
+        -------
+        self : BranchesClassifier
+            The fitted estimator.
+        """
+        validate_data(self, X, y, dtype=None, ensure_all_finite=False, reset=True)
+        y = column_or_1d(y, warn=True)
+        check_classification_targets(y)
+        self.classes_, y_codes = np.unique(y, return_inverse=True)
+        self._codes = _CategoryCodes(self.max_bins).fit(self._columns(X))
+        codes = self._codes.transform(self._columns(X))
+        weight = _check_sample_weight(sample_weight, codes, dtype=np.float64,
+                                      ensure_non_negative=True)
+        kept = weight > 0   # a sample of zero weight is a removed sample
+        if not kept.any():
+            raise ValueError("sample_weight must have a positive entry")
+        result = _core.fit_branches(
+            np.ascontiguousarray(codes[kept]), np.ascontiguousarray(y_codes[kept], dtype=np.int32),
+            np.ascontiguousarray(weight[kept]), n_classes=len(self.classes_), lam=float(self.lam),
+            max_depth=self.max_depth or 0,
+            time_limit=float(self.time_limit) if self.time_limit else 0.0,
+            max_branches=self.max_branches)
+        self.tree_ = MultiwayTree(result)
+        self.objective_ = result["objective"]
+        self.upper_bound_ = result["upper_bound"]
+        self.is_optimal_ = bool(result["optimal"])
+        self.n_iterations_ = result["iterations"]
+        self.n_branches_ = result["branches"]
+        if not self.is_optimal_:
+            warnings.warn(f"time_limit={self.time_limit} s expired before optimality was proven: "
+                          f"objective {self.objective_:.6f}, upper bound {self.upper_bound_:.6f}",
+                          ConvergenceWarning, stacklevel=2)
+        return self
+
+    def _codes_for_predict(self, X):
+        check_is_fitted(self)
+        validate_data(self, X, dtype=None, ensure_all_finite=False, reset=False)
+        return self._codes.transform(self._columns(X))
+
+    def apply(self, X):
+        """Return the node where each sample stops.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        nodes : ndarray of shape (n_samples,)
+            Node index in :attr:`tree_`.
+        """
+        codes = self._codes_for_predict(X)
+        return self.tree_.apply(codes)
+
+    def predict_proba(self, X):
+        """Return the weighted class fractions of each sample's node.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            Class probabilities, columns ordered as :attr:`classes_`.
+        """
+        nodes = self.apply(X)
+        return self.tree_.value[nodes]
+
+    def predict(self, X):
+        """Return the majority class of each sample's node.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        y : ndarray of shape (n_samples,)
+            Predicted labels.
+        """
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
