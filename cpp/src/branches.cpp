@@ -59,10 +59,17 @@ class BranchSearch {
         for (int64_t i = 0; i < d_.n; ++i) total_ += d_.w[i];
     }
 
-    Bounds solve(const std::vector<int32_t>& idx, uint64_t a, uint64_t b, int depth) {
+    // Bounds on the branch's best subtree value V: either exact (lb == ub), or ub <= target, which
+    // is all the caller needs to know (its split cannot beat what it has without more). Children
+    // are given the target that their parent's split needs from them (MurTree's bound passing).
+    Bounds solve(const std::vector<int32_t>& idx, uint64_t a, uint64_t b, int depth, double target) {
         const BranchKey key{a, b, static_cast<int64_t>(idx.size()), remaining(depth)};
+        Bounds node;
         auto it = memo_.find(key);
-        if (it != memo_.end() && (it->second.exact() || timed_out_)) return it->second;
+        if (it != memo_.end()) {
+            if (it->second.exact() || it->second.ub <= target + kEps || timed_out_) return it->second;
+            node = it->second;   // resume: its best tree and bound stay valid
+        }
         tick();
 
         std::vector<double> cw(d_.n_classes, 0.0);
@@ -71,44 +78,57 @@ class BranchSearch {
             cw[d_.y[i]] += d_.w[i];
             weight += d_.w[i];
         }
-        Bounds node;
-        node.lb = node.ub = leaf_value(cw);
+        const double leaf = leaf_value(cw);
+        if (it == memo_.end()) {   // the purification bound until the options say more
+            node.lb = leaf;
+            node.ub = std::max(leaf, weight / total_ - p_.lambda);
+            node.feature = -1;
+        }
         int classes = 0;
         for (double c : cw) classes += c > 0.0;
         const bool at_depth_limit = p_.max_depth > 0 && depth >= p_.max_depth;
         // Purification: no split can beat w(l) - lambda; when the leaf does, the branch is solved.
-        if (at_depth_limit || classes <= 1 || weight / total_ - p_.lambda <= node.lb + kEps)
+        if (at_depth_limit || classes <= 1 || weight / total_ - p_.lambda <= leaf + kEps) {
+            node.lb = node.ub = leaf;
+            node.feature = -1;
             return remember(key, node);
+        }
 
         std::vector<Option> options = split_options(idx, depth);
         std::sort(options.begin(), options.end(), [](const Option& x, const Option& y) {
             return x.ub > y.ub + kEps || (x.ub >= y.ub - kEps && x.feature < y.feature);
         });
-        double best_unexplored = -1e300;
+        double bound = node.lb;   // the best any option can still reach, once explored
         for (Option& opt : options) {
-            if (opt.ub <= node.lb + kEps) break;   // sorted: no later option can do better
+            const double needed = std::max(node.lb, target);
+            if (opt.ub <= needed + kEps) {   // sorted: no later option can matter
+                bound = std::max(bound, opt.ub);
+                break;
+            }
             if (timed_out_) {
-                best_unexplored = std::max(best_unexplored, opt.ub);
+                bound = std::max(bound, opt.ub);
                 continue;
             }
             double lb = -p_.lambda, ub = opt.ub;
             bool abandoned = false;
             for (Child& c : opt.children) {
-                const Bounds cb = solve(c.idx, c.a, c.b, depth + 1);
+                const double rest = ub - c.ub;   // the others at their current bounds
+                const Bounds cb = solve(c.idx, c.a, c.b, depth + 1, needed - rest);
                 lb += cb.lb;
                 ub += cb.ub - c.ub;
-                if (ub <= node.lb + kEps) {   // cannot beat the best split found
+                c.ub = cb.ub;
+                if (ub <= std::max(node.lb, target) + kEps) {
                     abandoned = true;
                     break;
                 }
             }
-            best_unexplored = std::max(best_unexplored, ub);
+            bound = std::max(bound, ub);
             if (!abandoned && lb > node.lb + kEps) {
                 node.lb = lb;
                 node.feature = opt.feature;
             }
         }
-        node.ub = std::max(node.lb, best_unexplored);
+        node.ub = std::max(node.lb, std::min(bound, node.ub));
         return remember(key, node);
     }
 
@@ -238,7 +258,7 @@ BranchesResult solve_branches(const CategoricalData& data, const BranchesParams&
         a += mix(static_cast<uint64_t>(i));
         b += mix(static_cast<uint64_t>(i) ^ 0x5851f42d4c957f2dULL);
     }
-    const Bounds root = search.solve(all, a, b, 0);
+    const Bounds root = search.solve(all, a, b, 0, -1e300);
 
     BranchesResult result;
     std::vector<std::vector<std::pair<int32_t, int32_t>>> edges;
@@ -251,8 +271,20 @@ BranchesResult solve_branches(const CategoricalData& data, const BranchesParams&
         }
         result.tree.edge_begin.push_back(static_cast<int64_t>(result.tree.edge_category.size()));
     }
-    result.objective = root.lb;
-    result.upper_bound = root.ub;
+    // H of the tree returned, from the tree itself (its subtrees may have improved on root.lb).
+    double correct = 0.0;
+    int64_t splits = 0;
+    const int K = data.n_classes;
+    for (size_t k = 0; k < result.tree.feature.size(); ++k) {
+        if (result.tree.feature[k] >= 0) {
+            ++splits;
+            continue;
+        }
+        const double* cw = result.tree.value.data() + k * K;
+        correct += *std::max_element(cw, cw + K);
+    }
+    result.objective = correct / search.total() - params.lambda * static_cast<double>(splits);
+    result.upper_bound = std::max(root.ub, result.objective);
     result.optimal = root.exact();
     result.iterations = search.iterations();
     result.branches = search.branches();
