@@ -860,7 +860,7 @@ def split_score(parent, left, right, criterion):
 
 
 def scored_splits(X, y_idx, w, n_classes, idx, criterion):
-    """Every split of the node as (score, feature, threshold, left, right), by (feature, threshold)."""
+    """Every split of a node as (score, feature, threshold, left, right), by feature, threshold."""
     parent = class_weight_sums(y_idx[idx], w[idx], n_classes)
     out = []
     for f, t, left, right in candidate_splits(X, idx):
@@ -955,13 +955,13 @@ class GeneratorSearch:
             self._offers[key] = []
             return
         if remaining == 1:
-            self._offers[key] = list(candidate_splits(self.X, idx))
-            return
-        splitter = self.splitters[depth] if depth < len(self.splitters) else "cart"
-        budget = self.budgets[depth] if depth < len(self.budgets) else 1
-        offers = generator_splits(
-            self.X, self.y_idx, self.w, self.n_classes, idx, splitter, budget, self.criterion
-        )
+            offers = list(candidate_splits(self.X, idx))
+        else:
+            splitter = self.splitters[depth] if depth < len(self.splitters) else "cart"
+            budget = self.budgets[depth] if depth < len(self.budgets) else 1
+            offers = generator_splits(
+                self.X, self.y_idx, self.w, self.n_classes, idx, splitter, budget, self.criterion
+            )
         self._offers[key] = offers
         for _, _, left, right in offers:
             self._visit(left, depth + 1)
@@ -987,8 +987,8 @@ class GeneratorSearch:
             key = (tuple(idx), depth)
             if key not in memo:
                 best = self._leaf_loss(idx) / self.W_total
+                share = self.w[idx].sum() / self.W_total if complexity == "expected_tests" else 1
                 for f, _, left, right in self._offers[key]:
-                    share = self.w[idx].sum() / self.W_total if complexity == "expected_tests" else 1
                     cand = alpha * c[f] * share + value(left, depth + 1) + value(right, depth + 1)
                     best = min(best, cand)
                 memo[key] = best

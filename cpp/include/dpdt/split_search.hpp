@@ -262,6 +262,23 @@ SplitRecord best_generator_split(const Dataset& data, const O& obj, NodeView nod
     return best;
 }
 
+// Keeps the `count` records of highest score, picked one at a time by CART's rule (the first in
+// (feature, threshold) order unless another beats it by more than `tol`), so that a budget of 1
+// gives CART's split. A tolerant comparison is no strict weak order, hence selection, not sorting.
+inline void keep_best(std::vector<SplitRecord>& records, int count, double tol) {
+    std::vector<SplitRecord> kept;
+    std::vector<bool> taken(records.size(), false);
+    while (static_cast<int>(kept.size()) < count) {
+        int best = -1;
+        for (size_t r = 0; r < records.size(); ++r)
+            if (!taken[r] && (best < 0 || records[r].score > records[best].score + tol)) best = static_cast<int>(r);
+        if (best < 0) break;
+        taken[best] = true;
+        kept.push_back(records[best]);
+    }
+    records = std::move(kept);
+}
+
 // Top-k (Blanc et al.): the best split of each of the k features of highest best score.
 template <class O>
 void top_k_splits(const Dataset& data, const O& obj, NodeView node, const LeafLimits& limits,
@@ -270,10 +287,7 @@ void top_k_splits(const Dataset& data, const O& obj, NodeView node, const LeafLi
     for (int32_t f = 0; f < data.p; ++f) features[f] = f;
     best_generator_split_per_feature(data, obj, node, features, limits, stats, out);
     out.erase(std::remove_if(out.begin(), out.end(), [](const SplitRecord& s) { return !s.found(); }), out.end());
-    const double tol = generator_tolerance(obj, stats);
-    std::stable_sort(out.begin(), out.end(),
-                     [tol](const SplitRecord& a, const SplitRecord& b) { return a.score > b.score + tol; });
-    if (static_cast<int>(out.size()) > k) out.resize(k);
+    keep_best(out, k, generator_tolerance(obj, stats));
 }
 
 // Top-B: the B (feature, threshold) pairs of highest generator score, several per feature allowed.
@@ -294,10 +308,7 @@ void top_b_splits(const Dataset& data, const O& obj, NodeView node, const LeafLi
             out.push_back(s);
         });
     }
-    const double tol = generator_tolerance(obj, stats);
-    std::stable_sort(out.begin(), out.end(),
-                     [tol](const SplitRecord& a, const SplitRecord& b) { return a.score > b.score + tol; });
-    if (static_cast<int>(out.size()) > b) out.resize(b);
+    keep_best(out, b, generator_tolerance(obj, stats));
 }
 
 }  // namespace dpdt

@@ -1,0 +1,408 @@
+"""BranchesClassifier (BRANCHES, Chaouki, Read and Bifet, ICML 2025) against ground truth.
+
+- brute force over every multiway tree on tiny categorical data: the best
+  H = weighted accuracy - lam * splits equals ``objective_`` and is certified
+  (``is_optimal_``, ``upper_bound_ == objective_``), with and without sample weights and
+  ``max_depth``, for penalties from 0 to one that forces a single leaf;
+- the tree returned achieves ``objective_`` when the training samples are routed through
+  ``tree_``, and its node statistics (``n_node_samples``, ``value``, edges) are those of the
+  routed samples;
+- on binary features a multiway split is a binary split: BRANCHES with ``max_depth=D`` reaches
+  the optimum of DPDT's exhaustive search with ``complexity="n_splits"``;
+- unknown categories at predict, DataFrames of strings and categories, numeric binning,
+  ``time_limit`` and scikit-learn conformance.
+"""
+
+import functools
+import time
+import warnings
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from dpdt import BranchesClassifier, DPDTreeClassifier
+
+DATA = Path(__file__).parent / "data"
+ATOL = 1e-9
+LAMS = (0.0, 0.01, 0.05, 0.1, 0.25, 1.0)   # 1.0 exceeds any gain in accuracy: a single leaf
+DEPTHS = (None, 1, 2)
+# Best objective the published BRANCHES reached on one-hot tic-tac-toe with lam = 0.005
+# (benchmarks/data/categorical/branches_reference.csv, rounded to 6 decimals): a tree of that
+# value exists, so a certified upper bound cannot be below it.
+TICTACTOE_LAM = 0.005
+TICTACTOE_BEST_KNOWN = 0.816221
+
+
+# --------------------------------------------------------------------------------------------
+# Brute force
+# --------------------------------------------------------------------------------------------
+def tree_values(X, y, w, n_classes, depth=None, idx=None):
+    """Return the set of (weighted correct, n_splits) over every multiway tree on ``idx``.
+
+    A tree is a leaf, predicting the weighted majority of its samples, or a split of its
+    samples on one feature with at least two categories among them into one subtree per
+    category present; ``depth`` (None: unlimited) bounds the number of splits on a path. Every
+    tree is enumerated: the candidate subtrees of the children are combined in every way.
+    Pairs are deduplicated, since trees of equal accuracy and size have equal objectives.
+    """
+    if idx is None:
+        idx = np.arange(len(y))
+    leaf = np.bincount(y[idx], weights=w[idx], minlength=n_classes).max()
+    values = {(leaf, 0)}
+    if depth == 0:
+        return values
+    child_depth = None if depth is None else depth - 1
+    for f in range(X.shape[1]):
+        categories = np.unique(X[idx, f])
+        if len(categories) < 2:
+            continue
+        combined = {(0.0, 1)}
+        for c in categories:
+            child = tree_values(X, y, w, n_classes, child_depth, idx[X[idx, f] == c])
+            combined = {(a + b, s + t) for a, s in combined for b, t in child}
+        values |= combined
+    return values
+
+
+def best_objective(values, total, lam):
+    return max(correct / total - lam * splits for correct, splits in values)
+
+
+def internal_codes(X):
+    """Category codes as the estimator assigns them: positions among sorted distinct values."""
+    return np.column_stack([np.unique(column, return_inverse=True)[1] for column in X.T])
+
+
+def route(tree, codes):
+    """Nodes visited by each row of ``codes``, walking the edge arrays (not ``tree.apply``)."""
+    paths = []
+    for row in codes:
+        node, path = 0, [0]
+        while tree.feature[node] >= 0:
+            edges = range(tree.edge_begin[node], tree.edge_begin[node + 1])
+            nxt = [tree.edge_child[e] for e in edges
+                   if tree.edge_category[e] == row[tree.feature[node]]]
+            if not nxt:
+                break
+            assert len(nxt) == 1, f"node {node}: two edges for one category"
+            node = int(nxt[0])
+            path.append(node)
+        paths.append(path)
+    return paths
+
+
+def check_routed_tree(clf, X, y, sample_weight, lam, max_depth=None, codes=None):
+    """The tree achieves ``objective_`` on the routed training samples and its node arrays are
+    those of the samples reaching each node."""
+    tree = clf.tree_
+    w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+    kept = w > 0
+    codes = internal_codes(np.asarray(X)) if codes is None else codes
+    y_idx = np.searchsorted(clf.classes_, y)
+    n_classes = len(clf.classes_)
+    paths = route(tree, codes)
+    leaves = np.array([path[-1] for path in paths])
+    assert np.all(tree.feature[leaves] == -1), "a training sample stopped at a split node"
+    assert_array_equal(leaves, tree.apply(codes))
+    assert_array_equal(leaves, clf.apply(X))
+
+    assert tree.node_count == len(tree.feature) == len(tree.edge_begin) - 1
+    assert tree.n_splits == int(np.sum(tree.feature >= 0))
+    assert tree.n_leaves == tree.node_count - tree.n_splits
+    assert tree.max_depth == max(len(path) for path in paths) - 1
+    if max_depth is not None:
+        assert tree.max_depth <= max_depth
+    for node in range(tree.node_count):
+        members = np.array([i for i, path in enumerate(paths) if node in path and kept[i]],
+                           dtype=int)
+        assert members.size > 0, f"node {node} reached by no training sample"
+        assert tree.n_node_samples[node] == members.size, f"n_node_samples of node {node}"
+        counts = np.bincount(y_idx[members], weights=w[members], minlength=n_classes)
+        assert_allclose(tree.value[node], counts / counts.sum(), atol=ATOL,
+                        err_msg=f"value of node {node}")
+        edges = slice(tree.edge_begin[node], tree.edge_begin[node + 1])
+        if tree.feature[node] < 0:
+            assert tree.edge_begin[node] == tree.edge_begin[node + 1]
+            continue
+        present = np.unique(codes[members, tree.feature[node]])
+        assert present.size >= 2, f"node {node} splits a feature with one category"
+        assert_array_equal(np.sort(tree.edge_category[edges]), present)
+        assert np.all(tree.edge_child[edges] > node), "nodes are not in preorder"
+
+    predicted = np.argmax(tree.value[leaves], axis=1)
+    accuracy = np.sum(w * (predicted == y_idx)) / w.sum()
+    assert clf.score(X, y, sample_weight=w) == pytest.approx(accuracy, abs=ATOL)
+    assert accuracy - lam * tree.n_splits == pytest.approx(clf.objective_, abs=ATOL)
+
+
+# --------------------------------------------------------------------------------------------
+# Tiny categorical data
+# --------------------------------------------------------------------------------------------
+def _tiny(seed, weighted):
+    """n in 6..12, 1-3 features of 2-3 categories, 2-3 classes; labels partly a function of
+    the features, so that deep trees can pay; odd seeds use non-contiguous codes."""
+    rng = np.random.default_rng(300 + seed)
+    q = min(3, 1 + seed % 4)
+    n = int(rng.integers(6, 13))
+    k = 2 + seed % 2
+    X = rng.integers(0, rng.integers(2, 4, size=q), size=(n, q))
+    y = np.where(rng.random(n) < 0.6, (X[:, 0] + X[:, -1]) % k, rng.integers(0, k, n))
+    y[:2] = [0, 1]
+    if seed % 2:
+        X = 2 * X + 1
+    weight = rng.uniform(0.2, 3.0, n) if weighted else None
+    return SimpleNamespace(X=X, y=y, sample_weight=weight)
+
+
+TINY = {f"t{seed}-{'w' if weighted else 'u'}": functools.partial(_tiny, seed, weighted)
+        for seed in range(12) for weighted in (False, True)}
+
+
+@functools.cache
+def tiny_data(name):
+    return TINY[name]()
+
+
+@functools.cache
+def tiny_values(name, depth):
+    data = tiny_data(name)
+    w = np.ones(len(data.y)) if data.sample_weight is None else data.sample_weight
+    classes, y_idx = np.unique(data.y, return_inverse=True)
+    return tree_values(data.X, y_idx, w, len(classes), depth), w.sum()
+
+
+def test_brute_force_enumerates_every_tree():
+    # 3 features of 3 categories, every category combination present: 1 + 3 * 17**3 trees
+    # (17 on two features, 2 on one), all of distinct (correct, splits) under these weights.
+    X = np.array([[a, b, c] for a in range(3) for b in range(3) for c in range(3)])
+    y = np.zeros(len(X), dtype=int)
+    w = 2.0 ** np.arange(len(X))
+
+    def count(idx, features):
+        splits = [f for f in features if np.unique(X[idx, f]).size > 1]
+        total = 1
+        for f in splits:
+            product = 1
+            for c in np.unique(X[idx, f]):
+                product *= count(idx[X[idx, f] == c], [g for g in features if g != f])
+            total += product
+        return total
+
+    assert count(np.arange(len(X)), [0, 1, 2]) == 1 + 3 * 17**3
+    values = tree_values(X, y, w, 1)
+    assert {s for _, s in values} == set(range(0, 13 + 1))
+
+
+@pytest.mark.parametrize("lam", LAMS)
+@pytest.mark.parametrize("depth", DEPTHS)
+@pytest.mark.parametrize("name", TINY)
+def test_objective_equals_brute_force(name, depth, lam):
+    data = tiny_data(name)
+    values, total = tiny_values(name, depth)
+    clf = BranchesClassifier(lam=lam, max_depth=depth).fit(data.X, data.y,
+                                                           sample_weight=data.sample_weight)
+    assert clf.objective_ == pytest.approx(best_objective(values, total, lam), abs=ATOL)
+    assert clf.is_optimal_
+    assert clf.upper_bound_ == clf.objective_
+    assert clf.n_iterations_ >= 1 and clf.n_branches_ >= 1
+    check_routed_tree(clf, data.X, data.y, data.sample_weight, lam, depth)
+    if lam >= 1.0:
+        assert clf.tree_.n_splits == 0 and clf.tree_.node_count == 1
+
+
+@pytest.mark.parametrize("name", ["t3-u", "t6-w", "t11-w"])
+def test_generous_time_limit_changes_nothing(name):
+    data = tiny_data(name)
+    free = BranchesClassifier(lam=0.01).fit(data.X, data.y, sample_weight=data.sample_weight)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        limited = BranchesClassifier(lam=0.01, time_limit=60).fit(
+            data.X, data.y, sample_weight=data.sample_weight)
+    assert limited.is_optimal_
+    assert limited.objective_ == free.objective_
+    for name_ in ("feature", "edge_begin", "edge_category", "edge_child", "value",
+                  "n_node_samples"):
+        assert_array_equal(getattr(limited.tree_, name_), getattr(free.tree_, name_))
+
+
+@pytest.mark.parametrize("name", ["t2-w", "t7-w", "t10-w"])
+def test_zero_weight_is_a_removed_sample(name):
+    data = tiny_data(name)
+    w = data.sample_weight.copy()
+    w[::3] = 0.0
+    kept = w > 0
+    zeroed = BranchesClassifier(lam=0.02).fit(data.X, data.y, sample_weight=w)
+    removed = BranchesClassifier(lam=0.02).fit(data.X[kept], data.y[kept],
+                                               sample_weight=w[kept])
+    assert zeroed.objective_ == pytest.approx(removed.objective_, abs=ATOL)
+    assert_array_equal(zeroed.predict(data.X[kept]), removed.predict(data.X[kept]))
+    check_routed_tree(zeroed, data.X, data.y, w, 0.02)
+
+
+# --------------------------------------------------------------------------------------------
+# Binary features: BRANCHES is the exhaustive binary search with n_splits complexity
+# --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("depth", [1, 2, 3])
+@pytest.mark.parametrize("seed", range(8))
+def test_binary_features_match_dpdt_exhaustive(seed, depth):
+    rng = np.random.default_rng(400 + seed)
+    n, q, k = int(rng.integers(6, 13)), int(rng.integers(2, 5)), 2 + seed % 2
+    X = rng.integers(0, 2, size=(n, q))
+    y = np.where(rng.random(n) < 0.6, (X[:, 0] ^ X[:, 1]) % k, rng.integers(0, k, n))
+    y[:2] = [0, 1]
+    w = rng.uniform(0.2, 3.0, n) if seed % 2 else None
+    dpdt = DPDTreeClassifier(splitter="exhaustive", complexity="n_splits", max_depth=depth)
+    dpdt.fit(X, y, sample_weight=w)
+    assert dpdt.is_optimal_
+    for lam in (0.0, 0.02, 0.1, 0.3):
+        dpdt.set_params(alpha=lam)
+        loss = 1 - dpdt.score(X, y, sample_weight=w)
+        splits = dpdt.tree_.node_count - dpdt.tree_.n_leaves
+        front = dpdt.pareto_front_
+        assert loss + lam * splits == pytest.approx(
+            np.min(front["train_loss"] + lam * front["complexity"]), abs=ATOL)
+        clf = BranchesClassifier(lam=lam, max_depth=depth).fit(X, y, sample_weight=w)
+        assert clf.is_optimal_
+        assert clf.objective_ == pytest.approx(1 - (loss + lam * splits), abs=ATOL), lam
+        check_routed_tree(clf, X, y, w, lam, depth)
+
+
+# --------------------------------------------------------------------------------------------
+# Prediction: unknown categories, DataFrames, numeric columns
+# --------------------------------------------------------------------------------------------
+def _shop():
+    """Colour decides, except red, where size decides; red never has size L.
+
+    13 rows, 7 "no" (the root's majority), red has 3 "yes" and 2 "no" (its majority "yes").
+    The optimal tree for small lam: colour at the root, size under red (two splits).
+    """
+    rows = ([("green", size, "no") for size in "SMLSM"] + [("blue", size, "yes") for size in "SML"]
+            + [("red", "S", "yes")] * 3 + [("red", "M", "no")] * 2)
+    X = pd.DataFrame([row[:2] for row in rows], columns=["colour", "size"])
+    y = np.array([row[2] for row in rows])
+    new = pd.DataFrame([("purple", "S"), ("red", "L"), ("red", "XL"), ("green", "XL"),
+                        ("blue", "S"), ("red", "M")], columns=["colour", "size"])
+    return X, y, new
+
+
+def _as(kind, X, new):
+    if kind == "frame":
+        return X, new
+    if kind == "category":
+        dtype = pd.CategoricalDtype(sorted(set(X["colour"]) | set(X["size"]) | {"purple", "XL"}))
+        return X.astype(dtype), new.astype(dtype)
+    if kind == "strings":
+        return X.to_numpy().astype(str), new.to_numpy().astype(str)
+    # Integer codes; 7 and 9 never occur in training.
+    table = {"blue": 0, "green": 1, "red": 2, "purple": 7, "S": 0, "M": 1, "L": 2, "XL": 9}
+    return (X.apply(lambda c: c.map(table)).to_numpy(),
+            new.apply(lambda c: c.map(table)).to_numpy())
+
+
+@pytest.mark.parametrize("kind", ["frame", "category", "strings", "codes"])
+def test_unknown_categories_stop_at_their_node(kind):
+    X, y, new = _shop()
+    X, new = _as(kind, X, new)
+    clf = BranchesClassifier(lam=0.01).fit(X, y)
+    assert clf.is_optimal_
+    assert_array_equal(clf.classes_, ["no", "yes"])
+    assert_array_equal(clf.predict(X), y)            # round trip
+    assert clf.score(X, y) == 1.0
+    tree = clf.tree_
+    assert tree.n_splits == 2 and tree.feature[0] == 0
+    red = [child for _, child in tree.children(0) if tree.feature[child] >= 0]
+    assert len(red) == 1 and tree.feature[red[0]] == 1
+    red = red[0]
+    leaves = clf.apply(X)
+    green, blue, red_m = leaves[0], leaves[5], leaves[11]
+    # purple: unseen anywhere -> root; red L: L seen, but not among red -> red node;
+    # red XL, green XL: unseen size -> red node / green leaf (no test there).
+    assert_array_equal(clf.apply(new), [0, red, red, green, blue, red_m])
+    assert_array_equal(clf.predict(new), ["no", "yes", "yes", "no", "yes", "no"])
+    proba = clf.predict_proba(new)
+    assert_allclose(proba[0], [7 / 13, 6 / 13])
+    assert_allclose(proba[1], [2 / 5, 3 / 5])
+    if kind in ("frame", "category"):
+        assert_array_equal(clf.feature_names_in_, ["colour", "size"])
+    check_routed_tree(clf, X, y, None, 0.01)
+
+
+def test_max_bins_bins_numeric_columns():
+    x = np.arange(100, dtype=float)
+    y = (x >= 50).astype(int)
+    X = x[:, None]
+    unseen = np.array([[10.5], [60.3], [1000.0], [-5.0], [74.0]])
+    binned = BranchesClassifier(lam=0.01, max_bins=4).fit(X, y)
+    assert binned.is_optimal_ and binned.score(X, y) == 1.0
+    assert 2 <= len(binned.tree_.children(0)) <= 4
+    assert_array_equal(binned.predict(unseen), [0, 1, 1, 0, 1])
+    assert np.all(binned.apply(unseen) != 0)         # a bin, never an unknown category
+
+    exact = BranchesClassifier(lam=0.01).fit(X, y)   # every distinct value is a category
+    assert len(exact.tree_.children(0)) == 100
+    assert_array_equal(exact.apply(unseen), 0)       # unseen values stop at the root
+    assert_array_equal(exact.predict(unseen), 0)     # 50/50: the lowest class
+
+
+def test_dataframe_mixing_strings_and_numbers():
+    rng = np.random.default_rng(0)
+    n = 200
+    frame = pd.DataFrame({"city": rng.choice(["lyon", "oslo", "rome"], n),
+                          "age": rng.normal(40, 12, n),
+                          "member": rng.random(n) < 0.5})
+    y = np.where(frame["city"] == "oslo", "stay", np.where(frame["age"] > 45, "stay", "leave"))
+    clf = BranchesClassifier(lam=0.005, max_bins=8).fit(frame, y)
+    assert clf.is_optimal_
+    assert clf.score(frame, y) - 0.005 * clf.tree_.n_splits == pytest.approx(clf.objective_,
+                                                                               abs=ATOL)
+    new = pd.DataFrame({"city": ["oslo", "paris", "rome"], "age": [99.5, 30.1, 60.7],
+                        "member": [True, False, True]})
+    predicted = clf.predict(new)
+    assert set(predicted) <= {"leave", "stay"}
+    assert predicted[0] == "stay"
+    assert clf.score(frame, y) >= 0.9
+
+
+# --------------------------------------------------------------------------------------------
+# time_limit, max_branches
+# --------------------------------------------------------------------------------------------
+@functools.cache
+def tictactoe():
+    data = np.load(DATA / "tictactoe.npz")
+    return data["X"], data["y"]
+
+
+def test_time_limit_returns_best_tree_and_certified_bound():
+    X, y = tictactoe()
+    clf = BranchesClassifier(lam=TICTACTOE_LAM, time_limit=0.5)
+    start = time.perf_counter()
+    with pytest.warns(ConvergenceWarning, match="time_limit"):
+        clf.fit(X, y)
+    assert time.perf_counter() - start < 20     # the limit is honoured (generous margin)
+    assert not clf.is_optimal_
+    assert clf.upper_bound_ >= clf.objective_
+    assert clf.upper_bound_ >= TICTACTOE_BEST_KNOWN - 1e-6
+    leaf = np.bincount(y).max() / len(y)
+    assert clf.objective_ >= leaf - ATOL
+    check_routed_tree(clf, X, y, None, TICTACTOE_LAM)
+
+
+def test_max_branches_raises_memory_error():
+    X, y = tictactoe()
+    with pytest.raises(MemoryError, match="max_branches"):
+        BranchesClassifier(lam=TICTACTOE_LAM, max_branches=100).fit(X, y)
+
+
+# --------------------------------------------------------------------------------------------
+# scikit-learn conformance
+# --------------------------------------------------------------------------------------------
+@parametrize_with_checks([BranchesClassifier(max_bins=16),
+                          BranchesClassifier(lam=0.0, max_depth=2, max_bins=8)])
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
