@@ -284,7 +284,8 @@ BranchesResult solve_branches(const CategoricalData& data, const BranchesParams&
         correct += *std::max_element(cw, cw + K);
     }
     result.objective = correct / search.total() - params.lambda * static_cast<double>(splits);
-    result.upper_bound = std::max(root.ub, result.objective);
+    // Proven optimal: the bound is the objective (the search's sums differ from it by rounding).
+    result.upper_bound = root.exact() ? result.objective : std::max(root.ub, result.objective);
     result.optimal = root.exact();
     result.iterations = search.iterations();
     result.branches = search.branches();

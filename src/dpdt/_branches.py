@@ -106,10 +106,12 @@ class _CategoryCodes:
     def __init__(self, max_bins):
         self.max_bins = max_bins
 
-    def fit(self, columns):
+    def fit(self, columns, weight):
+        """Learn the codes from the rows of positive weight (quantiles are weighted)."""
         self.encoders_ = []
+        kept = weight > 0
         for column in columns:
-            values = np.asarray(column)
+            values = np.asarray(column)[kept]
             if values.dtype.kind in "OUSb" or str(getattr(column, "dtype", "")) == "category":
                 if values.dtype.kind == "O" and not all(
                         isinstance(v, str | Number | np.generic) for v in values):
@@ -122,8 +124,12 @@ class _CategoryCodes:
                 raise ValueError("Input X contains NaN or inf; numeric features must be finite")
             distinct = np.unique(values)
             if self.max_bins is not None and len(distinct) > self.max_bins:
-                inner = np.quantile(values, np.linspace(0, 1, self.max_bins + 1)[1:-1])
-                self.encoders_.append(("bins", np.unique(inner)))
+                # Weighted quantiles: a weight of k counts as k repeated rows.
+                order = np.argsort(values, kind="stable")
+                cumulative = np.cumsum(weight[kept][order])
+                targets = np.linspace(0, 1, self.max_bins + 1)[1:-1] * cumulative[-1]
+                at = np.clip(np.searchsorted(cumulative, targets, side="left"), 0, len(values) - 1)
+                self.encoders_.append(("bins", np.unique(values[order][at])))
             else:
                 self.encoders_.append(("values", distinct))
         return self
@@ -249,13 +255,13 @@ class BranchesClassifier(ClassifierMixin, BaseEstimator):
         y = column_or_1d(y, warn=True)
         check_classification_targets(y)
         self.classes_, y_codes = np.unique(y, return_inverse=True)
-        self._codes = _CategoryCodes(self.max_bins).fit(self._columns(X))
-        codes = self._codes.transform(self._columns(X))
-        weight = _check_sample_weight(sample_weight, codes, dtype=np.float64,
+        weight = _check_sample_weight(sample_weight, np.empty((len(y_codes), 0)), dtype=np.float64,
                                       ensure_non_negative=True)
         kept = weight > 0   # a sample of zero weight is a removed sample
         if not kept.any():
             raise ValueError("sample_weight must have a positive entry")
+        self._codes = _CategoryCodes(self.max_bins).fit(self._columns(X), weight)
+        codes = self._codes.transform(self._columns(X))
         result = _core.fit_branches(
             np.ascontiguousarray(codes[kept]), np.ascontiguousarray(y_codes[kept], dtype=np.int32),
             np.ascontiguousarray(weight[kept]), n_classes=len(self.classes_), lam=float(self.lam),
