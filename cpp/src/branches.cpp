@@ -39,9 +39,10 @@ struct Bounds {
 };
 
 struct Child {
-    std::vector<int32_t> idx;
+    std::vector<int32_t> idx;   // filled only when the child is solved
     int32_t category = 0;
     uint64_t a = 0, b = 0;
+    int64_t m = 0;
     double ub = 0.0;
 };
 
@@ -111,6 +112,8 @@ class BranchSearch {
             }
             double lb = -p_.lambda, ub = opt.ub;
             bool abandoned = false;
+            std::vector<Child> lists = partition(idx, opt.feature);
+            for (size_t k = 0; k < opt.children.size(); ++k) opt.children[k].idx = std::move(lists[k].idx);
             for (Child& c : opt.children) {
                 const double rest = ub - c.ub;   // the others at their current bounds
                 const Bounds cb = solve(c.idx, c.a, c.b, depth + 1, needed - rest);
@@ -204,33 +207,49 @@ class BranchSearch {
         return children;
     }
 
+    // Every feature's split with its bound, from one counting pass per feature: per category the
+    // samples, class weights and subset hash. The children's sample lists are built only for the
+    // options explored (see `solve`).
     std::vector<Option> split_options(const std::vector<int32_t>& idx, int depth) {
         std::vector<Option> options;
-        std::vector<double> cw(d_.n_classes);
+        const int K = d_.n_classes;
+        const bool children_are_leaves = p_.max_depth > 0 && depth + 1 >= p_.max_depth;
         for (int32_t f = 0; f < d_.q; ++f) {
-            std::vector<Child> children = partition(idx, f);
-            if (children.size() < 2) continue;
+            const int32_t categories = d_.n_categories[f];
+            std::vector<int64_t> count(categories, 0);
+            std::vector<double> cw(static_cast<size_t>(categories) * K, 0.0);
+            std::vector<uint64_t> ha(categories, 0), hb(categories, 0);
+            for (int32_t i : idx) {
+                const int32_t c = d_.X[static_cast<int64_t>(i) * d_.q + f];
+                ++count[c];
+                cw[static_cast<size_t>(c) * K + d_.y[i]] += d_.w[i];
+                ha[c] += mix(static_cast<uint64_t>(i));
+                hb[c] += mix(static_cast<uint64_t>(i) ^ 0x5851f42d4c957f2dULL);
+            }
             Option opt;
             opt.feature = f;
             opt.ub = -p_.lambda;
-            for (Child& c : children) {
-                auto it = memo_.find(BranchKey{c.a, c.b, static_cast<int64_t>(c.idx.size()), remaining(depth + 1)});
+            for (int32_t c = 0; c < categories; ++c) {
+                if (count[c] == 0) continue;
+                Child child;
+                child.category = c;
+                child.a = ha[c];
+                child.b = hb[c];
+                child.m = count[c];
+                auto it = memo_.find(BranchKey{child.a, child.b, child.m, remaining(depth + 1)});
                 if (it != memo_.end()) {
-                    c.ub = it->second.ub;
+                    child.ub = it->second.ub;
                 } else {
-                    std::fill(cw.begin(), cw.end(), 0.0);
+                    const double* w = cw.data() + static_cast<size_t>(c) * K;
                     double weight = 0.0;
-                    for (int32_t i : c.idx) {
-                        cw[d_.y[i]] += d_.w[i];
-                        weight += d_.w[i];
-                    }
-                    c.ub = std::max(leaf_value(cw), weight / total_ - p_.lambda);
-                    if (p_.max_depth > 0 && depth + 1 >= p_.max_depth) c.ub = leaf_value(cw);
+                    for (int k = 0; k < K; ++k) weight += w[k];
+                    const double leaf = *std::max_element(w, w + K) / total_;
+                    child.ub = children_are_leaves ? leaf : std::max(leaf, weight / total_ - p_.lambda);
                 }
-                opt.ub += c.ub;
+                opt.ub += child.ub;
+                opt.children.push_back(std::move(child));
             }
-            opt.children = std::move(children);
-            options.push_back(std::move(opt));
+            if (opt.children.size() >= 2) options.push_back(std::move(opt));
         }
         return options;
     }
