@@ -2,13 +2,14 @@
 
 from . import datasets
 from ._boosting import DPDTGradientBoostingClassifier, DPDTGradientBoostingRegressor
-from ._branches import BranchesClassifier, MultiwayTree
+from ._branches import BranchesClassifier, MultiwayGreedyClassifier, MultiwayTree
 from ._classes import DPDTreeClassifier, DPDTreeRegressor
 from ._export import export_text
 from ._tree import Tree
 
 __all__ = [
     "BranchesClassifier",
+    "MultiwayGreedyClassifier",
     "MultiwayTree",
     "DPDTGradientBoostingClassifier",
     "DPDTGradientBoostingRegressor",

@@ -6,7 +6,7 @@ from numbers import Integral, Number, Real
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import (
     _check_sample_weight,
@@ -149,7 +149,87 @@ class _CategoryCodes:
         return np.ascontiguousarray(np.column_stack(codes), dtype=np.int32)
 
 
-class BranchesClassifier(ClassifierMixin, BaseEstimator):
+class _MultiwayClassifier(ClassifierMixin, BaseEstimator):
+    """Encoding, traversal and prediction shared by the multiway-tree classifiers."""
+
+    @staticmethod
+    def _columns(X):
+        if hasattr(X, "iloc"):
+            return [X.iloc[:, j] for j in range(X.shape[1])]
+        return list(np.asarray(X).T)
+
+    def _training_codes(self, X, y, sample_weight):
+        """Validate, learn the category codes, and return the rows of positive weight."""
+        validate_data(self, X, y, dtype=None, ensure_all_finite=False, reset=True)
+        y = column_or_1d(y, warn=True)
+        check_classification_targets(y)
+        self.classes_, y_codes = np.unique(y, return_inverse=True)
+        weight = _check_sample_weight(sample_weight, np.empty((len(y_codes), 0)), dtype=np.float64,
+                                      ensure_non_negative=True)
+        kept = weight > 0   # a sample of zero weight is a removed sample
+        if not kept.any():
+            raise ValueError("sample_weight must have a positive entry")
+        self._codes = _CategoryCodes(self.max_bins).fit(self._columns(X), weight)
+        codes = self._codes.transform(self._columns(X))
+        return (np.ascontiguousarray(codes[kept]),
+                np.ascontiguousarray(y_codes[kept], dtype=np.int32),
+                np.ascontiguousarray(weight[kept]))
+
+    def _codes_for_predict(self, X):
+        check_is_fitted(self)
+        validate_data(self, X, dtype=None, ensure_all_finite=False, reset=False)
+        return self._codes.transform(self._columns(X))
+
+    def apply(self, X):
+        """Return the node where each sample stops.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        nodes : ndarray of shape (n_samples,)
+            Node index in :attr:`tree_`.
+        """
+        codes = self._codes_for_predict(X)
+        return self.tree_.apply(codes)
+
+    def predict_proba(self, X):
+        """Return the weighted class fractions of each sample's node.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            Class probabilities, columns ordered as :attr:`classes_`.
+        """
+        nodes = self.apply(X)
+        return self.tree_.value[nodes]
+
+    def predict(self, X):
+        """Return the majority class of each sample's node.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            Samples.
+
+        Returns
+        -------
+        y : ndarray of shape (n_samples,)
+            Predicted labels.
+        """
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
+
+
+class BranchesClassifier(_MultiwayClassifier):
     """Optimal sparse decision tree with multiway categorical splits (BRANCHES).
 
     Finds the tree that maximises
@@ -226,12 +306,6 @@ class BranchesClassifier(ClassifierMixin, BaseEstimator):
         self.time_limit = time_limit
         self.max_branches = max_branches
 
-    @staticmethod
-    def _columns(X):
-        if hasattr(X, "iloc"):
-            return [X.iloc[:, j] for j in range(X.shape[1])]
-        return list(np.asarray(X).T)
-
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
         """Find the optimal tree.
@@ -251,20 +325,9 @@ class BranchesClassifier(ClassifierMixin, BaseEstimator):
         self : BranchesClassifier
             The fitted estimator.
         """
-        validate_data(self, X, y, dtype=None, ensure_all_finite=False, reset=True)
-        y = column_or_1d(y, warn=True)
-        check_classification_targets(y)
-        self.classes_, y_codes = np.unique(y, return_inverse=True)
-        weight = _check_sample_weight(sample_weight, np.empty((len(y_codes), 0)), dtype=np.float64,
-                                      ensure_non_negative=True)
-        kept = weight > 0   # a sample of zero weight is a removed sample
-        if not kept.any():
-            raise ValueError("sample_weight must have a positive entry")
-        self._codes = _CategoryCodes(self.max_bins).fit(self._columns(X), weight)
-        codes = self._codes.transform(self._columns(X))
+        codes, y_codes, weight = self._training_codes(X, y, sample_weight)
         result = _core.fit_branches(
-            np.ascontiguousarray(codes[kept]), np.ascontiguousarray(y_codes[kept], dtype=np.int32),
-            np.ascontiguousarray(weight[kept]), n_classes=len(self.classes_), lam=float(self.lam),
+            codes, y_codes, weight, n_classes=len(self.classes_), lam=float(self.lam),
             max_depth=self.max_depth or 0,
             time_limit=float(self.time_limit) if self.time_limit else 0.0,
             max_branches=self.max_branches)
@@ -280,55 +343,137 @@ class BranchesClassifier(ClassifierMixin, BaseEstimator):
                           ConvergenceWarning, stacklevel=2)
         return self
 
-    def _codes_for_predict(self, X):
-        check_is_fitted(self)
-        validate_data(self, X, dtype=None, ensure_all_finite=False, reset=False)
-        return self._codes.transform(self._columns(X))
 
-    def apply(self, X):
-        """Return the node where each sample stops.
+class MultiwayGreedyClassifier(_MultiwayClassifier):
+    """Greedy multiway decision tree: ID3 (information gain) or C4.5 (gain ratio).
+
+    The classic baselines of BRANCHES on the same representation: each node splits on the
+    categorical feature of largest information gain (``criterion="entropy"``, ID3) or gain ratio
+    (``criterion="gain_ratio"``, C4.5, among the features of at least average gain, as Quinlan
+    does), one child per category present, until the node is pure, ``max_depth`` is reached, no
+    split gains information, or a split would leave a child with fewer than ``min_samples_leaf``
+    samples.
+
+    Parameters
+    ----------
+    criterion : {"entropy", "gain_ratio"}, default="gain_ratio"
+        ID3's or C4.5's rule.
+    max_depth : int or None, default=None
+        Depth limit.
+    min_samples_leaf : int, default=1
+        Minimum number of samples in every child of a split.
+    max_bins : int or None, default=None
+        Binning of numeric features, as in :class:`BranchesClassifier`.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        Class labels.
+    tree_ : MultiwayTree
+        The tree.
+    n_features_in_ : int
+        Number of features.
+
+    Examples
+    --------
+    >>> from dpdt import MultiwayGreedyClassifier
+    >>> X = [[0, 1], [0, 0], [1, 1], [1, 0]]
+    >>> MultiwayGreedyClassifier().fit(X, [0, 0, 1, 1]).tree_.n_splits
+    1
+    """
+
+    _parameter_constraints: dict = {
+        "criterion": [StrOptions({"entropy", "gain_ratio"})],
+        "max_depth": [Interval(Integral, 1, None, closed="left"), None],
+        "min_samples_leaf": [Interval(Integral, 1, None, closed="left")],
+        "max_bins": [Interval(Integral, 2, None, closed="left"), None],
+    }
+
+    def __init__(self, *, criterion="gain_ratio", max_depth=None, min_samples_leaf=1,
+                 max_bins=None):
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_leaf = min_samples_leaf
+        self.max_bins = max_bins
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Grow the greedy tree.
 
         Parameters
         ----------
         X : array-like or DataFrame of shape (n_samples, n_features)
-            Samples.
+            Categorical features, as for :class:`BranchesClassifier`.
+        y : array-like of shape (n_samples,)
+            Class labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Positive sample weights.
 
         Returns
         -------
-        nodes : ndarray of shape (n_samples,)
-            Node index in :attr:`tree_`.
+        self : MultiwayGreedyClassifier
+            The fitted estimator.
         """
-        codes = self._codes_for_predict(X)
-        return self.tree_.apply(codes)
+        codes, y_codes, weight = self._training_codes(X, y, sample_weight)
+        n_classes = len(self.classes_)
+        arrays = {"feature": [], "value": [], "n_node_samples": [], "edges": []}
 
-    def predict_proba(self, X):
-        """Return the weighted class fractions of each sample's node.
+        def entropy_sum(counts):
+            # sum over rows of W * H(row): rows are class weight vectors.
+            total = counts.sum(axis=-1)
+            p = np.divide(counts, total[..., None], out=np.zeros_like(counts),
+                          where=total[..., None] > 0)
+            logs = np.log2(p, out=np.zeros_like(p), where=p > 0)
+            return -(counts * logs).sum()
 
-        Parameters
-        ----------
-        X : array-like or DataFrame of shape (n_samples, n_features)
-            Samples.
+        def grow(rows, depth):
+            node = len(arrays["feature"])
+            class_w = np.bincount(y_codes[rows], weights=weight[rows], minlength=n_classes)
+            arrays["value"].append(class_w)
+            arrays["n_node_samples"].append(len(rows))
+            arrays["feature"].append(-1)
+            arrays["edges"].append([])
+            if (np.count_nonzero(class_w) <= 1 or (self.max_depth and depth >= self.max_depth)
+                    or len(rows) < 2 * self.min_samples_leaf):
+                return node
+            parent = entropy_sum(class_w[None, :])
+            scores = []
+            for f in range(codes.shape[1]):
+                col = codes[rows, f]
+                present, inverse = np.unique(col, return_inverse=True)
+                if len(present) < 2:
+                    continue
+                sizes = np.bincount(inverse)
+                if sizes.min() < self.min_samples_leaf:
+                    continue
+                table = np.bincount(inverse * n_classes + y_codes[rows], weights=weight[rows],
+                                    minlength=len(present) * n_classes).reshape(-1, n_classes)
+                gain = parent - entropy_sum(table)
+                fractions = table.sum(axis=1) / class_w.sum()
+                split_info = -(fractions * np.log2(fractions)).sum() * class_w.sum()
+                scores.append((f, gain, gain / split_info if split_info > 0 else 0.0))
+            scores = [s for s in scores if s[1] > 1e-12 * max(parent, 1.0)]
+            if not scores:
+                return node
+            if self.criterion == "gain_ratio":
+                average = np.mean([s[1] for s in scores])
+                eligible = [s for s in scores if s[1] >= average - 1e-12] or scores
+                f = max(eligible, key=lambda s: (s[2], -s[0]))[0]
+            else:
+                f = max(scores, key=lambda s: (s[1], -s[0]))[0]
+            arrays["feature"][node] = f
+            col = codes[rows, f]
+            for category in np.unique(col):
+                child = grow(rows[col == category], depth + 1)
+                arrays["edges"][node].append((int(category), child))
+            return node
 
-        Returns
-        -------
-        proba : ndarray of shape (n_samples, n_classes)
-            Class probabilities, columns ordered as :attr:`classes_`.
-        """
-        nodes = self.apply(X)
-        return self.tree_.value[nodes]
-
-    def predict(self, X):
-        """Return the majority class of each sample's node.
-
-        Parameters
-        ----------
-        X : array-like or DataFrame of shape (n_samples, n_features)
-            Samples.
-
-        Returns
-        -------
-        y : ndarray of shape (n_samples,)
-            Predicted labels.
-        """
-        proba = self.predict_proba(X)
-        return self.classes_[np.argmax(proba, axis=1)]
+        grow(np.arange(len(y_codes)), 0)
+        edge_begin = np.cumsum([0] + [len(e) for e in arrays["edges"]])
+        flat = [edge for node_edges in arrays["edges"] for edge in node_edges]
+        self.tree_ = MultiwayTree({
+            "feature": arrays["feature"], "edge_begin": edge_begin,
+            "edge_category": [c for c, _ in flat], "edge_child": [n for _, n in flat],
+            "value": np.array(arrays["value"]).reshape(-1, n_classes),
+            "n_node_samples": arrays["n_node_samples"]})
+        return self
