@@ -77,6 +77,9 @@ def main(argv=None):
     except ValueError as exc:
         print(f"dpdt {args.command}: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:   # output piped into `head` and the like
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":
