@@ -42,41 +42,49 @@ TICTACTOE_BEST_KNOWN = 0.816221
 # --------------------------------------------------------------------------------------------
 # Brute force
 # --------------------------------------------------------------------------------------------
-def tree_values(X, y, w, n_classes, depth=None, idx=None):
-    """Return the set of (weighted correct, n_splits) over every multiway tree on ``idx``.
+def tree_values(X, y, w, n_classes, depth=None, idx=None, dedupe=True):
+    """Return (weighted correct, n_splits) of every multiway tree on the samples ``idx``.
 
     A tree is a leaf, predicting the weighted majority of its samples, or a split of its
     samples on one feature with at least two categories among them into one subtree per
     category present; ``depth`` (None: unlimited) bounds the number of splits on a path. Every
     tree is enumerated: the candidate subtrees of the children are combined in every way.
-    Pairs are deduplicated, since trees of equal accuracy and size have equal objectives.
+    With ``dedupe`` the result is a set (trees of equal accuracy and size have equal
+    objectives), else a list with one entry per tree.
     """
     if idx is None:
         idx = np.arange(len(y))
     leaf = np.bincount(y[idx], weights=w[idx], minlength=n_classes).max()
-    values = {(leaf, 0)}
-    if depth == 0:
-        return values
-    child_depth = None if depth is None else depth - 1
-    for f in range(X.shape[1]):
-        categories = np.unique(X[idx, f])
-        if len(categories) < 2:
-            continue
-        combined = {(0.0, 1)}
-        for c in categories:
-            child = tree_values(X, y, w, n_classes, child_depth, idx[X[idx, f] == c])
-            combined = {(a + b, s + t) for a, s in combined for b, t in child}
-        values |= combined
-    return values
+    values = [(leaf, 0)]
+    if depth != 0:
+        child_depth = None if depth is None else depth - 1
+        for f in range(X.shape[1]):
+            categories = np.unique(X[idx, f])
+            if len(categories) < 2:
+                continue
+            combined = [(0.0, 1)]
+            for c in categories:
+                child = tree_values(X, y, w, n_classes, child_depth, idx[X[idx, f] == c], dedupe)
+                combined = [(a + b, s + t) for a, s in combined for b, t in child]
+                combined = set(combined) if dedupe else combined
+            values.extend(combined)
+    return set(values) if dedupe else values
 
 
 def best_objective(values, total, lam):
     return max(correct / total - lam * splits for correct, splits in values)
 
 
-def internal_codes(X):
-    """Category codes as the estimator assigns them: positions among sorted distinct values."""
-    return np.column_stack([np.unique(column, return_inverse=True)[1] for column in X.T])
+def internal_codes(X, kept=None):
+    """Category codes as the estimator assigns them: positions among the sorted distinct values
+    of the training samples (``kept``: those of positive weight); other values get -1."""
+    kept = np.ones(len(X), dtype=bool) if kept is None else kept
+    codes = []
+    for column in X.T:
+        table = np.unique(column[kept])
+        position = np.clip(np.searchsorted(table, column), 0, len(table) - 1)
+        codes.append(np.where(table[position] == column, position, -1))
+    return np.column_stack(codes)
 
 
 def route(tree, codes):
@@ -103,19 +111,20 @@ def check_routed_tree(clf, X, y, sample_weight, lam, max_depth=None, codes=None)
     tree = clf.tree_
     w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
     kept = w > 0
-    codes = internal_codes(np.asarray(X)) if codes is None else codes
+    codes = internal_codes(np.asarray(X), kept) if codes is None else codes
     y_idx = np.searchsorted(clf.classes_, y)
     n_classes = len(clf.classes_)
     paths = route(tree, codes)
     leaves = np.array([path[-1] for path in paths])
-    assert np.all(tree.feature[leaves] == -1), "a training sample stopped at a split node"
+    # A sample of zero weight is no training sample: it may stop at a split node.
+    assert np.all(tree.feature[leaves[kept]] == -1), "a training sample stopped at a split node"
     assert_array_equal(leaves, tree.apply(codes))
     assert_array_equal(leaves, clf.apply(X))
 
     assert tree.node_count == len(tree.feature) == len(tree.edge_begin) - 1
     assert tree.n_splits == int(np.sum(tree.feature >= 0))
     assert tree.n_leaves == tree.node_count - tree.n_splits
-    assert tree.max_depth == max(len(path) for path in paths) - 1
+    assert tree.max_depth == max(len(paths[i]) for i in np.flatnonzero(kept)) - 1
     if max_depth is not None:
         assert tree.max_depth <= max_depth
     for node in range(tree.node_count):
@@ -135,7 +144,7 @@ def check_routed_tree(clf, X, y, sample_weight, lam, max_depth=None, codes=None)
         assert_array_equal(np.sort(tree.edge_category[edges]), present)
         assert np.all(tree.edge_child[edges] > node), "nodes are not in preorder"
 
-    predicted = np.argmax(tree.value[leaves], axis=1)
+    predicted = np.argmax(tree.value[leaves], axis=1)   # ties: the lowest class
     accuracy = np.sum(w * (predicted == y_idx)) / w.sum()
     assert clf.score(X, y, sample_weight=w) == pytest.approx(accuracy, abs=ATOL)
     assert accuracy - lam * tree.n_splits == pytest.approx(clf.objective_, abs=ATOL)
@@ -178,25 +187,19 @@ def tiny_values(name, depth):
 
 
 def test_brute_force_enumerates_every_tree():
-    # 3 features of 3 categories, every category combination present: 1 + 3 * 17**3 trees
-    # (17 on two features, 2 on one), all of distinct (correct, splits) under these weights.
+    # 3 features of 3 categories, every combination present once. A branch with j unused
+    # features has T(j) = 1 + j * T(j - 1)**3 trees: T(0) = 1, T(1) = 2, T(2) = 17, T(3) = 14740.
     X = np.array([[a, b, c] for a in range(3) for b in range(3) for c in range(3)])
-    y = np.zeros(len(X), dtype=int)
-    w = 2.0 ** np.arange(len(X))
-
-    def count(idx, features):
-        splits = [f for f in features if np.unique(X[idx, f]).size > 1]
-        total = 1
-        for f in splits:
-            product = 1
-            for c in np.unique(X[idx, f]):
-                product *= count(idx[X[idx, f] == c], [g for g in features if g != f])
-            total += product
-        return total
-
-    assert count(np.arange(len(X)), [0, 1, 2]) == 1 + 3 * 17**3
-    values = tree_values(X, y, w, 1)
-    assert {s for _, s in values} == set(range(0, 13 + 1))
+    y = (X.sum(axis=1) % 2).astype(int)
+    w = np.ones(len(X))
+    trees = tree_values(X, y, w, 2, dedupe=False)
+    assert len(trees) == 1 + 3 * 17**3
+    assert max(s for _, s in trees) == 1 + 3 + 9
+    assert max(c for c, _ in trees) == len(X)               # the full tree is pure
+    assert sum(s == 0 for _, s in trees) == 1
+    assert sum(s == 1 for _, s in trees) == 3
+    assert len(tree_values(X, y, w, 2, depth=1, dedupe=False)) == 1 + 3
+    assert set(trees) == tree_values(X, y, w, 2)
 
 
 @pytest.mark.parametrize("lam", LAMS)
@@ -243,6 +246,19 @@ def test_zero_weight_is_a_removed_sample(name):
     assert zeroed.objective_ == pytest.approx(removed.objective_, abs=ATOL)
     assert_array_equal(zeroed.predict(data.X[kept]), removed.predict(data.X[kept]))
     check_routed_tree(zeroed, data.X, data.y, w, 0.02)
+
+
+def test_zero_weight_samples_do_not_shape_the_bins():
+    rng = np.random.default_rng(1)
+    X = rng.random((60, 2))
+    y = (X[:, 0] + 0.3 * rng.random(60) > 0.6).astype(int)
+    w = np.where(np.arange(60) < 20, 0.0, rng.uniform(0.5, 2.0, 60))
+    kept = w > 0
+    zeroed = BranchesClassifier(lam=0.0, max_depth=2, max_bins=4).fit(X, y, sample_weight=w)
+    removed = BranchesClassifier(lam=0.0, max_depth=2, max_bins=4).fit(X[kept], y[kept],
+                                                                      sample_weight=w[kept])
+    assert zeroed.objective_ == pytest.approx(removed.objective_, abs=ATOL)
+    assert_array_equal(zeroed.predict(X), removed.predict(X))
 
 
 # --------------------------------------------------------------------------------------------
@@ -346,8 +362,9 @@ def test_max_bins_bins_numeric_columns():
 
     exact = BranchesClassifier(lam=0.01).fit(X, y)   # every distinct value is a category
     assert len(exact.tree_.children(0)) == 100
-    assert_array_equal(exact.apply(unseen), 0)       # unseen values stop at the root
-    assert_array_equal(exact.predict(unseen), 0)     # 50/50: the lowest class
+    assert_array_equal(exact.apply(unseen[:4]), 0)   # unseen values stop at the root
+    assert_array_equal(exact.predict(unseen[:4]), 0)  # 50/50: the lowest class
+    assert_array_equal(exact.predict(unseen[4:]), 1)  # 74.0 was seen
 
 
 def test_dataframe_mixing_strings_and_numbers():
