@@ -198,10 +198,13 @@ class _MultiwayClassifier(ClassifierMixin, BaseEstimator):
             iterations += result["iterations"]
             if best is None or result["objective"] > best["objective"]:
                 best = result
-            if not result["optimal"]:
+            # Stop once a search is cut short, or its optimum does not use all the depth allowed
+            # (the full search takes over), or no deeper tree exists (a path uses each feature
+            # once).
+            if not result["optimal"] or MultiwayTree(result).max_depth < depth:
                 break
             depth += 1
-            deeper = self.max_depth is None or depth < self.max_depth
+            deeper = (self.max_depth is None or depth < self.max_depth) and depth <= codes.shape[1]
         full = search(self.max_depth, max(1e-3, start + self.time_limit - time.perf_counter()))
         full["iterations"] += iterations
         if best is None or full["objective"] >= best["objective"]:
