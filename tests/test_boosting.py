@@ -23,6 +23,7 @@ from _bruteforce import (
     newton_leaf_value,
     newton_tree_stats,
 )
+from _trees import assert_tree_equal
 from numpy.testing import assert_allclose, assert_array_equal
 from scipy.special import expit
 from sklearn.datasets import load_iris
@@ -37,25 +38,6 @@ from dpdt import (
 )
 
 ATOL = 1e-9
-TREE_ARRAYS = (
-    "children_left",
-    "children_right",
-    "feature",
-    "threshold",
-    "value",
-    "impurity",
-    "n_node_samples",
-    "weighted_n_node_samples",
-)
-
-
-def assert_tree_equal(a, b, msg=""):
-    """Every array of two fitted trees identical."""
-    assert a.node_count == b.node_count, f"{msg}: node_count {a.node_count} != {b.node_count}"
-    for name in TREE_ARRAYS:
-        assert_array_equal(
-            np.asarray(getattr(a, name)), np.asarray(getattr(b, name)), err_msg=f"{msg}: {name}"
-        )
 
 
 # --------------------------------------------------------------------------------------------

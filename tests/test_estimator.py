@@ -10,6 +10,8 @@ import pickle
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from _trees import TREE_ARRAYS
+from _trees import assert_tree_equal as assert_trees
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.base import clone
 from sklearn.datasets import load_iris, make_classification
@@ -21,16 +23,6 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from dpdt import DPDTreeClassifier
 
-TREE_ARRAYS = (
-    "children_left",
-    "children_right",
-    "feature",
-    "threshold",
-    "value",
-    "impurity",
-    "n_node_samples",
-    "weighted_n_node_samples",
-)
 STATS_KEYS = ("states", "candidates", "cache_hits", "seconds")
 
 
@@ -88,24 +80,8 @@ ESTIMATORS = {
 
 
 def assert_tree_equal(t1, t2, skip=(), msg=""):
-    """Compare every array of two `dpdt.Tree` objects (floats up to rounding)."""
-    assert t1.node_count == t2.node_count, f"{msg}: node_count differs"
-    assert t1.max_depth == t2.max_depth, f"{msg}: max_depth differs"
-    assert t1.n_leaves == t2.n_leaves, f"{msg}: n_leaves differs"
-    for name in TREE_ARRAYS:
-        if name in skip:
-            continue
-        a, b = np.asarray(getattr(t1, name)), np.asarray(getattr(t2, name))
-        assert a.shape == b.shape, f"{msg}: {name} shape {a.shape} != {b.shape}"
-        if np.issubdtype(a.dtype, np.floating):
-            # Leaf thresholds carry an arbitrary sentinel; compare split nodes only there.
-            if name == "threshold":
-                split = np.asarray(t1.children_left) != -1
-                a, b = a[split], b[split]
-            assert_allclose(a, b, rtol=1e-10, atol=1e-12, err_msg=f"{msg}: {name}")
-        else:
-            assert_array_equal(a, b, err_msg=f"{msg}: {name}")
-
+    """Every array of two trees equal, floats up to rounding."""
+    assert_trees(t1, t2, msg=msg, skip=skip, rtol=1e-10)
 
 def _manual_apply(tree, X):
     """Route each row of X with the rule ``x[feature] <= threshold`` goes left."""

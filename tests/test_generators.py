@@ -31,31 +31,13 @@ from _bruteforce import (
     tree_stats,
     weighted_impurity,
 )
+from _trees import assert_tree_equal
 from numpy.testing import assert_array_equal
 
 from dpdt import DPDTreeClassifier, datasets
 
 ALPHAS = (0.0, 0.01, 0.05, 0.2, 1.0)
 ATOL = 1e-9
-TREE_ARRAYS = (
-    "children_left",
-    "children_right",
-    "feature",
-    "threshold",
-    "value",
-    "impurity",
-    "n_node_samples",
-    "weighted_n_node_samples",
-)
-
-
-def assert_tree_equal(a, b, msg=""):
-    """Every array and scalar of two fitted trees are identical."""
-    assert (a.node_count, a.max_depth, a.n_leaves) == (b.node_count, b.max_depth, b.n_leaves), msg
-    for name in TREE_ARRAYS:
-        assert_array_equal(
-            np.asarray(getattr(a, name)), np.asarray(getattr(b, name)), err_msg=f"{msg}: {name}"
-        )
 
 
 def assert_same_fit(a, b, msg=""):

@@ -25,6 +25,7 @@ from _bruteforce import (
     tree_complexity,
     tree_stats,
 )
+from _trees import assert_tree_equal
 from numpy.testing import assert_array_equal
 from sklearn.tree import DecisionTreeClassifier
 
@@ -35,28 +36,7 @@ ALPHAS = (0.0, 0.01, 0.05, 0.2, 1.0)
 CART_ALPHAS = (0.0, 0.001, 0.01, 0.05)
 ATOL = 1e-9
 BUNDLED_CLASSIFICATION = ("bank", "fault", "occupancy", "page", "raisin", "rice", "segment", "wilt")
-TREE_ARRAYS = (
-    "children_left",
-    "children_right",
-    "feature",
-    "threshold",
-    "value",
-    "impurity",
-    "n_node_samples",
-    "weighted_n_node_samples",
-)
 FRONT_FIELDS = ("alpha_min", "alpha_max", "train_loss", "complexity", "n_leaves", "depth")
-
-
-def assert_tree_equal(a, b, msg=""):
-    """Every array and scalar of two fitted trees are identical."""
-    assert a.node_count == b.node_count, f"{msg}: node_count {a.node_count} != {b.node_count}"
-    assert a.max_depth == b.max_depth, f"{msg}: max_depth"
-    assert a.n_leaves == b.n_leaves, f"{msg}: n_leaves"
-    for name in TREE_ARRAYS:
-        assert_array_equal(
-            np.asarray(getattr(a, name)), np.asarray(getattr(b, name)), err_msg=f"{msg}: {name}"
-        )
 
 
 # --------------------------------------------------------------------------------------------

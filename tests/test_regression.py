@@ -30,6 +30,7 @@ from _bruteforce import (
     tree_complexity,
     weighted_sse,
 )
+from _trees import assert_tree_equal
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.metrics import mean_squared_error
 from sklearn.tree import DecisionTreeRegressor
@@ -42,38 +43,10 @@ ALPHAS = (0.0, 0.01, 0.05, 0.2, 1.0)
 CART_ALPHAS = (0.0, 0.001, 0.01, 0.05)
 ATOL = 1e-9
 BUNDLED_REGRESSION = ("carbon", "concrete", "fish", "qsar")
-TREE_ARRAYS = (
-    "children_left",
-    "children_right",
-    "feature",
-    "threshold",
-    "value",
-    "impurity",
-    "n_node_samples",
-    "weighted_n_node_samples",
-)
 STRUCTURE_ARRAYS = ("children_left", "children_right", "feature", "threshold")
 FRONT_FIELDS = ("alpha_min", "alpha_max", "train_loss", "complexity", "n_leaves", "depth")
 
 
-def assert_tree_equal(a, b, msg="", skip=(), rtol=0.0):
-    """Every array of two fitted trees equal: exactly, or floats within ``rtol`` if given."""
-    assert a.node_count == b.node_count, f"{msg}: node_count {a.node_count} != {b.node_count}"
-    assert a.max_depth == b.max_depth, f"{msg}: max_depth"
-    assert a.n_leaves == b.n_leaves, f"{msg}: n_leaves"
-    for name in TREE_ARRAYS:
-        if name in skip:
-            continue
-        x, y = np.asarray(getattr(a, name)), np.asarray(getattr(b, name))
-        if rtol and np.issubdtype(x.dtype, np.floating) and name != "threshold":
-            assert_allclose(x, y, rtol=rtol, atol=1e-12, err_msg=f"{msg}: {name}")
-        else:
-            assert_array_equal(x, y, err_msg=f"{msg}: {name}")
-
-
-# --------------------------------------------------------------------------------------------
-# Dataset registries
-# --------------------------------------------------------------------------------------------
 def _tiny(seed, weighted, costed, n_outputs, zero_cost=False):
     """n in 6..10, p in 1..3; even seeds: integer X and y (many duplicates and exact ties)."""
     rng = np.random.default_rng(300 + seed)
