@@ -141,7 +141,7 @@ class Search {
             return hit;
         }
         std::vector<Candidate> candidates;
-        auto sol = expand(node, hash, depth, candidates);
+        auto sol = expand(node, hash, depth, candidates, ws);
         if (!candidates.empty()) {
             std::vector<std::pair<SolutionPtr, SolutionPtr>> children;
             children.reserve(candidates.size());
@@ -161,7 +161,7 @@ class Search {
 
     // Statistics, leaf and (for the last level) the exact split; or the candidates to recurse on.
     std::shared_ptr<Solution> expand(NodeView node, SubsetHash hash, int depth,
-                                     std::vector<Candidate>& candidates) {
+                                     std::vector<Candidate>& candidates, Workspace& ws) {
         std::vector<double> stats(obj_.dim());
         node_stats(obj_, node.block(0), node.m, stats.data());
         auto sol = new_state(node.m, std::move(stats));
@@ -172,7 +172,7 @@ class Search {
             solve_last_level(node, *sol);
             return sol;
         }
-        generate(node, hash, depth, *sol, candidates);
+        generate(node, hash, depth, *sol, candidates, ws);
         return sol;
     }
 
@@ -338,7 +338,7 @@ class Search {
     }
 
     void generate(NodeView node, SubsetHash hash, int depth, const Solution& sol,
-                  std::vector<Candidate>& out) {
+                  std::vector<Candidate>& out, Workspace& ws) {
         std::vector<SplitRecord> splits;
         const Splitter splitter =
             depth < static_cast<int>(params_.splitters.size()) ? params_.splitters[depth] : Splitter::Cart;
@@ -346,7 +346,7 @@ class Search {
         switch (splitter) {
             case Splitter::Exhaustive: all_splits(data_, obj_.w, node, limits_, sol.total, 0, splits); break;
             case Splitter::Quantile: all_splits(data_, obj_.w, node, limits_, sol.total, budget, splits); break;
-            case Splitter::Cart: cart_splits(node, hash, sol, budget, splits); break;
+            case Splitter::Cart: cart_splits(node, hash, sol, budget, splits, ws.in_left); break;
             case Splitter::TopK: top_k_splits(data_, obj_, node, limits_, sol.stats.data(), budget, splits); break;
             case Splitter::TopB: top_b_splits(data_, obj_, node, limits_, sol.stats.data(), budget, splits); break;
         }
@@ -380,8 +380,9 @@ class Search {
     }
 
     // The splits of a best-first CART grown on the node's samples until it has `budget` splits.
+    // `in_left` is the thread's all-zero membership mask, left all zero.
     void cart_splits(NodeView node, SubsetHash hash, const Solution& sol, int budget,
-                     std::vector<SplitRecord>& out) {
+                     std::vector<SplitRecord>& out, std::vector<uint8_t>& in_left) {
         struct CartNode {
             std::vector<int32_t> blocks;   // empty for the root, which reads the state's view
             NodeView view;
@@ -432,7 +433,6 @@ class Search {
         root->stats = sol.stats;
         root->total = sol.total;
         consider(root);
-        std::vector<uint8_t> in_left(0);
         while (static_cast<int>(out.size()) < budget && !heap.empty()) {
             std::shared_ptr<CartNode> cn = heap.top();
             heap.pop();
@@ -442,7 +442,6 @@ class Search {
             auto left = std::make_shared<CartNode>(), right = std::make_shared<CartNode>();
             left->blocks.resize(static_cast<size_t>(n_left) * data_.p + 1);
             right->blocks.resize(static_cast<size_t>(n_right) * data_.p + 1);
-            if (in_left.empty()) in_left.assign(data_.n, 0);
             const int32_t* prefix = cn->view.block(cn->split.feature);
             for (int32_t j = 0; j < n_left; ++j) in_left[prefix[j]] = 1;
             partition(data_, cn->view, in_left.data(), n_left, left->blocks.data(), right->blocks.data());
@@ -575,7 +574,7 @@ FitResult fit(const Dataset& data, const O& objective, const Params& params,
             Workspace ws(data.n, params.max_depth);
             if (is_first) {
                 std::vector<Candidate> local;
-                std::shared_ptr<Solution> sol = search.expand(root_view, root_hash, 0, local);
+                std::shared_ptr<Solution> sol = search.expand(root_view, root_hash, 0, local, ws);
                 std::lock_guard<std::mutex> lock(mutex);
                 candidates = std::move(local);
                 children.resize(candidates.size());
