@@ -33,6 +33,7 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+from _common import verdict
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import OneHotEncoder
 
@@ -223,10 +224,6 @@ def _row(r):
             f"| {note} | {r['speedup']:.1f}x | {gosdt} |")
 
 
-def _verdict(ok, failures):
-    return "PASS" if ok else "FAIL (" + ", ".join(failures) + ")"
-
-
 def summarise(results, with_gosdt, gosdt_note="not installed (pip install gosdt)"):
     """Return one line per target, each ending in PASS or FAIL with the offenders.
 
@@ -249,20 +246,20 @@ def summarise(results, with_gosdt, gosdt_note="not installed (pip install gosdt)
     lines = []
     bad = [f"{r['dataset']} {r['objective']:.6f} vs {r['ref']['objective']:.6f}"
            for r in proven if abs(r["objective"] - r["ref"]["objective"]) > REFERENCE_TOL]
-    lines.append("objective == published on every 'proven optimal' row: " + _verdict(not bad, bad))
+    lines.append("objective == published on every 'proven optimal' row: " + verdict(not bad, bad))
     bad = [r["dataset"] for r in proven if not r["certified"]]
-    lines.append("certified on every 'proven optimal' row: " + _verdict(not bad, bad))
+    lines.append("certified on every 'proven optimal' row: " + verdict(not bad, bad))
     bad = [f"{r['dataset']} {r['seconds']:.3f}s" for r in proven
            if r["seconds"] >= MAX_PROVEN_SECONDS]
     lines.append(f"each 'proven optimal' row under {MAX_PROVEN_SECONDS:g} s: "
-                 + _verdict(not bad, bad))
+                 + verdict(not bad, bad))
     bad = [f"{r['dataset']} {r['speedup']:.1f}x" for r in proven
            if r["speedup"] < MIN_SPEEDUP_VS_PUBLISHED]
     lines.append(f"each 'proven optimal' row >= {MIN_SPEEDUP_VS_PUBLISHED:g}x faster than "
-                 "published: " + _verdict(not bad, bad))
+                 "published: " + verdict(not bad, bad))
     bad = [f"{r['dataset']} {r['objective']:.6f} < {r['ref']['objective']:.6f}" for r in timeout
            if not r["certified"] and r["objective"] < r["ref"]["objective"] - REFERENCE_TOL]
-    lines.append("'timeout' rows certified, or objective >= published: " + _verdict(not bad, bad))
+    lines.append("'timeout' rows certified, or objective >= published: " + verdict(not bad, bad))
     certified = [r["dataset"] for r in timeout if r["certified"]]
     lines.append(f"  ('timeout' rows certified optimal here: {', '.join(certified) or 'none'})")
     if not with_gosdt:
@@ -272,7 +269,7 @@ def summarise(results, with_gosdt, gosdt_note="not installed (pip install gosdt)
     bad = [f"{r['dataset']} {r['seconds']:.3f}s vs {r['gosdt']['seconds']:.3f}s"
            for r in ordinal if r["gosdt"] is not None and r["seconds"] >= r["gosdt"]["seconds"]]
     lines.append("faster than GOSDT (on the one-hot encoding) on every ordinal '-o' row: "
-                 + _verdict(not bad, bad))
+                 + verdict(not bad, bad))
     failed = [r["dataset"] for r in results if r["gosdt"] is None]
     if failed:
         lines.append(f"  (GOSDT failed or was killed on: {', '.join(failed)})")
@@ -282,7 +279,7 @@ def summarise(results, with_gosdt, gosdt_note="not installed (pip install gosdt)
     bad = [f"{r['dataset']} {r['objective']:.6f} vs {r['gosdt']['objective']:.6f}"
            for r in binary if abs(r["objective"] - r["gosdt"]["objective"]) > 1e-6]
     lines.append(f"objective == GOSDT's where both certify on binary data "
-                 f"({len(binary)} rows): " + _verdict(not bad, bad))
+                 f"({len(binary)} rows): " + verdict(not bad, bad))
     return lines
 
 

@@ -11,9 +11,9 @@ Prints markdown tables and one line per target; timings are never asserted.
 
 import argparse
 import statistics
-import time
 
 import numpy as np
+from _common import median_fit_seconds, verdict
 from sklearn.tree import DecisionTreeClassifier
 
 import dpdt
@@ -58,18 +58,6 @@ MIN_SPEEDUP_VS_PUBLISHED = 50.0
 MAX_RATIO_TO_CART = 5.0
 
 
-def _median_fit_seconds(make, X, y, repeats):
-    """Fit once untimed (warm-up), then return the last model and the median fit time."""
-    model = make().fit(X, y)
-    times = []
-    for _ in range(repeats):
-        model = make()
-        start = time.perf_counter()
-        model.fit(X, y)
-        times.append(time.perf_counter() - start)
-    return model, statistics.median(times)
-
-
 def run(names, repeats):
     """Fit every configuration on every dataset.
 
@@ -89,11 +77,11 @@ def run(names, repeats):
     for name in names:
         data = datasets.load(name)
         X, y = data.X_train, data.y_train
-        _, cart_seconds = _median_fit_seconds(
+        _, cart_seconds = median_fit_seconds(
             lambda: DecisionTreeClassifier(max_depth=DEPTH, random_state=0), X, y, repeats
         )
         for config, params in CONFIGS.items():
-            model, seconds = _median_fit_seconds(
+            model, seconds = median_fit_seconds(
                 lambda params=params: DPDTreeClassifier(max_depth=DEPTH, alpha=0.0, **params),
                 X,
                 y,
@@ -139,10 +127,6 @@ def _markdown_table(rows):
     return "\n".join(lines)
 
 
-def _verdict(ok, failures):
-    return "PASS" if ok else "FAIL (" + ", ".join(failures) + ")"
-
-
 def summarise(rows):
     """Return one line per target, each ending in PASS or FAIL with the offenders.
 
@@ -166,25 +150,25 @@ def summarise(rows):
     bad = [r["dataset"] for r in full if round(r["accuracy"], 3) < r["published_accuracy"]]
     lines.append(
         "(7,7,7) train accuracy >= published DPDT(8,8,8) accuracy on every dataset: "
-        + _verdict(not bad, bad)
+        + verdict(not bad, bad)
     )
 
     default = by.get("default", [])
     bad = [f"{r['dataset']} {r['gap_pts']:.2f}" for r in default if r["gap_pts"] > MAX_GAP_PTS]
     lines.append(
         f"default within {MAX_GAP_PTS} pts of the proven optimum everywhere: "
-        + _verdict(not bad, bad)
+        + verdict(not bad, bad)
     )
     if default:
         mean_gap = statistics.fmean(r["gap_pts"] for r in default)
         lines.append(
             f"default mean gap {mean_gap:.3f} pts <= {MAX_MEAN_GAP_PTS}: "
-            + _verdict(mean_gap <= MAX_MEAN_GAP_PTS, [f"{mean_gap:.3f}"])
+            + verdict(mean_gap <= MAX_MEAN_GAP_PTS, [f"{mean_gap:.3f}"])
         )
     bad = [
         f"{r['dataset']} {r['seconds']:.3f}s" for r in default if r["seconds"] > MAX_DEFAULT_SECONDS
     ]
-    lines.append(f"default each fit <= {MAX_DEFAULT_SECONDS} s: " + _verdict(not bad, bad))
+    lines.append(f"default each fit <= {MAX_DEFAULT_SECONDS} s: " + verdict(not bad, bad))
 
     bad = [
         f"{r['dataset']} {r['speedup_vs_published']:.0f}x"
@@ -193,7 +177,7 @@ def summarise(rows):
     ]
     lines.append(
         f"(7,7,7) >= {MIN_SPEEDUP_VS_PUBLISHED:.0f}x faster than published DPDT(8,8,8): "
-        + _verdict(not bad, bad)
+        + verdict(not bad, bad)
     )
     bad = [
         f"{r['dataset']} {r['ratio_to_cart']:.2f}x"
@@ -201,7 +185,7 @@ def summarise(rows):
         if r["ratio_to_cart"] > MAX_RATIO_TO_CART
     ]
     lines.append(
-        f"(7,7,7) fit time <= {MAX_RATIO_TO_CART:.0f}x scikit-learn CART: " + _verdict(not bad, bad)
+        f"(7,7,7) fit time <= {MAX_RATIO_TO_CART:.0f}x scikit-learn CART: " + verdict(not bad, bad)
     )
     return lines
 

@@ -10,26 +10,14 @@ Prints one markdown table and one line per target; timings are never asserted.
 
 import argparse
 import statistics
-import time
 
+from _common import median_fit_seconds, verdict
 from sklearn.tree import DecisionTreeRegressor
 
 import dpdt
 from dpdt import DPDTreeRegressor, datasets
 
 DEPTHS = (3, 5)
-
-
-def _median_fit_seconds(make, X, y, repeats):
-    """Fit once untimed (warm-up), then return the last model and the median fit time."""
-    model = make().fit(X, y)
-    times = []
-    for _ in range(repeats):
-        model = make()
-        start = time.perf_counter()
-        model.fit(X, y)
-        times.append(time.perf_counter() - start)
-    return model, statistics.median(times)
 
 
 def run(names, depths, repeats):
@@ -54,10 +42,10 @@ def run(names, depths, repeats):
         data = datasets.load(name)
         X, y = data.X_train, data.y_train
         for depth in depths:
-            dp, dp_seconds = _median_fit_seconds(
+            dp, dp_seconds = median_fit_seconds(
                 lambda depth=depth: DPDTreeRegressor(max_depth=depth), X, y, repeats
             )
-            sk, sk_seconds = _median_fit_seconds(
+            sk, sk_seconds = median_fit_seconds(
                 lambda depth=depth: DecisionTreeRegressor(max_depth=depth, random_state=0),
                 X,
                 y,
@@ -97,10 +85,6 @@ def _markdown_table(rows):
     return "\n".join(lines)
 
 
-def _verdict(ok, failures):
-    return "PASS" if ok else "FAIL (" + ", ".join(failures) + ")"
-
-
 def summarise(rows):
     """Return one line per target, each ending in PASS or FAIL with the offenders.
 
@@ -120,7 +104,7 @@ def summarise(rows):
         for r in rows
         if r["dpdt_train"] < r["cart_train"]
     ]
-    lines.append("DPDT train R² >= CART's on every dataset and depth: " + _verdict(not bad, bad))
+    lines.append("DPDT train R² >= CART's on every dataset and depth: " + verdict(not bad, bad))
     if rows:
         dp = statistics.fmean(r["dpdt_test"] for r in rows)
         sk = statistics.fmean(r["cart_test"] for r in rows)
@@ -131,7 +115,7 @@ def summarise(rows):
         )
         lines.append(
             f"mean test R² DPDT {dp:.4f} >= CART {sk:.4f} ({per_depth}): "
-            + _verdict(dp >= sk, [f"{dp - sk:+.4f}"])
+            + verdict(dp >= sk, [f"{dp - sk:+.4f}"])
         )
     return lines
 

@@ -19,9 +19,8 @@ at depth 3) is future work and printed as "n/a". Run ``python benchmarks/table1.
 """
 
 import argparse
-import statistics
-import time
 
+from _common import median_fit_seconds
 from sklearn.tree import DecisionTreeClassifier
 
 import dpdt
@@ -55,18 +54,6 @@ def _operations(model):
     return int(model.stats_["candidates"])
 
 
-def _fit(params, X, y, repeats):
-    """Fit once untimed (warm-up), then return the last model and the median fit seconds."""
-    model = _make(params).fit(X, y)
-    times = []
-    for _ in range(repeats):
-        model = _make(params)
-        start = time.perf_counter()
-        model.fit(X, y)
-        times.append(time.perf_counter() - start)
-    return model, statistics.median(times)
-
-
 def run(names, repeats):
     """Fit every method on every dataset.
 
@@ -95,7 +82,7 @@ def run(names, repeats):
             methods={},
         )
         for method, params in METHODS.items():
-            model, seconds = _fit(params, X, y, repeats)
+            model, seconds = median_fit_seconds(lambda p=params: _make(p), X, y, repeats)
             row["methods"][method] = dict(
                 accuracy=model.score(X, y), operations=_operations(model), seconds=seconds
             )
