@@ -4,7 +4,8 @@ from . import datasets
 from ._boosting import DPDTGradientBoostingClassifier, DPDTGradientBoostingRegressor
 from ._branches import BranchesClassifier, MultiwayGreedyClassifier, MultiwayTree
 from ._classes import DPDTreeClassifier, DPDTreeRegressor
-from ._export import export_text
+from ._export import export_graphviz, export_text
+from ._sklearn import to_sklearn
 from ._tree import Tree
 
 __all__ = [
@@ -13,5 +14,6 @@ __all__ = [
     "MultiwayTree",
     "DPDTGradientBoostingClassifier",
     "DPDTGradientBoostingRegressor",
-    "DPDTreeClassifier", "DPDTreeRegressor", "Tree", "datasets", "export_text"]
+    "DPDTreeClassifier", "DPDTreeRegressor", "Tree", "datasets", "export_text",
+    "export_graphviz", "to_sklearn"]
 __version__ = "0.1.0"

@@ -45,13 +45,7 @@ def export_text(estimator, *, feature_names=None, class_names=None, decimals=3, 
     tree = estimator.tree_
     if isinstance(tree, MultiwayTree):
         return _export_multiway(estimator, feature_names, class_names)
-    if feature_names is None:
-        names = getattr(estimator, "feature_names_in_", None)
-        feature_names = ([str(n) for n in names] if names is not None
-                         else [f"x[{i}]" for i in range(estimator.n_features_in_)])
-    elif len(feature_names) != estimator.n_features_in_:
-        raise ValueError(f"feature_names has {len(feature_names)} names, the estimator "
-                         f"{estimator.n_features_in_} features")
+    feature_names = _feature_names(estimator, feature_names)
     if class_names is None:
         class_names = [str(c) for c in estimator.classes_]
     lines = []
@@ -92,10 +86,7 @@ def _category_names(estimator, feature):
 
 def _export_multiway(estimator, feature_names, class_names):
     tree = estimator.tree_
-    if feature_names is None:
-        names = getattr(estimator, "feature_names_in_", None)
-        feature_names = ([str(n) for n in names] if names is not None
-                         else [f"x[{i}]" for i in range(estimator.n_features_in_)])
+    feature_names = _feature_names(estimator, feature_names)
     if class_names is None:
         class_names = [str(c) for c in estimator.classes_]
     lines = []
@@ -113,3 +104,111 @@ def _export_multiway(estimator, feature_names, class_names):
 
     walk(0, 0)
     return "\n".join(lines) + "\n"
+
+
+def _feature_names(estimator, feature_names):
+    if feature_names is None:
+        names = getattr(estimator, "feature_names_in_", None)
+        return ([str(n) for n in names] if names is not None
+                else [f"x[{i}]" for i in range(estimator.n_features_in_)])
+    if len(feature_names) != estimator.n_features_in_:
+        raise ValueError(f"feature_names has {len(feature_names)} names, the estimator "
+                         f"{estimator.n_features_in_} features")
+    return [str(n) for n in feature_names]
+
+
+def _dot_label(text):
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def node_prediction(estimator, value, class_names=None, decimals=3):
+    """Return what a node predicts as text: its majority class, or its value(s) in regression.
+
+    ``value`` is the node's row of class fractions (classification) or of output means.
+    """
+    value = np.asarray(value).ravel()
+    if hasattr(estimator, "classes_"):
+        names = class_names if class_names is not None else [str(c) for c in estimator.classes_]
+        return f"class: {names[int(np.argmax(value))]}"
+    if value.size == 1:
+        return f"value: {value[0]:.{decimals}f}"
+    return "value: [" + ", ".join(f"{v:.{decimals}f}" for v in value) + "]"
+
+
+def node_value(tree, node):
+    """Return a node's class fractions or output means as a 1-D array, for any tree layout."""
+    value = np.asarray(tree.value[node])
+    return value[0] if value.ndim == 2 and value.shape[1] > 1 else value.ravel()
+
+
+def export_graphviz(estimator, out_file=None, *, feature_names=None, class_names=None,
+                    decimals=3):
+    r"""Return (or write) the tree of a fitted estimator in Graphviz's DOT language.
+
+    Render it with ``dot -Tpng tree.dot -o tree.png``, or with the ``graphviz`` Python package.
+
+    Parameters
+    ----------
+    estimator : DPDTreeClassifier, DPDTreeRegressor, BranchesClassifier or other tree
+        A fitted estimator; its current tree (``estimator.tree_``) is exported. Multiway trees
+        get one labelled edge per category.
+    out_file : str, path-like or None, default=None
+        File to write the DOT source to; None returns it as a string.
+    feature_names : list of str, default=None
+        Names of the features; defaults to ``feature_names_in_`` or ``x[i]``.
+    class_names : list of str, default=None
+        Names of the classes; defaults to ``classes_``.
+    decimals : int, default=3
+        Digits of the thresholds and values.
+
+    Returns
+    -------
+    dot : str or None
+        The DOT source when ``out_file`` is None.
+
+    Examples
+    --------
+    >>> from dpdt import DPDTreeClassifier, export_graphviz
+    >>> clf = DPDTreeClassifier(max_depth=1).fit([[0.0], [1.0]], ["a", "b"])
+    >>> print(export_graphviz(clf, feature_names=["x"]))  # doctest: +ELLIPSIS
+    digraph Tree {
+    node [shape=box, style="rounded", fontname="helvetica"] ;
+    edge [fontname="helvetica"] ;
+    0 [label="x <= 0.500\nsamples = 2"] ;
+    1 [label="class: a\nsamples = 1"] ;
+    ...
+    """
+    check_is_fitted(estimator)
+    tree = estimator.tree_
+    names = _feature_names(estimator, feature_names)
+    lines = ["digraph Tree {",
+             'node [shape=box, style="rounded", fontname="helvetica"] ;',
+             'edge [fontname="helvetica"] ;']
+    multiway = isinstance(tree, MultiwayTree)
+    for node in range(tree.node_count):
+        if tree.feature[node] < 0:
+            text = node_prediction(estimator, node_value(tree, node), class_names, decimals)
+        elif multiway:
+            text = names[tree.feature[node]]
+        else:
+            text = f"{names[tree.feature[node]]} <= {tree.threshold[node]:.{decimals}f}"
+        label = f"{_dot_label(text)}\\nsamples = {int(tree.n_node_samples[node])}"
+        lines.append(f'{node} [label="{label}"] ;')
+    for node in range(tree.node_count):
+        if multiway:
+            if tree.feature[node] < 0:
+                continue
+            categories = _category_names(estimator, int(tree.feature[node]))
+            for category, child in tree.children(node):
+                lines.append(f'{node} -> {child} [label="{_dot_label(categories[category])}"] ;')
+        elif tree.children_left[node] != TREE_LEAF:
+            lines.append(f'{node} -> {tree.children_left[node]} [label="yes"] ;')
+            lines.append(f'{node} -> {tree.children_right[node]} [label="no"] ;')
+    lines.append("}")
+    dot = "\n".join(lines) + "\n"
+    if out_file is None:
+        return dot
+    with open(out_file, "w", encoding="utf-8") as fh:
+        fh.write(dot)
+    return None
+

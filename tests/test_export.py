@@ -1,0 +1,209 @@
+"""Export: scikit-learn conversion (to_sklearn), DOT, text; ONNX through skl2onnx."""
+
+import numpy as np
+import pytest
+from _trees import assert_tree_equal
+from numpy.testing import assert_array_equal
+from sklearn.datasets import load_iris, make_regression
+from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+from sklearn.tree import export_graphviz as sklearn_export_graphviz
+
+from dpdt import (
+    BranchesClassifier,
+    DPDTGradientBoostingClassifier,
+    DPDTreeClassifier,
+    DPDTreeRegressor,
+    MultiwayGreedyClassifier,
+    datasets,
+    export_graphviz,
+    export_text,
+    to_sklearn,
+)
+
+
+def _iris():
+    X, y = load_iris(return_X_y=True)
+    return X, y
+
+
+def _binary_cases():
+    """(name, fitted estimator, X to predict) for every binary-split estimator type."""
+    X, y = _iris()
+    bank = datasets.load("bank")
+    carbon = datasets.load("carbon")
+    Xr, yr = make_regression(n_samples=150, n_features=4, noise=5.0, random_state=0)
+    names = np.array(["setosa", "versicolor", "virginica"])[y]
+    return [
+        ("binary", DPDTreeClassifier(max_depth=3).fit(bank.X_train, bank.y_train), bank.X_test),
+        ("multiclass", DPDTreeClassifier(max_depth=3).fit(X, y), X),
+        ("class_weight", DPDTreeClassifier(max_depth=2, class_weight={0: 1.0, 1: 5.0, 2: 0.5},
+                                           criterion="entropy").fit(X, y), X),
+        ("string labels", DPDTreeClassifier(max_depth=2, alpha=0.01).fit(X, names), X),
+        ("sample weights", DPDTreeClassifier(max_depth=3).fit(
+            X, y, sample_weight=np.random.default_rng(0).uniform(0.1, 3, len(y))), X),
+        ("regression", DPDTreeRegressor(max_depth=3).fit(Xr, yr), Xr),
+        ("multi-output", DPDTreeRegressor(max_depth=3).fit(carbon.X_train, carbon.y_train),
+         carbon.X_test),
+        ("single leaf", DPDTreeClassifier(max_depth=2, alpha=10.0).fit(X, y), X),
+    ]
+
+
+CASES = _binary_cases()
+
+
+@pytest.mark.parametrize("name, estimator, X", CASES, ids=[c[0] for c in CASES])
+def test_to_sklearn_same_arrays_and_predictions(name, estimator, X):
+    skl = to_sklearn(estimator)
+    expected = DecisionTreeClassifier if hasattr(estimator, "classes_") else DecisionTreeRegressor
+    assert type(skl) is expected
+    # The scikit-learn tree holds exactly dpdt's arrays.
+    assert_tree_equal(skl.tree_, estimator.tree_, msg=name)
+    assert skl.get_depth() == estimator.get_depth()
+    assert skl.get_n_leaves() == estimator.get_n_leaves()
+    assert_array_equal(skl.predict(X), estimator.predict(X))
+    assert_array_equal(skl.apply(X), estimator.apply(X))
+    if hasattr(estimator, "classes_"):
+        assert_array_equal(skl.classes_, estimator.classes_)
+        assert_array_equal(skl.predict_proba(X), estimator.predict_proba(X))
+    # Tools built on scikit-learn trees accept it.
+    assert "digraph" in sklearn_export_graphviz(skl)
+
+
+def test_to_sklearn_follows_alpha():
+    X, y = _iris()
+    clf = DPDTreeClassifier(max_depth=3).fit(X, y)
+    for alpha in (0.0, 0.02, 0.2, 1.0):
+        clf.set_params(alpha=alpha)
+        skl = to_sklearn(clf)
+        assert_tree_equal(skl.tree_, clf.tree_)
+        assert_array_equal(skl.predict(X), clf.predict(X))
+
+
+def test_to_sklearn_on_every_bundled_dataset_train_and_test():
+    """scikit-learn casts X to float32: on the bundled data no sample changes side."""
+    for name in datasets.list_datasets():
+        data = datasets.load(name)
+        cls = DPDTreeClassifier if data.task == "classification" else DPDTreeRegressor
+        est = cls(max_depth=3, candidates=(3, 3, 3)).fit(data.X_train, data.y_train)
+        skl = to_sklearn(est)
+        for X in (data.X_train, data.X_test):
+            assert_array_equal(skl.predict(X), est.predict(X), err_msg=name)
+
+
+def test_to_sklearn_float32_representable_inputs_route_identically():
+    """Samples equal to a threshold, or next to it, go the same way when float32 holds them."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 3)).astype(np.float32).astype(np.float64)
+    y = (X[:, 0] + X[:, 1] ** 2 > 0.5).astype(int)
+    clf = DPDTreeClassifier(max_depth=3).fit(X, y)
+    skl = to_sklearn(clf)
+    tree = clf.tree_
+    probes = []
+    for node in np.flatnonzero(tree.feature >= 0):
+        t32 = np.float32(tree.threshold[node])
+        for value in (t32, np.nextafter(t32, np.float32(-np.inf)),
+                      np.nextafter(t32, np.float32(np.inf))):
+            row = X[rng.integers(len(X))].copy()
+            row[tree.feature[node]] = value
+            probes.append(row)
+    probes = np.array(probes)
+    assert_array_equal(probes.astype(np.float32).astype(np.float64), probes)
+    assert_array_equal(skl.predict(probes), clf.predict(probes))
+    assert_array_equal(skl.apply(probes), clf.apply(probes))
+
+
+def test_to_sklearn_float32_rounding_is_the_documented_limit():
+    """A float64 sample within float32 rounding of a threshold may change side in scikit-learn.
+
+    This is the limitation documented in ``to_sklearn``: the test pins it down so that the
+    documentation stays true.
+    """
+    X = np.array([[1.0], [1.0 + 1e-10]])
+    clf = DPDTreeClassifier(max_depth=1).fit(X, [0, 1])
+    skl = to_sklearn(clf)
+    assert_array_equal(clf.predict(X), [0, 1])
+    # float32(1 + 1e-10) == 1.0 <= threshold: scikit-learn sends it left.
+    assert_array_equal(skl.predict(X), [0, 0])
+    assert_array_equal(skl.predict(X.astype(np.float32)), clf.predict(X.astype(np.float32)))
+
+
+@pytest.mark.parametrize("estimator", [BranchesClassifier(), MultiwayGreedyClassifier()])
+def test_to_sklearn_rejects_multiway_trees(estimator):
+    X = np.array([[0, 0], [0, 1], [1, 0], [1, 1], [2, 0], [2, 1]])
+    estimator.fit(X, [0, 0, 1, 1, 0, 0])
+    with pytest.raises(TypeError, match="multiway splits"):
+        to_sklearn(estimator)
+
+
+def test_to_sklearn_rejects_other_estimators():
+    X, y = _iris()
+    boosted = DPDTGradientBoostingClassifier(n_estimators=2).fit(X, y)
+    with pytest.raises(TypeError, match="DPDTreeClassifier or DPDTreeRegressor"):
+        to_sklearn(boosted)
+    with pytest.raises(TypeError, match="DPDTreeClassifier or DPDTreeRegressor"):
+        to_sklearn(DecisionTreeClassifier().fit(X, y))
+
+
+def test_onnx_runtime_predicts_as_dpdt():
+    skl2onnx = pytest.importorskip("skl2onnx")
+    rt = pytest.importorskip("onnxruntime")
+    data = datasets.load("segment")
+    X = data.X_test.astype(np.float32)
+    clf = DPDTreeClassifier(max_depth=3).fit(data.X_train, data.y_train)
+    model = skl2onnx.to_onnx(to_sklearn(clf), X[:1], options={"zipmap": False})
+    session = rt.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    labels, proba = session.run(None, {session.get_inputs()[0].name: X})
+    assert_array_equal(labels, clf.predict(X))
+    np.testing.assert_allclose(proba, clf.predict_proba(X), atol=1e-6)  # float32 outputs
+
+    reg = DPDTreeRegressor(max_depth=3).fit(data.X_train, data.y_train.astype(np.float64))
+    model = skl2onnx.to_onnx(to_sklearn(reg), X[:1])
+    session = rt.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    (values,) = session.run(None, {session.get_inputs()[0].name: X})
+    np.testing.assert_allclose(values[:, 0], reg.predict(X), rtol=1e-6)
+
+
+def test_export_graphviz_binary_tree():
+    X, y = _iris()
+    clf = DPDTreeClassifier(max_depth=2).fit(X, y)
+    names = ["sepal length", "sepal width", "petal length", "petal width"]
+    dot = export_graphviz(clf, feature_names=names, class_names=["se", "ve", "vi"])
+    tree = clf.tree_
+    assert dot.startswith("digraph Tree {") and dot.rstrip().endswith("}")
+    assert dot.count(" -> ") == tree.node_count - 1
+    for node in np.flatnonzero(tree.feature >= 0):
+        assert f'{node} [label="{names[tree.feature[node]]} <= {tree.threshold[node]:.3f}' in dot
+        assert f"{node} -> {tree.children_left[node]} [label=\"yes\"]" in dot
+        assert f"{node} -> {tree.children_right[node]} [label=\"no\"]" in dot
+    assert dot.count("class: ") == tree.n_leaves
+
+
+def test_export_graphviz_regression_and_file(tmp_path):
+    carbon = datasets.load("carbon")
+    reg = DPDTreeRegressor(max_depth=2).fit(carbon.X_train, carbon.y_train)
+    path = tmp_path / "tree.dot"
+    assert export_graphviz(reg, path) is None
+    dot = path.read_text()
+    leaf = int(np.flatnonzero(reg.tree_.feature < 0)[0])
+    means = reg.tree_.value[leaf, :, 0]
+    assert "value: [" + ", ".join(f"{v:.3f}" for v in means) + "]" in dot
+
+
+def test_export_graphviz_multiway_and_escaping():
+    import pandas as pd
+
+    X = pd.DataFrame({'colour "x"': ["red", "red", "blue", "blue", "green", "green"],
+                      "size": ["s", "l", "s", "l", "s", "l"]})
+    clf = BranchesClassifier(lam=0.01).fit(X, [0, 0, 1, 1, 0, 0])
+    dot = export_graphviz(clf)
+    assert 'colour \\"x\\"' in dot
+    assert '[label="= blue"]' in dot and '[label="= red"]' in dot
+    assert dot.count(" -> ") == clf.tree_.node_count - 1
+
+
+def test_export_rejects_wrong_number_of_feature_names():
+    X, y = _iris()
+    clf = DPDTreeClassifier(max_depth=1).fit(X, y)
+    for export in (export_text, export_graphviz):
+        with pytest.raises(ValueError, match="feature_names has 2 names"):
+            export(clf, feature_names=["a", "b"])
