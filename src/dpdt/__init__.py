@@ -5,6 +5,7 @@ from ._boosting import DPDTGradientBoostingClassifier, DPDTGradientBoostingRegre
 from ._branches import BranchesClassifier, MultiwayGreedyClassifier, MultiwayTree
 from ._classes import DPDTreeClassifier, DPDTreeRegressor
 from ._export import export_graphviz, export_text
+from ._io import load
 from ._sklearn import to_sklearn
 from ._tree import Tree
 
@@ -15,5 +16,5 @@ __all__ = [
     "DPDTGradientBoostingClassifier",
     "DPDTGradientBoostingRegressor",
     "DPDTreeClassifier", "DPDTreeRegressor", "Tree", "datasets", "export_text",
-    "export_graphviz", "to_sklearn"]
+    "export_graphviz", "to_sklearn", "load"]
 __version__ = "0.1.0"

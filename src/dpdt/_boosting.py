@@ -14,6 +14,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from . import _core
+from ._io import SaveMixin
 from ._classes import SPLITTERS, resolve_candidates, resolve_splitters
 from ._tree import Tree
 
@@ -75,7 +76,7 @@ class _MultinomialLogLoss:
         return np.average(logsumexp(raw, axis=1) - raw[np.arange(len(y)), y], weights=w)
 
 
-class _BaseDPDTBoosting(BaseEstimator):
+class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
     """The boosting loop shared by the classifier and the regressor."""
 
     _parameter_constraints: dict = {

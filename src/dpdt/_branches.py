@@ -17,6 +17,7 @@ from sklearn.utils.validation import (
 )
 
 from . import _core
+from ._io import SaveMixin
 
 
 class MultiwayTree:
@@ -150,7 +151,7 @@ class _CategoryCodes:
         return np.ascontiguousarray(np.column_stack(codes), dtype=np.int32)
 
 
-class _MultiwayClassifier(ClassifierMixin, BaseEstimator):
+class _MultiwayClassifier(SaveMixin, ClassifierMixin, BaseEstimator):
     """Encoding, traversal and prediction shared by the multiway-tree classifiers."""
 
     @staticmethod

@@ -13,6 +13,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from . import _core
+from ._io import SaveMixin
 from ._tree import Tree
 
 PARETO_DTYPE = np.dtype([
@@ -54,7 +55,7 @@ def resolve_splitters(splitter, max_depth):
     return splitters
 
 
-class _BaseDPDTree(BaseEstimator):
+class _BaseDPDTree(SaveMixin, BaseEstimator):
     """Parameters, fitting and traversal shared by the DPDT estimators."""
 
     _parameter_constraints: dict = {

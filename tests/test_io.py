@@ -1,0 +1,210 @@
+"""save / load: exact round trips of every estimator, and refusal of tampered or foreign files."""
+
+import json
+import pickle
+
+import numpy as np
+import pandas as pd
+import pytest
+from _trees import assert_tree_equal
+from numpy.testing import assert_array_equal
+from sklearn.datasets import load_iris
+
+import dpdt
+from dpdt import (
+    BranchesClassifier,
+    DPDTGradientBoostingClassifier,
+    DPDTGradientBoostingRegressor,
+    DPDTreeClassifier,
+    DPDTreeRegressor,
+    MultiwayGreedyClassifier,
+    datasets,
+    load,
+)
+
+
+def _cases():
+    X, y = load_iris(return_X_y=True)
+    names = np.array(["setosa", "versicolor", "virginica"])[y]
+    frame = pd.DataFrame(X, columns=["sl", "sw", "pl", "pw"])
+    carbon = datasets.load("carbon")
+    cat = pd.DataFrame({"colour": ["red", "red", "blue", "blue", "green", "green"] * 3,
+                        "size": [1, 2, 1, 2, 1, 2] * 3})
+    ycat = [0, 0, 1, 1, 0, 1] * 3
+    return [
+        ("classifier", DPDTreeClassifier(max_depth=3, alpha=0.01), X, y),
+        ("string labels, DataFrame", DPDTreeClassifier(max_depth=2, candidates=(3, 3)), frame,
+         names),
+        ("class_weight, costs", DPDTreeClassifier(
+            max_depth=2, class_weight={0: 2.0, 1: 1.0, 2: 0.5}, feature_costs=[1, 2, 3, 4],
+            splitter=["quantile", "cart"], complexity="n_splits"), X, y),
+        ("regressor multi-output", DPDTreeRegressor(max_depth=2), carbon.X_train[:500],
+         carbon.y_train[:500]),
+        ("branches", BranchesClassifier(lam=0.01), cat, ycat),
+        ("branches binned", BranchesClassifier(lam=0.01, max_bins=4), X, names),
+        ("multiway greedy", MultiwayGreedyClassifier(max_bins=3), X, y),
+        ("boosting multiclass", DPDTGradientBoostingClassifier(n_estimators=3), X, y),
+        ("boosting binary", DPDTGradientBoostingClassifier(n_estimators=3), X, y == 1),
+        ("boosting regressor early stop", DPDTGradientBoostingRegressor(
+            n_estimators=5, n_iter_no_change=2, random_state=0), X[:, :3], X[:, 3]),
+    ]
+
+
+CASES = _cases()
+
+
+@pytest.mark.parametrize("name, estimator, X, y", CASES, ids=[c[0] for c in CASES])
+def test_round_trip_predicts_identically(tmp_path, name, estimator, X, y):
+    estimator.fit(X, y)
+    path = tmp_path / "model.json"
+    assert estimator.save(path) is estimator
+    loaded = load(path)
+    assert type(loaded) is type(estimator)
+    for key, value in estimator.get_params().items():
+        assert_array_equal(loaded.get_params()[key], value, err_msg=key)
+    assert_array_equal(loaded.predict(X), estimator.predict(X))
+    if hasattr(estimator, "predict_proba"):
+        assert_array_equal(loaded.predict_proba(X), estimator.predict_proba(X))
+    for key, value in vars(estimator).items():
+        restored = getattr(loaded, key)
+        if isinstance(value, np.ndarray):
+            assert value.dtype == restored.dtype, key
+            assert_array_equal(restored, value, err_msg=key)
+    # The file is plain JSON.
+    assert json.loads(path.read_text())["estimator"] == type(estimator).__name__
+
+
+def test_round_trip_keeps_the_whole_front(tmp_path):
+    data = datasets.load("bank")
+    clf = DPDTreeClassifier(max_depth=3).fit(data.X_train, data.y_train)
+    clf.save(tmp_path / "bank.json")
+    loaded = load(tmp_path / "bank.json")
+    assert loaded.pareto_front_.dtype == clf.pareto_front_.dtype
+    assert_array_equal(loaded.pareto_front_, clf.pareto_front_)   # inf alpha_max included
+    assert np.isinf(loaded.pareto_front_["alpha_max"][-1])
+    assert len(loaded.trees_) == len(clf.trees_)
+    for a, b in zip(loaded.trees_, clf.trees_, strict=True):
+        assert_tree_equal(a, b)
+    # Every tree of the front, selected by alpha without refitting, predicts identically.
+    for row in clf.pareto_front_:
+        alpha = row["alpha_min"]
+        clf.set_params(alpha=alpha)
+        loaded.set_params(alpha=alpha)
+        assert_array_equal(loaded.predict(data.X_test), clf.predict(data.X_test))
+    assert loaded.stats_ == clf.stats_
+    assert loaded.is_optimal_ is clf.is_optimal_
+
+
+def test_parameters_keep_their_types(tmp_path):
+    X, y = load_iris(return_X_y=True)
+    clf = DPDTreeClassifier(max_depth=2, candidates=(3, 2), class_weight={0: 2.0, 1: 1.0, 2: 1.0},
+                            feature_costs=np.array([1.0, 2.0, 3.0, 4.0])).fit(X, y)
+    clf.save(tmp_path / "m.json")
+    loaded = load(tmp_path / "m.json")
+    assert loaded.candidates == (3, 2)
+    assert loaded.class_weight == {0: 2.0, 1: 1.0, 2: 1.0}
+    assert_array_equal(loaded.feature_costs, clf.feature_costs)
+
+
+def test_pickle_round_trip():
+    X, y = load_iris(return_X_y=True)
+    clf = DPDTreeClassifier(max_depth=3).fit(X, y)
+    again = pickle.loads(pickle.dumps(clf))
+    assert_array_equal(again.predict_proba(X), clf.predict_proba(X))
+    assert_array_equal(again.pareto_front_, clf.pareto_front_)
+
+
+def _saved(tmp_path):
+    X, y = load_iris(return_X_y=True)
+    path = tmp_path / "model.json"
+    DPDTreeClassifier(max_depth=2).fit(X, y).save(path)
+    return path, json.loads(path.read_text())
+
+
+def _write(path, document):
+    path.write_text(json.dumps(document))
+    return path
+
+
+def test_tampered_file_is_refused(tmp_path):
+    path, document = _saved(tmp_path)
+    threshold = document["attributes"]["trees_"][0]["threshold"]["data"]
+    threshold[0] += 0.5
+    with pytest.raises(ValueError, match="checksum mismatch"):
+        load(_write(path, document))
+
+
+def test_structure_is_validated_even_with_a_valid_checksum(tmp_path):
+    """A crafted file (checksum recomputed) that breaks the tree structure is refused."""
+    from dpdt._io import _digest
+
+    path, document = _saved(tmp_path)
+    tree = document["attributes"]["trees_"][0]
+    tree["children_left"]["data"][0] = 0   # a cycle: the root is its own child
+    document["sha256"] = _digest(document)
+    with pytest.raises(ValueError, match="do not form a binary tree"):
+        load(_write(path, document))
+
+    path, document = _saved(tmp_path)
+    document["attributes"]["trees_"][0]["feature"]["data"][0] = 99
+    document["sha256"] = _digest(document)
+    with pytest.raises(ValueError, match="feature index out of range"):
+        load(_write(path, document))
+
+    path, document = _saved(tmp_path)
+    document["params"]["max_depth"] = -3
+    document["sha256"] = _digest(document)
+    with pytest.raises(ValueError, match="max_depth"):
+        load(_write(path, document))
+
+    path, document = _saved(tmp_path)
+    document["attributes"]["__class__"] = "os.system"
+    document["sha256"] = _digest(document)
+    with pytest.raises(ValueError, match="bad attribute name"):
+        load(_write(path, document))
+
+    path, document = _saved(tmp_path)
+    document["attributes"]["stats_"] = {"__type__": "pickle", "data": "gASV"}
+    document["sha256"] = _digest(document)
+    with pytest.raises(ValueError, match="unknown type tag 'pickle'"):
+        load(_write(path, document))
+
+    path, document = _saved(tmp_path)
+    document["estimator"] = "subprocess.Popen"
+    document["sha256"] = _digest(document)
+    with pytest.raises(ValueError, match="unknown estimator 'subprocess.Popen'"):
+        load(_write(path, document))
+
+
+@pytest.mark.parametrize("content, message", [
+    ("not json at all", "invalid JSON"),
+    ('{"format": "something-else", "version": 1}', "not a dpdt model"),
+    ("[1, 2, 3]", "not a dpdt model"),
+    ('{"format": "dpdt-model"}', "missing schema version"),
+    ('{"format": "dpdt-model", "version": 99}', "newer dpdt"),
+    ('{"a": NaN}', "invalid JSON"),
+])
+def test_foreign_files_are_refused(tmp_path, content, message):
+    path = tmp_path / "foreign.json"
+    path.write_text(content)
+    with pytest.raises(ValueError, match=message):
+        load(path)
+
+
+def test_binary_file_is_refused(tmp_path):
+    path = tmp_path / "model.pkl"
+    path.write_bytes(pickle.dumps(DPDTreeClassifier()) + b"\xff\xfe")
+    with pytest.raises(ValueError, match="not a dpdt model file"):
+        load(path)
+
+
+def test_unsupported_values_cannot_be_saved(tmp_path):
+    X, y = load_iris(return_X_y=True)
+    clf = DPDTreeClassifier(max_depth=1, random_state=np.random.RandomState(0)).fit(X, y)
+    with pytest.raises(TypeError, match="random_state"):
+        clf.save(tmp_path / "m.json")
+
+
+def test_load_is_top_level():
+    assert dpdt.load is load
+    assert "load" in dpdt.__all__
