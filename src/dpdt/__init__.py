@@ -4,6 +4,7 @@ from . import datasets
 from ._boosting import DPDTGradientBoostingClassifier, DPDTGradientBoostingRegressor
 from ._branches import BranchesClassifier, MultiwayGreedyClassifier, MultiwayTree
 from ._classes import DPDTreeClassifier, DPDTreeRegressor
+from ._cv import DPDTreeClassifierCV, DPDTreeRegressorCV
 from ._export import export_graphviz, export_text
 from ._io import load
 from ._sklearn import to_sklearn
@@ -15,6 +16,7 @@ __all__ = [
     "MultiwayTree",
     "DPDTGradientBoostingClassifier",
     "DPDTGradientBoostingRegressor",
+    "DPDTreeClassifierCV", "DPDTreeRegressorCV",
     "DPDTreeClassifier", "DPDTreeRegressor", "Tree", "datasets", "export_text",
     "export_graphviz", "to_sklearn", "load"]
 __version__ = "0.1.0"

@@ -8,7 +8,12 @@ from joblib import effective_n_jobs
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state, compute_sample_weight
-from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
+from sklearn.utils._param_validation import (
+    Interval,
+    RealNotInt,
+    StrOptions,
+    validate_parameter_constraints,
+)
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
@@ -55,6 +60,51 @@ def resolve_splitters(splitter, max_depth):
     return splitters
 
 
+_BUDGET_CONSTRAINTS = {
+    "max_leaves": [Interval(Integral, 1, None, closed="left"), None],
+    "max_complexity": [Interval(Real, 0, None, closed="left"), None],
+    "max_depth": [Interval(Integral, 0, None, closed="left"), None],
+}
+
+
+def budget_mask(n_leaves, complexity, depth, *, max_leaves, max_complexity, max_depth, caller):
+    """Return the mask of the trees within the budget; a limit of None does not constrain.
+
+    Raises ``InvalidParameterError`` (a ValueError) naming ``caller`` for a limit out of range.
+    """
+    limits = dict(max_leaves=max_leaves, max_complexity=max_complexity, max_depth=max_depth)
+    validate_parameter_constraints(_BUDGET_CONSTRAINTS, limits, caller_name=caller)
+    mask = np.ones(len(n_leaves), dtype=bool)
+    for values, limit in ((n_leaves, max_leaves), (complexity, max_complexity), (depth, max_depth)):
+        if limit is not None:
+            mask &= np.asarray(values) <= limit
+    return mask
+
+
+def alpha_inside(alpha_min, alpha_max):
+    """Return an alpha strictly inside ``[alpha_min, alpha_max]`` (``alpha_min`` if it is a point).
+
+    At an end of the range the neighbouring tree ties and the tie-break decides; inside it the
+    tree is the only optimum, so the choice does not hang on rounding.
+    """
+    if alpha_max == alpha_min:
+        return float(alpha_min)
+    if np.isinf(alpha_max):
+        return 2.0 * alpha_min if alpha_min > 0 else 1.0
+    return 0.5 * (alpha_min + alpha_max)
+
+
+def power_of_two_scale(weight):
+    """Return the power of two that brings the largest weight into [1, 2) (1.0 if none is > 0).
+
+    Every objective is invariant to the scale of the weights, but sums of squares overflow near
+    1e300 and absolute tolerances swallow weights near 1e-300. Dividing by a power of two brings
+    the weights to a safe scale without rounding any of them (and leaves unit weights alone).
+    """
+    largest = np.max(weight, initial=0.0)
+    return float(np.ldexp(1.0, int(np.frexp(largest)[1]) - 1)) if largest > 0 else 1.0
+
+
 class _BaseDPDTree(SaveMixin, BaseEstimator):
     """Parameters, fitting and traversal shared by the DPDT estimators."""
 
@@ -86,8 +136,10 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         """Run the core on validated data and store the front, its trees and the statistics."""
         n_features = X.shape[1]
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
+        scale = power_of_two_scale(weight)
+        weight = np.ascontiguousarray(weight / scale)
         result = fit_core(
-            feature_costs=self._feature_costs(n_features), max_depth=self.max_depth,
+            weight=weight, feature_costs=self._feature_costs(n_features), max_depth=self.max_depth,
             candidates=self._candidates(), splitters=self._splitters(),
             complexity=self.complexity, min_samples_split=self.min_samples_split,
             min_samples_leaf=self.min_samples_leaf,
@@ -100,6 +152,8 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         )
         front = result["front"]
         self.trees_ = [make_tree(row["tree"], n_features) for row in front]
+        for tree in self.trees_:
+            tree.weighted_n_node_samples *= scale
         self.pareto_front_ = np.array(
             [(row["alpha_min"], row["alpha_max"], row["train_loss"], row["complexity"],
               tree.n_leaves, tree.max_depth) for row, tree in zip(front, self.trees_, strict=True)],
@@ -175,6 +229,56 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         tied = np.flatnonzero(objective <= best + _TIE_TOL * max(1.0, abs(best)))
         order = np.lexsort((self._front_n_splits[tied], self._front_impurity[tied]))
         return int(tied[order[0]])
+
+    def select_tree(self, *, max_leaves=None, max_complexity=None, max_depth=None):
+        """Set ``alpha`` to select the most accurate tree of the front within a budget.
+
+        No refit: among the rows of :attr:`pareto_front_` with at most ``max_leaves`` leaves,
+        ``complexity`` at most ``max_complexity`` and depth at most ``max_depth``, the one of
+        lowest ``train_loss`` is chosen (equal losses: the simpler tree, later on the front), and
+        ``alpha`` is set to a value inside that row's range. The single leaf closing the front
+        meets every budget, so there is always a choice.
+
+        Parameters
+        ----------
+        max_leaves : int or None, default=None
+            Largest number of leaves allowed (>= 1). None: no limit.
+        max_complexity : float or None, default=None
+            Largest ``complexity`` allowed (>= 0), in the unit of the ``complexity`` parameter,
+            e.g. expected tests per training sample. None: no limit.
+        max_depth : int or None, default=None
+            Largest depth allowed (>= 0). None: no limit.
+
+        Returns
+        -------
+        self : object
+            The estimator, its ``alpha`` set; :attr:`tree_` is the chosen tree.
+
+        Examples
+        --------
+        >>> from dpdt import DPDTreeClassifier
+        >>> from sklearn.datasets import load_iris
+        >>> X, y = load_iris(return_X_y=True)
+        >>> clf = DPDTreeClassifier(max_depth=3).fit(X, y)
+        >>> clf.select_tree(max_leaves=3).get_n_leaves() <= 3
+        True
+        """
+        check_is_fitted(self)
+        front = self.pareto_front_
+        rows = np.flatnonzero(budget_mask(
+            front["n_leaves"], front["complexity"], front["depth"], max_leaves=max_leaves,
+            max_complexity=max_complexity, max_depth=max_depth, caller="select_tree"))
+        loss = front["train_loss"][rows]
+        # Equal losses within the tie tolerance rank as equal, and then later (simpler) first.
+        tolerance = _TIE_TOL * max(1.0, abs(loss.min()))
+        ranked = np.where(loss <= loss.min() + tolerance, loss.min(), loss)
+        order = np.lexsort((-rows, ranked))
+        for k in rows[order]:
+            alpha = alpha_inside(front["alpha_min"][k], front["alpha_max"][k])
+            # A range narrower than the tie tolerance has no point where its tree wins outright.
+            if self._front_index(alpha) == k:
+                return self.set_params(alpha=alpha)
+        raise ValueError("no tree of the front can be selected within this budget")
 
     @property
     def tree_(self):
@@ -402,8 +506,8 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
 
         y_codes = np.ascontiguousarray(y_encoded, dtype=np.int32)
 
-        def fit_core(feature_costs, **options):
-            return _core.fit_classifier(X, y_codes, np.ascontiguousarray(weight), feature_costs,
+        def fit_core(weight, feature_costs, **options):
+            return _core.fit_classifier(X, y_codes, weight, feature_costs,
                                         n_classes=self.n_classes_, criterion=self.criterion,
                                         **options)
 
@@ -583,9 +687,8 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         offset = np.average(targets, axis=0, weights=weight)
         centred = np.ascontiguousarray(targets - offset)
 
-        def fit_core(feature_costs, **options):
-            return _core.fit_regressor(X, centred, np.ascontiguousarray(weight), feature_costs,
-                                       **options)
+        def fit_core(weight, feature_costs, **options):
+            return _core.fit_regressor(X, centred, weight, feature_costs, **options)
 
         self._fit_front(X, weight, fit_core, Tree.from_means)
         for tree in self.trees_:

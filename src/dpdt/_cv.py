@@ -1,0 +1,544 @@
+"""Choosing the tree on the Pareto front by cross-validation (DPDTreeClassifierCV / RegressorCV)."""
+
+from numbers import Integral
+
+import numpy as np
+from joblib import Parallel, delayed
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context, is_classifier
+from sklearn.metrics import check_scoring, get_scorer_names
+from sklearn.model_selection import check_cv
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import StrOptions
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+
+from ._classes import _TIE_TOL, DPDTreeClassifier, DPDTreeRegressor, alpha_inside, budget_mask
+
+CURVE_DTYPE = np.dtype([
+    ("max_depth", np.int64),
+    ("alpha", np.float64),
+    ("complexity", np.float64),
+    ("mean_score", np.float64),
+    ("std_score", np.float64),
+])
+
+# Parameters of the CV estimator that are not passed on to the fits as they are.
+_OWN_PARAMS = {"alpha", "max_depth", "max_depths", "cv", "scoring", "n_jobs", "random_state"}
+
+
+def candidate_alphas(fronts):
+    """Return one alpha per interval between the breakpoints pooled over several fronts.
+
+    Inside an interval every front selects the same tree, so these alphas (0, a point inside each
+    interval, and one beyond the last breakpoint) reach every combination of trees that some
+    alpha selects, each exactly once, away from the ties at the breakpoints.
+    """
+    points = np.unique(np.concatenate([[0.0]] + [front["alpha_min"] for front in fronts]))
+    inner = [alpha_inside(lo, hi) for lo, hi in zip(points[:-1], points[1:], strict=True)]
+    return np.array([0.0, *inner, alpha_inside(points[-1], np.inf)])
+
+
+def _fit_one(estimator, X, y, sample_weight, rows):
+    if rows is not None:
+        X, y = X[rows], y[rows]
+        sample_weight = None if sample_weight is None else sample_weight[rows]
+    return estimator.fit(X, y, sample_weight=sample_weight)
+
+
+def _fold_scores(model, alphas, scorer, X, y, sample_weight):
+    """Return the score on (X, y) of the model's tree at each alpha, scoring each tree once."""
+    rows = np.array([model._front_index(alpha) for alpha in alphas])
+    kwargs = {} if sample_weight is None else {"sample_weight": sample_weight}
+    scores = np.empty(len(alphas))
+    for row in np.unique(rows):
+        at_row = rows == row
+        model.set_params(alpha=alphas[np.argmax(at_row)])
+        scores[at_row] = scorer(model, X, y, **kwargs)
+    return scores
+
+
+class _BaseDPDTreeCV(BaseEstimator):
+    """Cross-validated choice of alpha (and max_depth) shared by the DPDT CV estimators."""
+
+    _estimator_class = None
+
+    def _depths(self):
+        if self.max_depths is None:
+            return [self.max_depth]
+        depths = list(self.max_depths)
+        if not depths or not all(isinstance(d, Integral) and not isinstance(d, bool) and d >= 1
+                                 for d in depths):
+            raise ValueError("max_depths must be None or a non-empty sequence of ints >= 1, got "
+                             f"{self.max_depths!r}")
+        return sorted(set(int(d) for d in depths))
+
+    def _make(self, max_depth, random_state):
+        params = {name: getattr(self, name) for name in self._estimator_class._get_param_names()
+                  if name not in _OWN_PARAMS}
+        return self._estimator_class(max_depth=max_depth, random_state=random_state, **params)
+
+    def _fit_cv(self, X, y, sample_weight):
+        """Fit every fold and the whole data per depth, score the fronts, keep the best tree."""
+        depths = self._depths()
+        if sample_weight is not None:
+            sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64,
+                                                 ensure_non_negative=True)
+        folds = list(check_cv(self.cv, y, classifier=is_classifier(self)).split(X, y))
+        scorer = check_scoring(self._estimator_class(), scoring=self.scoring)
+        # Every fit gets the same seed, so the refit is the plain fit of the same parameters.
+        random_state = self.random_state
+        if isinstance(random_state, np.random.RandomState):
+            random_state = check_random_state(random_state).randint(np.iinfo(np.int32).max)
+
+        jobs = [(depth, train) for depth in depths
+                for train in [train for train, _ in folds] + [None]]
+        models = Parallel(n_jobs=self.n_jobs, prefer="threads")(
+            delayed(_fit_one)(self._make(depth, random_state), X, y, sample_weight, train)
+            for depth, train in jobs)
+        per_depth = len(folds) + 1
+        self._refits = {}
+        curves = []
+        for i, depth in enumerate(depths):
+            fold_models = models[i * per_depth:(i + 1) * per_depth - 1]
+            refit = self._refits[depth] = models[(i + 1) * per_depth - 1]
+            alphas = candidate_alphas([model.pareto_front_ for model in fold_models])
+            scores = np.array([
+                _fold_scores(model, alphas, scorer, X[test], y[test],
+                             None if sample_weight is None else sample_weight[test])
+                for model, (_, test) in zip(fold_models, folds, strict=True)])
+            curve = np.empty(len(alphas), dtype=CURVE_DTYPE)
+            curve["max_depth"] = depth
+            curve["alpha"] = alphas
+            curve["complexity"] = [refit.pareto_front_["complexity"][refit._front_index(alpha)]
+                                   for alpha in alphas]
+            curve["mean_score"] = scores.mean(axis=0)
+            curve["std_score"] = scores.std(axis=0)
+            curves.append(curve)
+        self.validation_curve_ = np.concatenate(curves)
+        self._choose(np.ones(len(self.validation_curve_), dtype=bool))
+        return self
+
+    def _choose(self, allowed):
+        """Select the best mean score among the allowed curve rows; ties go to the simpler tree."""
+        curve = self.validation_curve_
+        rows = np.flatnonzero(allowed)
+        score = curve["mean_score"][rows]
+        best = score.max()
+        tied = rows[score >= best - _TIE_TOL * max(1.0, abs(best))]
+        order = np.lexsort((-curve["alpha"][tied], curve["max_depth"][tied],
+                            curve["complexity"][tied]))
+        chosen = curve[tied[order[0]]]
+        self.max_depth_ = int(chosen["max_depth"])
+        self.alpha_ = float(chosen["alpha"])
+        self.best_score_ = float(chosen["mean_score"])
+        self.best_estimator_ = self._refits[self.max_depth_].set_params(alpha=self.alpha_)
+
+    def select_tree(self, *, max_leaves=None, max_complexity=None, max_depth=None):
+        """Choose the best cross-validated tree within a budget.
+
+        No refit: among the rows of :attr:`validation_curve_` whose refit tree has at most
+        ``max_leaves`` leaves, ``complexity`` at most ``max_complexity`` and depth at most
+        ``max_depth``, the one of best ``mean_score`` is chosen (ties: the simpler tree), and
+        ``alpha_``, ``max_depth_``, ``best_score_`` and ``best_estimator_`` are updated.
+
+        Parameters
+        ----------
+        max_leaves : int or None, default=None
+            Largest number of leaves allowed (>= 1). None: no limit.
+        max_complexity : float or None, default=None
+            Largest ``complexity`` allowed (>= 0), e.g. expected tests per training sample.
+            None: no limit.
+        max_depth : int or None, default=None
+            Largest depth of the tree allowed (>= 0). None: no limit.
+
+        Returns
+        -------
+        self : object
+            The estimator, now predicting with the chosen tree.
+        """
+        check_is_fitted(self)
+        curve = self.validation_curve_
+        trees = [self._refits[depth].trees_[self._refits[depth]._front_index(alpha)]
+                 for depth, alpha in zip(curve["max_depth"], curve["alpha"], strict=True)]
+        allowed = budget_mask([tree.n_leaves for tree in trees], curve["complexity"],
+                              [tree.max_depth for tree in trees], max_leaves=max_leaves,
+                              max_complexity=max_complexity, max_depth=max_depth,
+                              caller="select_tree")
+        # A single leaf meets every budget and every depth's front ends with one.
+        self._choose(allowed)
+        return self
+
+    def _validate_X_predict(self, X):
+        check_is_fitted(self)
+        return validate_data(self, X, dtype=np.float64, order="C", reset=False)
+
+    @property
+    def pareto_front_(self):
+        """The Pareto front of the refit model, see :attr:`DPDTreeClassifier.pareto_front_`."""
+        check_is_fitted(self)
+        return self.best_estimator_.pareto_front_
+
+    @property
+    def trees_(self):
+        """The trees of :attr:`pareto_front_`."""
+        check_is_fitted(self)
+        return self.best_estimator_.trees_
+
+    @property
+    def tree_(self):
+        """The chosen tree: the refit model's tree at ``alpha_``."""
+        check_is_fitted(self)
+        return self.best_estimator_.tree_
+
+    @property
+    def stats_(self):
+        """Search statistics of the refit."""
+        check_is_fitted(self)
+        return self.best_estimator_.stats_
+
+    @property
+    def feature_importances_(self):
+        """Feature importances of :attr:`tree_`."""
+        check_is_fitted(self)
+        return self.best_estimator_.feature_importances_
+
+    def apply(self, X):
+        """Return the index of the leaf each sample ends in.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input samples.
+
+        Returns
+        -------
+        leaves : ndarray of shape (n_samples,)
+            Node index, in :attr:`tree_`, of each sample's leaf.
+        """
+        X = self._validate_X_predict(X)
+        return self.best_estimator_.apply(X)
+
+    def decision_path(self, X):
+        """Return the nodes each sample goes through.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input samples.
+
+        Returns
+        -------
+        indicator : sparse matrix of shape (n_samples, n_nodes)
+            Entry (i, j) is 1 when sample i goes through node j of :attr:`tree_`.
+        """
+        X = self._validate_X_predict(X)
+        return self.best_estimator_.decision_path(X)
+
+    def get_depth(self):
+        """Return the depth of :attr:`tree_` (0 for a single leaf)."""
+        check_is_fitted(self)
+        return self.best_estimator_.get_depth()
+
+    def get_n_leaves(self):
+        """Return the number of leaves of :attr:`tree_`."""
+        check_is_fitted(self)
+        return self.best_estimator_.get_n_leaves()
+
+
+def _cv_constraints(estimator_class):
+    constraints = {name: rule for name, rule in estimator_class._parameter_constraints.items()
+                   if name != "alpha"}
+    return {**constraints, "max_depths": [list, tuple, None], "cv": ["cv_object"],
+            "scoring": [StrOptions(set(get_scorer_names())), callable, None]}
+
+
+class DPDTreeClassifierCV(ClassifierMixin, _BaseDPDTreeCV):
+    """DPDT classifier with ``alpha`` (and ``max_depth``) chosen by cross-validation.
+
+    In the spirit of scikit-learn's ``LassoCV``: the estimator is itself the final model, a
+    :class:`DPDTreeClassifier` refit on all the data at the chosen ``alpha_`` and ``max_depth_``.
+
+    The cross-validation runs ``len(max_depths) * (n_folds + 1)`` fits in all: per depth limit, one
+    fit per fold gives that fold's whole Pareto front, and one fit on all the data gives the front
+    the final tree is taken from. The candidate alphas are the intervals between the
+    breakpoints of the folds' fronts, pooled (inside one of them every fold's tree is fixed): one
+    alpha inside each, plus 0. Each fold's tree for each candidate is scored on the held-out part;
+    the candidate of best mean score is chosen (equal scores: the tree of lower complexity, then
+    the smaller depth limit, then the larger alpha), and the final model is the whole-data fit
+    with that ``max_depth`` and ``alpha``. No tree is ever refit per alpha.
+
+    Parameters
+    ----------
+    max_depth : int, default=3
+        Depth limit of the trees when ``max_depths`` is None.
+    max_depths : sequence of int or None, default=None
+        Depth limits to choose from by the same cross-validation; None means ``[max_depth]``.
+    cv : int, cross-validation generator or iterable, default=5
+        As in scikit-learn's ``GridSearchCV``: an int is the number of folds of a
+        ``StratifiedKFold`` (unshuffled).
+    scoring : str, callable or None, default=None
+        The validation score, higher is better; None means accuracy (the estimator's
+        ``score``). Sample weights, when given, weight the score too.
+    n_jobs : int or None, default=None
+        Number of fits run at once on threads (the core releases the GIL); -1 means all cores.
+        The result does not depend on it.
+    random_state : int, RandomState instance or None, default=None
+        Seed of ``max_features``' draws, the same for every fit.
+    candidates, splitter, criterion, complexity, feature_costs, min_samples_split, \
+min_samples_leaf, min_weight_fraction_leaf, min_impurity_decrease, max_features, class_weight, \
+max_states, time_limit
+        Passed to every :class:`DPDTreeClassifier` fit; see there.
+
+    Attributes
+    ----------
+    alpha_ : float
+        The chosen alpha.
+    max_depth_ : int
+        The chosen depth limit.
+    best_score_ : float
+        Mean validation score of the chosen alpha and depth limit.
+    validation_curve_ : ndarray, structured
+        One row per (depth limit, candidate alpha), fields ``max_depth``, ``alpha``,
+        ``complexity`` (of the refit tree at that alpha, comparable with
+        :attr:`pareto_front_`), ``mean_score`` and ``std_score`` over the folds.
+    best_estimator_ : DPDTreeClassifier
+        The model refit on all the data at ``max_depth_``, its ``alpha`` set to ``alpha_``.
+    pareto_front_, trees_, tree_, stats_, feature_importances_
+        Those of ``best_estimator_``.
+    classes_ : ndarray of shape (n_classes,)
+        The class labels.
+    n_classes_ : int
+        The number of classes.
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Feature names, when X has string column names.
+
+    Examples
+    --------
+    >>> from dpdt import DPDTreeClassifierCV
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> clf = DPDTreeClassifierCV(max_depths=[2, 3], cv=3).fit(X, y)
+    >>> clf.max_depth_ in (2, 3), clf.best_score_ > 0.9
+    (True, True)
+    """
+
+    _estimator_class = DPDTreeClassifier
+    _parameter_constraints = _cv_constraints(DPDTreeClassifier)
+
+    def __init__(self, *, max_depth=3, max_depths=None, cv=5, scoring=None, candidates=(7, 7, 7),
+                 splitter="cart", criterion="gini", complexity="expected_tests",
+                 feature_costs=None, min_samples_split=2, min_samples_leaf=1,
+                 min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0, max_features=None,
+                 class_weight=None, max_states=5_000_000, time_limit=None, n_jobs=None,
+                 random_state=None):
+        self.max_depth = max_depth
+        self.max_depths = max_depths
+        self.cv = cv
+        self.scoring = scoring
+        self.candidates = candidates
+        self.splitter = splitter
+        self.criterion = criterion
+        self.complexity = complexity
+        self.feature_costs = feature_costs
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.min_impurity_decrease = min_impurity_decrease
+        self.max_features = max_features
+        self.class_weight = class_weight
+        self.max_states = max_states
+        self.time_limit = time_limit
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Cross-validate alpha (and max_depth), then keep the whole-data fit's chosen tree.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training samples (finite numbers).
+        y : array-like of shape (n_samples,)
+            Class labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative sample weights, used by the fits and by the validation score.
+
+        Returns
+        -------
+        self : DPDTreeClassifierCV
+            The fitted estimator.
+        """
+        X, y = validate_data(self, X, y, dtype=np.float64, order="C")
+        check_classification_targets(y)
+        self.classes_ = np.unique(y)
+        self.n_classes_ = len(self.classes_)
+        return self._fit_cv(X, y, sample_weight)
+
+    def predict_proba(self, X):
+        """Return the weighted class fractions of each sample's leaf in :attr:`tree_`.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input samples.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            Class probabilities, columns ordered as :attr:`classes_`.
+        """
+        X = self._validate_X_predict(X)
+        return self.best_estimator_.predict_proba(X)
+
+    def predict(self, X):
+        """Return the predicted class of each sample.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input samples.
+
+        Returns
+        -------
+        y : ndarray of shape (n_samples,)
+            The class of largest weight in each sample's leaf of :attr:`tree_`.
+        """
+        X = self._validate_X_predict(X)
+        return self.best_estimator_.predict(X)
+
+
+class DPDTreeRegressorCV(RegressorMixin, _BaseDPDTreeCV):
+    """DPDT regressor with ``alpha`` (and ``max_depth``) chosen by cross-validation.
+
+    The estimator is itself the final model, a :class:`DPDTreeRegressor` refit on all the data
+    at the chosen ``alpha_`` and ``max_depth_``, found as by :class:`DPDTreeClassifierCV`
+    (``len(max_depths) * (n_folds + 1)`` fits, no refit per alpha).
+
+    Parameters
+    ----------
+    max_depth : int, default=3
+        Depth limit of the trees when ``max_depths`` is None.
+    max_depths : sequence of int or None, default=None
+        Depth limits to choose from by the same cross-validation; None means ``[max_depth]``.
+    cv : int, cross-validation generator or iterable, default=5
+        As in scikit-learn's ``GridSearchCV``: an int is the number of folds of a ``KFold``
+        (unshuffled).
+    scoring : str, callable or None, default=None
+        The validation score, higher is better; None means R² (the estimator's ``score``).
+        Sample weights, when given, weight the score too.
+    n_jobs : int or None, default=None
+        Number of fits run at once on threads; -1 means all cores. The result does not depend
+        on it.
+    random_state : int, RandomState instance or None, default=None
+        Seed of ``max_features``' draws, the same for every fit.
+    candidates, splitter, criterion, complexity, feature_costs, min_samples_split, \
+min_samples_leaf, min_weight_fraction_leaf, min_impurity_decrease, max_features, max_states, \
+time_limit
+        Passed to every :class:`DPDTreeRegressor` fit; see there.
+
+    Attributes
+    ----------
+    alpha_ : float
+        The chosen alpha.
+    max_depth_ : int
+        The chosen depth limit.
+    best_score_ : float
+        Mean validation score of the chosen alpha and depth limit.
+    validation_curve_ : ndarray, structured
+        As for :class:`DPDTreeClassifierCV`.
+    best_estimator_ : DPDTreeRegressor
+        The model refit on all the data at ``max_depth_``, its ``alpha`` set to ``alpha_``.
+    pareto_front_, trees_, tree_, stats_, feature_importances_
+        Those of ``best_estimator_``.
+    n_outputs_ : int
+        Number of outputs.
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Feature names, when X has string column names.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dpdt import DPDTreeRegressorCV
+    >>> rng = np.random.RandomState(0)
+    >>> X = rng.rand(200, 3)
+    >>> y = 10.0 * (X[:, 0] > 0.5) + rng.normal(scale=0.1, size=200)
+    >>> reg = DPDTreeRegressorCV(cv=3).fit(X, y)
+    >>> reg.get_n_leaves(), round(reg.best_score_, 2)
+    (2, 1.0)
+    """
+
+    _estimator_class = DPDTreeRegressor
+    _parameter_constraints = _cv_constraints(DPDTreeRegressor)
+
+    def __init__(self, *, max_depth=3, max_depths=None, cv=5, scoring=None, candidates=(7, 7, 7),
+                 splitter="cart", criterion="squared_error", complexity="expected_tests",
+                 feature_costs=None, min_samples_split=2, min_samples_leaf=1,
+                 min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0, max_features=None,
+                 max_states=5_000_000, time_limit=None, n_jobs=None, random_state=None):
+        self.max_depth = max_depth
+        self.max_depths = max_depths
+        self.cv = cv
+        self.scoring = scoring
+        self.candidates = candidates
+        self.splitter = splitter
+        self.criterion = criterion
+        self.complexity = complexity
+        self.feature_costs = feature_costs
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.min_impurity_decrease = min_impurity_decrease
+        self.max_features = max_features
+        self.max_states = max_states
+        self.time_limit = time_limit
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Cross-validate alpha (and max_depth), then keep the whole-data fit's chosen tree.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training samples (finite numbers).
+        y : array-like of shape (n_samples,) or (n_samples, n_outputs)
+            Target values.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative sample weights, used by the fits and by the validation score.
+
+        Returns
+        -------
+        self : DPDTreeRegressorCV
+            The fitted estimator.
+        """
+        X, y = validate_data(self, X, y, dtype=np.float64, order="C", multi_output=True,
+                             y_numeric=True)
+        self.n_outputs_ = 1 if y.ndim == 1 else y.shape[1]
+        return self._fit_cv(X, y, sample_weight)
+
+    def predict(self, X):
+        """Return the predicted value of each sample: the weighted mean of its leaf.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input samples.
+
+        Returns
+        -------
+        y : ndarray of shape (n_samples,) or (n_samples, n_outputs)
+            Predicted values (one column per output when there are several).
+        """
+        X = self._validate_X_predict(X)
+        return self.best_estimator_.predict(X)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.multi_output = True
+        return tags

@@ -1,0 +1,334 @@
+"""Choosing the tree on the Pareto front: budgets (select_tree) and cross-validation (…CV).
+
+Ground truth is recomputed the plain way: explicit fits at each alpha with scikit-learn's
+cross-validation and metrics, explicit fold loops for weights, and brute force over the front.
+"""
+
+import pickle
+
+import numpy as np
+import pytest
+from _trees import assert_tree_equal
+from numpy.testing import assert_allclose, assert_array_equal
+from sklearn.datasets import make_classification, make_regression
+from sklearn.metrics import accuracy_score, get_scorer, mean_squared_error, r2_score
+from sklearn.model_selection import KFold, StratifiedKFold, cross_val_score
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+import dpdt
+from dpdt import (
+    DPDTreeClassifier,
+    DPDTreeClassifierCV,
+    DPDTreeRegressor,
+    DPDTreeRegressorCV,
+    export_text,
+)
+
+TIE = 1e-9
+
+
+def _classification(n=150, seed=0):
+    return make_classification(n_samples=n, n_features=5, n_informative=3, n_redundant=0,
+                               n_classes=3, n_clusters_per_class=1, flip_y=0.15,
+                               random_state=seed)
+
+
+def _regression(n=120, seed=0):
+    X, y = make_regression(n_samples=n, n_features=4, n_informative=3, noise=20.0,
+                           random_state=seed)
+    return X, y
+
+
+def _weights(n, seed=1):
+    return np.random.RandomState(seed).randint(0, 4, size=n).astype(float)
+
+
+def _best_row(mean, complexity, depth, alpha):
+    """The selection rule, restated: best mean score, then simpler, shallower, larger alpha."""
+    best = mean.max()
+    tied = [i for i in range(len(mean)) if mean[i] >= best - TIE * max(1.0, abs(best))]
+    return min(tied, key=lambda i: (complexity[i], depth[i], -alpha[i]))
+
+
+# ------------------------------------------------------------------- budget on the front
+
+
+def _train_loss_by_prediction(model, X, y, k):
+    tree = model.trees_[k]
+    leaves = tree.apply(np.ascontiguousarray(X, dtype=np.float64))
+    if isinstance(model, DPDTreeClassifier):
+        return 1.0 - accuracy_score(y, model.classes_[np.argmax(tree.value[leaves, 0], axis=1)])
+    return mean_squared_error(y, tree.value[leaves, 0, 0])
+
+
+BUDGETS = [
+    dict(),
+    dict(max_leaves=1),
+    dict(max_leaves=2),
+    dict(max_leaves=3),
+    dict(max_leaves=5),
+    dict(max_depth=0),
+    dict(max_depth=1),
+    dict(max_depth=2),
+    dict(max_complexity=0.0),
+    dict(max_complexity=0.9),
+    dict(max_complexity=1.5),
+    dict(max_complexity=2.2),
+    dict(max_leaves=4, max_depth=2),
+    dict(max_leaves=6, max_complexity=1.8),
+]
+
+
+@pytest.mark.parametrize("budget", BUDGETS, ids=repr)
+@pytest.mark.parametrize("kind", ["classifier", "regressor"])
+def test_select_tree_is_brute_force_over_the_front(kind, budget):
+    if kind == "classifier":
+        X, y = _classification()
+        model = DPDTreeClassifier(max_depth=3).fit(X, y)
+    else:
+        X, y = _regression()
+        model = DPDTreeRegressor(max_depth=3).fit(X, y)
+    # Brute force: every tree of the front, its size read from its arrays, its loss recomputed.
+    within, losses = [], []
+    for k, tree in enumerate(model.trees_):
+        ok = (tree.n_leaves <= budget.get("max_leaves", np.inf)
+              and tree.max_depth <= budget.get("max_depth", np.inf)
+              and model.pareto_front_["complexity"][k] <= budget.get("max_complexity", np.inf))
+        if ok:
+            within.append(k)
+            losses.append(_train_loss_by_prediction(model, X, y, k))
+    losses = np.array(losses)
+    best = losses.min()
+    expected = max(k for k, loss in zip(within, losses, strict=True)
+                   if loss <= best + 1e-9 * max(1.0, best))
+
+    assert model.select_tree(**budget) is model
+    assert model.tree_ is model.trees_[expected]
+    assert model._front_index(model.alpha) == expected
+    # The alpha is a plain hyperparameter: a fresh fit with it gives the same tree.
+    fresh = type(model)(max_depth=3, alpha=model.alpha).fit(X, y)
+    assert_tree_equal(fresh.tree_, model.tree_)
+
+
+def test_select_tree_without_budget_is_the_most_accurate_simplest_tree():
+    X, y = _classification()
+    model = DPDTreeClassifier(max_depth=3).fit(X, y).select_tree()
+    front = model.pareto_front_
+    assert front["train_loss"][model._front_index(model.alpha)] == front["train_loss"].min()
+    assert model.get_n_leaves() == min(
+        t.n_leaves for t, loss in zip(model.trees_, front["train_loss"], strict=True)
+        if loss == front["train_loss"].min())
+
+
+@pytest.mark.parametrize("budget", [dict(max_leaves=0), dict(max_leaves=2.5),
+                                    dict(max_complexity=-1.0), dict(max_complexity="1"),
+                                    dict(max_depth=-1), dict(max_complexity=np.nan)], ids=repr)
+def test_select_tree_rejects_bad_budgets(budget):
+    X, y = _classification()
+    name = next(iter(budget))
+    with pytest.raises(ValueError, match=f"'{name}' parameter of select_tree"):
+        DPDTreeClassifier(max_depth=2).fit(X, y).select_tree(**budget)
+    cv = DPDTreeClassifierCV(max_depth=2, cv=3).fit(X, y)
+    with pytest.raises(ValueError, match=f"'{name}' parameter of select_tree"):
+        cv.select_tree(**budget)
+
+
+def test_select_tree_before_fit():
+    from sklearn.exceptions import NotFittedError
+    with pytest.raises(NotFittedError):
+        DPDTreeClassifier().select_tree(max_leaves=2)
+    with pytest.raises(NotFittedError):
+        DPDTreeClassifierCV().select_tree(max_leaves=2)
+
+
+# ------------------------------------------------------------------ cross-validation
+
+
+def _plain_cv_scores(make, X, y, cv, scoring=None, sample_weight=None):
+    """Mean and std of the validation score by explicit fits, one per fold."""
+    scorer = get_scorer(scoring) if scoring is not None else None
+    scores = []
+    for train, test in cv.split(X, y):
+        w_train = None if sample_weight is None else sample_weight[train]
+        model = make().fit(X[train], y[train], sample_weight=w_train)
+        kwargs = {} if sample_weight is None else {"sample_weight": sample_weight[test]}
+        scores.append(scorer(model, X[test], y[test], **kwargs) if scorer
+                      else model.score(X[test], y[test], **kwargs))
+    return np.mean(scores), np.std(scores)
+
+
+def _check_against_refits(cv_model, make_plain, X, y, splitter, scoring=None,
+                          sample_weight=None):
+    curve = cv_model.validation_curve_
+    for row in curve:
+        def make(row=row):
+            return make_plain(max_depth=int(row["max_depth"]), alpha=float(row["alpha"]))
+        mean, std = _plain_cv_scores(make, X, y, splitter, scoring, sample_weight)
+        assert_allclose(row["mean_score"], mean, rtol=1e-12, atol=1e-12)
+        assert_allclose(row["std_score"], std, rtol=1e-10, atol=1e-12)
+        refit = make().fit(X, y, sample_weight=sample_weight)
+        assert_allclose(row["complexity"], refit.pareto_front_["complexity"][
+            refit._front_index(row["alpha"])], rtol=0, atol=0)
+    chosen = _best_row(curve["mean_score"], curve["complexity"], curve["max_depth"],
+                       curve["alpha"])
+    assert cv_model.alpha_ == curve["alpha"][chosen]
+    assert cv_model.max_depth_ == curve["max_depth"][chosen]
+    assert cv_model.best_score_ == curve["mean_score"][chosen]
+    # The final model is the plain fit at the chosen hyperparameters.
+    plain = make_plain(max_depth=cv_model.max_depth_, alpha=cv_model.alpha_).fit(
+        X, y, sample_weight=sample_weight)
+    assert_tree_equal(cv_model.tree_, plain.tree_)
+    assert_array_equal(cv_model.pareto_front_, plain.pareto_front_)
+    assert_array_equal(cv_model.predict(X), plain.predict(X))
+
+
+def test_classifier_cv_equals_explicit_refits_at_every_alpha():
+    X, y = _classification()
+    cv_model = DPDTreeClassifierCV(max_depths=[1, 2, 3], cv=5).fit(X, y)
+    assert set(cv_model.validation_curve_["max_depth"]) == {1, 2, 3}
+    _check_against_refits(cv_model, DPDTreeClassifier, X, y, StratifiedKFold(5))
+    # No alpha off the candidates does better: the candidates cover every combination.
+    for alpha in np.r_[0.0, np.geomspace(1e-4, 1.0, 12)]:
+        for depth in (1, 2, 3):
+            score = cross_val_score(DPDTreeClassifier(max_depth=depth, alpha=alpha), X, y,
+                                    cv=StratifiedKFold(5)).mean()
+            assert score <= cv_model.best_score_ + 1e-12
+
+
+def test_classifier_cv_weights_reach_folds_and_scorer():
+    X, y = _classification(seed=3)
+    w = _weights(len(y))
+    splitter = KFold(4, shuffle=True, random_state=0)
+    cv_model = DPDTreeClassifierCV(max_depth=2, cv=splitter).fit(X, y, sample_weight=w)
+    _check_against_refits(cv_model, DPDTreeClassifier, X, y, splitter, sample_weight=w)
+    # The weights did something: unweighted, the curve differs.
+    unweighted = DPDTreeClassifierCV(max_depth=2, cv=splitter).fit(X, y)
+    assert not np.array_equal(unweighted.validation_curve_["mean_score"],
+                              cv_model.validation_curve_["mean_score"][
+                                  :len(unweighted.validation_curve_)])
+
+
+def test_classifier_cv_scoring_string():
+    X, y = _classification(seed=5)
+    cv_model = DPDTreeClassifierCV(max_depth=2, cv=3, scoring="balanced_accuracy").fit(X, y)
+    _check_against_refits(cv_model, DPDTreeClassifier, X, y, StratifiedKFold(3),
+                          scoring="balanced_accuracy")
+
+
+def test_regressor_cv_equals_explicit_refits_at_every_alpha():
+    X, y = _regression()
+    cv_model = DPDTreeRegressorCV(max_depths=[2, 3], cv=4).fit(X, y)
+    _check_against_refits(cv_model, DPDTreeRegressor, X, y, KFold(4))
+    assert_allclose(cv_model.score(X, y), r2_score(y, cv_model.predict(X)))
+
+
+def test_regressor_cv_multi_output_and_weights():
+    X, y = _regression()
+    Y = np.column_stack([y, np.sin(X[:, 0]) * 50])
+    w = _weights(len(y), seed=2)
+    cv_model = DPDTreeRegressorCV(max_depth=2, cv=3, scoring="neg_mean_squared_error").fit(
+        X, Y, sample_weight=w)
+    assert cv_model.n_outputs_ == 2 and cv_model.predict(X).shape == Y.shape
+    _check_against_refits(cv_model, DPDTreeRegressor, X, Y, KFold(3),
+                          scoring="neg_mean_squared_error", sample_weight=w)
+
+
+def test_cv_costs_folds_plus_one_fits_per_depth(monkeypatch):
+    X, y = _classification()
+    calls = []
+    original = DPDTreeClassifier.fit
+
+    def counting_fit(self, *args, **kwargs):
+        calls.append(self.max_depth)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(DPDTreeClassifier, "fit", counting_fit)
+    DPDTreeClassifierCV(max_depths=[2, 3], cv=5).fit(X, y)
+    assert sorted(calls) == [2] * 6 + [3] * 6
+    calls.clear()
+    cv_model = DPDTreeClassifierCV(max_depth=3, cv=4).fit(X, y)
+    assert calls == [3] * 5
+    calls.clear()
+    cv_model.select_tree(max_leaves=3)
+    cv_model.predict(X)
+    assert calls == []
+
+
+def test_cv_select_tree_is_brute_force_over_the_curve():
+    X, y = _classification(seed=7)
+    cv_model = DPDTreeClassifierCV(max_depths=[2, 3], cv=3).fit(X, y)
+    curve = cv_model.validation_curve_
+    refits = [DPDTreeClassifier(max_depth=int(d), alpha=float(a)).fit(X, y)
+              for d, a in zip(curve["max_depth"], curve["alpha"], strict=True)]
+    for budget in [dict(max_leaves=1), dict(max_leaves=3), dict(max_depth=1),
+                   dict(max_complexity=1.2), dict(max_leaves=5, max_depth=2), dict()]:
+        within = [i for i, m in enumerate(refits)
+                  if m.get_n_leaves() <= budget.get("max_leaves", np.inf)
+                  and m.get_depth() <= budget.get("max_depth", np.inf)
+                  and curve["complexity"][i] <= budget.get("max_complexity", np.inf)]
+        sub = np.array(within)
+        k = sub[_best_row(curve["mean_score"][sub], curve["complexity"][sub],
+                          curve["max_depth"][sub], curve["alpha"][sub])]
+        cv_model.select_tree(**budget)
+        assert (cv_model.alpha_, cv_model.max_depth_) == (curve["alpha"][k], curve["max_depth"][k])
+        assert cv_model.best_score_ == curve["mean_score"][k]
+        assert_tree_equal(cv_model.tree_, refits[k].tree_)
+        assert_array_equal(cv_model.predict(X), refits[k].predict(X))
+
+
+def test_cv_does_not_depend_on_n_jobs_and_pickles():
+    X, y = _classification()
+    one = DPDTreeClassifierCV(max_depths=[2, 3], cv=3).fit(X, y)
+    two = DPDTreeClassifierCV(max_depths=[2, 3], cv=3, n_jobs=2).fit(X, y)
+    assert_array_equal(one.validation_curve_, two.validation_curve_)
+    assert_tree_equal(one.tree_, two.tree_)
+    again = pickle.loads(pickle.dumps(two))
+    assert_array_equal(again.predict_proba(X), two.predict_proba(X))
+    assert export_text(again) == export_text(DPDTreeClassifier(
+        max_depth=two.max_depth_, alpha=two.alpha_).fit(X, y))
+
+
+def test_cv_curve_layout():
+    X, y = _classification()
+    curve = DPDTreeClassifierCV(max_depths=[3, 2], cv=3).fit(X, y).validation_curve_
+    assert curve.dtype.names == ("max_depth", "alpha", "complexity", "mean_score", "std_score")
+    for depth in (2, 3):
+        rows = curve[curve["max_depth"] == depth]
+        assert rows["alpha"][0] == 0 and np.all(np.diff(rows["alpha"]) > 0)
+        # The refit's complexity can only fall as alpha grows.
+        assert np.all(np.diff(rows["complexity"]) <= 1e-12)
+    assert list(curve["max_depth"]) == sorted(curve["max_depth"])
+
+
+@pytest.mark.parametrize("params, match", [
+    (dict(max_depths=[]), "max_depths"),
+    (dict(max_depths=[0, 2]), "max_depths"),
+    (dict(max_depths=[2.5]), "max_depths"),
+    (dict(max_depths="3"), "max_depths"),
+    (dict(cv="five"), "cv"),
+    (dict(scoring="not_a_metric"), "scoring"),
+    (dict(candidates=(0, 2)), "candidates"),
+    (dict(alpha=0.1), "alpha"),
+], ids=repr)
+def test_cv_rejects_bad_parameters(params, match):
+    X, y = _classification()
+    with pytest.raises((ValueError, TypeError), match=match):
+        DPDTreeClassifierCV(**params).fit(X, y)
+
+
+def test_cv_rejects_bad_weights():
+    X, y = _classification()
+    with pytest.raises(ValueError, match="[Nn]egative"):
+        DPDTreeClassifierCV(cv=3).fit(X, y, sample_weight=-np.ones(len(y)))
+    with pytest.raises(ValueError, match="shape"):
+        DPDTreeClassifierCV(cv=3).fit(X, y, sample_weight=np.ones(3))
+
+
+def test_cv_is_in_the_public_api():
+    assert {"DPDTreeClassifierCV", "DPDTreeRegressorCV"} <= set(dpdt.__all__)
+
+
+@parametrize_with_checks([DPDTreeClassifierCV(cv=3), DPDTreeRegressorCV(cv=3),
+                          DPDTreeClassifierCV(max_depths=[1, 2], cv=3, complexity="n_splits")])
+def test_sklearn_compatible_estimator(estimator, check):
+    check(estimator)
