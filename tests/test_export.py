@@ -145,8 +145,9 @@ def test_to_sklearn_rejects_other_estimators():
 
 
 def test_onnx_runtime_predicts_as_dpdt():
-    skl2onnx = pytest.importorskip("skl2onnx")
-    rt = pytest.importorskip("onnxruntime")
+    import onnxruntime as rt
+    import skl2onnx
+
     data = datasets.load("segment")
     X = data.X_test.astype(np.float32)
     clf = DPDTreeClassifier(max_depth=3).fit(data.X_train, data.y_train)

@@ -7,6 +7,7 @@ from ._classes import DPDTreeClassifier, DPDTreeRegressor
 from ._cv import DPDTreeClassifierCV, DPDTreeRegressorCV
 from ._export import export_graphviz, export_text
 from ._io import load
+from ._plot import plot_pareto, plot_tree
 from ._sklearn import to_sklearn
 from ._tree import Tree
 
@@ -18,5 +19,6 @@ __all__ = [
     "DPDTGradientBoostingRegressor",
     "DPDTreeClassifierCV", "DPDTreeRegressorCV",
     "DPDTreeClassifier", "DPDTreeRegressor", "Tree", "datasets", "export_text",
-    "export_graphviz", "to_sklearn", "load"]
+    "export_graphviz", "to_sklearn", "load",
+    "plot_tree", "plot_pareto"]
 __version__ = "0.1.0"

@@ -14,8 +14,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from . import _core
-from ._io import SaveMixin
 from ._classes import SPLITTERS, resolve_candidates, resolve_splitters
+from ._io import SaveMixin
 from ._tree import Tree
 
 # Hessians below this are clipped, as the leaf value -G / (H + lambda) needs H + lambda > 0.
