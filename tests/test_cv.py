@@ -332,3 +332,27 @@ def test_cv_is_in_the_public_api():
                           DPDTreeClassifierCV(max_depths=[1, 2], cv=3, complexity="n_splits")])
 def test_sklearn_compatible_estimator(estimator, check):
     check(estimator)
+
+
+@pytest.mark.parametrize("kind", ["classifier", "regressor"])
+def test_plot_pareto_draws_the_cv_estimators_curve(kind):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    if kind == "classifier":
+        X, y = _classification()
+        model = DPDTreeClassifierCV(max_depths=[2, 3], cv=3).fit(X, y)
+    else:
+        X, y = _regression()
+        model = DPDTreeRegressorCV(max_depths=[2, 3], cv=3).fit(X, y)
+    ax = dpdt.plot_pareto(model, X=X, y=y)
+    curve = model.validation_curve_
+    drawn = {line.get_label(): line for line in ax.figure.axes[-1].lines}
+    for depth in (2, 3):
+        rows = np.sort(curve[curve["max_depth"] == depth], order="complexity")
+        line = drawn[f"validation (depth {depth})"]
+        assert_array_equal(line.get_xdata(), rows["complexity"])
+        assert_array_equal(line.get_ydata(), rows["mean_score"])
+    plt.close(ax.figure)
