@@ -1,9 +1,34 @@
-"""The README's main command: `dpdt fit --dataset bank` prints the tree and its Pareto front."""
+"""The `dpdt` command line: the README's command, fit → save → predict → show end to end, errors."""
 
 import subprocess
 import sys
 
+import numpy as np
+import pandas as pd
+import pytest
+from numpy.testing import assert_array_equal
+from sklearn.datasets import load_iris
+
+from dpdt import DPDTreeClassifier, DPDTreeRegressor, datasets, load
 from dpdt._cli import main
+
+
+def dpdt(*args, cwd=None):
+    """Run the installed command line in a fresh interpreter."""
+    return subprocess.run([sys.executable, "-m", "dpdt._cli", *map(str, args)],
+                          capture_output=True, text=True, cwd=cwd)
+
+
+@pytest.fixture(scope="module")
+def iris_csv(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("data")
+    X, y = load_iris(return_X_y=True)
+    frame = pd.DataFrame(X, columns=["sepal_length", "sepal_width", "petal_length",
+                                     "petal_width"])
+    frame["species"] = np.array(["setosa", "versicolor", "virginica"])[y]
+    frame.to_csv(directory / "iris.csv", index=False)
+    frame.drop(columns="species").iloc[::7].to_csv(directory / "new.csv", index=False)
+    return directory
 
 
 def test_fit_bundled_dataset_prints_tree_and_front(capsys):
@@ -16,8 +41,119 @@ def test_fit_bundled_dataset_prints_tree_and_front(capsys):
     assert front_rows, "the single-leaf row (alpha up to inf) is missing"
 
 
-def test_unknown_dataset_is_a_clear_error():
-    proc = subprocess.run([sys.executable, "-m", "dpdt._cli", "fit", "--dataset", "nope"],
-                          capture_output=True, text=True)
-    assert proc.returncode != 0
-    assert "unknown classification dataset 'nope'" in proc.stderr
+def test_unknown_dataset_is_a_clear_error(capsys):
+    assert main(["fit", "--dataset", "nope"]) == 2
+    assert "unknown classification dataset 'nope'" in capsys.readouterr().err
+
+
+def test_fit_save_predict_show_end_to_end(iris_csv, capsys):
+    fit = dpdt("fit", "iris.csv", "--target", "species", "--max-depth", "2", "--out",
+               "model.json", cwd=iris_csv)
+    assert fit.returncode == 0, fit.stderr
+    assert "|--- petal_" in fit.stdout and "class: setosa" in fit.stdout
+    assert "train accuracy" in fit.stdout and "saved to model.json" in fit.stdout
+
+    model = load(iris_csv / "model.json")
+    frame = pd.read_csv(iris_csv / "iris.csv")
+    X, y = frame.drop(columns="species"), frame["species"]
+    expected = DPDTreeClassifier(max_depth=2).fit(X, y)
+    assert_array_equal(model.pareto_front_, expected.pareto_front_)
+
+    predict = dpdt("predict", "model.json", "new.csv", "--out", "preds.csv", cwd=iris_csv)
+    assert predict.returncode == 0, predict.stderr
+    preds = pd.read_csv(iris_csv / "preds.csv")
+    new = pd.read_csv(iris_csv / "new.csv")
+    assert_array_equal(preds["prediction"], expected.predict(new))
+    assert_array_equal(preds[["proba_setosa", "proba_versicolor", "proba_virginica"]],
+                       expected.predict_proba(new))
+
+    # The training file, target column included, works as well; to stdout.
+    assert main(["predict", str(iris_csv / "model.json"), str(iris_csv / "iris.csv")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("prediction,proba_setosa") and len(lines) == 151
+
+    show = dpdt("show", "model.json", "--png", "tree.png", "--alpha", "0.5", cwd=iris_csv)
+    assert show.returncode == 0, show.stderr
+    assert "DPDTreeClassifier(alpha=0.5, max_depth=2)" in show.stdout
+    assert "Pareto front" in show.stdout
+    png = (iris_csv / "tree.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 5_000
+
+
+def test_pareto_draws_the_front(iris_csv):
+    proc = dpdt("pareto", "iris.csv", "--target", "species", "--plot", "front.png",
+                cwd=iris_csv)
+    assert proc.returncode == 0, proc.stderr
+    assert "| alpha from |" in proc.stdout
+    png = (iris_csv / "front.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
+
+
+def test_regression_from_npz_with_test_split(tmp_path, capsys):
+    data = datasets.load("concrete")
+    np.savez(tmp_path / "concrete.npz", X_train=data.X_train, y_train=data.y_train,
+             X_test=data.X_test, y_test=data.y_test)
+    assert main(["fit", str(tmp_path / "concrete.npz"), "--regression", "--out",
+                 str(tmp_path / "reg.json")]) == 0
+    out = capsys.readouterr().out
+    assert "train MSE" in out and "test MSE" in out and "R²" in out
+    reg = load(tmp_path / "reg.json")
+    assert isinstance(reg, DPDTreeRegressor)
+    expected = DPDTreeRegressor(max_depth=3).fit(data.X_train, data.y_train)
+    assert_array_equal(reg.predict(data.X_test), expected.predict(data.X_test))
+
+    np.savez(tmp_path / "new.npz", X=data.X_test)
+    assert main(["predict", str(tmp_path / "reg.json"), str(tmp_path / "new.npz"), "--out",
+                 str(tmp_path / "p.csv")]) == 0
+    assert_array_equal(pd.read_csv(tmp_path / "p.csv")["prediction"],
+                       expected.predict(data.X_test))
+
+
+def test_fit_with_held_out_file(iris_csv, capsys):
+    assert main(["fit", str(iris_csv / "iris.csv"), "--target", "species", "--test",
+                 str(iris_csv / "iris.csv"), "--max-depth", "1"]) == 0
+    line = next(li for li in capsys.readouterr().out.splitlines() if li.startswith("train "))
+    train, test = line.split(", ")
+    assert train.split()[-1] == test.split()[-1]   # same data, same accuracy
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["fit", "{d}/iris.csv", "--target", "colour"], "unknown column 'colour' for --target"),
+    (["fit", "{d}/iris.csv"], "name the column to predict with --target"),
+    (["fit", "{d}/iris.csv", "--target", "petal_width", "--dataset", "bank"], "exactly one"),
+    (["fit", "{d}/iris.csv", "--target", "petal_width"], "column 'species' is not numeric"),
+    (["fit", "{d}/iris.csv", "--target", "species", "--regression"], "needs a numeric target"),
+    (["fit", "{d}/missing.csv", "--target", "y"], "no such file"),
+    (["fit", "{d}/model.txt.json", "--target", "y"], "unknown file type '.json'"),
+    (["show", "{d}/iris.csv"], "not a dpdt model file"),
+    (["show", "{d}/absent.json"], "no such file"),
+    (["predict", "{d}/model.json", "{d}/bad.csv"], "missing feature columns ['petal_width']"),
+    (["predict", "{d}/model.json", "{d}/text.csv"], "column 'sepal_width' is not numeric"),
+    (["fit", "{d}/nan.csv", "--target", "species"], "column 'sepal_width' has missing values"),
+])
+def test_bad_input_is_a_clear_error(iris_csv, capsys, argv, message):
+    d = iris_csv
+    frame = pd.read_csv(d / "iris.csv")
+    (d / "model.txt.json").write_text("{}")
+    if not (d / "model.json").exists():
+        main(["fit", str(d / "iris.csv"), "--target", "species", "--max-depth", "1", "--out",
+              str(d / "model.json")])
+    frame.drop(columns="petal_width").to_csv(d / "bad.csv", index=False)
+    frame.assign(sepal_width="wide").to_csv(d / "text.csv", index=False)
+    frame.assign(sepal_width=np.where(np.arange(150) == 3, np.nan, 1.0)).to_csv(
+        d / "nan.csv", index=False)
+    capsys.readouterr()
+    assert main([a.format(d=d) for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_tampered_model_exit_code(iris_csv):
+    path = iris_csv / "tampered.json"
+    assert main(["fit", str(iris_csv / "iris.csv"), "--target", "species", "--max-depth", "1",
+                 "--out", str(path)]) == 0
+    path.write_text(path.read_text().replace('"max_depth":1', '"max_depth":2'))
+    proc = dpdt("show", path)
+    assert proc.returncode == 2
+    assert "checksum mismatch" in proc.stderr and "Traceback" not in proc.stderr

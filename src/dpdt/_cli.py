@@ -1,70 +1,347 @@
-"""The ``dpdt`` command line."""
+"""The ``dpdt`` command line: fit, pareto, show, predict, bench."""
 
 import argparse
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
 from . import datasets
-from ._classes import DPDTreeClassifier
+from ._classes import DPDTreeClassifier, DPDTreeRegressor
 from ._export import export_text
+from ._io import load
+
+
+class CommandError(ValueError):
+    """A problem with the command's input, reported as one line and exit status 2."""
 
 
 def format_front(estimator):
     """Return the Pareto front of a fitted estimator as a markdown table."""
     front = estimator.pareto_front_
-    lines = ["| alpha from | alpha to | train accuracy | complexity | leaves | depth |",
+    classifier = hasattr(estimator, "classes_")
+    metric = "train accuracy" if classifier else "train MSE"
+    lines = [f"| alpha from | alpha to | {metric} | complexity | leaves | depth |",
              "|---:|---:|---:|---:|---:|---:|"]
     for row in front:
+        value = 1 - row["train_loss"] if classifier else row["train_loss"]
         lines.append(f"| {row['alpha_min']:.6g} | {row['alpha_max']:.6g} | "
-                     f"{1 - row['train_loss']:.4f} | {row['complexity']:.4f} | "
+                     f"{value:.4f} | {row['complexity']:.4f} | "
                      f"{row['n_leaves']} | {row['depth']} |")
     return "\n".join(lines)
 
 
-def _fit(args):
-    if args.dataset not in datasets.list_datasets(task="classification"):
-        names = ", ".join(datasets.list_datasets(task="classification"))
-        raise SystemExit(f"dpdt fit: unknown classification dataset {args.dataset!r} "
-                         f"(bundled: {names})")
-    data = datasets.load(args.dataset)
-    estimator = DPDTreeClassifier(
-        max_depth=args.max_depth,
-        candidates=tuple(args.candidates) if args.candidates else (7, 7, 7),
-        alpha=args.alpha, complexity=args.complexity, n_jobs=args.n_jobs)
+# ---------------------------------------------------------------------------------------------
+# Reading data
+
+
+def _read_table(path):
+    """Return a DataFrame from a CSV or Parquet file, or the arrays of an .npz file."""
+    path = Path(path)
+    if not path.is_file():
+        raise CommandError(f"no such file: {path}")
+    suffix = path.suffix.lower()
+    if suffix == ".npz":
+        try:
+            with np.load(path, allow_pickle=False) as archive:
+                return {key: archive[key] for key in archive.files}
+        except (OSError, ValueError) as exc:
+            raise CommandError(f"{path}: not a readable .npz archive ({exc})") from None
+    import pandas as pd
+
+    try:
+        if suffix in (".parquet", ".pq"):
+            try:
+                return pd.read_parquet(path)
+            except ImportError:
+                raise CommandError("reading Parquet needs pyarrow: pip install pyarrow") from None
+        if suffix in (".csv", ".txt", ".tsv"):
+            return pd.read_csv(path, sep="\t" if suffix == ".tsv" else ",")
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+        raise CommandError(f"{path}: not a readable table ({exc})") from None
+    raise CommandError(f"{path}: unknown file type {suffix!r}; use .csv, .parquet or .npz")
+
+
+def _check_numeric(frame, path):
+    """Refuse non-numeric or missing feature values, naming the column."""
+    for column in frame.columns:
+        values = frame[column]
+        if values.dtype.kind not in "biuf":
+            raise CommandError(f"{path}: column {column!r} is not numeric (dtype {values.dtype}); "
+                               "DPDT trees need numeric features")
+        if values.isna().any():
+            raise CommandError(f"{path}: column {column!r} has missing values")
+
+
+def _features_and_target(path, target, *, need_target=True):
+    """Return (X, y, extra) from a data file; ``extra`` holds an .npz file's test split."""
+    table = _read_table(path)
+    if isinstance(table, dict):
+        if target is not None:
+            raise CommandError("--target names a column of a CSV or Parquet file; an .npz "
+                               "archive holds arrays X and y (or X_train, y_train)")
+        for x_key, y_key in (("X", "y"), ("X_train", "y_train"), ("X_test", "y_test")):
+            if x_key in table:
+                X = np.asarray(table[x_key])
+                if X.ndim != 2 or X.dtype.kind not in "biuf":
+                    raise CommandError(f"{path}: {x_key} must be a 2-D numeric array, got "
+                                       f"shape {X.shape} and dtype {X.dtype}")
+                y = table.get(y_key)
+                if y is None and need_target:
+                    raise CommandError(f"{path}: the archive has {x_key} but no {y_key}")
+                test = ((table["X_test"], table["y_test"])
+                        if x_key == "X_train" and "X_test" in table and "y_test" in table
+                        else None)
+                return X, y, test
+        raise CommandError(f"{path}: the archive holds {sorted(table)}, not X and y "
+                           "(or X_train and y_train)")
+    if target is None:
+        if need_target:
+            raise CommandError(f"{path}: name the column to predict with --target "
+                               f"(columns: {', '.join(map(str, table.columns))})")
+        return table, None, None   # the caller picks and checks the model's columns
+    if target not in table.columns:
+        raise CommandError(f"{path}: unknown column {target!r} for --target "
+                           f"(columns: {', '.join(map(str, table.columns))})")
+    y = table[target].to_numpy()
+    if table[target].isna().any():
+        raise CommandError(f"{path}: the target column {target!r} has missing values")
+    X = table.drop(columns=[target])
+    if X.shape[1] == 0:
+        raise CommandError(f"{path}: no feature columns besides the target {target!r}")
+    _check_numeric(X, path)
+    return X, y, None
+
+
+def _training_data(args):
+    """Return (name, X_train, y_train, X_test, y_test, regression) for fit and pareto."""
+    if (args.data is None) == (args.dataset is None):
+        raise CommandError("give a data file or --dataset NAME (exactly one)")
+    if args.dataset is not None:
+        if args.dataset not in datasets.list_datasets():
+            task = "regression" if args.regression else "classification"
+            names = ", ".join(datasets.list_datasets(task=task))
+            raise CommandError(f"unknown {task} dataset {args.dataset!r} (bundled: {names})")
+        data = datasets.load(args.dataset)
+        return (args.dataset, data.X_train, data.y_train, data.X_test, data.y_test,
+                data.task == "regression")
+    X, y, test = _features_and_target(args.data, args.target)
+    if args.test is not None:
+        X_test, y_test, _ = _features_and_target(args.test, args.target)
+        if hasattr(X, "columns") and list(X_test.columns) != list(X.columns):
+            missing = [c for c in X.columns if c not in X_test.columns]
+            if missing:
+                raise CommandError(f"{args.test}: missing feature columns {missing}")
+            X_test = X_test[X.columns]
+        test = (X_test, y_test)
+    if args.regression and np.asarray(y).dtype.kind not in "biuf":
+        raise CommandError(f"--regression needs a numeric target, got dtype "
+                           f"{np.asarray(y).dtype}")
+    X_test, y_test = test if test is not None else (None, None)
+    return Path(args.data).name, X, y, X_test, y_test, args.regression
+
+
+def _estimator(args, regression):
+    cls = DPDTreeRegressor if regression else DPDTreeClassifier
+    return cls(max_depth=args.max_depth,
+               candidates=tuple(args.candidates) if args.candidates else (7, 7, 7),
+               alpha=args.alpha, complexity=args.complexity, n_jobs=args.n_jobs)
+
+
+def _metrics(estimator, X, y):
+    """Return the metrics line of a fitted estimator on (X, y)."""
+    if hasattr(estimator, "classes_"):
+        return f"accuracy {estimator.score(X, y):.4f}"
+    from sklearn.metrics import mean_squared_error, r2_score
+
+    predicted = estimator.predict(X)
+    return f"MSE {mean_squared_error(y, predicted):.6g}, R² {r2_score(y, predicted):.4f}"
+
+
+def _fit_and_report(args):
+    name, X, y, X_test, y_test, regression = _training_data(args)
+    estimator = _estimator(args, regression)
     start = time.perf_counter()
-    estimator.fit(data.X_train, data.y_train)
+    estimator.fit(X, y)
     seconds = time.perf_counter() - start
-    print(f"# {args.dataset}: {data.X_train.shape[0]} samples, {data.X_train.shape[1]} features, "
-          f"{len(estimator.classes_)} classes; fitted in {seconds:.3f} s\n")
+    what = ("regression" if regression
+            else f"{len(estimator.classes_)} classes")
+    print(f"# {name}: {X.shape[0]} samples, {X.shape[1]} features, {what}; "
+          f"fitted in {seconds:.3f} s\n")
+    return estimator, X, y, X_test, y_test
+
+
+def _fit(args):
+    estimator, X, y, X_test, y_test = _fit_and_report(args)
     print(f"Tree for alpha = {args.alpha:g}:\n")
     print(export_text(estimator))
-    print(f"train accuracy {estimator.score(data.X_train, data.y_train):.4f}, "
-          f"test accuracy {estimator.score(data.X_test, data.y_test):.4f}")
-    if data.optimal_depth3_accuracy is not None and args.max_depth == 3:
-        print(f"proven optimal depth-3 train accuracy {data.optimal_depth3_accuracy:.3f}")
+    line = f"train {_metrics(estimator, X, y)}"
+    if X_test is not None:
+        line += f", test {_metrics(estimator, X_test, y_test)}"
+    print(line)
+    if args.dataset is not None and args.max_depth == 3:
+        optimum = datasets.load(args.dataset).optimal_depth3_accuracy
+        if optimum is not None:
+            print(f"proven optimal depth-3 train accuracy {optimum:.3f}")
     print("\nPareto front (one fit, every alpha):\n")
     print(format_front(estimator))
     stats = estimator.stats_
     print(f"\n{stats['states']} states, {stats['candidates']} candidate splits, "
           f"{stats['cache_hits']} cache hits")
+    if args.out is not None:
+        estimator.save(args.out)
+        print(f"\nsaved to {args.out}")
     return 0
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")   # files only: no display needed
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _pareto(args):
+    from ._plot import plot_pareto
+
+    estimator, X, y, _, _ = _fit_and_report(args)
+    print(format_front(estimator))
+    if args.plot is not None:
+        plt = _pyplot()
+        ax = plot_pareto(estimator, X=X, y=y, show_cart=not args.no_cart)
+        ax.figure.savefig(args.plot, dpi=args.dpi, bbox_inches="tight")
+        plt.close(ax.figure)
+        print(f"\nfront drawn in {args.plot}")
+    return 0
+
+
+def _load_model(path):
+    if not Path(path).is_file():
+        raise CommandError(f"no such file: {path}")
+    return load(path)
+
+
+def _show(args):
+    from ._plot import plot_tree
+
+    model = _load_model(args.model)
+    if args.alpha is not None:
+        if "alpha" not in model.get_params():
+            raise CommandError(f"{type(model).__name__} has no alpha")
+        model.set_params(alpha=args.alpha)
+    print(f"# {model!r}\n")   # scikit-learn's repr: the non-default parameters
+    if hasattr(model, "tree_"):
+        print(export_text(model))
+    else:
+        print(f"{len(model.estimators_)} boosting rounds\n")
+    if hasattr(model, "pareto_front_"):
+        print("Pareto front:\n")
+        print(format_front(model))
+    if args.png is not None:
+        if not hasattr(model, "tree_"):
+            raise CommandError(f"{type(model).__name__} is not a single tree; nothing to draw")
+        plt = _pyplot()
+        ax = plot_tree(model)
+        ax.figure.savefig(args.png, dpi=args.dpi, bbox_inches="tight")
+        plt.close(ax.figure)
+        print(f"\ntree drawn in {args.png}")
+    return 0
+
+
+def _predict(args):
+    import pandas as pd
+
+    model = _load_model(args.model)
+    X, _, _ = _features_and_target(args.data, None, need_target=False)
+    names = getattr(model, "feature_names_in_", None)
+    if names is not None:
+        if not hasattr(X, "columns"):
+            raise CommandError(f"{args.data}: the model was fitted on named columns "
+                               f"{list(names)}; give a CSV or Parquet file")
+        missing = [str(n) for n in names if n not in X.columns]
+        if missing:
+            raise CommandError(f"{args.data}: missing feature columns {missing}")
+        X = X[list(names)]
+        _check_numeric(X, args.data)
+    elif hasattr(X, "columns"):
+        _check_numeric(X, args.data)
+    if X.shape[1] != model.n_features_in_:
+        raise CommandError(f"{args.data}: {X.shape[1]} features, the model expects "
+                           f"{model.n_features_in_}")
+    output = pd.DataFrame({"prediction": model.predict(X)})
+    if hasattr(model, "predict_proba"):
+        proba = model.predict_proba(X)
+        for k, label in enumerate(model.classes_):
+            output[f"proba_{label}"] = proba[:, k]
+    if args.out is None:
+        output.to_csv(sys.stdout, index=False)
+    else:
+        output.to_csv(args.out, index=False)
+        print(f"{len(output)} predictions written to {args.out}")
+    return 0
+
+
+def _bench(args):
+    from . import benchmarks
+
+    return benchmarks.run(args.name, args.args)
+
+
+def _add_fit_options(parser):
+    parser.add_argument("data", nargs="?", help="training data: .csv, .parquet or .npz")
+    parser.add_argument("--dataset", help="name of a bundled dataset instead of a file")
+    parser.add_argument("--target", help="column to predict (CSV/Parquet)")
+    parser.add_argument("--test", help="held-out data file with the same columns")
+    parser.add_argument("--regression", action="store_true",
+                        help="fit a regression tree (default: classification)")
+    parser.add_argument("--max-depth", type=int, default=3)
+    parser.add_argument("--candidates", type=int, nargs="+", help="candidate splits per depth")
+    parser.add_argument("--alpha", type=float, default=0.0)
+    parser.add_argument("--complexity", choices=["expected_tests", "n_splits"],
+                        default="expected_tests")
+    parser.add_argument("--n-jobs", type=int, default=None)
 
 
 def build_parser():
     """Return the argument parser of the ``dpdt`` command."""
     parser = argparse.ArgumentParser(prog="dpdt", description="Non-greedy decision trees (DPDT).")
     commands = parser.add_subparsers(dest="command", required=True)
+
     fit = commands.add_parser("fit", help="fit a tree, print it and its Pareto front")
-    fit.add_argument("--dataset", required=True, help="name of a bundled dataset")
-    fit.add_argument("--max-depth", type=int, default=3)
-    fit.add_argument("--candidates", type=int, nargs="+", help="candidate splits per depth")
-    fit.add_argument("--alpha", type=float, default=0.0)
-    fit.add_argument("--complexity", choices=["expected_tests", "n_splits"],
-                     default="expected_tests")
-    fit.add_argument("--n-jobs", type=int, default=None)
+    _add_fit_options(fit)
+    fit.add_argument("--out", help="save the fitted model to this JSON file")
     fit.set_defaults(handler=_fit)
+
+    pareto = commands.add_parser("pareto", help="fit, print and draw the Pareto front")
+    _add_fit_options(pareto)
+    pareto.add_argument("--plot", help="draw the front (and CART's pruning path) in this PNG")
+    pareto.add_argument("--no-cart", action="store_true", help="do not draw CART's path")
+    pareto.add_argument("--dpi", type=int, default=120)
+    pareto.set_defaults(handler=_pareto)
+
+    show = commands.add_parser("show", help="print (or draw) a saved model")
+    show.add_argument("model", help="a model saved by `dpdt fit --out` or estimator.save")
+    show.add_argument("--alpha", type=float, help="show the tree of the front for this alpha")
+    show.add_argument("--png", help="draw the tree in this PNG file")
+    show.add_argument("--dpi", type=int, default=120)
+    show.set_defaults(handler=_show)
+
+    predict = commands.add_parser("predict", help="predict with a saved model")
+    predict.add_argument("model", help="a saved model (JSON)")
+    predict.add_argument("data", help="samples: .csv, .parquet or .npz")
+    predict.add_argument("--out", help="write the predictions to this CSV (default: stdout)")
+    predict.set_defaults(handler=_predict)
+
+    bench = commands.add_parser("bench", help="run a packaged benchmark",
+                                description="Run a packaged benchmark; arguments after its "
+                                            "name go to the benchmark (try `--help`).")
+    bench.add_argument("name", help="benchmark: optimality, table1, regression, boosting, "
+                                    "branches")
+    bench.add_argument("args", nargs=argparse.REMAINDER, help="the benchmark's own options")
+    bench.set_defaults(handler=_bench)
     return parser
 
 
@@ -74,12 +351,12 @@ def main(argv=None):
     np.set_printoptions(precision=4)
     try:
         return args.handler(args)
-    except ValueError as exc:
+    except (ValueError, TypeError, ImportError, OSError) as exc:
+        if isinstance(exc, BrokenPipeError):   # output piped into `head` and the like
+            sys.stderr.close()
+            return 0
         print(f"dpdt {args.command}: {exc}", file=sys.stderr)
         return 2
-    except BrokenPipeError:   # output piped into `head` and the like
-        sys.stderr.close()
-        return 0
 
 
 if __name__ == "__main__":

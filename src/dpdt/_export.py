@@ -12,8 +12,9 @@ def export_text(estimator, *, feature_names=None, class_names=None, decimals=3, 
 
     Parameters
     ----------
-    estimator : DPDTreeClassifier or BranchesClassifier
-        A fitted estimator; its current tree (``estimator.tree_``) is exported. Multiway
+    estimator : DPDTreeClassifier, DPDTreeRegressor, BranchesClassifier or other tree
+        A fitted estimator; its current tree (``estimator.tree_``) is exported; regression
+        leaves print their value (one per output). Multiway
         trees print one ``feature = category`` line per child; a category without a line
         stops at the node above it.
     feature_names : list of str, default=None
@@ -23,7 +24,7 @@ def export_text(estimator, *, feature_names=None, class_names=None, decimals=3, 
     decimals : int, default=3
         Digits of the thresholds.
     show_weights : bool, default=False
-        Also print the weighted class sums of each leaf.
+        Also print the weighted class sums of each leaf (classification).
 
     Returns
     -------
@@ -46,15 +47,13 @@ def export_text(estimator, *, feature_names=None, class_names=None, decimals=3, 
     if isinstance(tree, MultiwayTree):
         return _export_multiway(estimator, feature_names, class_names)
     feature_names = _feature_names(estimator, feature_names)
-    if class_names is None:
-        class_names = [str(c) for c in estimator.classes_]
     lines = []
 
     def leaf_line(node, indent):
-        fractions = tree.value[node, 0]
-        label = f"{indent}|--- class: {class_names[int(np.argmax(fractions))]}"
+        value = node_value(tree, node)
+        label = f"{indent}|--- {node_prediction(estimator, value, class_names, decimals)}"
         if show_weights:
-            weights = fractions * tree.weighted_n_node_samples[node]
+            weights = value * tree.weighted_n_node_samples[node]
             label += f" (weights: {np.round(weights, decimals).tolist()})"
         lines.append(label)
 
