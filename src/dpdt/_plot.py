@@ -95,14 +95,17 @@ def plot_tree(estimator, ax=None, *, feature_names=None, class_names=None, decim
 
     place(0, 0)
     n_leaves, max_depth = next_leaf[0], max(depth.values())
-    ax = _axes(ax, figsize=(max(4.0, 1.9 * n_leaves), max(2.5, 1.6 * (max_depth + 1))))
+    # Wide enough for a box per leaf up to 12 leaves; beyond, the width stops growing (a
+    # depth-5 tree has up to 32 leaves) and the font shrinks instead.
+    ax = _axes(ax, figsize=(min(24.0, max(4.0, 1.9 * n_leaves)),
+                            max(2.5, 1.6 * (max_depth + 1))))
     if fontsize is None:
-        fontsize = 10 if n_leaves <= 8 else max(5, 10 - (n_leaves - 8) // 3)
+        fontsize = 10 if n_leaves <= 12 else max(4.5, 10 - (n_leaves - 12) / 3)
     box = dict(boxstyle="round,pad=0.4", linewidth=0.8)
     colours = _pyplot().get_cmap("tab10")
     for node in range(tree.node_count):
         x, y = position[node], -depth[node]
-        samples = f"samples = {int(tree.n_node_samples[node])}"
+        samples = f"{'samples' if n_leaves <= 12 else 'n'} = {int(tree.n_node_samples[node])}"
         if tree.feature[node] < 0:
             value = node_value(tree, node)
             text = node_prediction(estimator, value, class_names, decimals)
@@ -238,7 +241,7 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None):
             target.plot(rows["complexity"], rows["mean_score"], color=colour, marker=".",
                         label=f"validation (depth {depth})")
             target.fill_between(rows["complexity"], rows["mean_score"] - rows["std_score"],
-                                rows["mean_score"] + rows["std_score"], color=colour, alpha=0.2)
+                                rows["mean_score"] + rows["std_score"], color=colour, alpha=0.15)
         if not same_scale:
             target.set_ylabel(f"validation {scoring or 'R²'}")
             target.legend(loc="center right", fontsize=8)
