@@ -17,6 +17,7 @@ from sklearn.utils.validation import (
 )
 
 from . import _core
+from ._classes import power_of_two_scale
 from ._io import SaveMixin
 
 
@@ -168,6 +169,7 @@ class _MultiwayClassifier(SaveMixin, ClassifierMixin, BaseEstimator):
         self.classes_, y_codes = np.unique(y, return_inverse=True)
         weight = _check_sample_weight(sample_weight, np.empty((len(y_codes), 0)), dtype=np.float64,
                                       ensure_non_negative=True)
+        weight = weight / power_of_two_scale(weight)   # accuracy ignores the scale; floats do not
         kept = weight > 0   # a sample of zero weight is a removed sample
         if not kept.any():
             raise ValueError("sample_weight must have a positive entry")
