@@ -323,14 +323,43 @@ BUDGET = {   # the parameter that bounds each estimator's search
 }
 
 
-@pytest.mark.parametrize(("name", "zero"), [
-    (name, zero) for name in NAMES
-    for zero in ([0, (0,), (2, 0)] if BUDGET[name] == "candidates" else [0])])
-def test_budget_of_zero_is_a_clear_error(name, zero):
+@pytest.mark.parametrize(("name", "budget"), [
+    (name, budget) for name in NAMES
+    for budget in ([0, (0,), (2, 0), 2**31, (3, 2**40)] if BUDGET[name] == "candidates" else [0])])
+def test_budget_out_of_range_is_a_clear_error(name, budget):
     param = BUDGET[name]
     X, y = np.arange(8.0).reshape(4, 2), np.array([0, 1, 0, 1])
     with pytest.raises(ValueError, match=param):
-        fit(name, X, y, **{param: zero})
+        fit(name, X, y, **{param: budget})
+
+
+HUGE = 2**40   # beyond the core's 32-bit ints
+LIMITS = {   # (huge limits, limits of the same meaning; data have at most 12 rows)
+    "DPDTreeClassifier": [({"max_depth": HUGE}, {"max_depth": 50}),
+                          ({"max_states": 2**70}, {"max_states": None}),
+                          ({"min_samples_leaf": HUGE}, {"min_samples_leaf": 13})],
+    "DPDTreeRegressor": [({"max_depth": HUGE}, {"max_depth": 50}),
+                         ({"min_samples_split": HUGE}, {"min_samples_split": 13})],
+    "BranchesClassifier": [({"max_depth": HUGE}, {"max_depth": None}),
+                           ({"max_branches": 2**70}, {})],
+    "MultiwayGreedyClassifier": [({"max_depth": HUGE}, {"max_depth": None}),
+                                 ({"min_samples_leaf": HUGE}, {"min_samples_leaf": 13})],
+    "DPDTGradientBoostingClassifier": [({"max_depth": HUGE}, {"max_depth": 50})],
+    "DPDTGradientBoostingRegressor": [({"max_depth": HUGE}, {"max_depth": 50}),
+                                      ({"min_samples_leaf": HUGE}, {"min_samples_leaf": 13})],
+}
+
+
+@pytest.mark.parametrize(("name", "huge", "same"), [
+    (name, huge, same) for name in NAMES for huge, same in LIMITS[name]])
+@FEW
+@given(data=st.data())
+def test_limits_beyond_any_data_change_nothing(name, huge, same, data):
+    # A depth beyond the number of rows (or features, for multiway trees), a minimum leaf size
+    # beyond the number of rows, a state or branch budget beyond memory: the model is the one
+    # of the limit that means the same, and nothing is allocated per unit of the limit.
+    X, y = data.draw(datasets(ESTIMATORS[name].kind))
+    assert_same_model(fit(name, X, y, **huge), fit(name, X, y, **same), msg=f"{name} {huge}")
 
 
 @pytest.mark.parametrize("name", NAMES)

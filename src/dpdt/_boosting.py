@@ -14,7 +14,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from . import _core
-from ._classes import SPLITTERS, resolve_candidates, resolve_splitters
+from ._classes import SPLITTERS, resolve_candidates, resolve_splitters, search_depth
 from ._io import SaveMixin
 from ._tree import Tree
 
@@ -131,11 +131,13 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
                                           random_state=rng, stratify=stratify)
             X_val, y_val, w_val = X[val], y[val], weight[val]
             X, y, weight = np.ascontiguousarray(X[train]), y[train], weight[train]
+        depth = search_depth(self.max_depth, X.shape[0])
         options = dict(
-            max_depth=self.max_depth,
-            candidates=resolve_candidates(self.candidates, self.max_depth),
-            splitters=resolve_splitters(self.splitter, self.max_depth), complexity="n_splits",
-            min_samples_split=2, min_samples_leaf=self.min_samples_leaf, min_weight_leaf=0.0,
+            max_depth=depth,
+            candidates=resolve_candidates(self.candidates, depth),
+            splitters=resolve_splitters(self.splitter, depth), complexity="n_splits",
+            min_samples_split=2, min_samples_leaf=min(self.min_samples_leaf, X.shape[0] + 1),
+            min_weight_leaf=0.0,
             min_impurity_decrease=0.0, max_features=0, random_state=0, max_states=2**62)
         # One tree per class and round: the classes' trees are independent, so threads take them
         # whole; otherwise the threads share each tree's search.

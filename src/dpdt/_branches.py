@@ -181,9 +181,12 @@ class _MultiwayClassifier(SaveMixin, ClassifierMixin, BaseEstimator):
 
     def _search(self, codes, y_codes, weight):
         def search(max_depth, time_limit):
+            # A path tests a feature once, so a depth limit beyond n_features never binds; the
+            # core takes both limits as fixed-width ints.
+            depth = min(max_depth, codes.shape[1]) if max_depth else 0
             return _core.fit_branches(codes, y_codes, weight, n_classes=len(self.classes_),
-                                      lam=float(self.lam), max_depth=max_depth or 0,
-                                      time_limit=time_limit, max_branches=self.max_branches)
+                                      lam=float(self.lam), max_depth=depth, time_limit=time_limit,
+                                      max_branches=min(self.max_branches, 2**63 - 1))
 
         if not self.time_limit:
             return search(self.max_depth, 0.0)

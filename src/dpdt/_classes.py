@@ -34,17 +34,18 @@ PARETO_DTYPE = np.dtype([
 _TIE_TOL = 1e-9
 
 SPLITTERS = {"cart", "exhaustive", "quantile", "topk", "topb"}
+MAX_CANDIDATES = 2**31 - 1
 
 
 def resolve_candidates(candidates, max_depth):
     """Return the per-depth candidate budgets as a list of ints; raise ValueError if invalid."""
-    if isinstance(candidates, Integral):
-        return [int(candidates)] * max_depth
-    budgets = list(candidates)
+    budgets = [candidates] * max_depth if isinstance(candidates, Integral) else list(candidates)
     if not budgets or not all(isinstance(b, Integral) and not isinstance(b, bool) for b in budgets):
         raise ValueError(f"candidates must be a non-empty tuple of ints, got {candidates!r}")
-    if min(budgets) < 1:
-        raise ValueError(f"every entry of candidates must be >= 1, got {candidates!r}")
+    # The core counts candidates in 32-bit ints; no state could hold more split records anyway.
+    if min(budgets) < 1 or max(budgets) > MAX_CANDIDATES:
+        raise ValueError(f"every entry of candidates must be in [1, {MAX_CANDIDATES}], "
+                         f"got {candidates!r}")
     return [int(b) for b in budgets]
 
 
@@ -94,6 +95,16 @@ def alpha_inside(alpha_min, alpha_max):
     return 0.5 * (alpha_min + alpha_max)
 
 
+def search_depth(max_depth, n_samples):
+    """Return the depth limit given to the core: ``max_depth``, or ``n_samples`` if smaller.
+
+    A split leaves a sample on each side, so no tree on n samples is deeper than n - 1 and a
+    limit of n never binds: the tree is the same, while the per-depth lists of a limit such as
+    10**9 would exhaust memory (and overflow the core's int).
+    """
+    return min(int(max_depth), max(1, int(n_samples)))
+
+
 def power_of_two_scale(weight):
     """Return the power of two that brings the largest weight into [1, 2) (1.0 if none is > 0).
 
@@ -134,19 +145,23 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
 
     def _fit_front(self, X, weight, fit_core, make_tree):
         """Run the core on validated data and store the front, its trees and the statistics."""
-        n_features = X.shape[1]
+        n_samples, n_features = X.shape
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
         scale = power_of_two_scale(weight)
         weight = np.ascontiguousarray(weight / scale)
+        depth = search_depth(self.max_depth, n_samples)
+        splitters = resolve_splitters(self.splitter, depth)
         result = fit_core(
-            weight=weight, feature_costs=self._feature_costs(n_features), max_depth=self.max_depth,
-            candidates=self._candidates(), splitters=self._splitters(),
-            complexity=self.complexity, min_samples_split=self.min_samples_split,
-            min_samples_leaf=self.min_samples_leaf,
+            weight=weight, feature_costs=self._feature_costs(n_features), max_depth=depth,
+            candidates=resolve_candidates(self.candidates, depth), splitters=splitters,
+            complexity=self.complexity,
+            # Beyond n_samples these limits forbid every split, as n_samples + 1 does.
+            min_samples_split=min(self.min_samples_split, n_samples + 1),
+            min_samples_leaf=min(self.min_samples_leaf, n_samples + 1),
             min_weight_leaf=float(self.min_weight_fraction_leaf * weight.sum()),
             min_impurity_decrease=float(self.min_impurity_decrease),
             max_features=self._max_features(n_features), random_state=int(seed),
-            max_states=self.max_states if self.max_states is not None else 2**62,
+            max_states=min(self.max_states or 2**62, 2**62),
             n_threads=max(1, effective_n_jobs(self.n_jobs)),
             time_limit=float(self.time_limit) if self.time_limit is not None else 0.0,
         )
@@ -162,7 +177,7 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         self._front_n_splits = np.array([row["n_splits"] for row in front])
         self.stats_ = dict(result["stats"])
         complete = self.stats_.pop("complete")
-        self.is_optimal_ = complete and set(self._splitters()) == {"exhaustive"}
+        self.is_optimal_ = complete and set(splitters) == {"exhaustive"}
         if not complete:
             warnings.warn(f"time_limit={self.time_limit} s expired: the tree is the best among the "
                           "candidates explored so far", ConvergenceWarning, stacklevel=3)
@@ -192,12 +207,6 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         self.pareto_front_ = front[keep]
         self._front_impurity = self._front_impurity[keep]
         self._front_n_splits = self._front_n_splits[keep]
-
-    def _candidates(self):
-        return resolve_candidates(self.candidates, self.max_depth)
-
-    def _splitters(self):
-        return resolve_splitters(self.splitter, self.max_depth)
 
     def _feature_costs(self, n_features):
         if self.feature_costs is None:
