@@ -1,6 +1,7 @@
 """What every benchmark script times and reports the same way."""
 
 import statistics
+import sys
 import time
 
 
@@ -19,3 +20,12 @@ def median_fit_seconds(make, X, y, repeats):
 def verdict(ok, failures):
     """Return "PASS", or "FAIL (...)" naming the offenders."""
     return "PASS" if ok else "FAIL (" + ", ".join(failures) + ")"
+
+
+def progress(iterable, desc):
+    """Wrap a loop in a tqdm progress bar on stderr when tqdm is installed; else return it."""
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return iterable
+    return tqdm(iterable, desc=desc, leave=False, file=sys.stderr)

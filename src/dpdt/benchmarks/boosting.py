@@ -22,6 +22,8 @@ from sklearn.ensemble import GradientBoostingClassifier, HistGradientBoostingCla
 import dpdt
 from dpdt import DPDTGradientBoostingClassifier, datasets
 
+from ._common import progress
+
 DEPTH = 3
 LEARNING_RATE = 0.1
 DPDT_METHODS = ("DPDT (3,3,3)", "DPDT (7,7,7)")
@@ -120,7 +122,7 @@ def run(names, methods, n_estimators, n_jobs):
     from threadpoolctl import threadpool_limits
 
     rows = []
-    for name in names:
+    for name in progress(names, "boosting"):
         data = datasets.load(name)
         # Labels as 0..K-1 (XGBoost requires it), one encoding for train and test.
         classes, codes = np.unique(np.concatenate([data.y_train, data.y_test]),

@@ -33,12 +33,13 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-from _common import verdict
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import OneHotEncoder
 
 import dpdt
 from dpdt import BranchesClassifier
+
+from ._common import progress, verdict
 
 DATA = Path(__file__).parent / "data" / "categorical"
 REFERENCE = DATA / "branches_reference.csv"
@@ -186,7 +187,7 @@ def run(rows, time_limit, repeats, with_gosdt):
     """
     warm_up()
     results = []
-    for ref in rows:
+    for ref in progress(rows, "branches"):
         X, y = load(ref["dataset"])
         model, seconds = fit_branches(X, y, ref["lambda"], time_limit, repeats)
         tree = model.tree_

@@ -29,11 +29,12 @@ import time
 import warnings
 
 import numpy as np
-from _common import verdict
 from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.tree import DecisionTreeClassifier
 
 from dpdt import DPDTreeClassifierCV, datasets
+
+from ._common import progress, verdict
 
 FOLDS = 5
 STREED_TIME_LIMIT = 60.0
@@ -113,7 +114,7 @@ def run(names, depths, streed):
     """
     rows = []
     for depth in depths:
-        for name in names:
+        for name in progress(names, f"depth {depth}"):
             data = datasets.load(name)
             row = dict(depth=depth, dataset=name)
             for method, fit in _methods(depth, streed).items():
@@ -174,12 +175,12 @@ def report(rows, methods):
         print("time: STreeD not run (pip install pystreed, or drop --no-streed): n/a")
 
 
-def main():
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depths", type=int, nargs="+", default=[3, 4, 5])
     parser.add_argument("--datasets", nargs="+", default=datasets.list_datasets("classification"))
     parser.add_argument("--no-streed", action="store_true", help="skip the optional STreeD column")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     streed = not args.no_streed
     if streed:
         try:

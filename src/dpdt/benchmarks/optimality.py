@@ -13,11 +13,12 @@ import argparse
 import statistics
 
 import numpy as np
-from _common import median_fit_seconds, verdict
 from sklearn.tree import DecisionTreeClassifier
 
 import dpdt
 from dpdt import DPDTreeClassifier, datasets
+
+from ._common import median_fit_seconds, progress, verdict
 
 DEPTH = 3
 
@@ -74,7 +75,7 @@ def run(names, repeats):
         One row per (dataset, configuration).
     """
     rows = []
-    for name in names:
+    for name in progress(names, "optimality"):
         data = datasets.load(name)
         X, y = data.X_train, data.y_train
         _, cart_seconds = median_fit_seconds(

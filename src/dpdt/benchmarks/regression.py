@@ -11,11 +11,12 @@ Prints one markdown table and one line per target; timings are never asserted.
 import argparse
 import statistics
 
-from _common import median_fit_seconds, verdict
 from sklearn.tree import DecisionTreeRegressor
 
 import dpdt
 from dpdt import DPDTreeRegressor, datasets
+
+from ._common import median_fit_seconds, progress, verdict
 
 DEPTHS = (3, 5)
 
@@ -38,7 +39,7 @@ def run(names, depths, repeats):
         One row per (dataset, depth).
     """
     rows = []
-    for name in names:
+    for name in progress(names, "regression"):
         data = datasets.load(name)
         X, y = data.X_train, data.y_train
         for depth in depths:

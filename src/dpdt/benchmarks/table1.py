@@ -20,11 +20,12 @@ at depth 3) is future work and printed as "n/a". Run ``python benchmarks/table1.
 
 import argparse
 
-from _common import median_fit_seconds
 from sklearn.tree import DecisionTreeClassifier
 
 import dpdt
 from dpdt import DPDTreeClassifier, datasets
+
+from ._common import median_fit_seconds, progress
 
 DEPTH = 3
 
@@ -71,7 +72,7 @@ def run(names, repeats):
         ``accuracy``, ``operations`` and ``seconds``.
     """
     rows = []
-    for name in names:
+    for name in progress(names, "table1"):
         data = datasets.load(name)
         X, y = data.X_train, data.y_train
         row = dict(
