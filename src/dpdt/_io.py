@@ -400,8 +400,11 @@ class _Decoder:
         self.expect(names is None or (isinstance(names, np.ndarray)
                                       and names.shape == (n_features,)),
                     f"{where}: feature_names_in_ does not match n_features_in_")
+        # Own attributes only: a CV estimator's trees_ is a property of its refit estimator,
+        # which was validated when it was decoded.
+        state = vars(estimator)
         trees = []
-        if hasattr(estimator, "trees_"):
+        if "trees_" in state:
             front = getattr(estimator, "pareto_front_", None)
             from ._classes import PARETO_DTYPE
 
@@ -416,14 +419,14 @@ class _Decoder:
                 self.expect(isinstance(value, np.ndarray) and value.shape == front.shape,
                             f"{where}: {name} does not match pareto_front_")
             trees = estimator.trees_
-        elif hasattr(estimator, "estimators_"):
+        elif "estimators_" in state:
             self.expect(isinstance(estimator.estimators_, list)
                         and all(isinstance(r, list) and all(isinstance(t, Tree) for t in r)
                                 for r in estimator.estimators_), f"{where}: bad estimators_")
             trees = [t for r in estimator.estimators_ for t in r]
             self.expect(all(len(r) == len(estimator.init_raw_) for r in estimator.estimators_),
                         f"{where}: estimators_ and init_raw_ do not match")
-        elif hasattr(estimator, "tree_"):
+        elif "tree_" in state:
             codes = getattr(estimator, "_codes", None)
             self.expect(codes is not None and len(codes.encoders_) == n_features,
                         f"{where}: the category encoders do not match n_features_in_")
@@ -434,7 +437,7 @@ class _Decoder:
                         f"{where}: a tree has {tree.n_features} features, the estimator "
                         f"{n_features}")
         classes = getattr(estimator, "classes_", None)
-        if classes is not None and not hasattr(estimator, "estimators_"):
+        if classes is not None and "estimators_" not in state:
             # A classifier's trees hold one class fraction per class (boosted trees hold logits).
             values = [t.value for t in trees] or [estimator.tree_.value]
             self.expect(isinstance(classes, np.ndarray) and classes.ndim == 1
