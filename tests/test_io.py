@@ -16,7 +16,9 @@ from dpdt import (
     DPDTGradientBoostingClassifier,
     DPDTGradientBoostingRegressor,
     DPDTreeClassifier,
+    DPDTreeClassifierCV,
     DPDTreeRegressor,
+    DPDTreeRegressorCV,
     MultiwayGreedyClassifier,
     datasets,
     load,
@@ -47,6 +49,8 @@ def _cases():
         ("boosting binary", DPDTGradientBoostingClassifier(n_estimators=3), X, y == 1),
         ("boosting regressor early stop", DPDTGradientBoostingRegressor(
             n_estimators=5, n_iter_no_change=2, random_state=0), X[:, :3], X[:, 3]),
+        ("classifier CV", DPDTreeClassifierCV(max_depth=2, cv=3), X, y),
+        ("regressor CV", DPDTreeRegressorCV(max_depths=[1, 2], cv=3), X[:, :3], X[:, 3]),
     ]
 
 

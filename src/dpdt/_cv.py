@@ -13,6 +13,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from ._classes import _TIE_TOL, DPDTreeClassifier, DPDTreeRegressor, alpha_inside, budget_mask
+from ._io import SaveMixin
 
 CURVE_DTYPE = np.dtype([
     ("max_depth", np.int64),
@@ -57,7 +58,7 @@ def _fold_scores(model, alphas, scorer, X, y, sample_weight):
     return scores
 
 
-class _BaseDPDTreeCV(BaseEstimator):
+class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
     """Cross-validated choice of alpha (and max_depth) shared by the DPDT CV estimators."""
 
     _estimator_class = None
