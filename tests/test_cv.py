@@ -50,6 +50,35 @@ def _best_row(mean, complexity, depth, alpha):
     return min(tied, key=lambda i: (complexity[i], depth[i], -alpha[i]))
 
 
+def _one_se_row(mean, standard_error, complexity, depth, alpha):
+    """Breiman et al.'s rule, restated: the simplest row within one standard error of the best.
+
+    ``standard_error[i]`` is the standard error of row i's mean score, the anchor is the row
+    ``_best_row`` picks, and equal scores (within TIE) count as reaching the floor.
+    """
+    best = _best_row(mean, complexity, depth, alpha)
+    floor = mean[best] - standard_error[best]
+    within = [i for i in range(len(mean)) if mean[i] >= floor - TIE * max(1.0, abs(floor))]
+    return min(within, key=lambda i: (complexity[i], depth[i], -alpha[i]))
+
+
+def _curve_standard_error(curve, n_splits):
+    """Standard error of each row's mean from the curve: sample std (ddof=1) / sqrt(folds)."""
+    if n_splits < 2:
+        return np.zeros(len(curve))
+    return curve["std_score"] * np.sqrt(n_splits / (n_splits - 1)) / np.sqrt(n_splits)
+
+
+def _chosen_row(cv_model, curve, standard_error=None):
+    """The row the estimator's ``selection`` picks, recomputed by brute force."""
+    args = (curve["complexity"], curve["max_depth"], curve["alpha"])
+    if cv_model.selection == "best":
+        return _best_row(curve["mean_score"], *args)
+    if standard_error is None:
+        standard_error = _curve_standard_error(curve, cv_model.n_splits_)
+    return _one_se_row(curve["mean_score"], standard_error, *args)
+
+
 # ------------------------------------------------------------------- budget on the front
 
 
@@ -154,23 +183,28 @@ def _plain_cv_scores(make, X, y, cv, scoring=None, sample_weight=None):
         kwargs = {} if sample_weight is None else {"sample_weight": sample_weight[test]}
         scores.append(scorer(model, X[test], y[test], **kwargs) if scorer
                       else model.score(X[test], y[test], **kwargs))
-    return np.mean(scores), np.std(scores)
+    return np.mean(scores), np.std(scores), np.std(scores, ddof=1) / np.sqrt(len(scores))
 
 
 def _check_against_refits(cv_model, make_plain, X, y, splitter, scoring=None,
                           sample_weight=None):
     curve = cv_model.validation_curve_
+    assert cv_model.n_splits_ == splitter.get_n_splits()
+    standard_error = []
     for row in curve:
         def make(row=row):
             return make_plain(max_depth=int(row["max_depth"]), alpha=float(row["alpha"]))
-        mean, std = _plain_cv_scores(make, X, y, splitter, scoring, sample_weight)
+        mean, std, se = _plain_cv_scores(make, X, y, splitter, scoring, sample_weight)
+        standard_error.append(se)
         assert_allclose(row["mean_score"], mean, rtol=1e-12, atol=1e-12)
         assert_allclose(row["std_score"], std, rtol=1e-10, atol=1e-12)
         refit = make().fit(X, y, sample_weight=sample_weight)
         assert_allclose(row["complexity"], refit.pareto_front_["complexity"][
             refit._front_index(row["alpha"])], rtol=0, atol=0)
-    chosen = _best_row(curve["mean_score"], curve["complexity"], curve["max_depth"],
-                       curve["alpha"])
+    # The standard errors the rule uses are those of the explicit fits' scores.
+    assert_allclose(_curve_standard_error(curve, cv_model.n_splits_), standard_error,
+                    rtol=1e-9, atol=1e-12)
+    chosen = _chosen_row(cv_model, curve, np.array(standard_error))
     assert cv_model.alpha_ == curve["alpha"][chosen]
     assert cv_model.max_depth_ == curve["max_depth"][chosen]
     assert cv_model.best_score_ == curve["mean_score"][chosen]
@@ -182,9 +216,10 @@ def _check_against_refits(cv_model, make_plain, X, y, splitter, scoring=None,
     assert_array_equal(cv_model.predict(X), plain.predict(X))
 
 
-def test_classifier_cv_equals_explicit_refits_at_every_alpha():
+@pytest.mark.parametrize("selection", ["best", "1se"])
+def test_classifier_cv_equals_explicit_refits_at_every_alpha(selection):
     X, y = _classification()
-    cv_model = DPDTreeClassifierCV(max_depths=[1, 2, 3], cv=5).fit(X, y)
+    cv_model = DPDTreeClassifierCV(max_depths=[1, 2, 3], cv=5, selection=selection).fit(X, y)
     assert set(cv_model.validation_curve_["max_depth"]) == {1, 2, 3}
     _check_against_refits(cv_model, DPDTreeClassifier, X, y, StratifiedKFold(5))
     # No alpha off the candidates does better: the candidates cover every combination.
@@ -192,14 +227,16 @@ def test_classifier_cv_equals_explicit_refits_at_every_alpha():
         for depth in (1, 2, 3):
             score = cross_val_score(DPDTreeClassifier(max_depth=depth, alpha=alpha), X, y,
                                     cv=StratifiedKFold(5)).mean()
-            assert score <= cv_model.best_score_ + 1e-12
+            assert score <= cv_model.validation_curve_["mean_score"].max() + 1e-12
 
 
-def test_classifier_cv_weights_reach_folds_and_scorer():
+@pytest.mark.parametrize("selection", ["best", "1se"])
+def test_classifier_cv_weights_reach_folds_and_scorer(selection):
     X, y = _classification(seed=3)
     w = _weights(len(y))
     splitter = KFold(4, shuffle=True, random_state=0)
-    cv_model = DPDTreeClassifierCV(max_depth=2, cv=splitter).fit(X, y, sample_weight=w)
+    cv_model = DPDTreeClassifierCV(max_depth=2, cv=splitter, selection=selection).fit(
+        X, y, sample_weight=w)
     _check_against_refits(cv_model, DPDTreeClassifier, X, y, splitter, sample_weight=w)
     # The weights did something: unweighted, the curve differs.
     unweighted = DPDTreeClassifierCV(max_depth=2, cv=splitter).fit(X, y)
@@ -208,26 +245,30 @@ def test_classifier_cv_weights_reach_folds_and_scorer():
                                   :len(unweighted.validation_curve_)])
 
 
-def test_classifier_cv_scoring_string():
+@pytest.mark.parametrize("selection", ["best", "1se"])
+def test_classifier_cv_scoring_string(selection):
     X, y = _classification(seed=5)
-    cv_model = DPDTreeClassifierCV(max_depth=2, cv=3, scoring="balanced_accuracy").fit(X, y)
+    cv_model = DPDTreeClassifierCV(max_depth=2, cv=3, scoring="balanced_accuracy",
+                                   selection=selection).fit(X, y)
     _check_against_refits(cv_model, DPDTreeClassifier, X, y, StratifiedKFold(3),
                           scoring="balanced_accuracy")
 
 
-def test_regressor_cv_equals_explicit_refits_at_every_alpha():
+@pytest.mark.parametrize("selection", ["best", "1se"])
+def test_regressor_cv_equals_explicit_refits_at_every_alpha(selection):
     X, y = _regression()
-    cv_model = DPDTreeRegressorCV(max_depths=[2, 3], cv=4).fit(X, y)
+    cv_model = DPDTreeRegressorCV(max_depths=[2, 3], cv=4, selection=selection).fit(X, y)
     _check_against_refits(cv_model, DPDTreeRegressor, X, y, KFold(4))
     assert_allclose(cv_model.score(X, y), r2_score(y, cv_model.predict(X)))
 
 
-def test_regressor_cv_multi_output_and_weights():
+@pytest.mark.parametrize("selection", ["best", "1se"])
+def test_regressor_cv_multi_output_and_weights(selection):
     X, y = _regression()
     Y = np.column_stack([y, np.sin(X[:, 0]) * 50])
     w = _weights(len(y), seed=2)
-    cv_model = DPDTreeRegressorCV(max_depth=2, cv=3, scoring="neg_mean_squared_error").fit(
-        X, Y, sample_weight=w)
+    cv_model = DPDTreeRegressorCV(max_depth=2, cv=3, scoring="neg_mean_squared_error",
+                                  selection=selection).fit(X, Y, sample_weight=w)
     assert cv_model.n_outputs_ == 2 and cv_model.predict(X).shape == Y.shape
     _check_against_refits(cv_model, DPDTreeRegressor, X, Y, KFold(3),
                           scoring="neg_mean_squared_error", sample_weight=w)
@@ -254,9 +295,10 @@ def test_cv_costs_folds_plus_one_fits_per_depth(monkeypatch):
     assert calls == []
 
 
-def test_cv_select_tree_is_brute_force_over_the_curve():
+@pytest.mark.parametrize("selection", ["best", "1se"])
+def test_cv_select_tree_is_brute_force_over_the_curve(selection):
     X, y = _classification(seed=7)
-    cv_model = DPDTreeClassifierCV(max_depths=[2, 3], cv=3).fit(X, y)
+    cv_model = DPDTreeClassifierCV(max_depths=[2, 3], cv=3, selection=selection).fit(X, y)
     curve = cv_model.validation_curve_
     refits = [DPDTreeClassifier(max_depth=int(d), alpha=float(a)).fit(X, y)
               for d, a in zip(curve["max_depth"], curve["alpha"], strict=True)]
@@ -267,13 +309,74 @@ def test_cv_select_tree_is_brute_force_over_the_curve():
                   and m.get_depth() <= budget.get("max_depth", np.inf)
                   and curve["complexity"][i] <= budget.get("max_complexity", np.inf)]
         sub = np.array(within)
-        k = sub[_best_row(curve["mean_score"][sub], curve["complexity"][sub],
-                          curve["max_depth"][sub], curve["alpha"][sub])]
+        k = sub[_chosen_row(cv_model, curve[sub])]
         cv_model.select_tree(**budget)
         assert (cv_model.alpha_, cv_model.max_depth_) == (curve["alpha"][k], curve["max_depth"][k])
         assert cv_model.best_score_ == curve["mean_score"][k]
         assert_tree_equal(cv_model.tree_, refits[k].tree_)
         assert_array_equal(cv_model.predict(X), refits[k].predict(X))
+
+
+def test_one_se_rule_with_ties_is_brute_force_over_the_curve():
+    X, y = _classification()
+    cv_model = DPDTreeClassifierCV(max_depths=[1, 2, 3], cv=5, selection="1se").fit(X, y)
+    # A curve full of exact ties: scores on a grid of 1/8, more complex trees score higher
+    # (equal complexities, e.g. the same stump at every depth limit, score the same), and a
+    # standard error of exactly 1/8 (std 0.25 over 5 folds), so the floor is some rows' score.
+    curve = cv_model.validation_curve_
+    curve["mean_score"] = np.floor(curve["complexity"] * 2.0) / 8.0
+    curve["std_score"] = 0.25
+    assert_array_equal(_curve_standard_error(curve, 5), 0.125)
+    for budget in [dict(), dict(max_leaves=3), dict(max_depth=1), dict(max_complexity=1.6)]:
+        cv_model.select_tree(**budget)
+        refits = [DPDTreeClassifier(max_depth=int(d), alpha=float(a)).fit(X, y)
+                  for d, a in zip(curve["max_depth"], curve["alpha"], strict=True)]
+        within = np.array([i for i, m in enumerate(refits)
+                           if m.get_n_leaves() <= budget.get("max_leaves", np.inf)
+                           and m.get_depth() <= budget.get("max_depth", np.inf)
+                           and curve["complexity"][i] <= budget.get("max_complexity", np.inf)])
+        k = within[_chosen_row(cv_model, curve[within])]
+        assert (cv_model.alpha_, cv_model.max_depth_) == (curve["alpha"][k], curve["max_depth"][k])
+        assert cv_model.best_score_ == curve["mean_score"][k]
+        assert_tree_equal(cv_model.tree_, refits[k].tree_)
+        # The tie at the floor is taken, and ties of the same tree go to the shallower limit.
+        best = within[_best_row(curve["mean_score"][within], curve["complexity"][within],
+                                curve["max_depth"][within], curve["alpha"][within])]
+        floor = curve["mean_score"][best] - 0.125
+        if budget == dict():
+            assert cv_model.best_score_ == floor
+            same_tree = curve["complexity"][within] == curve["complexity"][k]
+            assert cv_model.max_depth_ == curve["max_depth"][within][same_tree].min()
+        assert cv_model.best_score_ >= floor
+
+
+def test_one_se_rule_prefers_simpler_trees():
+    X, y = _classification(seed=7)
+    best = DPDTreeClassifierCV(max_depths=[2, 3], cv=3).fit(X, y)
+    one_se = DPDTreeClassifierCV(max_depths=[2, 3], cv=3, selection="1se").fit(X, y)
+    assert_array_equal(best.validation_curve_, one_se.validation_curve_)
+    curve = one_se.validation_curve_
+    chosen_best = np.flatnonzero((curve["alpha"] == best.alpha_)
+                                 & (curve["max_depth"] == best.max_depth_))[0]
+    assert one_se.n_splits_ == 3
+    se = curve["std_score"][chosen_best] * np.sqrt(3 / 2) / np.sqrt(3)
+    assert one_se.best_score_ >= best.best_score_ - se - TIE
+    # On this data the rule matters: a smaller tree, a little less accurate in validation.
+    assert one_se.get_n_leaves() < best.get_n_leaves()
+    assert one_se.best_score_ < best.best_score_
+    # Switching the rule and re-choosing without a refit gives the other estimator's choice.
+    one_se.set_params(selection="best").select_tree()
+    assert (one_se.alpha_, one_se.max_depth_) == (best.alpha_, best.max_depth_)
+    assert_tree_equal(one_se.tree_, best.tree_)
+
+
+def test_one_se_rule_with_one_split_is_the_best_rule():
+    X, y = _classification()
+    split = [(np.arange(100), np.arange(100, len(y)))]
+    best = DPDTreeClassifierCV(max_depth=3, cv=split).fit(X, y)
+    one_se = DPDTreeClassifierCV(max_depth=3, cv=split, selection="1se").fit(X, y)
+    assert one_se.n_splits_ == 1
+    assert (one_se.alpha_, one_se.best_score_) == (best.alpha_, best.best_score_)
 
 
 def test_cv_does_not_depend_on_n_jobs_and_pickles():
@@ -309,6 +412,8 @@ def test_cv_curve_layout():
     (dict(scoring="not_a_metric"), "scoring"),
     (dict(candidates=(0, 2)), "candidates"),
     (dict(alpha=0.1), "alpha"),
+    (dict(selection="2se"), "selection"),
+    (dict(selection=None), "selection"),
 ], ids=repr)
 def test_cv_rejects_bad_parameters(params, match):
     X, y = _classification()
@@ -329,6 +434,7 @@ def test_cv_is_in_the_public_api():
 
 
 @parametrize_with_checks([DPDTreeClassifierCV(cv=3), DPDTreeRegressorCV(cv=3),
+                          DPDTreeClassifierCV(cv=3, selection="1se"),
                           DPDTreeClassifierCV(max_depths=[1, 2], cv=3, complexity="n_splits")])
 def test_sklearn_compatible_estimator(estimator, check):
     check(estimator)

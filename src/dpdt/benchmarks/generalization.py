@@ -33,11 +33,15 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.tree import DecisionTreeClassifier
 
 from dpdt import DPDTreeClassifierCV, datasets
+from dpdt._cv import select_row
 
 from ._common import progress, verdict
 
 FOLDS = 5
 STREED_TIME_LIMIT = 60.0
+RULES = ("best", "1se")
+OUTER_FOLDS = 5
+SELECTION_DEFAULT = DPDTreeClassifierCV().selection
 
 
 def _expected_tests(path_indicator):
@@ -45,14 +49,31 @@ def _expected_tests(path_indicator):
     return float(np.asarray(path_indicator.sum(axis=1)).mean() - 1.0)
 
 
-def _dpdt_cv(depth, **params):
+def _dpdt_cv(depth, selection=SELECTION_DEFAULT, **params):
     def run(X, y, X_test):
-        model = DPDTreeClassifierCV(max_depth=depth, cv=FOLDS, **params).fit(X, y)
+        model = DPDTreeClassifierCV(max_depth=depth, cv=FOLDS, selection=selection,
+                                    **params).fit(X, y)
         return model, model.get_n_leaves(), _expected_tests(model.decision_path(X_test))
     return run
 
 
-def _cart_cv(depth):
+def _cart_one_se(X, y):
+    """GridSearchCV's refit callable: DPDT-CV's "1se" rule over CART's candidates.
+
+    A candidate's complexity is measured as DPDT-CV measures it: expected tests per training
+    sample of the tree refit on all of (X, y) with those parameters.
+    """
+    def refit(results):
+        params = results["params"]
+        complexity = [_expected_tests(DecisionTreeClassifier(random_state=0, **p).fit(X, y)
+                                      .decision_path(X)) for p in params]
+        return int(select_row(results["mean_test_score"], results["std_test_score"], complexity,
+                              [p["max_depth"] for p in params], [p["ccp_alpha"] for p in params],
+                              n_splits=FOLDS, selection="1se"))
+    return refit
+
+
+def _cart_cv(depth, selection="best"):
     def run(X, y, X_test):
         # One grid per depth with that depth's own pruning path; simplest candidates first
         # (GridSearchCV keeps the first of equal scores).
@@ -61,8 +82,9 @@ def _cart_cv(depth):
             path = DecisionTreeClassifier(max_depth=max_depth, random_state=0)
             alphas = path.cost_complexity_pruning_path(X, y).ccp_alphas
             grid.append({"max_depth": [max_depth], "ccp_alpha": sorted(alphas, reverse=True)})
+        refit = True if selection == "best" else _cart_one_se(X, y)
         search = GridSearchCV(DecisionTreeClassifier(random_state=0), grid,
-                              cv=StratifiedKFold(FOLDS)).fit(X, y)
+                              cv=StratifiedKFold(FOLDS), refit=refit).fit(X, y)
         tree = search.best_estimator_
         return search, tree.get_n_leaves(), _expected_tests(tree.decision_path(X_test))
     return run
@@ -93,11 +115,9 @@ def _streed(depth):
 
 
 def _methods(depth, streed):
-    methods = {
-        "DPDT-CV": _dpdt_cv(depth),
-        "CART-CV": _cart_cv(depth),
-        "Top-k k=8": _dpdt_cv(depth, splitter="topk", candidates=8),
-    }
+    methods = {f"DPDT-CV {rule}": _dpdt_cv(depth, rule) for rule in RULES}
+    methods.update({f"CART-CV {rule}": _cart_cv(depth, rule) for rule in RULES})
+    methods[f"Top-k k=8 {SELECTION_DEFAULT}"] = _dpdt_cv(depth, splitter="topk", candidates=8)
     if streed:
         methods["STreeD"] = _streed(depth)
     return methods
@@ -109,8 +129,8 @@ def run(names, depths, streed):
     Returns
     -------
     rows : list of dict
-        One row per (depth, dataset) with, per method, ``accuracy``, ``leaves``, ``tests`` and
-        ``seconds``.
+        One row per (depth, dataset) with, per method, ``accuracy``, ``leaves``, ``tests``,
+        ``seconds`` and the test ``predictions``.
     """
     rows = []
     for depth in depths:
@@ -123,13 +143,53 @@ def run(names, depths, streed):
                     warnings.simplefilter("ignore")  # classes with < 5 members in some folds
                     model, leaves, tests = fit(data.X_train, data.y_train, data.X_test)
                 seconds = time.perf_counter() - start
-                row[method] = dict(accuracy=model.score(data.X_test, data.y_test),
-                                   leaves=int(leaves), tests=tests, seconds=seconds)
-                print(f"  depth {depth} {name:10s} {method:10s} "
+                predictions = model.predict(data.X_test)
+                row[method] = dict(accuracy=float(np.mean(predictions == data.y_test)),
+                                   leaves=int(leaves), tests=tests, seconds=seconds,
+                                   predictions=predictions)
+                print(f"  depth {depth} {name:10s} {method:14s} "
                       f"acc {row[method]['accuracy']:.4f} leaves {leaves:3d} "
                       f"tests {tests:.2f} {seconds:6.2f} s", flush=True)
             rows.append(row)
     return rows
+
+
+def _pairs(methods):
+    """The (DPDT-CV, CART-CV) pairs the verdicts compare: the default rule against CART-CV's
+    usual best-score choice and against CART-CV under the same rule, and best against best."""
+    pairs = [(f"DPDT-CV {SELECTION_DEFAULT}", "CART-CV best"),
+             (f"DPDT-CV {SELECTION_DEFAULT}", f"CART-CV {SELECTION_DEFAULT}"),
+             ("DPDT-CV best", "CART-CV best"), ("DPDT-CV 1se", "CART-CV 1se")]
+    return [pair for i, pair in enumerate(pairs) if pair not in pairs[:i]
+            and set(pair) <= set(methods)]
+
+
+def _compare(at, dpdt, cart):
+    """Print, for one depth limit, the verdicts of ``dpdt`` against ``cart``."""
+    depth = at[0]["depth"]
+    mean = {m: np.mean([row[m]["accuracy"] for row in at]) for m in (dpdt, cart)}
+    print(f"depth {depth}: {dpdt} mean test accuracy {mean[dpdt]:.4f} > {cart} "
+          f"{mean[cart]:.4f}: " + verdict(mean[dpdt] > mean[cart],
+                                         [f"{mean[dpdt] - mean[cart]:+.4f}"]))
+    fewer, tied = [], []
+    for row in at:
+        d, c = row[dpdt], row[cart]
+        if d["accuracy"] < c["accuracy"]:
+            continue
+        if d["tests"] < c["tests"] - 1e-12:
+            fewer.append(row["dataset"])
+        elif d["tests"] <= c["tests"] + 1e-12:
+            same = np.array_equal(d["predictions"], c["predictions"])
+            tied.append(row["dataset"] + (" (tie: same test predictions)" if same else " (tie)"))
+    others = [row["dataset"] for row in at
+              if row["dataset"] not in fewer + [t.split(" ")[0] for t in tied]]
+    print(f"depth {depth}: {dpdt} at least as accurate with no more expected tests than {cart} "
+          f"on {len(fewer) + len(tied)}/{len(at)} datasets (fewer: {', '.join(fewer) or 'none'}; "
+          f"equal: {', '.join(tied) or 'none'}): "
+          + verdict(2 * (len(fewer) + len(tied)) > len(at), others))
+    print(f"depth {depth}: {dpdt} at least as accurate with strictly fewer expected tests than "
+          f"{cart} on {len(fewer)}/{len(at)} datasets: "
+          + verdict(2 * len(fewer) > len(at), [f"{len(fewer)}/{len(at)}"]))
 
 
 def report(rows, methods):
@@ -153,26 +213,76 @@ def report(rows, methods):
             f"{np.mean([row[m]['tests'] for row in at]):.2f} | "
             f"{sum(row[m]['seconds'] for row in at):.1f}" for m in methods) + " |")
 
+    for dpdt, cart in _pairs(methods):
+        print()
+        for depth in sorted({row["depth"] for row in rows}):
+            _compare([row for row in rows if row["depth"] == depth], dpdt, cart)
     print()
-    for depth in sorted({row["depth"] for row in rows}):
-        at = [row for row in rows if row["depth"] == depth]
-        dpdt, cart = (np.mean([row[m]["accuracy"] for row in at]) for m in ("DPDT-CV", "CART-CV"))
-        print(f"depth {depth}: DPDT-CV mean test accuracy {dpdt:.4f} > CART-CV {cart:.4f}: "
-              + verdict(dpdt > cart, [f"{dpdt - cart:+.4f}"]))
-        better = [row["dataset"] for row in at
-                  if row["DPDT-CV"]["accuracy"] >= row["CART-CV"]["accuracy"]
-                  and row["DPDT-CV"]["tests"] < row["CART-CV"]["tests"]]
-        others = [row["dataset"] for row in at if row["dataset"] not in better]
-        print(f"depth {depth}: DPDT-CV as accurate with fewer expected tests than CART-CV on "
-              f"{len(better)}/{len(at)} datasets ({', '.join(better) or 'none'}): "
-              + verdict(2 * len(better) > len(at), others))
     if "STreeD" in methods:
-        total = {m: sum(row[m]["seconds"] for row in rows) for m in ("DPDT-CV", "STreeD")}
-        print(f"time: DPDT-CV column {total['DPDT-CV']:.1f} s < STreeD column "
-              f"{total['STreeD']:.1f} s: "
-              + verdict(total["DPDT-CV"] < total["STreeD"], [f"{total['DPDT-CV']:.1f} s"]))
+        total = {m: sum(row[m]["seconds"] for row in rows)
+                 for m in (f"DPDT-CV {SELECTION_DEFAULT}", "STreeD")}
+        dpdt = total[f"DPDT-CV {SELECTION_DEFAULT}"]
+        print(f"time: DPDT-CV {SELECTION_DEFAULT} column {dpdt:.1f} s < STreeD column "
+              f"{total['STreeD']:.1f} s: " + verdict(dpdt < total["STreeD"], [f"{dpdt:.1f} s"]))
     else:
         print("time: STreeD not run (pip install pystreed, or drop --no-streed): n/a")
+
+
+def nested(names, depths):
+    """Run the protocol that chose ``selection``'s default, on the train splits only.
+
+    Returns
+    -------
+    scores : dict
+        ``scores[method, rule][dataset]`` is the list, over depth limits and outer folds, of
+        (accuracy, expected tests) on the outer validation fold.
+    """
+    scores = {(method, rule): {name: [] for name in names}
+              for method in ("DPDT-CV", "CART-CV") for rule in RULES}
+    for name in progress(names, "nested CV"):
+        data = datasets.load(name)
+        X, y = data.X_train, data.y_train
+        outer = StratifiedKFold(OUTER_FOLDS, shuffle=True, random_state=0)
+        for depth in depths:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # classes with < 5 members in some folds
+                for train, val in outer.split(X, y):
+                    model = DPDTreeClassifierCV(max_depth=depth, cv=FOLDS).fit(X[train], y[train])
+                    for rule in RULES:
+                        model.set_params(selection=rule).select_tree()
+                        scores["DPDT-CV", rule][name].append(
+                            (model.score(X[val], y[val]),
+                             _expected_tests(model.decision_path(X[val]))))
+                        search, _, tests = _cart_cv(depth, rule)(X[train], y[train], X[val])
+                        scores["CART-CV", rule][name].append(
+                            (search.best_estimator_.score(X[val], y[val]), tests))
+            print(f"  {name:10s} depth {depth} done", flush=True)
+    return scores
+
+
+def report_nested(scores, names):
+    """Print the nested-CV table and the rule the protocol picks for each method."""
+    columns = [(method, rule) for method in ("DPDT-CV", "CART-CV") for rule in RULES]
+    print("| dataset | " + " | ".join(f"{m} {r} acc | {m} {r} tests" for m, r in columns) + " |")
+    print("|" + "---|" * (1 + 2 * len(columns)))
+    for name in [*names, None]:
+        cells = []
+        for column in columns:
+            values = np.array([v for n in names if name in (None, n)
+                               for v in scores[column][n]])
+            cells += [f"{values[:, 0].mean():.4f}", f"{values[:, 1].mean():.2f}"]
+        print(f"| {name or '**mean**'} | " + " | ".join(cells) + " |")
+    print()
+    for method in ("DPDT-CV", "CART-CV"):
+        gain = np.array([np.mean([a for a, _ in scores[method, "1se"][n]])
+                         - np.mean([a for a, _ in scores[method, "best"][n]]) for n in names])
+        tests = np.array([np.mean([t for _, t in scores[method, "1se"][n]])
+                          - np.mean([t for _, t in scores[method, "best"][n]]) for n in names])
+        se = gain.std(ddof=1) / np.sqrt(len(gain)) if len(gain) > 1 else 0.0
+        rule = "1se" if gain.mean() >= -se else "best"
+        print(f"{method}: 1se - best accuracy {gain.mean():+.4f} (standard error over "
+              f"{len(gain)} datasets {se:.4f}), expected tests {tests.mean():+.2f}; "
+              f"the protocol picks {rule!r}")
 
 
 def main(argv=None):
@@ -180,7 +290,13 @@ def main(argv=None):
     parser.add_argument("--depths", type=int, nargs="+", default=[3, 4, 5])
     parser.add_argument("--datasets", nargs="+", default=datasets.list_datasets("classification"))
     parser.add_argument("--no-streed", action="store_true", help="skip the optional STreeD column")
+    parser.add_argument("--nested", action="store_true",
+                        help="run the protocol that chose the default selection rule instead "
+                             "(nested CV on the train splits; the test splits are not read)")
     args = parser.parse_args(argv)
+    if args.nested:
+        report_nested(nested(args.datasets, args.depths), args.datasets)
+        return
     streed = not args.no_streed
     if streed:
         try:
