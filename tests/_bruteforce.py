@@ -890,10 +890,14 @@ def generator_splits(X, y_idx, w, n_classes, idx, splitter, budget, criterion):
 
     "topk": the ``budget`` features of highest best score, each with its best threshold (the
     lowest of equal scores); "topb": the ``budget`` (feature, threshold) pairs of highest score;
-    "cart" with budget 1: the single best split; "exhaustive": every split.
+    "cart" with budget 1: the single best split; "exhaustive": every split; "lookahead" with
+    budget 1: the single best split, then the split of lowest depth-2 lookahead loss.
     """
     if splitter == "exhaustive":
         return list(candidate_splits(X, idx))
+    if splitter == "lookahead" and budget == 1:
+        cart = generator_splits(X, y_idx, w, n_classes, idx, "cart", 1, criterion)
+        return cart + lookahead_splits(X, y_idx, w, n_classes, idx, 1)
     scored = scored_splits(X, y_idx, w, n_classes, idx, criterion)
     tol = 1e-9 * max(1.0, float(w[idx].sum()))
     if splitter == "topk":
@@ -909,6 +913,27 @@ def generator_splits(X, y_idx, w, n_classes, idx, splitter, budget, criterion):
     else:
         raise NotImplementedError(f"no reference for splitter={splitter!r}, budget={budget}")
     return [s[1:] for s in chosen]
+
+
+def best_depth1_loss(X, y_idx, w, n_classes, idx):
+    """Weighted 0-1 loss of the best tree of depth <= 1 on the samples ``idx``."""
+    def leaf(part):
+        counts = class_weight_sums(y_idx[part], w[part], n_classes)
+        return float(counts.sum() - counts.max())
+    return min([leaf(idx)] + [leaf(left) + leaf(right)
+                              for _, _, left, right in candidate_splits(X, idx)])
+
+
+def lookahead_splits(X, y_idx, w, n_classes, idx, budget):
+    """The ``budget`` splits of lowest depth-2 lookahead loss (each child's best depth-1 loss).
+
+    Losses closer than the tolerance tie and keep (feature, threshold) order.
+    """
+    scored = [(-(best_depth1_loss(X, y_idx, w, n_classes, left)
+                 + best_depth1_loss(X, y_idx, w, n_classes, right)), f, t, left, right)
+              for f, t, left, right in candidate_splits(X, idx)]
+    tol = 1e-9 * max(1.0, float(w[idx].sum()))
+    return [s[1:] for s in rank_splits(scored, tol)[:budget]]
 
 
 def per_depth(value, max_depth):

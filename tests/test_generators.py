@@ -87,6 +87,8 @@ GENERATORS = {
     "topk2,topb2": (["topk", "topb"], (2, 2)),
     "exhaustive,topk1": (["exhaustive", "topk"], (1, 1)),
     "topk2,(cart)": (["topk"], (2,)),
+    "lookahead1": ("lookahead", 1),
+    "lookahead1,topk2": (["lookahead", "topk"], (1, 2)),
 }
 
 

@@ -9,12 +9,14 @@
 #include <mutex>
 #include <queue>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <unordered_map>
 
 #include "dpdt/criterion.hpp"
 #include "dpdt/hull.hpp"
+#include "dpdt/lookahead.hpp"
 #include "dpdt/split_search.hpp"
 
 namespace dpdt {
@@ -107,6 +109,7 @@ class SolutionCache {
 // Per-thread scratch: the membership mask and the children's blocks at every depth.
 struct Workspace {
     std::vector<uint8_t> in_left;
+    std::vector<int32_t> rank;   // the lookahead generator's ranks, filled per state
     std::vector<std::vector<int32_t>> left, right;
     Workspace(int64_t n, int max_depth) : in_left(n, 0), left(max_depth + 1), right(max_depth + 1) {}
 };
@@ -349,6 +352,7 @@ class Search {
             case Splitter::Cart: cart_splits(node, hash, sol, budget, splits, ws.in_left); break;
             case Splitter::TopK: top_k_splits(data_, obj_, node, limits_, sol.stats.data(), budget, splits); break;
             case Splitter::TopB: top_b_splits(data_, obj_, node, limits_, sol.stats.data(), budget, splits); break;
+            case Splitter::Lookahead: lookahead_splits(node, hash, sol, budget, splits, ws); break;
         }
         candidates_.fetch_add(static_cast<int64_t>(splits.size()), std::memory_order_relaxed);
         std::sort(splits.begin(), splits.end(), [](const SplitRecord& a, const SplitRecord& b) {
@@ -376,6 +380,28 @@ class Search {
                 duplicate = duplicate || (o.left_hash.a == c.left_hash.a && o.left_hash.b == c.left_hash.b &&
                                           o.split.n_left == c.split.n_left && o.cost == c.cost);
             if (!duplicate) out.push_back(c);
+        }
+    }
+
+    // CART's splits and the `budget` splits of best depth-2 lookahead (dpdt/lookahead.hpp).
+    void lookahead_splits(NodeView node, SubsetHash hash, const Solution& sol, int budget,
+                          std::vector<SplitRecord>& out, Workspace& ws) {
+        if constexpr (std::is_same_v<O, Newton>) {
+            throw std::invalid_argument("the lookahead splitter needs a loss that grows with the samples");
+        } else {
+            cart_splits(node, hash, sol, budget, out, ws.in_left);
+            if (ws.rank.empty()) ws.rank.resize(data_.n);
+            Lookahead<O> lookahead(data_, obj_, limits_, ws.rank);
+            // CART's splits seed the bound; one found deep in CART's tree applies to the whole state.
+            std::vector<SplitRecord> seeds;
+            for (SplitRecord s : out) {
+                s.n_left = count_left(data_, node, s.feature, s.threshold);
+                if (s.n_left >= params_.min_samples_leaf && node.m - s.n_left >= params_.min_samples_leaf)
+                    seeds.push_back(s);
+            }
+            std::vector<SplitRecord> best;
+            lookahead.top_splits(node, budget, seeds, best);
+            out.insert(out.end(), best.begin(), best.end());
         }
     }
 

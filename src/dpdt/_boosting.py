@@ -84,7 +84,7 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
         "learning_rate": [Interval(Real, 0, None, closed="neither")],
         "max_depth": [Interval(Integral, 1, None, closed="left")],
         "candidates": [Interval(Integral, 1, None, closed="left"), tuple, list],
-        "splitter": [StrOptions(SPLITTERS), tuple, list],
+        "splitter": [StrOptions(SPLITTERS - {"lookahead"}), tuple, list],
         "reg_lambda": [Interval(Real, 0, None, closed="left")],
         "gamma": [Interval(Real, 0, None, closed="left")],
         "subsample": [Interval(Real, 0, 1, closed="right")],
@@ -132,10 +132,15 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
             X_val, y_val, w_val = X[val], y[val], weight[val]
             X, y, weight = np.ascontiguousarray(X[train]), y[train], weight[train]
         depth = search_depth(self.max_depth, X.shape[0])
+        splitters = resolve_splitters(self.splitter, depth)
+        if "lookahead" in splitters:
+            # Its bound needs a loss that only grows with the samples; a Newton leaf's does not.
+            raise ValueError("splitter='lookahead' is not available for boosting: the Newton "
+                             "objective's leaf loss can fall as samples are added")
         options = dict(
             max_depth=depth,
             candidates=resolve_candidates(self.candidates, depth),
-            splitters=resolve_splitters(self.splitter, depth), complexity="n_splits",
+            splitters=splitters, complexity="n_splits",
             min_samples_split=2, min_samples_leaf=min(self.min_samples_leaf, X.shape[0] + 1),
             min_weight_leaf=0.0,
             min_impurity_decrease=0.0, max_features=0, random_state=0, max_states=2**62)

@@ -33,7 +33,7 @@ PARETO_DTYPE = np.dtype([
 # Relative tolerance under which two objectives are equal and the tie-break decides.
 _TIE_TOL = 1e-9
 
-SPLITTERS = {"cart", "exhaustive", "quantile", "topk", "topb"}
+SPLITTERS = {"cart", "exhaustive", "quantile", "topk", "topb", "lookahead"}
 MAX_CANDIDATES = 2**31 - 1
 
 
@@ -370,15 +370,22 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
         depth. A state with a single split left ignores it: its split is searched exactly over
         all features and thresholds for the 0-1 loss. Larger budgets give better trees at a cost
         growing like their product; the budgets near the root matter most.
-    splitter : {"cart", "exhaustive", "quantile"} or sequence of them, default="cart"
-        The split generator; a sequence gives one per depth (depths beyond it use "cart"),
+    splitter : str or sequence of str, default="cart"
+        The split generator, one of "cart", "lookahead", "topk", "topb", "quantile" and
+        "exhaustive"; a sequence gives one per depth (depths beyond it use "cart"),
         since non-greediness matters most near the root. ``"cart"`` grows a best-first CART
         with ``candidates[d] + 1`` leaves on the state's samples and offers its internal nodes'
-        splits (the DPDT paper's generator). ``"quantile"`` offers, for every feature, the
-        thresholds at ``candidates[d]`` evenly spaced quantiles of the state's samples.
-        ``"exhaustive"`` offers every threshold of every feature, which makes the result the
-        optimal tree of depth at most ``max_depth``; its cost is exponential in depth, use it on
-        small data.
+        splits (the DPDT paper's generator). ``"lookahead"`` offers CART's splits plus the
+        ``candidates[d]`` splits that root the best trees of depth 2 (each child's best single
+        split found exactly), found over every threshold by branch and bound: where two levels
+        are left, its first split is the one of the optimal depth-2 subtree, so accuracy gets
+        close to the optimum at a higher cost. ``"topk"`` offers the best split of each of the
+        ``candidates[d]`` features of highest impurity decrease (Blanc et al.), ``"topb"`` the
+        ``candidates[d]`` best (feature, threshold) pairs. ``"quantile"`` offers, for every
+        feature, the thresholds at ``candidates[d]`` evenly spaced quantiles of the state's
+        samples. ``"exhaustive"`` offers every threshold of every feature, which makes the
+        result the optimal tree of depth at most ``max_depth``; its cost is exponential in
+        depth, use it on small data.
     criterion : {"gini", "entropy"}, default="gini"
         Impurity used by the CART generator, and to break ties between trees of equal objective
         (lower weighted leaf impurity first, then fewer splits).
@@ -577,7 +584,7 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         Maximum depth of the tree.
     candidates : int or tuple of int, default=(7, 7, 7)
         Candidate splits generated at each depth; see :class:`DPDTreeClassifier`.
-    splitter : {"cart", "exhaustive", "quantile"} or sequence of them, default="cart"
+    splitter : str or sequence of str, default="cart"
         The split generator, or one per depth; see :class:`DPDTreeClassifier`.
     criterion : {"squared_error"}, default="squared_error"
         The loss.
