@@ -76,7 +76,9 @@ class Lookahead {
         int32_t a, b;   // positions a..b (inclusive) of the feature's valid thresholds
         bool operator>(const Interval& o) const { return bound > o.bound || (bound == o.bound && a > o.a); }
     };
-    static constexpr int kChunks = 8;
+    // A feature's thresholds start in a few chunks, and a chunk whose bound survives is halved:
+    // each halving costs two depth-1 evaluations, so only the promising ranges are refined.
+    static constexpr int kChunks = 4;
 
     std::vector<double> node_stats_all() {
         std::vector<double> s(obj_.dim(), 0.0);
@@ -102,7 +104,10 @@ class Lookahead {
     void consider(int32_t f, int32_t j) {
         for (const Scored& s : best_)
             if (s.feature == f && s.j == j) return;
-        const double score = best_one(0, j + 1, true, prefix_valid_) + best_one(j + 1, node_.m, true, suffix_valid_);
+        // Without leaf limits the relaxed bound is the exact value: share its memo.
+        const bool limited = limits_.min_samples > 1 || limits_.min_weight > 0.0;
+        const double score = best_one(0, j + 1, limited, limited ? prefix_valid_ : prefix_free_) +
+                             best_one(j + 1, node_.m, limited, limited ? suffix_valid_ : suffix_free_);
         const Scored s{score, f, j};
         if (static_cast<int>(best_.size()) == count_ && !before(s, best_.back())) return;
         auto at = best_.begin();
@@ -134,9 +139,9 @@ class Lookahead {
         if (valid_.empty()) return;
         set_feature(f);
         std::priority_queue<Interval, std::vector<Interval>, std::greater<Interval>> heap;
-        auto push_chunks = [&](int32_t a, int32_t b) {
+        auto push_chunks = [&](int32_t a, int32_t b, int32_t pieces) {
             const int32_t len = b - a + 1;
-            const int32_t chunks = std::min<int32_t>(kChunks, len);
+            const int32_t chunks = std::min<int32_t>(pieces, len);
             for (int32_t c = 0; c < chunks; ++c) {
                 const int32_t lo = a + static_cast<int32_t>(static_cast<int64_t>(len) * c / chunks);
                 const int32_t hi = a + static_cast<int32_t>(static_cast<int64_t>(len) * (c + 1) / chunks) - 1;
@@ -146,7 +151,7 @@ class Lookahead {
                 heap.push(Interval{lb, lo, hi});
             }
         };
-        push_chunks(0, static_cast<int32_t>(valid_.size()) - 1);
+        push_chunks(0, static_cast<int32_t>(valid_.size()) - 1, kChunks);
         while (!heap.empty()) {
             const Interval iv = heap.top();
             heap.pop();
@@ -155,7 +160,7 @@ class Lookahead {
                 consider(f, valid_[iv.a]);
                 continue;
             }
-            push_chunks(iv.a, iv.b);
+            push_chunks(iv.a, iv.b, 2);
         }
     }
 
