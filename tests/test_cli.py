@@ -109,6 +109,18 @@ def test_regression_from_npz_with_test_split(tmp_path, capsys):
                        expected.predict(data.X_test))
 
 
+def test_parquet_gives_the_csv_model(iris_csv, tmp_path):
+    frame = pd.read_csv(iris_csv / "iris.csv")
+    frame.to_parquet(tmp_path / "iris.parquet")
+    for source, out in ((iris_csv / "iris.csv", "a.json"), (tmp_path / "iris.parquet", "b.json")):
+        assert main(["fit", str(source), "--target", "species", "--max-depth", "2", "--out",
+                     str(tmp_path / out)]) == 0
+    a, b = load(tmp_path / "a.json"), load(tmp_path / "b.json")
+    X = frame.drop(columns="species")
+    assert_array_equal(a.predict(X), b.predict(X))
+    assert_array_equal(a.tree_.threshold, b.tree_.threshold)
+
+
 def test_fit_with_held_out_file(iris_csv, capsys):
     assert main(["fit", str(iris_csv / "iris.csv"), "--target", "species", "--test",
                  str(iris_csv / "iris.csv"), "--max-depth", "1"]) == 0
