@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from . import datasets
+from .benchmarks import BENCHMARKS as BENCHMARK_NAMES
 from ._classes import DPDTreeClassifier, DPDTreeRegressor
 from ._export import export_text
 from ._io import load
@@ -338,8 +339,7 @@ def build_parser():
     bench = commands.add_parser("bench", help="run a packaged benchmark",
                                 description="Run a packaged benchmark; arguments after its "
                                             "name go to the benchmark (try `--help`).")
-    bench.add_argument("name", help="benchmark: optimality, table1, regression, boosting, "
-                                    "branches")
+    bench.add_argument("name", help="benchmark: " + ", ".join(BENCHMARK_NAMES))
     bench.add_argument("args", nargs=argparse.REMAINDER, help="the benchmark's own options")
     bench.set_defaults(handler=_bench)
     return parser
