@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 
 from . import datasets
-from .benchmarks import BENCHMARKS as BENCHMARK_NAMES
 from ._classes import DPDTreeClassifier, DPDTreeRegressor
 from ._export import export_text
 from ._io import load
+from .benchmarks import BENCHMARKS as BENCHMARK_NAMES
 
 
 class CommandError(ValueError):
