@@ -478,6 +478,22 @@ def test_mismatched_lengths_are_clear_errors(name, data):
         est.predict(np.hstack([X, X[:, :1]]))
 
 
+@pytest.mark.parametrize("name", [name for name in NAMES if "Multiway" not in name
+                                  and name != "BranchesClassifier"])
+def test_tree_apply_checks_the_number_of_columns(name):
+    # Tree is public, and the core reads X[i, feature] unchecked: too few columns would be an
+    # out-of-bounds read (AddressSanitizer's heap-buffer-overflow before the check).
+    X = np.random.RandomState(0).rand(30, 4)
+    est = fit(name, X, (X[:, 3] > 0.5).astype(int))
+    for tree in fitted_trees(est):
+        for bad in (X[:, :3].copy(), np.hstack([X, X]), X[0].copy()):
+            with pytest.raises(ValueError, match="the tree needs"):
+                tree.apply(bad)
+        # In preorder the leaf is the last node of each path.
+        path = tree.decision_path(X)
+        assert_array_equal(tree.apply(X), [row.indices.max() for row in path])
+
+
 def read_only_memmap(array, directory):
     path = Path(directory) / f"{len(list(Path(directory).iterdir()))}.dat"
     writable = np.memmap(path, dtype=array.dtype, mode="w+", shape=array.shape)

@@ -88,6 +88,10 @@ class Tree:
 
     def apply(self, X):
         """Index of the leaf reached by each row of a validated float64 C-ordered ``X``."""
+        # The core reads X[i, feature] unchecked: fewer columns would be read out of bounds.
+        if np.ndim(X) != 2 or np.shape(X)[1] != self.n_features:
+            raise ValueError(f"X has shape {np.shape(X)}, the tree needs (n_samples, "
+                             f"{self.n_features})")
         return _core.apply(self.children_left, self.children_right, self.feature, self.threshold, X)
 
     def decision_path(self, X):
