@@ -702,6 +702,12 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         # The core's squared error, sum w y^2 - (sum w y)^2 / W, cancels badly far from the mean.
         offset = np.average(targets, axis=0, weights=weight)
         centred = np.ascontiguousarray(targets - offset)
+        # The core sums w * y**2 with weights below 2 (see _fit_front): beyond the float range
+        # every loss would be inf and every tree tie with a single leaf.
+        with np.errstate(over="ignore", invalid="ignore"):
+            if not np.isfinite(2.0 * np.square(centred).sum()):
+                raise ValueError("y is too spread out: its squared error overflows float64; "
+                                 "rescale y")
 
         def fit_core(weight, feature_costs, **options):
             return _core.fit_regressor(X, centred, weight, feature_costs, **options)
