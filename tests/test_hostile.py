@@ -454,17 +454,32 @@ def test_regression_targets_beyond_the_float_limit_are_a_clear_error():
         fit("DPDTreeRegressor", X, np.array([0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 1.0]) * 1e160)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the core compares squared errors with tolerances in units of weight (1e-11 * (loss + "
-    "weight), split_search.hpp) and _front_index ties objectives within 1e-9 absolute: with "
-    "targets of magnitude 1e-6 every split ties with a leaf"))
 def test_regression_targets_of_small_magnitude():
-    # Scaling the targets by a power of two is exact: the tree is the one of the unscaled data.
+    # The core's tolerances are in units of weight: targets of magnitude 1e-6 used to tie every
+    # split with a leaf (the front's best tree had a train_loss of 0.125 * 2**-40, not 0).
     X = np.arange(8.0).reshape(-1, 1)
     y = np.ldexp(np.array([0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 1.0]), -20)
     est = fit("DPDTreeRegressor", X, y, max_depth=2)
     assert est.pareto_front_["train_loss"][0] == 0.0
     assert_array_equal(est.predict(X), y)
+
+
+@FAST
+@given(data=datasets("regressor"), exponent=st.integers(-480, 480))
+def test_regression_target_scale_does_not_matter(data, exponent):
+    # Scaling y by a power of two is exact: the same trees, their values scaled by it, the
+    # losses and alpha ranges by its square.
+    X, y = data
+    reference = fit("DPDTreeRegressor", X, y)
+    scaled = fit("DPDTreeRegressor", X, np.ldexp(y, exponent))
+    assert_same_model(scaled, reference, skip=("value", "impurity"), msg=f"2**{exponent}")
+    for a, b in zip(scaled.trees_, reference.trees_, strict=True):
+        assert_array_equal(a.value, np.ldexp(b.value, exponent))
+        assert_array_equal(a.impurity, np.ldexp(b.impurity, 2 * exponent))
+    for field in ("alpha_min", "alpha_max", "train_loss"):
+        assert_array_equal(scaled.pareto_front_[field],
+                           np.ldexp(reference.pareto_front_[field], 2 * exponent))
+    assert_array_equal(scaled.predict(X), np.ldexp(reference.predict(X), exponent))
 
 
 # --------------------------------------------------------------------------- types and layouts

@@ -143,8 +143,11 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
     }
 
 
-    def _fit_front(self, X, weight, fit_core, make_tree):
-        """Run the core on validated data and store the front, its trees and the statistics."""
+    def _fit_front(self, X, weight, fit_core, make_tree, loss_exponent=0):
+        """Run the core on validated data and store the front, its trees and the statistics.
+
+        The core's losses, and so the alpha ranges, are multiplied by ``2**loss_exponent``.
+        """
         n_samples, n_features = X.shape
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
         scale = power_of_two_scale(weight)
@@ -173,7 +176,9 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
             [(row["alpha_min"], row["alpha_max"], row["train_loss"], row["complexity"],
               tree.n_leaves, tree.max_depth) for row, tree in zip(front, self.trees_, strict=True)],
             dtype=PARETO_DTYPE)
-        self._front_impurity = np.array([row["impurity"] for row in front])
+        for field in ("alpha_min", "alpha_max", "train_loss"):
+            self.pareto_front_[field] = np.ldexp(self.pareto_front_[field], loss_exponent)
+        self._front_impurity = np.ldexp([row["impurity"] for row in front], loss_exponent)
         self._front_n_splits = np.array([row["n_splits"] for row in front])
         self.stats_ = dict(result["stats"])
         complete = self.stats_.pop("complete")
@@ -229,13 +234,17 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
             return min(int(self.max_features), n_features)
         return max(1, int(self.max_features * n_features))
 
+    def _loss_unit(self):
+        """Scale of the front's losses, for tie tolerances: 1, as the loss is a fraction."""
+        return 1.0
+
     def _front_index(self, alpha):
         front = self.pareto_front_
         if np.isinf(alpha):
             return len(front) - 1
         objective = front["train_loss"] + alpha * front["complexity"]
         best = objective.min()
-        tied = np.flatnonzero(objective <= best + _TIE_TOL * max(1.0, abs(best)))
+        tied = np.flatnonzero(objective <= best + _TIE_TOL * max(self._loss_unit(), abs(best)))
         order = np.lexsort((self._front_n_splits[tied], self._front_impurity[tied]))
         return int(tied[order[0]])
 
@@ -708,14 +717,25 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
             if not np.isfinite(2.0 * np.square(centred).sum()):
                 raise ValueError("y is too spread out: its squared error overflows float64; "
                                  "rescale y")
+        # The core's tolerances are in units of weight: it gets the centred targets divided by a
+        # power of two (exact) that brings them near 1, and its losses are scaled back.
+        exponent = int(np.frexp(power_of_two_scale(np.abs(centred)))[1]) - 1
+        centred = np.ldexp(centred, -exponent)
 
         def fit_core(weight, feature_costs, **options):
             return _core.fit_regressor(X, centred, weight, feature_costs, **options)
 
-        self._fit_front(X, weight, fit_core, Tree.from_means)
+        self._fit_front(X, weight, fit_core, Tree.from_means, loss_exponent=2 * exponent)
         for tree in self.trees_:
-            tree.value += offset[np.newaxis, :, np.newaxis]
+            tree.value = np.ldexp(tree.value, exponent) + offset[np.newaxis, :, np.newaxis]
+            tree.impurity = np.ldexp(tree.impurity, 2 * exponent)
         return self
+
+    def _loss_unit(self):
+        # Squared errors are in units of y squared: ties are judged relative to the single
+        # leaf's loss (the variance of y), so that the scale of y does not matter.
+        root = self.pareto_front_["train_loss"][-1]
+        return root if root > 0 else 1.0
 
     def predict(self, X):
         """Return the predicted value of each sample: the weighted mean of its leaf.
