@@ -156,6 +156,7 @@ FitOptions options(nb::kwargs kwargs) {
     FitOptions o;
     for (auto [key, value] : kwargs) {
         const std::string k = nb::cast<std::string>(key);
+        try {
         if (k == "max_depth") o.max_depth = nb::cast<int>(value);
         else if (k == "candidates") o.candidates = nb::cast<std::vector<int>>(value);
         else if (k == "splitters") o.splitters = nb::cast<std::vector<std::string>>(value);
@@ -170,6 +171,11 @@ FitOptions options(nb::kwargs kwargs) {
         else if (k == "n_threads") o.n_threads = nb::cast<int>(value);
         else if (k == "time_limit") o.time_limit = nb::cast<double>(value);
         else throw nb::type_error(("unknown fit option: " + k).c_str());
+        } catch (const nb::cast_error&) {
+            throw nb::value_error(("fit option " + k + " is not of the expected type or out of range").c_str());
+        } catch (const std::bad_cast&) {
+            throw nb::value_error(("fit option " + k + " is not of the expected type or out of range").c_str());
+        }
     }
     return o;
 }
@@ -299,6 +305,22 @@ nb::ndarray<nb::numpy, int64_t> apply_tree(Array1<int64_t> children_left, Array1
                                            Array1<int64_t> feature, Array1<double> threshold,
                                            Array2<double> X) {
     const size_t n = X.shape(0);
+    const int64_t count = static_cast<int64_t>(children_left.shape(0));
+    if (count < 1 || children_right.shape(0) != children_left.shape(0) ||
+        feature.shape(0) != children_left.shape(0) || threshold.shape(0) != children_left.shape(0))
+        throw nb::value_error("a tree needs at least one node and arrays of one length");
+    // Traversal trusts the arrays, which may come from a file: children must lie after their
+    // parent (so every path ends) and features inside X.
+    const int64_t p = static_cast<int64_t>(X.shape(1));
+    for (int64_t i = 0; i < count; ++i) {
+        const int64_t l = children_left.data()[i], r = children_right.data()[i], f = feature.data()[i];
+        if (l == dpdt::kLeaf && r == dpdt::kLeaf) continue;
+        if (l <= i || r <= i || l >= count || r >= count)
+            throw nb::value_error(("node " + std::to_string(i) + " has children outside the tree").c_str());
+        if (f < 0 || f >= p)
+            throw nb::value_error(("node " + std::to_string(i) + " tests feature " + std::to_string(f) +
+                                   " but X has " + std::to_string(p) + " columns").c_str());
+    }
     std::vector<int64_t> leaves(n);
     {
         nb::gil_scoped_release release;
