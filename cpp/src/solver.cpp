@@ -187,7 +187,27 @@ class Search {
         SolutionPtr right = cache_.find({right_hash.a, right_hash.b, n_right, depth + 1});
         cache_hits_.fetch_add((left != nullptr) + (right != nullptr), std::memory_order_relaxed);
         if (left && right) return {left, right};
+        const auto [lview, rview] = partition_children(node, depth, c, ws);
+        if (!left) left = solve(lview, c.left_hash, depth + 1, ws);
+        if (!right) right = solve(rview, right_hash, depth + 1, ws);
+        return {left, right};
+    }
 
+    // One side of a candidate, so that threads can share a candidate's two subproblems.
+    SolutionPtr solve_side(NodeView node, int depth, const Candidate& c, bool left_side, Workspace& ws) {
+        const SubsetHash& h = left_side ? c.left_hash : c.right_hash;
+        const int32_t m = left_side ? c.split.n_left : node.m - c.split.n_left;
+        if (SolutionPtr hit = cache_.find({h.a, h.b, m, depth + 1})) {
+            cache_hits_.fetch_add(1, std::memory_order_relaxed);
+            return hit;
+        }
+        const auto views = partition_children(node, depth, c, ws);
+        return solve(left_side ? views.first : views.second, h, depth + 1, ws);
+    }
+
+    // The children's blocks, in the thread's buffers for this depth.
+    std::pair<NodeView, NodeView> partition_children(NodeView node, int depth, const Candidate& c, Workspace& ws) {
+        const int32_t n_left = c.split.n_left, n_right = node.m - n_left;
         std::vector<int32_t>& lbuf = ws.left[depth];
         std::vector<int32_t>& rbuf = ws.right[depth];
         lbuf.resize(static_cast<size_t>(n_left) * data_.p + 1);
@@ -196,9 +216,7 @@ class Search {
         for (int32_t j = 0; j < n_left; ++j) ws.in_left[prefix[j]] = 1;
         partition(data_, node, ws.in_left.data(), n_left, lbuf.data(), rbuf.data());
         for (int32_t j = 0; j < n_left; ++j) ws.in_left[prefix[j]] = 0;
-        if (!left) left = solve(NodeView{n_left, lbuf.data()}, c.left_hash, depth + 1, ws);
-        if (!right) right = solve(NodeView{n_right, rbuf.data()}, right_hash, depth + 1, ws);
-        return {left, right};
+        return {NodeView{n_left, lbuf.data()}, NodeView{n_right, rbuf.data()}};
     }
 
     void finish(Solution& sol, const std::vector<Candidate>& candidates,
@@ -239,7 +257,7 @@ class Search {
                               std::vector<std::pair<SolutionPtr, SolutionPtr>>& children) {
         size_t solved = 0;
         for (size_t i = 0; i < candidates.size(); ++i) {
-            if (!children[i].first) continue;
+            if (!children[i].first || !children[i].second) continue;
             candidates[solved] = candidates[i];
             children[solved++] = children[i];
         }
@@ -611,11 +629,16 @@ FitResult fit(const Dataset& data, const O& objective, const Params& params,
                 std::unique_lock<std::mutex> lock(mutex);
                 done_cv.wait(lock, [&] { return root_sol != nullptr || error != nullptr; });
             }
+            // A task is one side of one candidate: twice as many tasks as candidates balance the
+            // threads better. Tasks 0 and 1 (the greedy candidate under a time limit) always run.
             while (!stop.load()) {
                 const size_t task = next.fetch_add(1);
-                if (task >= candidates.size() || (task > 0 && search.out_of_time())) break;
-                const size_t i = order[task];
-                children[i] = search.solve_children(root_view, root_hash, 0, candidates[i], ws);
+                if (task >= 2 * candidates.size() || (task > 1 && search.out_of_time())) break;
+                const size_t i = order[task / 2];
+                const bool left_side = task % 2 == 0;
+                SolutionPtr sol = search.solve_side(root_view, 0, candidates[i], left_side, ws);
+                std::lock_guard<std::mutex> lock(mutex);
+                (left_side ? children[i].first : children[i].second) = std::move(sol);
             }
         } catch (...) {
             fail(std::current_exception());
