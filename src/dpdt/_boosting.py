@@ -22,31 +22,122 @@ from ._tree import Tree
 _MIN_HESSIAN = 1e-16
 
 
+def _grouped_quantile(values, weights, groups, n_groups, q):
+    """Lower weighted ``q``-quantile of ``values`` within each group (NaN for a weightless group).
+
+    The smallest value whose cumulative weight, in increasing order, reaches ``q`` of its
+    group's weight: scikit-learn's ``_weighted_percentile``. A row of integer weight k and k
+    copies of it give the same quantile.
+    """
+    positive = weights > 0
+    values, weights, groups = values[positive], weights[positive], groups[positive]
+    order = np.lexsort((values, groups))
+    values, weights, groups = values[order], weights[order], groups[order]
+    out = np.full(n_groups, np.nan)
+    if values.size == 0:
+        return out
+    cumulative = np.cumsum(weights)
+    starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
+    ends = np.r_[starts[1:], groups.size]
+    before = np.r_[0.0, cumulative][starts]
+    # The same subtraction gives each row's running weight and its group's total, so the last
+    # row of a group always reaches q <= 1 of the total.
+    running = cumulative - np.repeat(before, ends - starts)
+    total = (cumulative[ends - 1] - before)[np.repeat(np.arange(starts.size), ends - starts)]
+    reached = np.flatnonzero(running >= q * total)
+    present, first = np.unique(groups[reached], return_index=True)
+    out[present] = values[reached[first]]
+    return out
+
+
+def _weighted_quantile(values, weights, q):
+    return _grouped_quantile(values, weights, np.zeros(values.shape[0], dtype=np.intp), 1, q)[0]
+
+
 class _SquaredError:
     """Half squared error: gradient raw - y, hessian 1."""
 
     n_trees_per_round = 1
+    refits_leaves = False
 
     def init_raw(self, y, w):
         return np.full((1,), np.average(y, weights=w))
 
-    def gradients(self, y, raw):
+    def gradients(self, y, raw, w):
         return (raw[:, 0] - y)[:, None], np.ones_like(raw)
 
     def loss(self, y, raw, w):
         return np.average((y - raw[:, 0]) ** 2, weights=w)
 
 
+class _AbsoluteError:
+    """Absolute error: first-order trees on -sign(y - raw), leaves the weighted median residual."""
+
+    n_trees_per_round = 1
+    refits_leaves = True
+
+    def init_raw(self, y, w):
+        return np.array([_weighted_quantile(y, w, 0.5)])
+
+    def gradients(self, y, raw, w):
+        return np.sign(raw[:, 0] - y)[:, None], np.ones_like(raw)
+
+    def loss(self, y, raw, w):
+        return np.average(np.abs(y - raw[:, 0]), weights=w)
+
+    def leaf_values(self, residual, w, leaf, n_nodes):
+        return _grouped_quantile(residual, w, leaf, n_nodes, 0.5)
+
+
+class _Huber:
+    """Huber loss whose delta is, each round, the ``quantile`` of the absolute residuals.
+
+    As in scikit-learn's GradientBoostingRegressor: the trees are first-order (hessian 1) on the
+    clipped residuals, and each leaf then takes Friedman's (2001) one-step estimate, the median
+    residual plus the weighted mean of the residuals' deviations from it clipped to delta.
+    """
+
+    n_trees_per_round = 1
+    refits_leaves = True
+
+    def __init__(self, quantile, delta=np.nan):
+        self.quantile = quantile
+        self.delta = delta   # set by each round's gradients, used by loss and leaf_values
+
+    def init_raw(self, y, w):
+        return np.array([_weighted_quantile(y, w, 0.5)])
+
+    def gradients(self, y, raw, w):
+        residual = y - raw[:, 0]
+        self.delta = float(_weighted_quantile(np.abs(residual), w, self.quantile))
+        return -np.clip(residual, -self.delta, self.delta)[:, None], np.ones_like(raw)
+
+    def loss(self, y, raw, w):
+        a = np.abs(y - raw[:, 0])
+        d = self.delta
+        return np.average(np.where(a <= d, 0.5 * a**2, d * (a - 0.5 * d)), weights=w)
+
+    def leaf_values(self, residual, w, leaf, n_nodes):
+        median = _grouped_quantile(residual, w, leaf, n_nodes, 0.5)
+        deviation = residual - median[leaf]
+        clipped = np.sign(deviation) * np.minimum(np.abs(deviation), self.delta)
+        total = np.bincount(leaf, weights=w, minlength=n_nodes)
+        correction = np.bincount(leaf, weights=w * clipped, minlength=n_nodes)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return median + correction / total
+
+
 class _BinaryLogLoss:
     """Log-loss of one logit."""
 
     n_trees_per_round = 1
+    refits_leaves = False
 
     def init_raw(self, y, w):
         p = np.clip(np.average(y, weights=w), 1e-12, 1 - 1e-12)
         return np.array([np.log(p / (1 - p))])
 
-    def gradients(self, y, raw):
+    def gradients(self, y, raw, w):
         p = expit(raw[:, 0])
         return (p - y)[:, None], np.maximum(p * (1 - p), _MIN_HESSIAN)[:, None]
 
@@ -59,6 +150,8 @@ class _BinaryLogLoss:
 class _MultinomialLogLoss:
     """Log-loss of a softmax over one logit per class (one tree per class and round)."""
 
+    refits_leaves = False
+
     def __init__(self, n_classes):
         self.n_trees_per_round = n_classes
 
@@ -66,7 +159,7 @@ class _MultinomialLogLoss:
         prior = np.bincount(y, weights=w, minlength=self.n_trees_per_round) / w.sum()
         return np.log(np.clip(prior, 1e-12, None))
 
-    def gradients(self, y, raw):
+    def gradients(self, y, raw, w):
         p = softmax(raw, axis=1)
         onehot = np.zeros_like(p)
         onehot[np.arange(len(y)), y] = 1.0
@@ -167,7 +260,7 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
                 round_weight = weight
                 if self.subsample < 1.0:
                     round_weight = weight * (rng.uniform(size=weight.shape[0]) < self.subsample)
-                gradient, hessian = loss.gradients(y, raw)
+                gradient, hessian = loss.gradients(y, raw, weight)
 
                 def fit_tree(k, gradient=gradient, hessian=hessian, round_weight=round_weight):
                     result = _core.fit_newton(
@@ -180,6 +273,8 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
                 classes = range(loss.n_trees_per_round)
                 trees = list(pool.map(fit_tree, classes) if pool else map(fit_tree, classes))
                 for k, tree in enumerate(trees):
+                    if loss.refits_leaves:
+                        self._refit_leaves(tree, loss, X, y - raw[:, k], round_weight)
                     raw[:, k] += self.learning_rate * tree.value[tree.apply(X), 0, 0]
                 self.estimators_.append(trees)
                 self.train_score_.append(loss.loss(y, raw, weight))
@@ -200,6 +295,17 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
         self.train_score_ = np.asarray(self.train_score_)
         if early_stopping:
             self.validation_score_ = np.asarray(self.validation_score_)
+
+    @staticmethod
+    def _refit_leaves(tree, loss, X, residual, weight):
+        """Give each leaf the loss's own estimate from its samples (Friedman's line search).
+
+        The tree's shape comes from the first-order objective; its leaf values are then the
+        minimisers of the true loss over the leaf's in-bag residuals (0 if it has none).
+        """
+        values = loss.leaf_values(residual, weight, tree.apply(X), tree.node_count)
+        leaves = tree.is_leaf
+        tree.value[leaves, 0, 0] = np.nan_to_num(values[leaves], nan=0.0)
 
     @staticmethod
     def _tree_outputs(trees, X):
@@ -260,13 +366,28 @@ _BOOSTING_PARAMETERS = """
 
 
 class DPDTGradientBoostingRegressor(RegressorMixin, _BaseDPDTBoosting):
-    __doc__ = """Gradient boosting of DPDT regression trees (squared error).
+    __doc__ = """Gradient boosting of DPDT regression trees.
 
     Each round fits the tree of depth at most ``max_depth`` minimising XGBoost's second-order
     objective, sum over leaves of ``-G^2 / (2 (H + reg_lambda)) + gamma``, exactly over the
     candidate splits of the DPDT search, rather than a greedy approximation of it. The features
     are presorted once and reused by every tree.
-""" + _BOOSTING_PARAMETERS + """
+
+    For ``loss="absolute_error"`` and ``loss="huber"`` the trees are grown on the first-order
+    objective (hessian 1), and each leaf's value is then re-estimated from the leaf's in-bag
+    samples, as scikit-learn's GradientBoostingRegressor does: the weighted median residual
+    (absolute error), or that median plus the weighted mean of the deviations from it clipped
+    to the Huber delta (Friedman, 2001). ``reg_lambda`` and ``gamma`` then shape the trees
+    only. The starting prediction is the weighted median of y.
+""" + _BOOSTING_PARAMETERS.replace("""    ----------
+""", """    ----------
+    loss : {"squared_error", "absolute_error", "huber"}, default="squared_error"
+        The loss minimised; ``train_score_``, ``validation_score_`` and early stopping use it.
+    huber_quantile : float, default=0.9
+        For ``loss="huber"``: each round, the Huber delta (where the loss turns from quadratic
+        to linear) is this weighted quantile of the absolute training residuals (the ``alpha``
+        of scikit-learn's GradientBoostingRegressor).
+""", 1) + """
     Attributes
     ----------
     estimators_ : list of list of Tree
@@ -274,11 +395,12 @@ class DPDTGradientBoostingRegressor(RegressorMixin, _BaseDPDTBoosting):
     n_estimators_ : int
         Rounds fitted (fewer than ``n_estimators`` after early stopping).
     train_score_ : ndarray of shape (n_estimators_,)
-        Training mean squared error after each round.
+        Training loss after each round: mean squared error, mean absolute error, or mean Huber
+        loss at that round's delta.
     validation_score_ : ndarray of shape (n_estimators_,)
-        Validation mean squared error after each round (with early stopping only).
+        Validation loss after each round (with early stopping only).
     init_raw_ : ndarray of shape (1,)
-        The starting prediction, the weighted mean of y.
+        The starting prediction: the weighted mean of y (squared error) or its weighted median.
 
     Examples
     --------
@@ -289,6 +411,26 @@ class DPDTGradientBoostingRegressor(RegressorMixin, _BaseDPDTBoosting):
     >>> bool(reg.score(X, np.sin(X[:, 0])) > 0.95)
     True
     """
+
+    _parameter_constraints: dict = {
+        **_BaseDPDTBoosting._parameter_constraints,
+        "loss": [StrOptions({"squared_error", "absolute_error", "huber"})],
+        "huber_quantile": [Interval(Real, 0, 1, closed="neither")],
+    }
+
+    def __init__(self, *, loss="squared_error", huber_quantile=0.9, n_estimators=100,
+                 learning_rate=0.1, max_depth=3, candidates=(3, 3, 3), splitter="cart",
+                 reg_lambda=1.0, gamma=0.0, subsample=1.0, min_samples_leaf=1,
+                 validation_fraction=0.1, n_iter_no_change=None, tol=1e-7, n_jobs=None,
+                 random_state=None):
+        super().__init__(
+            n_estimators=n_estimators, learning_rate=learning_rate, max_depth=max_depth,
+            candidates=candidates, splitter=splitter, reg_lambda=reg_lambda, gamma=gamma,
+            subsample=subsample, min_samples_leaf=min_samples_leaf,
+            validation_fraction=validation_fraction, n_iter_no_change=n_iter_no_change, tol=tol,
+            n_jobs=n_jobs, random_state=random_state)
+        self.loss = loss
+        self.huber_quantile = huber_quantile
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
@@ -309,7 +451,9 @@ class DPDTGradientBoostingRegressor(RegressorMixin, _BaseDPDTBoosting):
             The fitted estimator.
         """
         X, y = validate_data(self, X, y, dtype=np.float64, order="C", y_numeric=True)
-        self._boost(X, y.astype(np.float64), sample_weight, _SquaredError(), stratify=None)
+        loss = {"squared_error": _SquaredError, "absolute_error": _AbsoluteError,
+                "huber": lambda: _Huber(float(self.huber_quantile))}[self.loss]()
+        self._boost(X, y.astype(np.float64), sample_weight, loss, stratify=None)
         return self
 
     def predict(self, X):

@@ -133,7 +133,13 @@ def _encode_array(array, where):
 
 def _encode(value, where):
     """Return a JSON-ready form of ``value``; raise TypeError for what the schema cannot hold."""
-    from ._boosting import _BinaryLogLoss, _MultinomialLogLoss, _SquaredError
+    from ._boosting import (
+        _AbsoluteError,
+        _BinaryLogLoss,
+        _Huber,
+        _MultinomialLogLoss,
+        _SquaredError,
+    )
     from ._branches import MultiwayTree, _CategoryCodes
 
     # numpy scalars first: np.float64 and np.str_ are also float and str.
@@ -167,7 +173,10 @@ def _encode(value, where):
         return {"__type__": "CategoryCodes", "max_bins": value.max_bins,
                 "encoders": [[kind, _encode_array(table, where)]
                              for kind, table in value.encoders_]}
-    if isinstance(value, _SquaredError | _BinaryLogLoss | _MultinomialLogLoss):
+    if isinstance(value, _Huber):
+        return {"__type__": "loss", "name": "_Huber", "quantile": _encode_float(value.quantile),
+                "delta": _encode_float(value.delta)}
+    if isinstance(value, _SquaredError | _AbsoluteError | _BinaryLogLoss | _MultinomialLogLoss):
         return {"__type__": "loss", "name": type(value).__name__,
                 "n_classes": getattr(value, "n_trees_per_round", 1)}
     if isinstance(value, SaveMixin):
@@ -309,7 +318,13 @@ class _Decoder:
         return codes
 
     def value(self, node, where):
-        from ._boosting import _BinaryLogLoss, _MultinomialLogLoss, _SquaredError
+        from ._boosting import (
+            _AbsoluteError,
+            _BinaryLogLoss,
+            _Huber,
+            _MultinomialLogLoss,
+            _SquaredError,
+        )
 
         if node is None or isinstance(node, bool | int | float | str):
             return node
@@ -345,7 +360,12 @@ class _Decoder:
         if kind == "CategoryCodes":
             return self.category_codes(node, where)
         if kind == "loss":
-            losses = {"_SquaredError": _SquaredError, "_BinaryLogLoss": _BinaryLogLoss}
+            losses = {"_SquaredError": _SquaredError, "_BinaryLogLoss": _BinaryLogLoss,
+                      "_AbsoluteError": _AbsoluteError}
+            if node.get("name") == "_Huber":
+                quantile = self.float(node.get("quantile"), where)
+                self.expect(0 < quantile < 1, f"{where}: bad huber quantile")
+                return _Huber(quantile, self.float(node.get("delta"), where))
             if node.get("name") == "_MultinomialLogLoss":
                 n_classes = node.get("n_classes")
                 self.expect(isinstance(n_classes, int) and n_classes > 2, f"{where}: bad loss")
