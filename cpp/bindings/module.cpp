@@ -78,6 +78,10 @@ struct FitOptions {
     int64_t max_states = dpdt::Params{}.max_states;
     int n_threads = 1;
     double time_limit = 0.0;
+    // Called as progress(states, root_tasks_done, root_tasks, seconds) at most every
+    // progress_seconds while the fit runs; None costs nothing.
+    nb::object progress = nb::none();
+    double progress_seconds = 1.0;
 };
 
 void check_shapes(Array2<double> X, Array1<double> sample_weight, Array1<double> feature_costs) {
@@ -111,9 +115,19 @@ nb::dict run_fit(MakeData&& make_data, Array1<double> feature_costs, const O& ob
     params.time_limit = o.time_limit;
 
     // Only the calling (main) thread may check for Ctrl-C; the solver asks it every few ms.
-    auto poll = []() {
+    double next_report = o.progress_seconds;
+    auto poll = [&](const dpdt::Progress& at) {
         nb::gil_scoped_acquire gil;
-        return PyErr_CheckSignals() != 0;
+        if (PyErr_CheckSignals() != 0) return true;
+        if (!o.progress.is_none() && at.seconds >= next_report) {
+            next_report = at.seconds + o.progress_seconds;
+            try {
+                o.progress(at.states, at.root_tasks_done, at.root_tasks, at.seconds);
+            } catch (nb::python_error& e) {
+                e.discard_as_unraisable("dpdt progress callback");   // a report never stops a fit
+            }
+        }
+        return false;
     };
     dpdt::FitResult result;
     {
@@ -170,6 +184,8 @@ FitOptions options(nb::kwargs kwargs) {
         else if (k == "max_states") o.max_states = nb::cast<int64_t>(value);
         else if (k == "n_threads") o.n_threads = nb::cast<int>(value);
         else if (k == "time_limit") o.time_limit = nb::cast<double>(value);
+        else if (k == "progress") o.progress = nb::borrow(value);
+        else if (k == "progress_seconds") o.progress_seconds = nb::cast<double>(value);
         else throw nb::type_error(("unknown fit option: " + k).c_str());
         } catch (const nb::cast_error&) {
             throw nb::value_error(("fit option " + k + " is not of the expected type or out of range").c_str());

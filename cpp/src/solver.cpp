@@ -585,8 +585,7 @@ std::vector<FrontTree> front_of(const O& obj, const Solution& root, double total
 }  // namespace
 
 template <class O>
-FitResult fit(const Dataset& data, const O& objective, const Params& params,
-              const std::function<bool()>& poll) {
+FitResult fit(const Dataset& data, const O& objective, const Params& params, const Poll& poll) {
     const auto t0 = std::chrono::steady_clock::now();
     std::atomic<bool> stop{false};
     Search<O> search(data, objective, params, stop);
@@ -612,6 +611,7 @@ FitResult fit(const Dataset& data, const O& objective, const Params& params,
     std::vector<std::pair<SolutionPtr, SolutionPtr>> children;
     std::vector<size_t> order;
     std::atomic<size_t> next{0};
+    std::atomic<int64_t> tasks_done{0}, tasks_total{0};
     int running = n_threads;
     auto worker = [&](bool is_first) {
         try {
@@ -623,6 +623,7 @@ FitResult fit(const Dataset& data, const O& objective, const Params& params,
                 candidates = std::move(local);
                 children.resize(candidates.size());
                 order = search.solve_order(root_view, *sol, candidates);
+                tasks_total.store(2 * static_cast<int64_t>(candidates.size()));
                 root_sol = std::move(sol);
                 done_cv.notify_all();
             } else {
@@ -639,6 +640,7 @@ FitResult fit(const Dataset& data, const O& objective, const Params& params,
                 SolutionPtr sol = search.solve_side(root_view, 0, candidates[i], left_side, ws);
                 std::lock_guard<std::mutex> lock(mutex);
                 (left_side ? children[i].first : children[i].second) = std::move(sol);
+                tasks_done.fetch_add(1);
             }
         } catch (...) {
             fail(std::current_exception());
@@ -656,7 +658,12 @@ FitResult fit(const Dataset& data, const O& objective, const Params& params,
             done_cv.wait_for(lock, std::chrono::milliseconds(20));
             if (running == 0) break;
             lock.unlock();
-            const bool interrupt = poll && poll();
+            Progress progress;
+            progress.states = search.states();
+            progress.root_tasks = tasks_total.load();
+            progress.root_tasks_done = tasks_done.load();
+            progress.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            const bool interrupt = poll && poll(progress);
             lock.lock();
             if (interrupt) {
                 stop.store(true);
@@ -681,8 +688,8 @@ FitResult fit(const Dataset& data, const O& objective, const Params& params,
     return result;
 }
 
-template FitResult fit(const Dataset&, const Classification&, const Params&, const std::function<bool()>&);
-template FitResult fit(const Dataset&, const SquaredError&, const Params&, const std::function<bool()>&);
-template FitResult fit(const Dataset&, const Newton&, const Params&, const std::function<bool()>&);
+template FitResult fit(const Dataset&, const Classification&, const Params&, const Poll&);
+template FitResult fit(const Dataset&, const SquaredError&, const Params&, const Poll&);
+template FitResult fit(const Dataset&, const Newton&, const Params&, const Poll&);
 
 }  // namespace dpdt

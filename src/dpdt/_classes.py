@@ -19,6 +19,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 
 from . import _core
 from ._io import SaveMixin
+from ._progress import REPORT_SECONDS, progress_reporter
 from ._tree import Tree
 
 PARETO_DTYPE = np.dtype([
@@ -139,6 +140,7 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         "max_states": [Interval(Integral, 1, None, closed="left"), None],
         "time_limit": [Interval(Real, 0, None, closed="neither"), None],
         "n_jobs": [Integral, None],
+        "verbose": ["verbose"],
         "random_state": ["random_state"],
     }
 
@@ -167,6 +169,8 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
             max_states=min(self.max_states or 2**62, 2**62),
             n_threads=max(1, effective_n_jobs(self.n_jobs)),
             time_limit=float(self.time_limit) if self.time_limit is not None else 0.0,
+            progress=progress_reporter(self.verbose, type(self).__name__),
+            progress_seconds=REPORT_SECONDS,
         )
         front = result["front"]
         self.trees_ = [make_tree(row["tree"], n_features) for row in front]
@@ -432,6 +436,9 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
         The tree does not depend on it.
     random_state : int, RandomState instance or None, default=None
         Seeds the feature draws of ``max_features``.
+    verbose : int, default=0
+        With 1 or more, a fit reports its progress every second on the ``dpdt`` logger (states
+        solved, root subproblems done out of the total, elapsed seconds); nothing when 0.
 
     Attributes
     ----------
@@ -483,7 +490,7 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
                  alpha=0.0, complexity="expected_tests", feature_costs=None, min_samples_split=2,
                  min_samples_leaf=1, min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0,
                  max_features=None, class_weight=None, max_states=5_000_000, time_limit=None,
-                 n_jobs=None, random_state=None):
+                 n_jobs=None, random_state=None, verbose=0):
         self.max_depth = max_depth
         self.candidates = candidates
         self.splitter = splitter
@@ -501,6 +508,7 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
         self.time_limit = time_limit
         self.n_jobs = n_jobs
         self.random_state = random_state
+        self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
@@ -623,6 +631,9 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         Number of threads solving the root's subproblems; the tree does not depend on it.
     random_state : int, RandomState instance or None, default=None
         Seeds the feature draws of ``max_features``.
+    verbose : int, default=0
+        With 1 or more, a fit reports its progress every second on the ``dpdt`` logger (states
+        solved, root subproblems done out of the total, elapsed seconds); nothing when 0.
 
     Attributes
     ----------
@@ -664,7 +675,8 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
                  criterion="squared_error", alpha=0.0, complexity="expected_tests",
                  feature_costs=None, min_samples_split=2, min_samples_leaf=1,
                  min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0, max_features=None,
-                 max_states=5_000_000, time_limit=None, n_jobs=None, random_state=None):
+                 max_states=5_000_000, time_limit=None, n_jobs=None, random_state=None,
+                 verbose=0):
         self.max_depth = max_depth
         self.candidates = candidates
         self.splitter = splitter
@@ -681,6 +693,7 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         self.time_limit = time_limit
         self.n_jobs = n_jobs
         self.random_state = random_state
+        self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):

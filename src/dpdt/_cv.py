@@ -25,7 +25,7 @@ CURVE_DTYPE = np.dtype([
 
 # Parameters of the CV estimator that are not passed on to the fits as they are.
 _OWN_PARAMS = {"alpha", "max_depth", "max_depths", "cv", "scoring", "selection", "n_jobs",
-               "random_state"}
+               "random_state", "verbose"}
 
 
 def candidate_alphas(fronts):
@@ -285,7 +285,7 @@ class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
 
 def _cv_constraints(estimator_class):
     constraints = {name: rule for name, rule in estimator_class._parameter_constraints.items()
-                   if name != "alpha"}
+                   if name not in ("alpha", "verbose")}
     return {**constraints, "max_depths": [list, tuple, None], "cv": ["cv_object"],
             "scoring": [StrOptions(set(get_scorer_names())), callable, None],
             "selection": [StrOptions({"best", "1se"})]}

@@ -34,6 +34,14 @@ struct FitStats {
     bool complete = true;     // false when time_limit cut the search short
 };
 
+// How far a running fit is, as `poll` sees it: the root's subproblems (one side of one root
+// candidate each) are the unit of work; `root_tasks` is 0 until the root is expanded.
+struct Progress {
+    int64_t states = 0;
+    int64_t root_tasks = 0, root_tasks_done = 0;
+    double seconds = 0.0;
+};
+
 struct FitResult {
     std::vector<FrontTree> front;   // by increasing alpha: front[0] is optimal at alpha = 0
     FitStats stats;
@@ -49,10 +57,11 @@ class Interrupted : public std::runtime_error {
     Interrupted() : std::runtime_error("interrupted") {}
 };
 
-// `poll` is called every few milliseconds from the calling thread while worker threads solve;
-// returning true stops the fit, which then throws Interrupted. Instantiated for the objectives of
-// dpdt/objective.hpp.
+// `poll` is called every few milliseconds from the calling thread while worker threads solve, with
+// the progress so far; returning true stops the fit, which then throws Interrupted. Instantiated
+// for the objectives of dpdt/objective.hpp.
+using Poll = std::function<bool(const Progress&)>;
 template <class O>
-FitResult fit(const Dataset& data, const O& objective, const Params& params, const std::function<bool()>& poll);
+FitResult fit(const Dataset& data, const O& objective, const Params& params, const Poll& poll);
 
 }  // namespace dpdt
