@@ -37,9 +37,10 @@ class Lookahead {
         count_ = count;
         feature_ = -1;
         best_.clear();
-        double total = 0.0;
-        for (int32_t j = 0; j < node.m; ++j) total += obj_.w[node.block(0)[j]];
-        tol_ = 1e-11 * (total + std::abs(obj_.loss(node_stats_all().data()))) + 1e-300;
+        std::vector<double> stats(obj_.dim(), 0.0);
+        node_stats(obj_, node.block(0), node.m, stats.data());
+        total_ = obj_.weight(stats.data());
+        tol_ = 1e-11 * (total_ + std::abs(obj_.loss(stats.data()))) + 1e-300;
         for (const SplitRecord& s : seeds) {
             set_feature(s.feature);
             consider(s.feature, s.n_left - 1);
@@ -56,8 +57,6 @@ class Lookahead {
             out.push_back(r);
         }
     }
-
-    int64_t bound_evaluations() const { return evaluations_; }
 
   private:
     struct Scored {
@@ -79,12 +78,6 @@ class Lookahead {
     // A feature's thresholds start in a few chunks, and a chunk whose bound survives is halved:
     // each halving costs two depth-1 evaluations, so only the promising ranges are refined.
     static constexpr int kChunks = 4;
-
-    std::vector<double> node_stats_all() {
-        std::vector<double> s(obj_.dim(), 0.0);
-        node_stats(obj_, node_.block(0), node_.m, s.data());
-        return s;
-    }
 
     double worst_kept() const {
         return static_cast<int>(best_.size()) < count_ ? std::numeric_limits<double>::infinity() : best_.back().score;
@@ -129,12 +122,11 @@ class Lookahead {
         if (node_.m < 2 || col[ids[0]] == col[ids[node_.m - 1]]) return;
         // Valid thresholds of the split itself, which must respect the leaf limits.
         valid_.clear();
-        double wl = 0.0, total = 0.0;
-        for (int32_t j = 0; j < node_.m; ++j) total += obj_.w[ids[j]];
+        double wl = 0.0;
         for (int32_t j = 0; j + 1 < node_.m; ++j) {
             wl += obj_.w[ids[j]];
             if (col[ids[j]] == col[ids[j + 1]]) continue;
-            if (limits_.allow(j + 1, node_.m - j - 1, wl, total - wl)) valid_.push_back(j);
+            if (limits_.allow(j + 1, node_.m - j - 1, wl, total_ - wl)) valid_.push_back(j);
         }
         if (valid_.empty()) return;
         set_feature(f);
@@ -169,7 +161,6 @@ class Lookahead {
     double best_one(int32_t lo, int32_t hi, bool limited, std::vector<double>& memo) {
         const int32_t key = lo == 0 ? hi : lo;
         if (!std::isnan(memo[key])) return memo[key];
-        ++evaluations_;
         const int32_t size = hi - lo;
         const LeafLimits none;
         const LeafLimits& limits = limited ? limits_ : none;
@@ -259,6 +250,7 @@ class Lookahead {
     std::vector<int32_t>& rank_;
     NodeView node_;
     int count_ = 0;
+    double total_ = 0.0;   // the node's weight
     double tol_ = 0.0;
     int32_t feature_ = -1;
     std::vector<Scored> best_;   // sorted, at most count_
@@ -267,7 +259,6 @@ class Lookahead {
     // Best depth-1 losses of the current feature's prefixes (keyed by their end) and suffixes
     // (keyed by their start), with the leaf limits relaxed (free) or not (valid).
     std::vector<double> prefix_free_, suffix_free_, prefix_valid_, suffix_valid_;
-    int64_t evaluations_ = 0;
 };
 
 }  // namespace dpdt
