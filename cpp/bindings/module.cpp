@@ -82,6 +82,8 @@ struct FitOptions {
     // progress_seconds while the fit runs; None costs nothing.
     nb::object progress = nb::none();
     double progress_seconds = 1.0;
+    // dpdt.dask: how this call takes part in a fit split over processes (dpdt/solver.hpp).
+    dpdt::RootPlan plan;
 };
 
 void check_shapes(Array2<double> X, Array1<double> sample_weight, Array1<double> feature_costs) {
@@ -133,13 +135,29 @@ nb::dict run_fit(MakeData&& make_data, Array1<double> feature_costs, const O& ob
     {
         nb::gil_scoped_release release;
         try {
-            result = dpdt::fit(make_data(), objective, params, poll);
+            result = dpdt::fit(make_data(), objective, params, poll, o.plan);
         } catch (const dpdt::Interrupted&) {
             nb::gil_scoped_acquire gil;
             if (!PyErr_Occurred()) PyErr_SetInterrupt();
             throw nb::python_error();
         }
     }
+    nb::dict stats;
+    stats["states"] = result.stats.states;
+    stats["candidates"] = result.stats.candidates;
+    stats["exact_scans"] = result.stats.exact_scans;
+    stats["cache_hits"] = result.stats.cache_hits;
+    stats["seconds"] = result.stats.seconds;
+    stats["complete"] = result.stats.complete;
+    nb::dict out;
+    out["stats"] = stats;
+    out["root_tasks"] = result.root_tasks;
+    if (o.plan.mode == dpdt::RootPlan::Mode::Solve) {
+        nb::list solutions;
+        for (const std::string& bytes : result.solutions) solutions.append(nb::bytes(bytes.data(), bytes.size()));
+        out["solutions"] = solutions;
+    }
+    if (o.plan.mode == dpdt::RootPlan::Mode::Count || o.plan.mode == dpdt::RootPlan::Mode::Solve) return out;
     const size_t value_dim = static_cast<size_t>(objective.value_dim());
     nb::list front;
     for (dpdt::FrontTree& ft : result.front) {
@@ -153,16 +171,7 @@ nb::dict run_fit(MakeData&& make_data, Array1<double> feature_costs, const O& ob
         row["tree"] = tree_to_dict(std::move(ft.tree), value_dim);
         front.append(row);
     }
-    nb::dict stats;
-    stats["states"] = result.stats.states;
-    stats["candidates"] = result.stats.candidates;
-    stats["exact_scans"] = result.stats.exact_scans;
-    stats["cache_hits"] = result.stats.cache_hits;
-    stats["seconds"] = result.stats.seconds;
-    stats["complete"] = result.stats.complete;
-    nb::dict out;
     out["front"] = front;
-    out["stats"] = stats;
     return out;
 }
 
@@ -186,6 +195,18 @@ FitOptions options(nb::kwargs kwargs) {
         else if (k == "time_limit") o.time_limit = nb::cast<double>(value);
         else if (k == "progress") o.progress = nb::borrow(value);
         else if (k == "progress_seconds") o.progress_seconds = nb::cast<double>(value);
+        else if (k == "count_root_tasks") {
+            if (nb::cast<bool>(value)) o.plan.mode = dpdt::RootPlan::Mode::Count;
+        } else if (k == "root_tasks") {
+            o.plan.mode = dpdt::RootPlan::Mode::Solve;
+            o.plan.tasks = nb::cast<std::vector<int64_t>>(value);
+        } else if (k == "root_solutions") {
+            o.plan.mode = dpdt::RootPlan::Mode::Combine;
+            for (nb::handle item : value) {
+                nb::bytes b = nb::cast<nb::bytes>(item);
+                o.plan.solutions.emplace_back(b.c_str(), b.size());
+            }
+        }
         else throw nb::type_error(("unknown fit option: " + k).c_str());
         } catch (const nb::cast_error&) {
             throw nb::value_error(("fit option " + k + " is not of the expected type or out of range").c_str());
@@ -355,6 +376,8 @@ NB_MODULE(_core, m) {
             std::rethrow_exception(p);
         } catch (const dpdt::StateLimitExceeded& e) {
             PyErr_SetString(PyExc_MemoryError, e.what());
+        } catch (const dpdt::BadSolution& e) {
+            PyErr_SetString(PyExc_ValueError, e.what());
         } catch (const std::bad_alloc&) {
             PyErr_SetString(PyExc_MemoryError, "dpdt ran out of memory during the fit");
         }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <cstring>
 #include <exception>
 #include <limits>
 #include <memory>
@@ -40,6 +41,140 @@ struct Solution {
     double impurity = 0.0;
     std::vector<Action> actions;
     Hull hull;
+};
+
+// A solution and the subtrees it reaches as bytes, children before parents, shared subtrees once.
+// The bytes only travel between processes of one fit (dpdt.dask), so they are native-endian.
+class SolutionWriter {
+  public:
+    std::string write(const SolutionPtr& root) {
+        put(kMagic);
+        const size_t count_at = out_.size();
+        put(int32_t{0});
+        visit(root.get());
+        const int32_t count = static_cast<int32_t>(index_.size());
+        std::memcpy(out_.data() + count_at, &count, sizeof count);
+        return std::move(out_);
+    }
+
+  private:
+    int32_t visit(const Solution* s) {
+        if (auto it = index_.find(s); it != index_.end()) return it->second;
+        std::vector<std::pair<int32_t, int32_t>> children;
+        for (const Action& a : s->actions) children.emplace_back(visit(a.left.get()), visit(a.right.get()));
+        put(s->n_samples);
+        put(s->total);
+        put(s->impurity);
+        put(static_cast<int32_t>(s->stats.size()));
+        for (double v : s->stats) put(v);
+        put(static_cast<int32_t>(s->actions.size()));
+        for (size_t a = 0; a < s->actions.size(); ++a) {
+            put(s->actions[a].feature);
+            put(s->actions[a].threshold);
+            put(children[a].first);
+            put(children[a].second);
+        }
+        put(static_cast<int32_t>(s->hull.size()));
+        for (const HullPoint& p : s->hull) {
+            put(p.C);
+            put(p.L);
+            put(p.I);
+            put(p.S);
+            put(p.action);
+            put(p.left_point);
+            put(p.right_point);
+        }
+        const int32_t id = static_cast<int32_t>(index_.size());
+        index_.emplace(s, id);
+        return id;
+    }
+    template <class T>
+    void put(T v) {
+        out_.append(reinterpret_cast<const char*>(&v), sizeof v);
+    }
+
+    static constexpr uint32_t kMagic = 0x54445044;   // "DPDT"
+    std::string out_;
+    std::unordered_map<const Solution*, int32_t> index_;
+
+    friend class SolutionReader;
+};
+
+// The inverse of SolutionWriter, checking every count and reference, so that corrupt bytes give
+// BadSolution rather than a tree pointing anywhere.
+class SolutionReader {
+  public:
+    SolutionReader(const std::string& bytes, int dim, int64_t n_features)
+        : bytes_(bytes), dim_(dim), p_(n_features) {}
+
+    SolutionPtr read() {
+        if (get<uint32_t>() != SolutionWriter::kMagic) fail();
+        const int32_t count = get<int32_t>();
+        if (count < 1) fail();
+        std::vector<SolutionPtr> solutions;
+        for (int32_t k = 0; k < count; ++k) {
+            auto s = std::make_shared<Solution>();
+            s->n_samples = get<int32_t>();
+            s->total = get<double>();
+            s->impurity = get<double>();
+            if (get<int32_t>() != dim_) fail();
+            s->stats.resize(dim_);
+            for (double& v : s->stats) v = get<double>();
+            const int32_t n_actions = get<int32_t>();
+            if (n_actions < 0 || n_actions > k) fail();
+            for (int32_t a = 0; a < n_actions; ++a) {
+                Action action;
+                action.feature = get<int32_t>();
+                action.threshold = get<double>();
+                if (action.feature < 0 || action.feature >= p_) fail();
+                const int32_t l = get<int32_t>(), r = get<int32_t>();
+                if (l < 0 || l >= k || r < 0 || r >= k) fail();
+                action.left = solutions[l];
+                action.right = solutions[r];
+                s->actions.push_back(std::move(action));
+            }
+            const int32_t n_points = get<int32_t>();
+            if (n_points < 1 || n_points > (int64_t{1} << 24)) fail();
+            for (int32_t q = 0; q < n_points; ++q) {
+                HullPoint p;
+                p.C = get<double>();
+                p.L = get<double>();
+                p.I = get<double>();
+                p.S = get<double>();
+                p.action = get<int32_t>();
+                p.left_point = get<int32_t>();
+                p.right_point = get<int32_t>();
+                if (p.action >= n_actions || p.action < -1) fail();
+                if (p.action >= 0) {
+                    const Action& a = s->actions[p.action];
+                    if (p.left_point < 0 || p.left_point >= static_cast<int32_t>(a.left->hull.size()) ||
+                        p.right_point < 0 || p.right_point >= static_cast<int32_t>(a.right->hull.size()))
+                        fail();
+                }
+                s->hull.push_back(p);
+            }
+            solutions.push_back(std::move(s));
+        }
+        if (at_ != bytes_.size()) fail();
+        return solutions.back();
+    }
+
+  private:
+    template <class T>
+    T get() {
+        T v;
+        if (bytes_.size() - at_ < sizeof v) fail();
+        std::memcpy(&v, bytes_.data() + at_, sizeof v);
+        at_ += sizeof v;
+        return v;
+    }
+    [[noreturn]] static void fail() {
+        throw BadSolution("a subproblem solution does not decode: it is corrupt or from another fit");
+    }
+    const std::string& bytes_;
+    const int dim_;
+    const int64_t p_;
+    size_t at_ = 0;
 };
 
 // A sample subset by an order-independent 128-bit hash: the sums of two mixes of its ids.
@@ -585,7 +720,11 @@ std::vector<FrontTree> front_of(const O& obj, const Solution& root, double total
 }  // namespace
 
 template <class O>
-FitResult fit(const Dataset& data, const O& objective, const Params& params, const Poll& poll) {
+FitResult fit(const Dataset& data, const O& objective, const Params& params, const Poll& poll,
+              const RootPlan& plan) {
+    using Mode = RootPlan::Mode;
+    if (plan.mode != Mode::Local && params.time_limit > 0.0)
+        throw std::invalid_argument("a fit split over processes cannot have a time limit");
     const auto t0 = std::chrono::steady_clock::now();
     std::atomic<bool> stop{false};
     Search<O> search(data, objective, params, stop);
@@ -610,6 +749,7 @@ FitResult fit(const Dataset& data, const O& objective, const Params& params, con
     std::shared_ptr<Solution> root_sol;
     std::vector<std::pair<SolutionPtr, SolutionPtr>> children;
     std::vector<size_t> order;
+    std::vector<int64_t> tasks;   // the root tasks this process solves, in the order taken
     std::atomic<size_t> next{0};
     std::atomic<int64_t> tasks_done{0}, tasks_total{0};
     int running = n_threads;
@@ -623,7 +763,18 @@ FitResult fit(const Dataset& data, const O& objective, const Params& params, con
                 candidates = std::move(local);
                 children.resize(candidates.size());
                 order = search.solve_order(root_view, *sol, candidates);
-                tasks_total.store(2 * static_cast<int64_t>(candidates.size()));
+                const int64_t n_tasks = 2 * static_cast<int64_t>(candidates.size());
+                if (plan.mode == Mode::Local) {
+                    for (int64_t t = 0; t < n_tasks; ++t) tasks.push_back(t);
+                } else if (plan.mode == Mode::Solve) {
+                    for (int64_t t : plan.tasks) {
+                        if (t < 0 || t >= n_tasks)
+                            throw std::invalid_argument("root task " + std::to_string(t) + " does not exist (" +
+                                                        std::to_string(n_tasks) + " tasks)");
+                        tasks.push_back(t);
+                    }
+                }
+                tasks_total.store(static_cast<int64_t>(tasks.size()));
                 root_sol = std::move(sol);
                 done_cv.notify_all();
             } else {
@@ -633,8 +784,9 @@ FitResult fit(const Dataset& data, const O& objective, const Params& params, con
             // A task is one side of one candidate: twice as many tasks as candidates balance the
             // threads better. Tasks 0 and 1 (the greedy candidate under a time limit) always run.
             while (!stop.load()) {
-                const size_t task = next.fetch_add(1);
-                if (task >= 2 * candidates.size() || (task > 1 && search.out_of_time())) break;
+                const size_t k = next.fetch_add(1);
+                if (k >= tasks.size() || (k > 1 && search.out_of_time())) break;
+                const size_t task = static_cast<size_t>(tasks[k]);
                 const size_t i = order[task / 2];
                 const bool left_side = task % 2 == 0;
                 SolutionPtr sol = search.solve_side(root_view, 0, candidates[i], left_side, ws);
@@ -674,22 +826,43 @@ FitResult fit(const Dataset& data, const O& objective, const Params& params, con
     }
     for (std::thread& t : threads) t.join();
     if (error) std::rethrow_exception(error);
-    search.drop_unsolved(candidates, children);
-    if (!candidates.empty()) search.finish(*root_sol, candidates, children);
 
     FitResult result;
-    result.front = front_of(objective, *root_sol, search.total_weight());
+    result.root_tasks = 2 * static_cast<int64_t>(candidates.size());
+    if (plan.mode == Mode::Solve) {
+        for (int64_t t : tasks) {
+            const auto& pair = children[order[t / 2]];
+            result.solutions.push_back(SolutionWriter().write(t % 2 == 0 ? pair.first : pair.second));
+        }
+    } else if (plan.mode == Mode::Combine) {
+        if (static_cast<int64_t>(plan.solutions.size()) != result.root_tasks)
+            throw BadSolution("expected " + std::to_string(result.root_tasks) + " subproblem solutions, got " +
+                              std::to_string(plan.solutions.size()));
+        for (int64_t t = 0; t < result.root_tasks; ++t) {
+            SolutionPtr side = SolutionReader(plan.solutions[t], objective.dim(), data.p).read();
+            auto& pair = children[order[t / 2]];
+            (t % 2 == 0 ? pair.first : pair.second) = std::move(side);
+        }
+    }
     result.stats.states = search.states();
     result.stats.candidates = search.n_candidates();
     result.stats.exact_scans = search.exact_scans();
     result.stats.cache_hits = search.cache_hits();
-    result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     result.stats.complete = !search.timed_out();
+    if (plan.mode == Mode::Count || plan.mode == Mode::Solve) {
+        result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return result;
+    }
+    search.drop_unsolved(candidates, children);
+    if (!candidates.empty()) search.finish(*root_sol, candidates, children);
+
+    result.front = front_of(objective, *root_sol, search.total_weight());
+    result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return result;
 }
 
-template FitResult fit(const Dataset&, const Classification&, const Params&, const Poll&);
-template FitResult fit(const Dataset&, const SquaredError&, const Params&, const Poll&);
-template FitResult fit(const Dataset&, const Newton&, const Params&, const Poll&);
+template FitResult fit(const Dataset&, const Classification&, const Params&, const Poll&, const RootPlan&);
+template FitResult fit(const Dataset&, const SquaredError&, const Params&, const Poll&, const RootPlan&);
+template FitResult fit(const Dataset&, const Newton&, const Params&, const Poll&, const RootPlan&);
 
 }  // namespace dpdt

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "dpdt/dataset.hpp"
@@ -42,14 +43,39 @@ struct Progress {
     double seconds = 0.0;
 };
 
+// One fit split over processes (dpdt.dask): the root's subproblems, "tasks" (task t is side t % 2
+// of root candidate t / 2), are solved where the data is, shipped as bytes, and combined by the
+// root's Bellman backup into exactly the result of a local fit, since a state's solution depends on
+// the state alone. Every process expands the root itself, identically.
+struct RootPlan {
+    enum class Mode {
+        Local,     // the whole fit here
+        Count,     // expand the root only, report the number of tasks
+        Solve,     // solve `tasks`, return their serialised solutions
+        Combine,   // take the solutions of every task (in task order) and finish the fit
+    };
+    Mode mode = Mode::Local;
+    std::vector<int64_t> tasks;
+    std::vector<std::string> solutions;
+};
+
 struct FitResult {
     std::vector<FrontTree> front;   // by increasing alpha: front[0] is optimal at alpha = 0
     FitStats stats;
+    int64_t root_tasks = 0;               // Count: the number of tasks
+    std::vector<std::string> solutions;   // Solve: one per requested task
 };
 
 class StateLimitExceeded : public std::runtime_error {
   public:
     using std::runtime_error::runtime_error;
+};
+
+// A serialised subproblem solution that does not decode (truncated, corrupted, or from a fit of
+// other data or parameters).
+class BadSolution : public std::invalid_argument {
+  public:
+    using std::invalid_argument::invalid_argument;
 };
 
 class Interrupted : public std::runtime_error {
@@ -62,6 +88,7 @@ class Interrupted : public std::runtime_error {
 // for the objectives of dpdt/objective.hpp.
 using Poll = std::function<bool(const Progress&)>;
 template <class O>
-FitResult fit(const Dataset& data, const O& objective, const Params& params, const Poll& poll);
+FitResult fit(const Dataset& data, const O& objective, const Params& params, const Poll& poll,
+              const RootPlan& plan = RootPlan{});
 
 }  // namespace dpdt
