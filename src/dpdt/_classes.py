@@ -17,9 +17,9 @@ from sklearn.utils._param_validation import (
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from . import _core
 from ._io import SaveMixin
 from ._progress import REPORT_SECONDS, progress_reporter
+from ._runner import call_core
 from ._tree import Tree
 
 PARETO_DTYPE = np.dtype([
@@ -540,9 +540,8 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
         y_codes = np.ascontiguousarray(y_encoded, dtype=np.int32)
 
         def fit_core(weight, feature_costs, **options):
-            return _core.fit_classifier(X, y_codes, weight, feature_costs,
-                                        n_classes=self.n_classes_, criterion=self.criterion,
-                                        **options)
+            return call_core("fit_classifier", X, y_codes, weight, feature_costs,
+                             n_classes=self.n_classes_, criterion=self.criterion, **options)
 
         self._fit_front(X, weight, fit_core, Tree.from_weighted_counts)
         return self
@@ -736,7 +735,7 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         centred = np.ldexp(centred, -exponent)
 
         def fit_core(weight, feature_costs, **options):
-            return _core.fit_regressor(X, centred, weight, feature_costs, **options)
+            return call_core("fit_regressor", X, centred, weight, feature_costs, **options)
 
         self._fit_front(X, weight, fit_core, Tree.from_means, loss_exponent=2 * exponent)
         for tree in self.trees_:
