@@ -7,7 +7,7 @@ never asserted. ``python benchmarks/NAME.py`` in a source checkout runs the same
 import importlib
 
 BENCHMARKS = ("optimality", "table1", "regression", "boosting", "branches", "generalization",
-              "published", "parallel")
+              "published", "parallel", "scaling")
 
 
 def run(name, argv=()):
