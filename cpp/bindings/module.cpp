@@ -4,6 +4,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <limits>
 #include <new>
 #include <string>
 #include <vector>
@@ -58,6 +59,7 @@ nb::dict tree_to_dict(dpdt::TreeArrays&& t, size_t n_classes) {
     d["children_right"] = to_numpy(std::move(t.children_right), {nodes});
     d["feature"] = to_numpy(std::move(t.feature), {nodes});
     d["threshold"] = to_numpy(std::move(t.threshold), {nodes});
+    d["missing_go_to_left"] = to_numpy(std::move(t.missing_left), {nodes});
     d["value"] = to_numpy(std::move(t.value), {nodes, n_classes});
     d["impurity"] = to_numpy(std::move(t.impurity), {nodes});
     d["n_node_samples"] = to_numpy(std::move(t.n_node_samples), {nodes});
@@ -195,6 +197,7 @@ FitOptions options(nb::kwargs kwargs) {
         else if (k == "time_limit") o.time_limit = nb::cast<double>(value);
         else if (k == "progress") o.progress = nb::borrow(value);
         else if (k == "progress_seconds") o.progress_seconds = nb::cast<double>(value);
+        else if (k == "codes" || k == "n_bins" || k == "upper") continue;   // read by with_layout
         else if (k == "count_root_tasks") {
             if (nb::cast<bool>(value)) o.plan.mode = dpdt::RootPlan::Mode::Count;
         } else if (k == "root_tasks") {
@@ -217,6 +220,62 @@ FitOptions options(nb::kwargs kwargs) {
     return o;
 }
 
+template <typename Code>
+using Codes = nb::ndarray<const Code, nb::numpy, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
+
+// Binned features (dpdt/layout.hpp), checked: codes (n x p, uint8 or uint16) in [0, n_bins[f]], the
+// last meaning missing; `upper` the n_bins[f] increasing thresholds of each feature in turn.
+template <typename Code>
+dpdt::BinnedData<Code> binned_data(Codes<Code> codes, Array1<int32_t> n_bins, Array1<double> upper, int64_t n,
+                                   int64_t p) {
+    if (static_cast<int64_t>(codes.shape(0)) != n || static_cast<int64_t>(codes.shape(1)) != p)
+        throw nb::value_error("the bin codes must have the shape of X");
+    if (static_cast<int64_t>(n_bins.shape(0)) != p) throw nb::value_error("n_bins needs one entry per feature");
+    int64_t values = 0;
+    for (int64_t f = 0; f < p; ++f) {
+        const int32_t nb = n_bins(f);
+        if (nb < 1 || nb >= static_cast<int64_t>(std::numeric_limits<Code>::max()) + 1)
+            throw nb::value_error("every feature needs between 1 and the code type's maximum of bins");
+        if (values + nb > static_cast<int64_t>(upper.shape(0))) throw nb::value_error("upper is too short");
+        for (int32_t b = 1; b < nb; ++b)
+            if (!(upper(values + b - 1) < upper(values + b)))
+                throw nb::value_error("each feature's bin thresholds must increase");
+        values += nb;
+    }
+    if (values != static_cast<int64_t>(upper.shape(0))) throw nb::value_error("upper is too long");
+    const Code* c = codes.data();
+    for (int64_t i = 0; i < n; ++i)
+        for (int64_t f = 0; f < p; ++f)
+            if (c[i * p + f] > n_bins(f)) throw nb::value_error("a bin code exceeds its feature's bins");
+    std::vector<int32_t> bins(n_bins.data(), n_bins.data() + p);
+    return dpdt::BinnedData<Code>(c, n, p, std::move(bins), upper.data());
+}
+
+// Runs `go(make_data)` on the exact layout of X, or on the bins given as the options codes, n_bins
+// and upper.
+template <class Go>
+nb::dict with_layout(Array2<double> X, const nb::kwargs& kwargs, Go&& go) {
+    const int64_t n = static_cast<int64_t>(X.shape(0)), p = static_cast<int64_t>(X.shape(1));
+    if (!kwargs.contains("codes")) return go([&] { return dpdt::Dataset(X.data(), n, p); });
+    const nb::handle codes = kwargs["codes"];
+    Array1<int32_t> n_bins;
+    Array1<double> upper;
+    if (!kwargs.contains("n_bins") || !kwargs.contains("upper") || !nb::try_cast(kwargs["n_bins"], n_bins) ||
+        !nb::try_cast(kwargs["upper"], upper))
+        throw nb::value_error("binned features need codes, n_bins (int32) and upper (float64)");
+    Codes<uint8_t> codes8;
+    if (nb::try_cast(codes, codes8)) {
+        auto data = binned_data<uint8_t>(codes8, n_bins, upper, n, p);
+        return go([&]() -> const dpdt::BinnedData<uint8_t>& { return data; });
+    }
+    Codes<uint16_t> codes16;
+    if (nb::try_cast(codes, codes16)) {
+        auto data = binned_data<uint16_t>(codes16, n_bins, upper, n, p);
+        return go([&]() -> const dpdt::BinnedData<uint16_t>& { return data; });
+    }
+    throw nb::value_error("bin codes must be a C-contiguous uint8 or uint16 array");
+}
+
 nb::dict fit_classifier(Array2<double> X, Array1<int32_t> y, Array1<double> sample_weight,
                         Array1<double> feature_costs, int n_classes, const std::string& criterion,
                         nb::kwargs kwargs) {
@@ -230,8 +289,8 @@ nb::dict fit_classifier(Array2<double> X, Array1<int32_t> y, Array1<double> samp
     objective.n_classes = n_classes;
     objective.criterion = parse_criterion(criterion);
     check_shapes(X, sample_weight, feature_costs);
-    return run_fit([&] { return dpdt::Dataset(X.data(), X.shape(0), X.shape(1)); },
-                   feature_costs, objective, options(kwargs));
+    const FitOptions o = options(kwargs);
+    return with_layout(X, kwargs, [&](auto&& make_data) { return run_fit(make_data, feature_costs, objective, o); });
 }
 
 nb::dict fit_regressor(Array2<double> X, Array2<double> y, Array1<double> sample_weight,
@@ -243,8 +302,8 @@ nb::dict fit_regressor(Array2<double> X, Array2<double> y, Array1<double> sample
     objective.w = sample_weight.data();
     objective.n_outputs = static_cast<int>(y.shape(1));
     check_shapes(X, sample_weight, feature_costs);
-    return run_fit([&] { return dpdt::Dataset(X.data(), X.shape(0), X.shape(1)); },
-                   feature_costs, objective, options(kwargs));
+    const FitOptions o = options(kwargs);
+    return with_layout(X, kwargs, [&](auto&& make_data) { return run_fit(make_data, feature_costs, objective, o); });
 }
 
 // Boosting fits many trees on the same X: it is presorted once, into a PreparedData.
@@ -340,11 +399,12 @@ nb::dict fit_branches(nb::ndarray<const int32_t, nb::numpy, nb::ndim<2>, nb::c_c
 
 nb::ndarray<nb::numpy, int64_t> apply_tree(Array1<int64_t> children_left, Array1<int64_t> children_right,
                                            Array1<int64_t> feature, Array1<double> threshold,
-                                           Array2<double> X) {
+                                           Array1<uint8_t> missing_go_to_left, Array2<double> X) {
     const size_t n = X.shape(0);
     const int64_t count = static_cast<int64_t>(children_left.shape(0));
     if (count < 1 || children_right.shape(0) != children_left.shape(0) ||
-        feature.shape(0) != children_left.shape(0) || threshold.shape(0) != children_left.shape(0))
+        feature.shape(0) != children_left.shape(0) || threshold.shape(0) != children_left.shape(0) ||
+        missing_go_to_left.shape(0) != children_left.shape(0))
         throw nb::value_error("a tree needs at least one node and arrays of one length");
     // Traversal trusts the arrays, which may come from a file: children must lie after their
     // parent (so every path ends) and features inside X.
@@ -362,7 +422,8 @@ nb::ndarray<nb::numpy, int64_t> apply_tree(Array1<int64_t> children_left, Array1
     {
         nb::gil_scoped_release release;
         dpdt::apply(children_left.data(), children_right.data(), feature.data(), threshold.data(),
-                    X.data(), static_cast<int64_t>(n), static_cast<int64_t>(X.shape(1)), leaves.data());
+                    missing_go_to_left.data(), X.data(), static_cast<int64_t>(n), static_cast<int64_t>(X.shape(1)),
+                    leaves.data());
     }
     return to_numpy(std::move(leaves), {n});
 }
@@ -397,5 +458,6 @@ NB_MODULE(_core, m) {
     m.def("fit_branches", &fit_branches, "X"_a.noconvert(), "y"_a.noconvert(), "sample_weight"_a.noconvert(),
           "n_classes"_a, "lam"_a, "max_depth"_a, "time_limit"_a, "max_branches"_a);
     m.def("apply", &apply_tree, "children_left"_a.noconvert(), "children_right"_a.noconvert(),
-          "feature"_a.noconvert(), "threshold"_a.noconvert(), "X"_a.noconvert());
+          "feature"_a.noconvert(), "threshold"_a.noconvert(), "missing_go_to_left"_a.noconvert(),
+          "X"_a.noconvert());
 }

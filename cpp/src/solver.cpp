@@ -17,6 +17,7 @@
 
 #include "dpdt/criterion.hpp"
 #include "dpdt/hull.hpp"
+#include "dpdt/layout.hpp"
 #include "dpdt/lookahead.hpp"
 #include "dpdt/split_search.hpp"
 
@@ -29,6 +30,7 @@ using SolutionPtr = std::shared_ptr<const Solution>;
 struct Action {
     int32_t feature = -1;
     double threshold = 0.0;
+    bool missing_left = false;   // where a missing value goes
     SolutionPtr left, right;
 };
 
@@ -71,6 +73,7 @@ class SolutionWriter {
         for (size_t a = 0; a < s->actions.size(); ++a) {
             put(s->actions[a].feature);
             put(s->actions[a].threshold);
+            put(static_cast<uint8_t>(s->actions[a].missing_left));
             put(children[a].first);
             put(children[a].second);
         }
@@ -127,6 +130,7 @@ class SolutionReader {
                 action.feature = get<int32_t>();
                 action.threshold = get<double>();
                 if (action.feature < 0 || action.feature >= p_) fail();
+                action.missing_left = get<uint8_t>() != 0;
                 const int32_t l = get<int32_t>(), r = get<int32_t>();
                 if (l < 0 || l >= k || r < 0 || r >= k) fail();
                 action.left = solutions[l];
@@ -255,16 +259,19 @@ struct Candidate {
     SubsetHash left_hash, right_hash;
 };
 
-template <class O>
+template <class O, class L>
 class Search {
   public:
-    Search(const Dataset& data, const O& objective, const Params& params, std::atomic<bool>& stop)
-        : data_(data), obj_(objective), params_(params), stop_(stop),
+    using View = typename L::View;
+
+    Search(const L& layout, const O& objective, const Params& params, std::atomic<bool>& stop)
+        : layout_(layout), obj_(objective), params_(params), stop_(stop),
           deadline_(std::chrono::steady_clock::now() +
                     std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                         std::chrono::duration<double>(std::max(0.0, params.time_limit)))) {
         std::vector<double> root(obj_.dim());
-        node_stats(obj_, data.presorted.data(), static_cast<int32_t>(data.n), root.data());
+        const View all = layout.root();
+        node_stats(obj_, L::ids(all), all.m, root.data());
         total_weight_ = obj_.weight(root.data());
         limits_.min_samples = params.min_samples_leaf;
         limits_.min_weight = params.min_weight_leaf;
@@ -272,7 +279,7 @@ class Search {
         for (double c : params.feature_costs) uniform_costs_ = uniform_costs_ && c == params.feature_costs[0];
     }
 
-    SolutionPtr solve(NodeView node, SubsetHash hash, int depth, Workspace& ws) {
+    SolutionPtr solve(View node, SubsetHash hash, int depth, Workspace& ws) {
         const StateKey key{hash.a, hash.b, node.m, depth};
         if (SolutionPtr hit = cache_.find(key)) {
             cache_hits_.fetch_add(1, std::memory_order_relaxed);
@@ -298,10 +305,10 @@ class Search {
     }
 
     // Statistics, leaf and (for the last level) the exact split; or the candidates to recurse on.
-    std::shared_ptr<Solution> expand(NodeView node, SubsetHash hash, int depth,
+    std::shared_ptr<Solution> expand(View node, SubsetHash hash, int depth,
                                      std::vector<Candidate>& candidates, Workspace& ws) {
         std::vector<double> stats(obj_.dim());
-        node_stats(obj_, node.block(0), node.m, stats.data());
+        node_stats(obj_, L::ids(node), node.m, stats.data());
         auto sol = new_state(node.m, std::move(stats));
 
         const int remaining = params_.max_depth - depth;
@@ -314,7 +321,7 @@ class Search {
         return sol;
     }
 
-    std::pair<SolutionPtr, SolutionPtr> solve_children(NodeView node, SubsetHash hash, int depth,
+    std::pair<SolutionPtr, SolutionPtr> solve_children(View node, SubsetHash hash, int depth,
                                                        const Candidate& c, Workspace& ws) {
         const SubsetHash& right_hash = c.right_hash;
         const int32_t n_left = c.split.n_left, n_right = node.m - n_left;
@@ -329,7 +336,7 @@ class Search {
     }
 
     // One side of a candidate, so that threads can share a candidate's two subproblems.
-    SolutionPtr solve_side(NodeView node, int depth, const Candidate& c, bool left_side, Workspace& ws) {
+    SolutionPtr solve_side(View node, int depth, const Candidate& c, bool left_side, Workspace& ws) {
         const SubsetHash& h = left_side ? c.left_hash : c.right_hash;
         const int32_t m = left_side ? c.split.n_left : node.m - c.split.n_left;
         if (SolutionPtr hit = cache_.find({h.a, h.b, m, depth + 1})) {
@@ -341,25 +348,16 @@ class Search {
     }
 
     // The children's blocks, in the thread's buffers for this depth.
-    std::pair<NodeView, NodeView> partition_children(NodeView node, int depth, const Candidate& c, Workspace& ws) {
-        const int32_t n_left = c.split.n_left, n_right = node.m - n_left;
-        std::vector<int32_t>& lbuf = ws.left[depth];
-        std::vector<int32_t>& rbuf = ws.right[depth];
-        lbuf.resize(static_cast<size_t>(n_left) * data_.p + 1);
-        rbuf.resize(static_cast<size_t>(n_right) * data_.p + 1);
-        const int32_t* prefix = node.block(c.split.feature);
-        for (int32_t j = 0; j < n_left; ++j) ws.in_left[prefix[j]] = 1;
-        partition(data_, node, ws.in_left.data(), n_left, lbuf.data(), rbuf.data());
-        for (int32_t j = 0; j < n_left; ++j) ws.in_left[prefix[j]] = 0;
-        return {NodeView{n_left, lbuf.data()}, NodeView{n_right, rbuf.data()}};
+    std::pair<View, View> partition_children(View node, int depth, const Candidate& c, Workspace& ws) {
+        return layout_.partition(node, c.split, ws.in_left, ws.left[depth], ws.right[depth]);
     }
 
     void finish(Solution& sol, const std::vector<Candidate>& candidates,
                 const std::vector<std::pair<SolutionPtr, SolutionPtr>>& children) {
         std::vector<HullPoint> points = sol.hull;
         for (size_t a = 0; a < candidates.size(); ++a) {
-            Action action{candidates[a].split.feature, candidates[a].split.threshold, children[a].first,
-                          children[a].second};
+            Action action{candidates[a].split.feature, candidates[a].split.threshold,
+                          candidates[a].split.missing_left, children[a].first, children[a].second};
             Hull h = split_hull(action.left->hull, action.right->hull, candidates[a].cost,
                                 static_cast<int32_t>(sol.actions.size()));
             sol.actions.push_back(std::move(action));
@@ -371,15 +369,17 @@ class Search {
 
     // The order in which a state's candidates are solved. Under a time limit the greedy split
     // goes first; the order does not change the result of a search that completes.
-    std::vector<size_t> solve_order(NodeView node, const Solution& sol, const std::vector<Candidate>& candidates) {
+    std::vector<size_t> solve_order(View node, const Solution& sol, const std::vector<Candidate>& candidates) {
         std::vector<size_t> order(candidates.size());
         for (size_t i = 0; i < order.size(); ++i) order[i] = i;
         if (params_.time_limit <= 0.0 || candidates.size() < 2) return order;
-        std::vector<int32_t> features(data_.p);
-        for (int32_t f = 0; f < data_.p; ++f) features[f] = f;
-        const SplitRecord greedy = best_generator_split(data_, obj_, node, features, limits_, sol.stats.data());
+        std::vector<int32_t> features(layout_.p());
+        for (int32_t f = 0; f < layout_.p(); ++f) features[f] = f;
+        SplitRecord greedy = layout_.best_generator_split(obj_, node, features, limits_, sol.stats.data());
+        route_missing(node, greedy);
         for (size_t i = 0; i < candidates.size(); ++i) {
-            if (candidates[i].split.feature == greedy.feature && candidates[i].split.threshold == greedy.threshold) {
+            if (candidates[i].split.feature == greedy.feature && candidates[i].split.threshold == greedy.threshold &&
+                candidates[i].split.missing_left == greedy.missing_left) {
                 std::rotate(order.begin(), order.begin() + i, order.begin() + i + 1);
                 break;
             }
@@ -424,6 +424,12 @@ class Search {
         return p;
     }
 
+    // Where a split sends a missing value when the state has none for its feature: to the side
+    // with more samples, as scikit-learn's trees do (the binned layout decides it while scanning).
+    static void route_missing(View node, SplitRecord& s) {
+        if constexpr (L::kExact) s.missing_left = 2 * static_cast<int64_t>(s.n_left) > node.m;
+    }
+
     bool splittable(const Solution& s) const {
         if (s.n_samples < params_.min_samples_split || s.n_samples < 2 * params_.min_samples_leaf ||
             s.total < 2 * params_.min_weight_leaf)
@@ -456,10 +462,10 @@ class Search {
     // One split left: every feature and threshold is tried for the true loss. With uniform costs
     // the best split over all features is the only one that can be optimal; with feature costs each
     // feature's best split is a point of the hull.
-    void solve_last_level(NodeView node, Solution& sol) {
+    void solve_last_level(View node, Solution& sol) {
         exact_scans_.fetch_add(1, std::memory_order_relaxed);
         std::vector<SplitRecord> best;
-        best_loss_splits(data_, obj_, node, limits_, sol.stats.data(), best);
+        layout_.best_loss_splits(obj_, node, limits_, sol.stats.data(), best);
         std::vector<int32_t> chosen;
         if (uniform_costs_) {
             int32_t b = -1;
@@ -480,11 +486,12 @@ class Search {
         std::vector<std::pair<SolutionPtr, SolutionPtr>> children;
         const int D = obj_.dim();
         for (int32_t f : chosen) {
-            std::vector<double> left(D), right(D);
-            node_stats(obj_, node.block(f), best[f].n_left, left.data());
+            std::vector<double> left(D, 0.0), right(D);
+            layout_.for_each_left(node, best[f], [&](int32_t i) { obj_.add(left.data(), i); });
             for (int d = 0; d < D; ++d) right[d] = sol.stats[d] - left[d];
             Candidate c;
             c.split = best[f];
+            route_missing(node, c.split);
             c.cost = split_cost(sol, f);
             candidates.push_back(c);
             children.emplace_back(new_state(best[f].n_left, std::move(left), false),
@@ -493,39 +500,40 @@ class Search {
         finish(sol, candidates, children);
     }
 
-    void generate(NodeView node, SubsetHash hash, int depth, const Solution& sol,
+    void generate(View node, SubsetHash hash, int depth, const Solution& sol,
                   std::vector<Candidate>& out, Workspace& ws) {
         std::vector<SplitRecord> splits;
         const Splitter splitter =
             depth < static_cast<int>(params_.splitters.size()) ? params_.splitters[depth] : Splitter::Cart;
         const int budget = depth < static_cast<int>(params_.candidates.size()) ? params_.candidates[depth] : 1;
         switch (splitter) {
-            case Splitter::Exhaustive: all_splits(data_, obj_.w, node, limits_, sol.total, 0, splits); break;
-            case Splitter::Quantile: all_splits(data_, obj_.w, node, limits_, sol.total, budget, splits); break;
+            case Splitter::Exhaustive: layout_.all_splits(obj_, node, limits_, sol.total, 0, splits); break;
+            case Splitter::Quantile: layout_.all_splits(obj_, node, limits_, sol.total, budget, splits); break;
             case Splitter::Cart: cart_splits(node, hash, sol, budget, splits, ws.in_left); break;
-            case Splitter::TopK: top_k_splits(data_, obj_, node, limits_, sol.stats.data(), budget, splits); break;
-            case Splitter::TopB: top_b_splits(data_, obj_, node, limits_, sol.stats.data(), budget, splits); break;
+            case Splitter::TopK: layout_.top_k_splits(obj_, node, limits_, sol.stats.data(), budget, splits); break;
+            case Splitter::TopB: layout_.top_b_splits(obj_, node, limits_, sol.stats.data(), budget, splits); break;
             case Splitter::Lookahead: lookahead_splits(node, hash, sol, budget, splits, ws); break;
         }
         candidates_.fetch_add(static_cast<int64_t>(splits.size()), std::memory_order_relaxed);
         std::sort(splits.begin(), splits.end(), [](const SplitRecord& a, const SplitRecord& b) {
-            return a.feature < b.feature || (a.feature == b.feature && a.threshold < b.threshold);
+            if (a.feature != b.feature) return a.feature < b.feature;
+            if (a.threshold != b.threshold) return a.threshold < b.threshold;
+            return a.missing_left < b.missing_left;
         });
         out.clear();
         for (SplitRecord s : splits) {
             // A split found deep in the generator's tree is applied to the whole state.
-            s.n_left = count_left(data_, node, s.feature, s.threshold);
-            double wl = 0.0, wr = 0.0;   // only needed when leaves have a minimum weight
-            if (limits_.min_weight > 0.0) {
-                const int32_t* ids = node.block(s.feature);
-                for (int32_t j = 0; j < s.n_left; ++j) wl += obj_.w[ids[j]];
-                wr = sol.total - wl;
-            }
-            if (!limits_.allow(s.n_left, node.m - s.n_left, wl, wr)) continue;
+            double wl = 0.0;
             Candidate c;
+            s.n_left = layout_.for_each_left(node, s, [&](int32_t i) {
+                wl += obj_.w[i];
+                c.left_hash.a += mix_a(i);
+                c.left_hash.b += mix_b(i);
+            });
+            if (!limits_.allow(s.n_left, node.m - s.n_left, wl, sol.total - wl)) continue;
+            route_missing(node, s);
             c.split = s;
             c.cost = split_cost(sol, s.feature);
-            c.left_hash = hash_of(node.block(s.feature), s.n_left);
             c.right_hash = SubsetHash{hash.a - c.left_hash.a, hash.b - c.left_hash.b};
             // Two splits with the same partition and cost are the same action.
             bool duplicate = false;
@@ -537,11 +545,14 @@ class Search {
     }
 
     // CART's splits and the `budget` splits of best depth-2 lookahead (dpdt/lookahead.hpp).
-    void lookahead_splits(NodeView node, SubsetHash hash, const Solution& sol, int budget,
+    void lookahead_splits(View node, SubsetHash hash, const Solution& sol, int budget,
                           std::vector<SplitRecord>& out, Workspace& ws) {
         if constexpr (std::is_same_v<O, Newton>) {
             throw std::invalid_argument("the lookahead splitter needs a loss that grows with the samples");
+        } else if constexpr (!L::kExact) {
+            throw std::invalid_argument("the lookahead splitter needs exact thresholds (max_bins=None)");
         } else {
+            const Dataset& data_ = layout_.data;
             cart_splits(node, hash, sol, budget, out, ws.in_left);
             if (ws.rank.empty()) ws.rank.resize(data_.n);
             Lookahead<O> lookahead(data_, obj_, limits_, ws.rank);
@@ -560,11 +571,11 @@ class Search {
 
     // The splits of a best-first CART grown on the node's samples until it has `budget` splits.
     // `in_left` is the thread's all-zero membership mask, left all zero.
-    void cart_splits(NodeView node, SubsetHash hash, const Solution& sol, int budget,
+    void cart_splits(View node, SubsetHash hash, const Solution& sol, int budget,
                      std::vector<SplitRecord>& out, std::vector<uint8_t>& in_left) {
         struct CartNode {
             std::vector<int32_t> blocks;   // empty for the root, which reads the state's view
-            NodeView view;
+            View view;
             std::vector<double> stats;
             double total = 0.0;
             SplitRecord split;
@@ -577,9 +588,10 @@ class Search {
         std::priority_queue<std::shared_ptr<CartNode>, std::vector<std::shared_ptr<CartNode>>, decltype(cmp)>
             heap(cmp);
         std::mt19937_64 rng(splitmix64(params_.random_state ^ hash.a) ^ hash.b);
-        std::vector<int32_t> all_features(data_.p);
-        for (int32_t f = 0; f < data_.p; ++f) all_features[f] = f;
-        const bool subsample = params_.max_features > 0 && params_.max_features < data_.p;
+        const int32_t p = static_cast<int32_t>(layout_.p());
+        std::vector<int32_t> all_features(p);
+        for (int32_t f = 0; f < p; ++f) all_features[f] = f;
+        const bool subsample = params_.max_features > 0 && params_.max_features < p;
         std::vector<int32_t> features;
         int64_t order = 0;
 
@@ -591,14 +603,14 @@ class Search {
                 // Partial Fisher-Yates draw of max_features features, seeded by the state.
                 features = all_features;
                 for (int i = 0; i < params_.max_features; ++i) {
-                    const uint64_t j = i + rng() % static_cast<uint64_t>(data_.p - i);
+                    const uint64_t j = i + rng() % static_cast<uint64_t>(p - i);
                     std::swap(features[i], features[j]);
                 }
                 features.resize(params_.max_features);
                 std::sort(features.begin(), features.end());
             }
-            cn->split = best_generator_split(data_, obj_, cn->view, subsample ? features : all_features,
-                                             limits_, cn->stats.data());
+            cn->split = layout_.best_generator_split(obj_, cn->view, subsample ? features : all_features,
+                                                     limits_, cn->stats.data());
             if (!cn->split.found()) return;
             const double decrease = cn->split.score;
             if (decrease < params_.min_impurity_decrease * total_weight_) return;
@@ -617,19 +629,12 @@ class Search {
             heap.pop();
             out.push_back(cn->split);
             if (static_cast<int>(out.size()) >= budget) break;
-            const int32_t n_left = cn->split.n_left, n_right = cn->view.m - n_left;
             auto left = std::make_shared<CartNode>(), right = std::make_shared<CartNode>();
-            left->blocks.resize(static_cast<size_t>(n_left) * data_.p + 1);
-            right->blocks.resize(static_cast<size_t>(n_right) * data_.p + 1);
-            const int32_t* prefix = cn->view.block(cn->split.feature);
-            for (int32_t j = 0; j < n_left; ++j) in_left[prefix[j]] = 1;
-            partition(data_, cn->view, in_left.data(), n_left, left->blocks.data(), right->blocks.data());
-            for (int32_t j = 0; j < n_left; ++j) in_left[prefix[j]] = 0;
-            left->view = NodeView{n_left, left->blocks.data()};
-            right->view = NodeView{n_right, right->blocks.data()};
+            std::tie(left->view, right->view) =
+                layout_.partition(cn->view, cn->split, in_left, left->blocks, right->blocks);
             for (auto* child : {&left, &right}) {
                 (*child)->stats.resize(obj_.dim());
-                node_stats(obj_, (*child)->view.block(0), (*child)->view.m, (*child)->stats.data());
+                node_stats(obj_, L::ids((*child)->view), (*child)->view.m, (*child)->stats.data());
                 (*child)->total = obj_.weight((*child)->stats.data());
             }
             consider(std::move(left));
@@ -652,7 +657,7 @@ class Search {
         sol.actions = std::move(kept);
     }
 
-    const Dataset& data_;
+    const L& layout_;
     const O& obj_;
     const Params& params_;
     std::atomic<bool>& stop_;
@@ -673,6 +678,7 @@ void emit(const O& obj, const Solution& sol, int32_t point, TreeArrays& t) {
     t.children_right.push_back(kLeaf);
     t.feature.push_back(-2);
     t.threshold.push_back(-2.0);
+    t.missing_left.push_back(0);
     const size_t at = t.value.size();
     t.value.resize(at + obj.value_dim());
     obj.value(sol.stats.data(), t.value.data() + at);
@@ -684,6 +690,7 @@ void emit(const O& obj, const Solution& sol, int32_t point, TreeArrays& t) {
     const Action& a = sol.actions[p.action];
     t.feature[id] = a.feature;
     t.threshold[id] = a.threshold;
+    t.missing_left[id] = a.missing_left;
     t.children_left[id] = t.node_count();
     emit(obj, *a.left, p.left_point, t);
     t.children_right[id] = t.node_count();
@@ -717,19 +724,17 @@ std::vector<FrontTree> front_of(const O& obj, const Solution& root, double total
     return front;
 }
 
-}  // namespace
 
-template <class O>
-FitResult fit(const Dataset& data, const O& objective, const Params& params, const Poll& poll,
-              const RootPlan& plan) {
+template <class O, class L>
+FitResult run(const L& layout, const O& objective, const Params& params, const Poll& poll, const RootPlan& plan) {
     using Mode = RootPlan::Mode;
     if (plan.mode != Mode::Local && params.time_limit > 0.0)
         throw std::invalid_argument("a fit split over processes cannot have a time limit");
     const auto t0 = std::chrono::steady_clock::now();
     std::atomic<bool> stop{false};
-    Search<O> search(data, objective, params, stop);
-    const NodeView root_view{static_cast<int32_t>(data.n), data.presorted.data()};
-    const SubsetHash root_hash = hash_of(data.presorted.data(), root_view.m);
+    Search<O, L> search(layout, objective, params, stop);
+    const typename L::View root_view = layout.root();
+    const SubsetHash root_hash = hash_of(L::ids(root_view), root_view.m);
     const int n_threads = std::max(1, params.n_threads);
 
     std::mutex mutex;
@@ -755,7 +760,7 @@ FitResult fit(const Dataset& data, const O& objective, const Params& params, con
     int running = n_threads;
     auto worker = [&](bool is_first) {
         try {
-            Workspace ws(data.n, params.max_depth);
+            Workspace ws(layout.n(), params.max_depth);
             if (is_first) {
                 std::vector<Candidate> local;
                 std::shared_ptr<Solution> sol = search.expand(root_view, root_hash, 0, local, ws);
@@ -839,7 +844,7 @@ FitResult fit(const Dataset& data, const O& objective, const Params& params, con
             throw BadSolution("expected " + std::to_string(result.root_tasks) + " subproblem solutions, got " +
                               std::to_string(plan.solutions.size()));
         for (int64_t t = 0; t < result.root_tasks; ++t) {
-            SolutionPtr side = SolutionReader(plan.solutions[t], objective.dim(), data.p).read();
+            SolutionPtr side = SolutionReader(plan.solutions[t], objective.dim(), layout.p()).read();
             auto& pair = children[order[t / 2]];
             (t % 2 == 0 ? pair.first : pair.second) = std::move(side);
         }
@@ -861,8 +866,27 @@ FitResult fit(const Dataset& data, const O& objective, const Params& params, con
     return result;
 }
 
-template FitResult fit(const Dataset&, const Classification&, const Params&, const Poll&, const RootPlan&);
-template FitResult fit(const Dataset&, const SquaredError&, const Params&, const Poll&, const RootPlan&);
-template FitResult fit(const Dataset&, const Newton&, const Params&, const Poll&, const RootPlan&);
+}  // namespace
+
+template <class O>
+FitResult fit(const Dataset& data, const O& objective, const Params& params, const Poll& poll,
+              const RootPlan& plan) {
+    return run(ExactLayout(data), objective, params, poll, plan);
+}
+
+template <class O, class Code>
+FitResult fit(const BinnedData<Code>& data, const O& objective, const Params& params, const Poll& poll,
+              const RootPlan& plan) {
+    return run(BinnedLayout<Code>(data), objective, params, poll, plan);
+}
+
+#define DPDT_INSTANTIATE(O)                                                                              \
+    template FitResult fit(const Dataset&, const O&, const Params&, const Poll&, const RootPlan&);        \
+    template FitResult fit(const BinnedData<uint8_t>&, const O&, const Params&, const Poll&, const RootPlan&); \
+    template FitResult fit(const BinnedData<uint16_t>&, const O&, const Params&, const Poll&, const RootPlan&);
+DPDT_INSTANTIATE(Classification)
+DPDT_INSTANTIATE(SquaredError)
+DPDT_INSTANTIATE(Newton)
+#undef DPDT_INSTANTIATE
 
 }  // namespace dpdt

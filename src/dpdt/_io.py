@@ -28,7 +28,9 @@ FORMAT = "dpdt-model"
 VERSION = 1
 
 _TREE_ARRAYS = ("children_left", "children_right", "feature", "threshold", "value", "impurity",
-                "n_node_samples", "weighted_n_node_samples")
+                "n_node_samples", "weighted_n_node_samples", "missing_go_to_left")
+# Arrays that files of an earlier dpdt may lack, and what they mean then.
+_TREE_ARRAY_DEFAULTS = {"missing_go_to_left": lambda n: np.zeros(n, dtype=np.uint8)}
 _MULTIWAY_ARRAYS = ("feature", "edge_begin", "edge_category", "edge_child", "value",
                     "n_node_samples")
 _ARRAY_KINDS = "biufU"   # bool, int, uint, float, str; object arrays hold such scalars only
@@ -257,10 +259,15 @@ class _Decoder:
             self.fail(f"{where}: {exc}")
 
     def tree(self, node, where):
-        arrays = {name: self.array(node.get(name), f"{where}.{name}") for name in _TREE_ARRAYS}
+        arrays = {name: self.array(node.get(name), f"{where}.{name}") for name in _TREE_ARRAYS
+                  if name in node or name not in _TREE_ARRAY_DEFAULTS}
         n_features = node.get("n_features")
         self.expect(isinstance(n_features, int) and n_features >= 1, f"{where}: bad n_features")
         n = arrays["feature"].shape[0]
+        for name, default in _TREE_ARRAY_DEFAULTS.items():
+            arrays.setdefault(name, default(n))
+        self.expect(np.isin(arrays["missing_go_to_left"], (0, 1)).all(),
+                    f"{where}.missing_go_to_left: expected 0 or 1")
         self.expect(n >= 1 and all(a.shape[:1] == (n,) for a in arrays.values())
                     and arrays["value"].ndim == 3, f"{where}: arrays of inconsistent shapes")
         for name in ("children_left", "children_right", "feature", "n_node_samples"):

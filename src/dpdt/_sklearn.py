@@ -25,8 +25,7 @@ def _sklearn_tree(tree, n_classes):
     nodes["impurity"] = tree.impurity
     nodes["n_node_samples"] = tree.n_node_samples
     nodes["weighted_n_node_samples"] = tree.weighted_n_node_samples
-    # dpdt rejects NaN at fit and at predict; scikit-learn would send a NaN right.
-    nodes["missing_go_to_left"] = 0
+    nodes["missing_go_to_left"] = tree.missing_go_to_left
     n_outputs = tree.value.shape[1]
     result = SklearnTree(tree.n_features, np.asarray(n_classes, dtype=np.intp), n_outputs)
     result.__setstate__({"max_depth": tree.max_depth, "node_count": tree.node_count,

@@ -13,7 +13,8 @@ class Tree:
     """A fitted binary decision tree stored as parallel arrays, one entry per node.
 
     Node 0 is the root and nodes are numbered in depth-first preorder, left child first. A sample
-    goes to the left child when ``X[:, feature[node]] <= threshold[node]``. Leaves have
+    goes to the left child when ``X[:, feature[node]] <= threshold[node]``, and a sample whose
+    value is missing (NaN) when ``missing_go_to_left[node]`` is 1. Leaves have
     ``children_left == children_right == -1`` and ``feature == threshold == -2``, exactly as in
     scikit-learn's ``tree_``.
 
@@ -27,6 +28,10 @@ class Tree:
         Feature tested at each split node, -2 for leaves.
     threshold : ndarray of shape (node_count,), dtype float64
         Threshold of each split node, -2 for leaves.
+    missing_go_to_left : ndarray of shape (node_count,), dtype uint8
+        1 where a missing value goes left: the side better for the objective when the node's
+        training samples had missing values of its feature, else the side with more samples (as
+        in scikit-learn).
     value : ndarray of shape (node_count, 1, n_classes) or (node_count, n_outputs, 1)
         Classification: weighted class fractions of the training samples reaching each node.
         Regression: their weighted mean of each output.
@@ -44,11 +49,14 @@ class Tree:
     """
 
     def __init__(self, *, children_left, children_right, feature, threshold, value, impurity,
-                 n_node_samples, weighted_n_node_samples, n_features):
+                 n_node_samples, weighted_n_node_samples, n_features, missing_go_to_left=None):
         self.children_left = np.asarray(children_left, dtype=np.int64)
         self.children_right = np.asarray(children_right, dtype=np.int64)
         self.feature = np.asarray(feature, dtype=np.int64)
         self.threshold = np.asarray(threshold, dtype=np.float64)
+        self.missing_go_to_left = (np.zeros(self.threshold.shape, dtype=np.uint8)
+                                   if missing_go_to_left is None
+                                   else np.asarray(missing_go_to_left, dtype=np.uint8))
         self.value = np.asarray(value, dtype=np.float64)
         self.impurity = np.asarray(impurity, dtype=np.float64)
         self.n_node_samples = np.asarray(n_node_samples, dtype=np.int64)
@@ -92,7 +100,8 @@ class Tree:
         if np.ndim(X) != 2 or np.shape(X)[1] != self.n_features:
             raise ValueError(f"X has shape {np.shape(X)}, the tree needs (n_samples, "
                              f"{self.n_features})")
-        return _core.apply(self.children_left, self.children_right, self.feature, self.threshold, X)
+        return _core.apply(self.children_left, self.children_right, self.feature, self.threshold,
+                           self.missing_go_to_left, X)
 
     def decision_path(self, X):
         """CSR indicator matrix (n_samples, node_count) of the nodes each row goes through."""
@@ -106,7 +115,9 @@ class Tree:
             active, current = active[internal], current[internal]
             if not active.size:
                 break
-            go_left = X[active, self.feature[current]] <= self.threshold[current]
+            x = X[active, self.feature[current]]
+            go_left = np.where(np.isnan(x), self.missing_go_to_left[current] == 1,
+                               x <= self.threshold[current])
             nxt = np.where(go_left, self.children_left[current], self.children_right[current])
             node[active] = nxt
             rows.append(active)

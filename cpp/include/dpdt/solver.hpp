@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "dpdt/dataset.hpp"
+#include "dpdt/layout.hpp"
 #include "dpdt/objective.hpp"
 #include "dpdt/params.hpp"
 #include "dpdt/tree.hpp"
@@ -89,6 +90,10 @@ class Interrupted : public std::runtime_error {
 using Poll = std::function<bool(const Progress&)>;
 template <class O>
 FitResult fit(const Dataset& data, const O& objective, const Params& params, const Poll& poll,
+              const RootPlan& plan = RootPlan{});
+// The same on binned features (dpdt/layout.hpp); Code is uint8_t or uint16_t.
+template <class O, class Code>
+FitResult fit(const BinnedData<Code>& data, const O& objective, const Params& params, const Poll& poll,
               const RootPlan& plan = RootPlan{});
 
 }  // namespace dpdt

@@ -37,6 +37,8 @@ struct SplitRecord {
     int32_t n_left = 0;        // samples [0, n_left) of the feature's block go left
     double score = 0.0;        // what the search optimised
     double tie = 0.0;          // its secondary key
+    bool missing_left = false; // where a missing value goes
+    int32_t bin = -1;          // binned layout: bins <= bin of the feature go left
     bool found() const { return feature >= 0; }
 };
 
