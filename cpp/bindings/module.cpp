@@ -260,16 +260,16 @@ nb::dict with_layout(Array2<double> X, const nb::kwargs& kwargs, Go&& go) {
     const nb::handle codes = kwargs["codes"];
     Array1<int32_t> n_bins;
     Array1<double> upper;
-    if (!kwargs.contains("n_bins") || !kwargs.contains("upper") || !nb::try_cast(kwargs["n_bins"], n_bins) ||
-        !nb::try_cast(kwargs["upper"], upper))
+    if (!kwargs.contains("n_bins") || !kwargs.contains("upper") || !nb::try_cast(kwargs["n_bins"], n_bins, false) ||
+        !nb::try_cast(kwargs["upper"], upper, false))
         throw nb::value_error("binned features need codes, n_bins (int32) and upper (float64)");
     Codes<uint8_t> codes8;
-    if (nb::try_cast(codes, codes8)) {
+    if (nb::try_cast(codes, codes8, false)) {
         auto data = binned_data<uint8_t>(codes8, n_bins, upper, n, p);
         return go([&]() -> const dpdt::BinnedData<uint8_t>& { return data; });
     }
     Codes<uint16_t> codes16;
-    if (nb::try_cast(codes, codes16)) {
+    if (nb::try_cast(codes, codes16, false)) {
         auto data = binned_data<uint16_t>(codes16, n_bins, upper, n, p);
         return go([&]() -> const dpdt::BinnedData<uint16_t>& { return data; });
     }

@@ -1,0 +1,77 @@
+"""Cutting features into bins for the histogram engine (``max_bins``)."""
+
+import numpy as np
+
+#: "auto" bins the features from this many training samples on, and keeps exact thresholds below.
+AUTO_BINNED_SAMPLES = 100_000
+#: The bins of "auto" (codes fit in one byte, with one code left for a missing value).
+AUTO_MAX_BINS = 255
+#: Bin edges come from at most this many samples (drawn with the estimator's random_state).
+BINNING_SAMPLES = 200_000
+
+
+def uses_bins(max_bins, X):
+    """Return the number of bins the fit uses, or None for exact thresholds.
+
+    ``"auto"`` bins large data and any data with missing values (only the binned engine
+    routes them); an integer always bins; None never does, and refuses missing values.
+    """
+    has_missing = bool(np.isnan(X).any())
+    if max_bins is None:
+        if has_missing:
+            raise ValueError("X contains NaN: missing values need the histogram engine; set "
+                             "max_bins='auto' or an integer")
+        return None
+    if max_bins == "auto":
+        return AUTO_MAX_BINS if has_missing or X.shape[0] >= AUTO_BINNED_SAMPLES else None
+    return int(max_bins)
+
+
+def bin_features(X, max_bins, random_state):
+    """Cut every feature of ``X`` into at most ``max_bins`` bins of training values.
+
+    Bin ``b`` of a feature holds the values in ``(upper[b - 1], upper[b]]``, where every
+    ``upper`` is a value of the training data, so that a split after bin ``b`` is the threshold
+    ``x <= upper[b]`` on raw values. A feature with at most ``max_bins`` distinct values gets one
+    bin per value (its thresholds are then exactly those of the exact engine's splits, up to
+    where between two values they sit). Otherwise the edges are quantiles of the values,
+    taken from at most ``BINNING_SAMPLES`` rows. A missing value gets code ``n_bins[f]``.
+
+    Returns
+    -------
+    codes : ndarray of shape (n_samples, n_features), dtype uint8 or uint16
+    n_bins : ndarray of shape (n_features,), dtype int32
+    upper : ndarray of shape (sum(n_bins),), dtype float64
+        The bins' upper values, feature after feature.
+    """
+    n_samples, n_features = X.shape
+    code_type = np.uint8 if max_bins <= np.iinfo(np.uint8).max else np.uint16
+    rows = None
+    if n_samples > BINNING_SAMPLES:
+        rows = np.sort(random_state.choice(n_samples, BINNING_SAMPLES, replace=False))
+    codes = np.empty((n_samples, n_features), dtype=code_type)
+    n_bins = np.empty(n_features, dtype=np.int32)
+    uppers = []
+    for f in range(n_features):
+        column = X[:, f]
+        sample = column if rows is None else column[rows]
+        sample = sample[~np.isnan(sample)]
+        distinct = np.unique(sample)
+        if distinct.size > max_bins:
+            levels = np.arange(1, max_bins + 1) / max_bins
+            distinct = np.unique(np.quantile(sample, levels, method="inverted_cdf"))
+        present_max = np.nanmax(column) if not np.isnan(column).all() else None
+        if present_max is None:
+            upper = np.zeros(1)   # only missing values: one empty bin, never split
+        elif distinct.size == 0 or distinct[-1] < present_max:
+            # The last bin must hold every present value, those the sample missed included.
+            upper = np.append(distinct[distinct < present_max], present_max)
+        else:
+            upper = distinct
+        if upper.size > max_bins:   # the appended maximum merges with the last quantile's bin
+            upper = np.append(upper[:max_bins - 1], upper[-1])
+        n_bins[f] = upper.size
+        # NaN sorts after every number, so searchsorted gives it n_bins[f]: the missing code.
+        codes[:, f] = np.searchsorted(upper, column, side="left")
+        uppers.append(upper)
+    return codes, n_bins, np.concatenate(uppers).astype(np.float64)
