@@ -425,9 +425,10 @@ class Search {
     }
 
     // Where a split sends a missing value when the state has none for its feature: to the side
-    // with more samples, as scikit-learn's trees do (the binned layout decides it while scanning).
-    static void route_missing(View node, SplitRecord& s) {
-        if constexpr (L::kExact) s.missing_left = 2 * static_cast<int64_t>(s.n_left) > node.m;
+    // with more samples, as scikit-learn's trees do. (A split found deep in the CART generator
+    // comes with the route of that node.)
+    void route_missing(View node, SplitRecord& s) const {
+        if (!layout_.has_missing(node, s.feature)) s.missing_left = 2 * static_cast<int64_t>(s.n_left) > node.m;
     }
 
     bool splittable(const Solution& s) const {

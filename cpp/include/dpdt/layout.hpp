@@ -72,6 +72,8 @@ class ExactLayout {
         return n_left;
     }
 
+    static bool has_missing(const View&, int32_t) { return false; }
+
     // The children's views in `left` and `right`; `s.n_left` is its count on `v`, `mask` an
     // all-zero byte per sample of the dataset, left all zero.
     std::pair<View, View> partition(const View& v, const SplitRecord& s, std::vector<uint8_t>& mask,
@@ -242,6 +244,12 @@ class BinnedLayout {
         return n_left;
     }
 
+    bool has_missing(const View& v, int32_t feature) const {
+        for (int32_t j = 0; j < v.m; ++j)
+            if (data.code(v.ids[j], feature) == data.n_bins[feature]) return true;
+        return false;
+    }
+
     std::pair<View, View> partition(const View& v, const SplitRecord& s, std::vector<uint8_t>&,
                                     std::vector<int32_t>& left, std::vector<int32_t>& right) const {
         const int32_t n_left = s.n_left, n_right = v.m - n_left;
@@ -320,7 +328,9 @@ class BinnedLayout {
             const double wl = obj.weight(left.data()), wr = obj.weight(right.data());
             if (limits.allow(nl, m - nl, wl, wr)) {
                 s.n_left = nl;
-                s.missing_left = missing_left;
+                // Without missing values here, one at predict time goes where most samples went,
+                // as in scikit-learn's trees.
+                s.missing_left = n_missing > 0 ? missing_left : 2 * static_cast<int64_t>(nl) > m;
                 visit(s, left.data(), right.data());
             }
             if (missing_left)

@@ -1,0 +1,203 @@
+"""The histogram engine (``max_bins``) and missing values, against exact fits and brute force."""
+
+import itertools
+
+import numpy as np
+import pytest
+from sklearn.tree import DecisionTreeClassifier
+
+import dpdt
+from dpdt import DPDTreeClassifier, DPDTreeRegressor, to_sklearn
+from dpdt import _binning
+
+from _trees import assert_tree_equal
+
+RNG_SEEDS = range(12)
+
+
+def _small_problem(seed, n_classes=3, missing=0.0):
+    rng = np.random.default_rng(seed)
+    n, p = int(rng.integers(6, 40)), int(rng.integers(1, 4))
+    X = rng.integers(0, 7, (n, p)).astype(float)
+    if missing:
+        X[rng.random(X.shape) < missing] = np.nan
+    return X, rng.integers(0, n_classes, n), rng.random(n) + 0.1
+
+
+def _front(model):
+    return model.pareto_front_[["train_loss", "complexity"]].tolist()
+
+
+@pytest.mark.parametrize("seed", RNG_SEEDS)
+@pytest.mark.parametrize("complexity", ["expected_tests", "n_splits"])
+def test_one_bin_per_value_gives_the_exact_optimal_front(seed, complexity):
+    # With a bin per distinct value every partition of the exact engine is available, so the
+    # exhaustive search is optimal in both and the fronts coincide.
+    X, y, w = _small_problem(seed)
+    params = dict(max_depth=3, splitter="exhaustive", complexity=complexity,
+                  min_samples_leaf=1 + seed % 2)
+    exact = DPDTreeClassifier(max_bins=None, **params).fit(X, y, w)
+    binned = DPDTreeClassifier(max_bins=16, **params).fit(X, y, w)
+    assert np.allclose(_front(exact), _front(binned), rtol=0, atol=1e-12)
+    wide = DPDTreeClassifier(max_bins=300, **params).fit(X, y, w)   # uint16 codes
+    assert np.allclose(_front(exact), _front(wide), rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", RNG_SEEDS)
+def test_regression_one_bin_per_value_gives_the_exact_optimal_front(seed):
+    X, _, w = _small_problem(seed)
+    rng = np.random.default_rng(seed)
+    Y = np.column_stack([X[:, 0] + rng.standard_normal(len(X)), rng.standard_normal(len(X))])
+    params = dict(max_depth=2, splitter="exhaustive")
+    exact = DPDTreeRegressor(max_bins=None, **params).fit(X, Y, w)
+    binned = DPDTreeRegressor(max_bins=16, **params).fit(X, Y, w)
+    assert np.allclose(_front(exact), _front(binned), rtol=1e-9, atol=1e-12)
+
+
+def _brute_force_loss(X, y, w, depth):
+    """Least weighted misclassification of a tree of depth <= depth whose every split is a
+    threshold between present values with missing values sent left or right."""
+
+    def leaf(idx):
+        return w[idx].sum() - max((w[idx][y[idx] == k].sum() for k in np.unique(y[idx])),
+                                  default=0.0)
+
+    def best(idx, d):
+        value = leaf(idx)
+        if d == 0 or value == 0:
+            return value
+        for f in range(X.shape[1]):
+            x = X[idx, f]
+            present = np.unique(x[~np.isnan(x)])
+            for t, missing_left in itertools.product(present, (False, True)):
+                go_left = np.where(np.isnan(x), missing_left, x <= t)
+                if go_left.all() or not go_left.any():
+                    continue
+                value = min(value, best(idx[go_left], d - 1) + best(idx[~go_left], d - 1))
+        return value
+
+    return best(np.arange(len(y)), depth) / w.sum()
+
+
+@pytest.mark.parametrize("seed", RNG_SEEDS)
+@pytest.mark.parametrize("depth", [1, 2])
+def test_missing_values_reach_the_brute_force_optimum(seed, depth):
+    X, y, w = _small_problem(seed, missing=0.3)
+    X = X[:12]
+    y, w = y[:12], w[:12]
+    model = DPDTreeClassifier(max_depth=depth, splitter="exhaustive", max_bins=16).fit(X, y, w)
+    assert model.pareto_front_["train_loss"][0] == pytest.approx(_brute_force_loss(X, y, w, depth),
+                                                                 abs=1e-12)
+    # Prediction routes the missing values as the fit did: the reported loss is the loss.
+    wrong = model.set_params(alpha=0.0).predict(X) != y
+    assert w[wrong].sum() / w.sum() == pytest.approx(model.pareto_front_["train_loss"][0], abs=1e-12)
+
+
+def test_missing_values_beat_scikit_learn_on_xor():
+    rng = np.random.default_rng(0)
+    X = rng.random((4000, 4))
+    y = (X[:, 0] > 0.5) ^ (X[:, 1] > 0.5)
+    X[rng.random(X.shape) < 0.1] = np.nan
+    ours = DPDTreeClassifier(max_depth=2).fit(X, y)
+    theirs = DecisionTreeClassifier(max_depth=2, random_state=0).fit(X, y)
+    assert ours.n_bins_ is not None   # "auto" bins because of the NaN
+    assert ours.score(X, y) > theirs.score(X, y) + 0.1
+
+
+def test_nan_without_bins_is_refused():
+    X, y, _ = _small_problem(0, missing=0.3)
+    with pytest.raises(ValueError, match="max_bins"):
+        DPDTreeClassifier(max_bins=None).fit(X, y)
+    with pytest.raises(ValueError, match="max_bins"):
+        DPDTreeClassifier(max_bins=8, splitter="lookahead", candidates=(2,)).fit(
+            np.nan_to_num(X), y)
+
+
+def test_missing_at_predict_follows_scikit_learn_rule():
+    # Fitted without missing values, a NaN goes to the child with more samples, and the
+    # scikit-learn copy of the tree predicts the same.
+    rng = np.random.default_rng(3)
+    X = rng.random((300, 3))
+    y = (X[:, 0] > 0.3).astype(int) + (X[:, 1] > 0.6)
+    for max_bins in (None, 64):
+        model = DPDTreeClassifier(max_depth=3, max_bins=max_bins).fit(X, y)
+        tree = model.tree_
+        split = ~tree.is_leaf
+        bigger_left = (tree.n_node_samples[tree.children_left[split]]
+                       > tree.n_node_samples[tree.children_right[split]])
+        np.testing.assert_array_equal(tree.missing_go_to_left[split], bigger_left)
+        X_test = rng.random((200, 3))
+        X_test[rng.random(X_test.shape) < 0.3] = np.nan
+        np.testing.assert_array_equal(model.predict(X_test), to_sklearn(model).predict(X_test))
+        np.testing.assert_array_equal(model.decision_path(X_test).indices,
+                                      to_sklearn(model).decision_path(X_test).indices)
+
+
+def test_saved_model_keeps_missing_routes(tmp_path):
+    X, y, _ = _small_problem(5, missing=0.3)
+    model = DPDTreeClassifier(max_depth=3, max_bins=8).fit(X, y)
+    model.save(tmp_path / "m.json")
+    loaded = dpdt.load(tmp_path / "m.json")
+    assert_tree_equal(model.tree_, loaded.tree_)
+    np.testing.assert_array_equal(model.predict(X), loaded.predict(X))
+
+
+def test_bins_hold_the_values_below_their_thresholds(monkeypatch):
+    monkeypatch.setattr(_binning, "BINNING_SAMPLES", 500)   # the sampled-edges path
+    rng = np.random.default_rng(0)
+    X = np.column_stack([rng.standard_normal(3000), rng.integers(0, 5, 3000),
+                         np.round(rng.exponential(size=3000), 1)])
+    X[rng.random(X.shape) < 0.05] = np.nan
+    for max_bins in (4, 40, 255, 1000):
+        codes, n_bins, upper = _binning.bin_features(X, max_bins, np.random.RandomState(0))
+        assert codes.dtype == (np.uint8 if max_bins <= 255 else np.uint16)
+        assert np.all(n_bins <= max_bins)
+        start = 0
+        for f in range(X.shape[1]):
+            edges = upper[start:start + n_bins[f]]
+            start += n_bins[f]
+            x, c = X[:, f], codes[:, f].astype(int)
+            assert np.all(np.diff(edges) > 0)
+            assert np.all(np.isin(edges, x))   # every threshold is a training value
+            np.testing.assert_array_equal(c[np.isnan(x)], n_bins[f])
+            present = ~np.isnan(x)
+            for b in range(n_bins[f]):
+                np.testing.assert_array_equal(x[present] <= edges[b], c[present] <= b)
+
+
+def test_auto_bins_large_data(monkeypatch):
+    monkeypatch.setattr(_binning, "AUTO_BINNED_SAMPLES", 1000)
+    rng = np.random.default_rng(0)
+    X = rng.random((1500, 3))
+    y = X[:, 0] > 0.4
+    assert DPDTreeClassifier().fit(X[:999], y[:999]).n_bins_ is None
+    binned = DPDTreeClassifier().fit(X, y)
+    np.testing.assert_array_equal(binned.n_bins_, [255, 255, 255])
+    assert binned.score(X, y) == 1.0
+
+
+@pytest.mark.parametrize("splitter", ["cart", "topk", "topb", "quantile", "exhaustive"])
+def test_binned_tree_does_not_depend_on_threads(splitter):
+    rng = np.random.default_rng(1)
+    X = rng.random((600, 5))
+    X[rng.random(X.shape) < 0.1] = np.nan
+    y = (np.nan_to_num(X[:, 0]) + np.nan_to_num(X[:, 1]) > 0.9).astype(int) + (X[:, 2] > 0.8)
+    params = dict(max_depth=3, candidates=(4, 3), splitter=splitter, max_bins=32)
+    if splitter == "exhaustive":
+        params["max_depth"] = 2
+    one = DPDTreeClassifier(n_jobs=1, **params).fit(X, y)
+    two = DPDTreeClassifier(n_jobs=2, **params).fit(X, y)
+    for a, b in zip(one.trees_, two.trees_, strict=True):
+        assert_tree_equal(a, b)
+
+
+def test_binned_fit_is_never_worse_than_its_greedy_tree():
+    # DPDT's guarantee holds on the bins: the (4, 4) tree's objective is at most that of the
+    # (1, 1) tree (the greedy one on the same bins).
+    rng = np.random.default_rng(2)
+    X = rng.random((2000, 6))
+    X[rng.random(X.shape) < 0.05] = np.nan
+    y = ((np.nan_to_num(X[:, 0]) > 0.5) ^ (np.nan_to_num(X[:, 1]) > 0.5)).astype(int)
+    greedy = DPDTreeClassifier(max_depth=3, candidates=(1, 1), max_bins=64).fit(X, y)
+    dpdt_tree = DPDTreeClassifier(max_depth=3, candidates=(4, 4), max_bins=64).fit(X, y)
+    assert dpdt_tree.pareto_front_["train_loss"][0] <= greedy.pareto_front_["train_loss"][0] + 1e-12
