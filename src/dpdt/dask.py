@@ -78,14 +78,17 @@ class _DaskRunner:
         if n_tasks == 0:  # the root is a leaf: nothing to distribute
             return core(*args, **options)
 
-        # What the workers get: the options without the callback, and the arrays, once.
-        remote = {key: value for key, value in options.items() if key != "progress"}
+        # What the workers get: the options without the callback, and every array (the data,
+        # as arguments or options such as the binned codes) scattered once to every worker.
         client = self.client
-        arrays = [k for k, arg in enumerate(args) if isinstance(arg, np.ndarray)]
-        scattered = client.scatter([args[k] for k in arrays], broadcast=True, hash=False)
         remote_args = list(args)
-        for k, future in zip(arrays, scattered, strict=True):
-            remote_args[k] = future
+        remote = {key: value for key, value in options.items() if key != "progress"}
+        places = [(remote_args, k) for k, arg in enumerate(args) if isinstance(arg, np.ndarray)]
+        places += [(remote, key) for key, value in remote.items() if isinstance(value, np.ndarray)]
+        scattered = client.scatter([where[key] for where, key in places], broadcast=True,
+                                   hash=False)
+        for (where, key), future in zip(places, scattered, strict=True):
+            where[key] = future
 
         if self.chunks is None:
             n_threads = sum(client.nthreads().values())
@@ -119,7 +122,7 @@ class _DaskRunner:
             client.cancel(futures)
             raise
         finally:
-            del scattered, remote_args
+            del scattered, remote_args, remote
 
         result = core(*args, root_solutions=solutions, **options)
         stats = result["stats"]
