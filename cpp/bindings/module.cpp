@@ -78,6 +78,7 @@ struct FitOptions {
     int max_features = 0;
     uint64_t random_state = 0;
     int64_t max_states = dpdt::Params{}.max_states;
+    int64_t max_state_bytes = 0;
     int n_threads = 1;
     double time_limit = 0.0;
     // Called as progress(states, root_tasks_done, root_tasks, seconds) at most every
@@ -115,6 +116,7 @@ nb::dict run_fit(MakeData&& make_data, Array1<double> feature_costs, const O& ob
     params.max_features = o.max_features;
     params.random_state = o.random_state;
     params.max_states = o.max_states;
+    params.max_state_bytes = o.max_state_bytes;
     params.n_threads = o.n_threads;
     params.time_limit = o.time_limit;
 
@@ -193,6 +195,7 @@ FitOptions options(nb::kwargs kwargs) {
         else if (k == "max_features") o.max_features = nb::cast<int>(value);
         else if (k == "random_state") o.random_state = nb::cast<uint64_t>(value);
         else if (k == "max_states") o.max_states = nb::cast<int64_t>(value);
+        else if (k == "max_state_bytes") o.max_state_bytes = nb::cast<int64_t>(value);
         else if (k == "n_threads") o.n_threads = nb::cast<int>(value);
         else if (k == "time_limit") o.time_limit = nb::cast<double>(value);
         else if (k == "progress") o.progress = nb::borrow(value);

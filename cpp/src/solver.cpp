@@ -365,6 +365,7 @@ class Search {
         }
         sol.hull = lower_hull(std::move(points));
         keep_used_actions(sol);
+        charge(static_cast<int64_t>(sol.hull.size() * sizeof(HullPoint) + sol.actions.size() * sizeof(Action)));
     }
 
     // The order in which a state's candidates are solved. Under a time limit the greedy split
@@ -431,6 +432,18 @@ class Search {
         if (!layout_.has_missing(node, s.feature)) s.missing_left = 2 * static_cast<int64_t>(s.n_left) > node.m;
     }
 
+    // A shared_ptr's control block and the vectors' heap blocks, roughly.
+    static constexpr int64_t kAllocationOverhead = 96;
+
+    void charge(int64_t bytes) {
+        if (params_.max_state_bytes <= 0) return;
+        const int64_t total = state_bytes_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
+        if (total > params_.max_state_bytes)
+            throw StateLimitExceeded("the solved states would exceed the memory left by memory_limit (" +
+                                     std::to_string(params_.max_state_bytes) +
+                                     " bytes for them); lower max_depth or candidates, or raise memory_limit");
+    }
+
     bool splittable(const Solution& s) const {
         if (s.n_samples < params_.min_samples_split || s.n_samples < 2 * params_.min_samples_leaf ||
             s.total < 2 * params_.min_weight_leaf)
@@ -451,6 +464,8 @@ class Search {
                 throw StateLimitExceeded("the search exceeded max_states=" + std::to_string(params_.max_states) +
                                          " states; lower max_depth or candidates, or raise max_states");
         }
+        charge(static_cast<int64_t>(sizeof(Solution) + stats.size() * sizeof(double) + sizeof(HullPoint)) +
+               kAllocationOverhead);
         auto sol = std::make_shared<Solution>();
         sol->n_samples = m;
         sol->stats = std::move(stats);
@@ -666,7 +681,7 @@ class Search {
     bool uniform_costs_;
     LeafLimits limits_;
     SolutionCache cache_;
-    std::atomic<int64_t> states_{0}, candidates_{0}, exact_scans_{0}, cache_hits_{0};
+    std::atomic<int64_t> states_{0}, candidates_{0}, exact_scans_{0}, cache_hits_{0}, state_bytes_{0};
     const std::chrono::steady_clock::time_point deadline_;
     std::atomic<bool> timed_out_{false};
 };

@@ -19,6 +19,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 
 from ._binning import bin_features, uses_bins
 from ._io import SaveMixin
+from ._memory import fixed_fit_bytes, state_budget
 from ._progress import REPORT_SECONDS, progress_reporter
 from ._runner import call_core
 from ._tree import Tree
@@ -140,6 +141,7 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         ],
         "max_bins": [Interval(Integral, 2, 65535, closed="both"), StrOptions({"auto"}), None],
         "max_states": [Interval(Integral, 1, None, closed="left"), None],
+        "memory_limit": [Interval(Integral, 1, None, closed="left"), None],
         "time_limit": [Interval(Real, 0, None, closed="neither"), None],
         "n_jobs": [Integral, None],
         "verbose": ["verbose"],
@@ -152,10 +154,11 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         tags.input_tags.allow_nan = self.max_bins is not None
         return tags
 
-    def _fit_front(self, X, weight, fit_core, make_tree, loss_exponent=0):
+    def _fit_front(self, X, weight, fit_core, make_tree, stat_dim, loss_exponent=0):
         """Run the core on validated data and store the front, its trees and the statistics.
 
-        The core's losses, and so the alpha ranges, are multiplied by ``2**loss_exponent``.
+        The core's losses, and so the alpha ranges, are multiplied by ``2**loss_exponent``;
+        ``stat_dim`` is the size of the objective's leaf statistics (for ``memory_limit``).
         """
         n_samples, n_features = X.shape
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
@@ -171,9 +174,17 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
             codes, n_bins, upper = bin_features(X, bins, np.random.RandomState(seed))
             binned = {"codes": codes, "n_bins": n_bins, "upper": upper}
         self.n_bins_ = None if bins is None else n_bins
+        candidates = resolve_candidates(self.candidates, depth)
+        n_threads = max(1, effective_n_jobs(self.n_jobs))
+        state_bytes = 0
+        if self.memory_limit is not None:
+            fixed = fixed_fit_bytes(
+                n_samples, n_features, depth, max(candidates), n_threads, stat_dim,
+                n_bins=self.n_bins_, code_bytes=binned["codes"].itemsize if binned else 1)
+            state_bytes = state_budget(int(self.memory_limit), fixed)
         result = fit_core(
             weight=weight, feature_costs=self._feature_costs(n_features), max_depth=depth,
-            candidates=resolve_candidates(self.candidates, depth), splitters=splitters,
+            candidates=candidates, splitters=splitters,
             complexity=self.complexity,
             # Beyond n_samples these limits forbid every split, as n_samples + 1 does.
             min_samples_split=min(self.min_samples_split, n_samples + 1),
@@ -181,8 +192,8 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
             min_weight_leaf=float(self.min_weight_fraction_leaf * weight.sum()),
             min_impurity_decrease=float(self.min_impurity_decrease),
             max_features=self._max_features(n_features), random_state=int(seed),
-            max_states=min(self.max_states or 2**62, 2**62),
-            n_threads=max(1, effective_n_jobs(self.n_jobs)),
+            max_states=min(self.max_states or 2**62, 2**62), max_state_bytes=state_bytes,
+            n_threads=n_threads,
             time_limit=float(self.time_limit) if self.time_limit is not None else 0.0,
             progress=progress_reporter(self.verbose, type(self).__name__),
             progress_seconds=REPORT_SECONDS, **binned,
@@ -452,6 +463,12 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
     max_states : int or None, default=5_000_000
         The fit stops with ``MemoryError`` if it would solve more states than this (a state
         costs a few hundred bytes). None means no limit.
+    memory_limit : int or None, default=None
+        Bytes the fit may allocate besides the training data: the layout of the samples, the
+        per-thread buffers and the solved states (formula in the user guide, "Memory"). A fit
+        whose fixed part exceeds it raises ``MemoryError`` before starting, and one whose
+        solved states would cross it raises ``MemoryError`` when they would. None means no
+        limit.
     time_limit : float or None, default=None
         Seconds after which no further candidate split is explored: the fit returns the best
         trees among the candidates explored so far, with a ``ConvergenceWarning``, and
@@ -515,7 +532,7 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
                  alpha=0.0, complexity="expected_tests", feature_costs=None, min_samples_split=2,
                  min_samples_leaf=1, min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0,
                  max_features=None, max_bins="auto", class_weight=None, max_states=5_000_000,
-                 time_limit=None, n_jobs=None, random_state=None, verbose=0):
+                 memory_limit=None, time_limit=None, n_jobs=None, random_state=None, verbose=0):
         self.max_depth = max_depth
         self.candidates = candidates
         self.splitter = splitter
@@ -531,6 +548,7 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
         self.max_bins = max_bins
         self.class_weight = class_weight
         self.max_states = max_states
+        self.memory_limit = memory_limit
         self.time_limit = time_limit
         self.n_jobs = n_jobs
         self.random_state = random_state
@@ -569,7 +587,7 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
             return call_core("fit_classifier", X, y_codes, weight, feature_costs,
                              n_classes=self.n_classes_, criterion=self.criterion, **options)
 
-        self._fit_front(X, weight, fit_core, Tree.from_weighted_counts)
+        self._fit_front(X, weight, fit_core, Tree.from_weighted_counts, stat_dim=self.n_classes_)
         return self
 
 
@@ -657,7 +675,14 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         to the side better for the objective (where the node's training samples had none,
         to the side with more samples), as in scikit-learn's trees.
     max_states : int or None, default=5_000_000
-        The fit stops with ``MemoryError`` if it would solve more states than this.
+        The fit stops with ``MemoryError`` if it would solve more states than this (a state
+        costs a few hundred bytes). None means no limit.
+    memory_limit : int or None, default=None
+        Bytes the fit may allocate besides the training data: the layout of the samples, the
+        per-thread buffers and the solved states (formula in the user guide, "Memory"). A fit
+        whose fixed part exceeds it raises ``MemoryError`` before starting, and one whose
+        solved states would cross it raises ``MemoryError`` when they would. None means no
+        limit.
     time_limit : float or None, default=None
         Seconds after which no further candidate split is explored; see
         :class:`DPDTreeClassifier`.
@@ -709,8 +734,8 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
                  criterion="squared_error", alpha=0.0, complexity="expected_tests",
                  feature_costs=None, min_samples_split=2, min_samples_leaf=1,
                  min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0, max_features=None,
-                 max_bins="auto", max_states=5_000_000, time_limit=None, n_jobs=None,
-                 random_state=None, verbose=0):
+                 max_bins="auto", max_states=5_000_000, memory_limit=None, time_limit=None,
+                 n_jobs=None, random_state=None, verbose=0):
         self.max_depth = max_depth
         self.candidates = candidates
         self.splitter = splitter
@@ -725,6 +750,7 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         self.max_features = max_features
         self.max_bins = max_bins
         self.max_states = max_states
+        self.memory_limit = memory_limit
         self.time_limit = time_limit
         self.n_jobs = n_jobs
         self.random_state = random_state
@@ -774,7 +800,8 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         def fit_core(weight, feature_costs, **options):
             return call_core("fit_regressor", X, centred, weight, feature_costs, **options)
 
-        self._fit_front(X, weight, fit_core, Tree.from_means, loss_exponent=2 * exponent)
+        self._fit_front(X, weight, fit_core, Tree.from_means, stat_dim=1 + 2 * centred.shape[1],
+                        loss_exponent=2 * exponent)
         for tree in self.trees_:
             tree.value = np.ldexp(tree.value, exponent) + offset[np.newaxis, :, np.newaxis]
             tree.impurity = np.ldexp(tree.impurity, 2 * exponent)

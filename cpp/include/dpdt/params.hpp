@@ -31,6 +31,9 @@ struct Params {
     uint64_t random_state = 0;
     // Guard against runaway configurations: solving more states than this throws.
     int64_t max_states = 5'000'000;
+    // Guard on the memory the solved states hold (their statistics, hulls and actions, counted
+    // as allocated and never as freed, so it errs high): passing it throws; <= 0 means no limit.
+    int64_t max_state_bytes = 0;
     int n_threads = 1;
     // Seconds after which no further candidate is explored, and the best tree found so far among
     // the explored ones is returned; <= 0 means no limit.
