@@ -110,6 +110,11 @@ class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
                              f"{self.max_depths!r}")
         return sorted(set(int(d) for d in depths))
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = self.max_bins is not None
+        return tags
+
     def _make(self, max_depth, random_state):
         params = {name: getattr(self, name) for name in self._estimator_class._get_param_names()
                   if name not in _OWN_PARAMS}
@@ -208,7 +213,8 @@ class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
 
     def _validate_X_predict(self, X):
         check_is_fitted(self)
-        return validate_data(self, X, dtype=np.float64, order="C", reset=False)
+        return validate_data(self, X, dtype=np.float64, order="C", reset=False,
+                             ensure_all_finite="allow-nan")
 
     @property
     def pareto_front_(self):
@@ -338,8 +344,8 @@ class DPDTreeClassifierCV(ClassifierMixin, _BaseDPDTreeCV):
     random_state : int, RandomState instance or None, default=None
         Seed of ``max_features``' draws, the same for every fit.
     candidates, splitter, criterion, complexity, feature_costs, min_samples_split, \
-min_samples_leaf, min_weight_fraction_leaf, min_impurity_decrease, max_features, class_weight, \
-max_states, time_limit
+min_samples_leaf, min_weight_fraction_leaf, min_impurity_decrease, max_features, max_bins, \
+class_weight, max_states, memory_limit, time_limit
         Passed to every :class:`DPDTreeClassifier` fit; see there.
 
     Attributes
@@ -388,8 +394,8 @@ max_states, time_limit
                  complexity="expected_tests",
                  feature_costs=None, min_samples_split=2, min_samples_leaf=1,
                  min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0, max_features=None,
-                 class_weight=None, max_states=5_000_000, time_limit=None, n_jobs=None,
-                 random_state=None):
+                 max_bins="auto", class_weight=None, max_states=5_000_000, memory_limit=None,
+                 time_limit=None, n_jobs=None, random_state=None):
         self.max_depth = max_depth
         self.max_depths = max_depths
         self.cv = cv
@@ -405,8 +411,10 @@ max_states, time_limit
         self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.min_impurity_decrease = min_impurity_decrease
         self.max_features = max_features
+        self.max_bins = max_bins
         self.class_weight = class_weight
         self.max_states = max_states
+        self.memory_limit = memory_limit
         self.time_limit = time_limit
         self.n_jobs = n_jobs
         self.random_state = random_state
@@ -429,7 +437,7 @@ max_states, time_limit
         self : DPDTreeClassifierCV
             The fitted estimator.
         """
-        X, y = validate_data(self, X, y, dtype=np.float64, order="C")
+        X, y = validate_data(self, X, y, dtype=np.float64, order="C", ensure_all_finite="allow-nan")
         check_classification_targets(y)
         self.classes_ = np.unique(y)
         self.n_classes_ = len(self.classes_)
@@ -497,8 +505,8 @@ class DPDTreeRegressorCV(RegressorMixin, _BaseDPDTreeCV):
     random_state : int, RandomState instance or None, default=None
         Seed of ``max_features``' draws, the same for every fit.
     candidates, splitter, criterion, complexity, feature_costs, min_samples_split, \
-min_samples_leaf, min_weight_fraction_leaf, min_impurity_decrease, max_features, max_states, \
-time_limit
+min_samples_leaf, min_weight_fraction_leaf, min_impurity_decrease, max_features, max_bins, \
+max_states, memory_limit, time_limit
         Passed to every :class:`DPDTreeRegressor` fit; see there.
 
     Attributes
@@ -545,7 +553,8 @@ time_limit
                  complexity="expected_tests",
                  feature_costs=None, min_samples_split=2, min_samples_leaf=1,
                  min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0, max_features=None,
-                 max_states=5_000_000, time_limit=None, n_jobs=None, random_state=None):
+                 max_bins="auto", max_states=5_000_000, memory_limit=None, time_limit=None,
+                 n_jobs=None, random_state=None):
         self.max_depth = max_depth
         self.max_depths = max_depths
         self.cv = cv
@@ -561,7 +570,9 @@ time_limit
         self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.min_impurity_decrease = min_impurity_decrease
         self.max_features = max_features
+        self.max_bins = max_bins
         self.max_states = max_states
+        self.memory_limit = memory_limit
         self.time_limit = time_limit
         self.n_jobs = n_jobs
         self.random_state = random_state
@@ -584,7 +595,8 @@ time_limit
         self : DPDTreeRegressorCV
             The fitted estimator.
         """
-        X, y = validate_data(self, X, y, dtype=np.float64, order="C", multi_output=True,
+        X, y = validate_data(self, X, y, dtype=np.float64, order="C", ensure_all_finite="allow-nan",
+                             multi_output=True,
                              y_numeric=True)
         self.n_outputs_ = 1 if y.ndim == 1 else y.shape[1]
         return self._fit_cv(X, y, sample_weight)
