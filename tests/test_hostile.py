@@ -508,7 +508,8 @@ def test_strings_in_X(name, data):
     for junk in (None, {}):
         hostile = X.astype(object)
         hostile[0, 0] = junk
-        if junk is None and ESTIMATORS[name].numeric_only and get_tags(fit(name, X, y)).input_tags.allow_nan:
+        takes_nan = get_tags(fit(name, X, y)).input_tags.allow_nan
+        if junk is None and ESTIMATORS[name].numeric_only and takes_nan:
             fit(name, hostile, y)   # None converts to NaN, a missing value here
             continue
         error = ((ValueError, TypeError) if ESTIMATORS[name].numeric_only else TypeError)

@@ -7,8 +7,8 @@ import textwrap
 
 import numpy as np
 import pytest
-
 from _trees import assert_tree_equal
+
 from dpdt import DPDTreeClassifier, DPDTreeRegressor
 from dpdt._memory import fixed_fit_bytes
 

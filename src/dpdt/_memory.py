@@ -35,7 +35,8 @@ def fixed_fit_bytes(n_samples, n_features, max_depth, max_budget, n_threads, sta
         return python_side + 12 * n * p + n_threads * per_thread
     histogram_cells = sum(int(b) + 1 for b in n_bins)
     per_thread = INDEX_BYTES * n * (depth + max_budget) + n
-    return python_side + code_bytes * n * p + n_threads * (per_thread + histogram_cells * 8 * (stat_dim + 1))
+    histogram = histogram_cells * 8 * (stat_dim + 1)
+    return python_side + code_bytes * n * p + n_threads * (per_thread + histogram)
 
 
 def state_budget(memory_limit, fixed_bytes):
