@@ -52,6 +52,34 @@ def test_regression_one_bin_per_value_gives_the_exact_optimal_front(seed):
     assert np.allclose(_front(exact), _front(binned), rtol=1e-9, atol=1e-12)
 
 
+@pytest.mark.parametrize("task", ["classification", "regression"])
+def test_histograms_found_by_subtraction_give_the_exact_optimal_front(task):
+    # Enough samples that states keep their histograms and children get theirs as parent minus
+    # sibling; real-valued weights and targets, so only exact (fixed-point) sums keep the fronts
+    # equal and the tree independent of the thread count.
+    rng = np.random.default_rng(7)
+    n = 1500
+    X = rng.integers(0, 8, (n, 3)).astype(float)
+    w = rng.random(n) + 0.1
+    if task == "classification":
+        y = (X[:, 0] + X[:, 1] * X[:, 2] + rng.integers(0, 4, n)) % 3
+        make = DPDTreeClassifier
+    else:
+        y = X[:, 0] * X[:, 1] + 100.0 + rng.standard_normal(n)
+        make = DPDTreeRegressor
+    params = dict(max_depth=3, splitter="exhaustive")
+    exact = make(max_bins=None, **params).fit(X, y, w)
+    binned = make(max_bins=16, n_jobs=1, **params).fit(X, y, w)
+    assert np.allclose(_front(exact), _front(binned), rtol=1e-9, atol=1e-12)
+    threaded = make(max_bins=16, n_jobs=2, **params).fit(X, y, w)
+    for a, b in zip(binned.trees_, threaded.trees_, strict=True):
+        assert_tree_equal(a, b)
+    greedy = dict(max_depth=6, candidates=(3, 2))
+    one = make(max_bins=16, n_jobs=1, **greedy).fit(X, y, w)
+    two = make(max_bins=16, n_jobs=2, **greedy).fit(X, y, w)
+    assert_tree_equal(one.tree_, two.tree_)
+
+
 def _brute_force_loss(X, y, w, depth):
     """Least weighted misclassification of a tree of depth <= depth whose every split is a
     threshold between present values with missing values sent left or right."""
@@ -79,16 +107,51 @@ def _brute_force_loss(X, y, w, depth):
 
 @pytest.mark.parametrize("seed", RNG_SEEDS)
 @pytest.mark.parametrize("depth", [1, 2])
-def test_missing_values_reach_the_brute_force_optimum(seed, depth):
+@pytest.mark.parametrize("max_bins", [16, None])
+def test_missing_values_reach_the_brute_force_optimum(seed, depth, max_bins):
     X, y, w = _small_problem(seed, missing=0.3)
     X = X[:12]
     y, w = y[:12], w[:12]
-    model = DPDTreeClassifier(max_depth=depth, splitter="exhaustive", max_bins=16).fit(X, y, w)
+    model = DPDTreeClassifier(max_depth=depth, splitter="exhaustive", max_bins=max_bins)
+    model.fit(X, y, w)
     optimum = _brute_force_loss(X, y, w, depth)
     assert model.pareto_front_["train_loss"][0] == pytest.approx(optimum, abs=1e-12)
     # Prediction routes the missing values as the fit did: the reported loss is the loss.
     wrong = model.set_params(alpha=0.0).predict(X) != y
     assert w[wrong].sum() / w.sum() == pytest.approx(optimum, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", RNG_SEEDS)
+def test_missing_values_give_the_same_front_exact_and_binned(seed):
+    # Two and more classes (the 0-1 scans differ), and regression: with a bin per value both
+    # engines offer the same partitions, missing values on either side.
+    X, y, w = _small_problem(seed, n_classes=2 + seed % 2, missing=0.25)
+    params = dict(max_depth=3, splitter="exhaustive", min_samples_leaf=1 + seed % 2)
+    exact = DPDTreeClassifier(max_bins=None, **params).fit(X, y, w)
+    binned = DPDTreeClassifier(max_bins=16, **params).fit(X, y, w)
+    assert np.allclose(_front(exact), _front(binned), rtol=0, atol=1e-12)
+    target = np.nan_to_num(X[:, 0], nan=3.5) + y
+    exact = DPDTreeRegressor(max_bins=None, **params).fit(X, target, w)
+    binned = DPDTreeRegressor(max_bins=16, **params).fit(X, target, w)
+    assert np.allclose(_front(exact), _front(binned), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(exact.predict(X), to_sklearn(exact).predict(X))
+
+
+@pytest.mark.parametrize("splitter", ["cart", "topk", "topb", "quantile"])
+def test_missing_values_in_the_generators_exact_and_binned(splitter):
+    # The generators score both sides for the missing values; with a bin per value the binned
+    # and exact engines see the same splits, and the tree predicts what it reports.
+    rng = np.random.default_rng(5)
+    X = rng.integers(0, 10, (600, 4)).astype(float)
+    y = ((X[:, 0] > 4) ^ (X[:, 1] > 5)).astype(int)
+    X[rng.random(X.shape) < 0.15] = np.nan
+    params = dict(max_depth=4, splitter=splitter, candidates=(3, 2))
+    exact = DPDTreeClassifier(max_bins=None, **params).fit(X, y)
+    binned = DPDTreeClassifier(max_bins=16, **params).fit(X, y)
+    for model in (exact, binned):
+        wrong = model.set_params(alpha=0.0).predict(X) != y
+        assert wrong.mean() == pytest.approx(model.pareto_front_["train_loss"][0], abs=1e-12)
+    assert exact.score(X, y) > 0.9
 
 
 def test_missing_values_beat_scikit_learn_on_xor():
@@ -98,14 +161,16 @@ def test_missing_values_beat_scikit_learn_on_xor():
     X[rng.random(X.shape) < 0.1] = np.nan
     ours = DPDTreeClassifier(max_depth=2).fit(X, y)
     theirs = DecisionTreeClassifier(max_depth=2, random_state=0).fit(X, y)
-    assert ours.n_bins_ is not None   # "auto" bins because of the NaN
+    assert ours.n_bins_ is None   # "auto" keeps exact thresholds on small data, NaN or not
     assert ours.score(X, y) > theirs.score(X, y) + 0.1
+    binned = DPDTreeClassifier(max_depth=2, max_bins=64).fit(X, y)
+    assert binned.score(X, y) > theirs.score(X, y) + 0.1
 
 
-def test_nan_without_bins_is_refused():
+def test_lookahead_refuses_bins_and_missing_values():
     X, y, _ = _small_problem(0, missing=0.3)
-    with pytest.raises(ValueError, match="max_bins"):
-        DPDTreeClassifier(max_bins=None).fit(X, y)
+    with pytest.raises(ValueError, match="missing values"):
+        DPDTreeClassifier(max_bins=None, splitter="lookahead", candidates=(2,)).fit(X, y)
     with pytest.raises(ValueError, match="max_bins"):
         DPDTreeClassifier(max_bins=8, splitter="lookahead", candidates=(2,)).fit(
             np.nan_to_num(X), y)

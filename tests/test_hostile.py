@@ -150,7 +150,7 @@ def least_training_mse(X, y):
 @given(data=datasets("classifier"), where=st.data(),
        bad=st.sampled_from([np.nan, np.inf, -np.inf]))
 def test_nan_and_inf_in_X_are_missing_values_or_clear_errors(name, data, where, bad):
-    # Estimators that take missing values (the binned DPDT engine, tag allow_nan) route a NaN;
+    # Estimators that take missing values (the DPDT trees, tag allow_nan) route a NaN;
     # inf, and NaN elsewhere, are a clear error.
     X, y = data
     if ESTIMATORS[name].kind == "regressor":

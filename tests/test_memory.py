@@ -29,7 +29,7 @@ def test_states_stop_at_the_budget_left(max_bins):
     params = dict(max_depth=5, candidates=(6, 6, 6), max_bins=max_bins)
     free = DPDTreeClassifier(**params).fit(X, y)
     n_bins = free.n_bins_
-    fixed = fixed_fit_bytes(len(X), X.shape[1], 5, 6, 1, 3, n_bins=n_bins)
+    fixed = fixed_fit_bytes(len(X), X.shape[1], 5, 6, 1, 3, n_bins=n_bins, sample_quantities=1)
     with pytest.raises(MemoryError, match="memory_limit"):
         DPDTreeClassifier(memory_limit=fixed + 50 * 300, **params).fit(X, y)
     roomy = DPDTreeClassifier(memory_limit=fixed + 10**9, **params).fit(X, y)
@@ -63,7 +63,7 @@ _MEASURE = textwrap.dedent("""
         f.write("5")
     before = status("VmRSS")
     model.fit(X, y)
-    fixed = fixed_fit_bytes(n, p, 6, 4, 1, 3, n_bins=model.n_bins_)
+    fixed = fixed_fit_bytes(n, p, 6, 4, 1, 3, n_bins=model.n_bins_, sample_quantities=1)
     states = model.stats_["states"] * (300 + 8 * 3 + 56 * 8)
     print(json.dumps({"measured": status("VmHWM") - before, "formula": fixed + states}))
 """)

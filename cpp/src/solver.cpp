@@ -245,11 +245,12 @@ class SolutionCache {
     Shard shards_[kShards];
 };
 
-// Per-thread scratch: the membership mask and the children's blocks at every depth.
+// Per-thread scratch: the membership mask and the children's views at every depth.
+template <class Buffer>
 struct Workspace {
     std::vector<uint8_t> in_left;
     std::vector<int32_t> rank;   // the lookahead generator's ranks, filled per state
-    std::vector<std::vector<int32_t>> left, right;
+    std::vector<Buffer> left, right;
     Workspace(int64_t n, int max_depth) : in_left(n, 0), left(max_depth + 1), right(max_depth + 1) {}
 };
 
@@ -263,6 +264,7 @@ template <class O, class L>
 class Search {
   public:
     using View = typename L::View;
+    using Workspace = dpdt::Workspace<typename L::Buffer>;
 
     Search(const L& layout, const O& objective, const Params& params, std::atomic<bool>& stop)
         : layout_(layout), obj_(objective), params_(params), stop_(stop),
@@ -349,7 +351,7 @@ class Search {
 
     // The children's blocks, in the thread's buffers for this depth.
     std::pair<View, View> partition_children(View node, int depth, const Candidate& c, Workspace& ws) {
-        return layout_.partition(node, c.split, ws.in_left, ws.left[depth], ws.right[depth]);
+        return layout_.partition(obj_, node, c.split, ws.in_left, ws.left[depth], ws.right[depth]);
     }
 
     void finish(Solution& sol, const std::vector<Candidate>& candidates,
@@ -569,6 +571,7 @@ class Search {
             throw std::invalid_argument("the lookahead splitter needs exact thresholds (max_bins=None)");
         } else {
             const Dataset& data_ = layout_.data;
+            if (data_.has_missing) throw std::invalid_argument("the lookahead splitter does not take missing values");
             cart_splits(node, hash, sol, budget, out, ws.in_left);
             if (ws.rank.empty()) ws.rank.resize(data_.n);
             Lookahead<O> lookahead(data_, obj_, limits_, ws.rank);
@@ -590,7 +593,7 @@ class Search {
     void cart_splits(View node, SubsetHash hash, const Solution& sol, int budget,
                      std::vector<SplitRecord>& out, std::vector<uint8_t>& in_left) {
         struct CartNode {
-            std::vector<int32_t> blocks;   // empty for the root, which reads the state's view
+            typename L::Buffer buffer;   // empty for the root, which reads the state's view
             View view;
             std::vector<double> stats;
             double total = 0.0;
@@ -647,7 +650,7 @@ class Search {
             if (static_cast<int>(out.size()) >= budget) break;
             auto left = std::make_shared<CartNode>(), right = std::make_shared<CartNode>();
             std::tie(left->view, right->view) =
-                layout_.partition(cn->view, cn->split, in_left, left->blocks, right->blocks);
+                layout_.partition(obj_, cn->view, cn->split, in_left, left->buffer, right->buffer);
             for (auto* child : {&left, &right}) {
                 (*child)->stats.resize(obj_.dim());
                 node_stats(obj_, L::ids((*child)->view), (*child)->view.m, (*child)->stats.data());
@@ -749,7 +752,8 @@ FitResult run(const L& layout, const O& objective, const Params& params, const P
     const auto t0 = std::chrono::steady_clock::now();
     std::atomic<bool> stop{false};
     Search<O, L> search(layout, objective, params, stop);
-    const typename L::View root_view = layout.root();
+    typename L::Buffer root_buffer;
+    const typename L::View root_view = layout.with_histogram(objective, layout.root(), root_buffer);
     const SubsetHash root_hash = hash_of(L::ids(root_view), root_view.m);
     const int n_threads = std::max(1, params.n_threads);
 
@@ -776,7 +780,7 @@ FitResult run(const L& layout, const O& objective, const Params& params, const P
     int running = n_threads;
     auto worker = [&](bool is_first) {
         try {
-            Workspace ws(layout.n(), params.max_depth);
+            Workspace<typename L::Buffer> ws(layout.n(), params.max_depth);
             if (is_first) {
                 std::vector<Candidate> local;
                 std::shared_ptr<Solution> sol = search.expand(root_view, root_hash, 0, local, ws);
@@ -893,7 +897,7 @@ FitResult fit(const Dataset& data, const O& objective, const Params& params, con
 template <class O, class Code>
 FitResult fit(const BinnedData<Code>& data, const O& objective, const Params& params, const Poll& poll,
               const RootPlan& plan) {
-    return run(BinnedLayout<Code>(data), objective, params, poll, plan);
+    return run(BinnedLayout<Code, O>(data, objective), objective, params, poll, plan);
 }
 
 #define DPDT_INSTANTIATE(O)                                                                              \

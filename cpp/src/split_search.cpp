@@ -16,11 +16,10 @@ inline double weighted_impurity(const double* cw, int K, double total, Criterion
 }
 
 template <Criterion C>
-SplitRecord best_01_split_impl(const Dataset& data, const Classification& obj, NodeView node, int64_t f,
-                               const LeafLimits& limits, const double* class_w, std::vector<double>& scratch) {
+SplitRecord best_01_split_impl(const Dataset& data, const Classification& obj, const int32_t* ids, int32_t m,
+                               int64_t f, const LeafLimits& limits, const double* class_w,
+                               std::vector<double>& scratch) {
     const int K = obj.n_classes;
-    const int32_t m = node.m;
-    const int32_t* ids = node.block(f);
     const double* col = data.column(f);
     const int32_t* y = obj.y;
     const double* w = obj.w;
@@ -67,8 +66,7 @@ SplitRecord best_01_split_impl(const Dataset& data, const Classification& obj, N
         const double c = left[k] += wi;
         max_left = std::max(max_left, c);
         wl += wi;
-        const double x = col[i], next = col[ids[j + 1]];
-        if (x == next || !limits.allow(j + 1, m - j - 1, wl, total - wl)) continue;
+        if (!cut_between(col[i], col[ids[j + 1]]) || !limits.allow(j + 1, m - j - 1, wl, total - wl)) continue;
         const double wr = std::max(0.0, total - wl);
         const double loss = std::max(0.0, wl - max_left) + std::max(0.0, wr - suffix_max[j + 1]);
         if (best_j >= 0 && loss > best.score + tol) continue;
@@ -91,10 +89,8 @@ SplitRecord best_01_split_impl(const Dataset& data, const Classification& obj, N
 // Two classes: the right side's majority is max(c0 - l0, c1 - l1), no backward pass needed, and
 // the class sums live in registers.
 template <Criterion C>
-SplitRecord best_01_split_binary(const Dataset& data, const Classification& obj, NodeView node, int64_t f,
-                                 const LeafLimits& limits, const double* class_w) {
-    const int32_t m = node.m;
-    const int32_t* ids = node.block(f);
+SplitRecord best_01_split_binary(const Dataset& data, const Classification& obj, const int32_t* ids, int32_t m,
+                                 int64_t f, const LeafLimits& limits, const double* class_w) {
     const double* col = data.column(f);
     const int32_t* y = obj.y;
     const double* w = obj.w;
@@ -109,7 +105,7 @@ SplitRecord best_01_split_binary(const Dataset& data, const Classification& obj,
         const bool is1 = y[i] != 0;
         l0 += is1 ? 0.0 : wi;
         l1 += is1 ? wi : 0.0;
-        if (col[i] == col[ids[j + 1]]) continue;
+        if (!cut_between(col[i], col[ids[j + 1]])) continue;
         const double wl = l0 + l1;
         if (!limits.allow(j + 1, m - j - 1, wl, total - wl)) continue;
         const double r0 = std::max(0.0, c0 - l0), r1 = std::max(0.0, c1 - l1);
@@ -134,14 +130,14 @@ SplitRecord best_01_split_binary(const Dataset& data, const Classification& obj,
 
 }  // namespace
 
-SplitRecord best_01_split(const Dataset& data, const Classification& obj, NodeView node, int64_t f,
-                          const LeafLimits& limits, const double* class_w, std::vector<double>& scratch) {
+SplitRecord best_01_split(const Dataset& data, const Classification& obj, const int32_t* ids, int32_t m,
+                          int64_t f, const LeafLimits& limits, const double* class_w, std::vector<double>& scratch) {
     const bool gini = obj.criterion == Criterion::Gini;
     if (obj.n_classes == 2)
-        return gini ? best_01_split_binary<Criterion::Gini>(data, obj, node, f, limits, class_w)
-                    : best_01_split_binary<Criterion::Entropy>(data, obj, node, f, limits, class_w);
-    return gini ? best_01_split_impl<Criterion::Gini>(data, obj, node, f, limits, class_w, scratch)
-                : best_01_split_impl<Criterion::Entropy>(data, obj, node, f, limits, class_w, scratch);
+        return gini ? best_01_split_binary<Criterion::Gini>(data, obj, ids, m, f, limits, class_w)
+                    : best_01_split_binary<Criterion::Entropy>(data, obj, ids, m, f, limits, class_w);
+    return gini ? best_01_split_impl<Criterion::Gini>(data, obj, ids, m, f, limits, class_w, scratch)
+                : best_01_split_impl<Criterion::Entropy>(data, obj, ids, m, f, limits, class_w, scratch);
 }
 
 }  // namespace detail
@@ -149,37 +145,51 @@ SplitRecord best_01_split(const Dataset& data, const Classification& obj, NodeVi
 void all_splits(const Dataset& data, const double* weights, NodeView node, const LeafLimits& limits,
                 double total, int per_feature, std::vector<SplitRecord>& out) {
     out.clear();
+    std::vector<int32_t> order_scratch;
     for (int64_t f = 0; f < data.p; ++f) {
-        const int32_t* ids = node.block(f);
         const double* col = data.column(f);
-        double wl = 0.0;
-        int quantile = 1;
-        for (int32_t j = 0; j + 1 < node.m; ++j) {
-            wl += weights[ids[j]];
-            const double xj = col[ids[j]], xn = col[ids[j + 1]];
-            if (xj == xn) continue;
-            const int32_t n_left = j + 1;
-            if (!limits.allow(n_left, node.m - n_left, wl, total - wl)) continue;
-            if (per_feature > 0) {
-                // The first valid threshold at or after each of the per_feature weighted quantiles
-                // (by weight, so that a weight of k is k repeated samples).
-                const double at = wl * (per_feature + 1);
-                if (quantile > per_feature || at < quantile * total * (1.0 - 1e-12)) continue;
-                while (quantile <= per_feature && quantile * total * (1.0 - 1e-12) <= at) ++quantile;
+        for_each_order(data, node, f, order_scratch, [&](ScanOrder order) {
+            const int32_t* ids = order.ids;
+            double wl = 0.0;
+            int quantile = 1;
+            for (int32_t j = 0; j + 1 < node.m; ++j) {
+                wl += weights[ids[j]];
+                const double xj = col[ids[j]], xn = col[ids[j + 1]];
+                if (!cut_between(xj, xn)) continue;
+                const int32_t n_left = j + 1;
+                if (!limits.allow(n_left, node.m - n_left, wl, total - wl)) continue;
+                if (per_feature > 0) {
+                    // The first valid threshold at or after each of the per_feature weighted
+                    // quantiles (by weight, so that a weight of k is k repeated samples).
+                    const double at = wl * (per_feature + 1);
+                    if (quantile > per_feature || at < quantile * total * (1.0 - 1e-12)) continue;
+                    while (quantile <= per_feature && quantile * total * (1.0 - 1e-12) <= at) ++quantile;
+                }
+                SplitRecord s;
+                s.feature = static_cast<int32_t>(f);
+                s.threshold = midpoint(xj, xn);
+                s.n_left = n_left;
+                s.missing_left = order.missing_left;
+                out.push_back(s);
             }
-            SplitRecord s;
-            s.feature = static_cast<int32_t>(f);
-            s.threshold = midpoint(xj, xn);
-            s.n_left = n_left;
-            out.push_back(s);
-        }
+        });
     }
+}
+
+int32_t count_missing(const Dataset& data, NodeView node, int64_t f) {
+    if (!data.has_missing) return 0;
+    const int32_t* ids = node.block(f);
+    const double* col = data.column(f);
+    const int32_t* first_missing =
+        std::partition_point(ids, ids + node.m, [col](int32_t i) { return !std::isnan(col[i]); });
+    return static_cast<int32_t>(ids + node.m - first_missing);
 }
 
 int32_t count_left(const Dataset& data, NodeView node, int32_t feature, double threshold) {
     const int32_t* ids = node.block(feature);
     const double* col = data.column(feature);
-    const int32_t* it = std::upper_bound(ids, ids + node.m, threshold,
+    const int32_t present = node.m - count_missing(data, node, feature);
+    const int32_t* it = std::upper_bound(ids, ids + present, threshold,
                                          [col](double t, int32_t i) { return t < col[i]; });
     return static_cast<int32_t>(it - ids);
 }

@@ -13,17 +13,12 @@ BINNING_SAMPLES = 200_000
 def uses_bins(max_bins, X):
     """Return the number of bins the fit uses, or None for exact thresholds.
 
-    ``"auto"`` bins large data and any data with missing values (only the binned engine
-    routes them); an integer always bins; None never does, and refuses missing values.
+    ``"auto"`` bins large data; an integer always bins; None never does.
     """
-    has_missing = bool(np.isnan(X).any())
     if max_bins is None:
-        if has_missing:
-            raise ValueError("X contains NaN: missing values need the histogram engine; set "
-                             "max_bins='auto' or an integer")
         return None
     if max_bins == "auto":
-        return AUTO_MAX_BINS if has_missing or X.shape[0] >= AUTO_BINNED_SAMPLES else None
+        return AUTO_MAX_BINS if X.shape[0] >= AUTO_BINNED_SAMPLES else None
     return int(max_bins)
 
 

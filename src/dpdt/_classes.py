@@ -151,14 +151,17 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = self.max_bins is not None
+        tags.input_tags.allow_nan = True
         return tags
 
-    def _fit_front(self, X, weight, fit_core, make_tree, stat_dim, loss_exponent=0):
+    def _fit_front(self, X, weight, fit_core, make_tree, stat_dim, loss_exponent=0,
+                   sample_quantities=None):
         """Run the core on validated data and store the front, its trees and the statistics.
 
         The core's losses, and so the alpha ranges, are multiplied by ``2**loss_exponent``;
-        ``stat_dim`` is the size of the objective's leaf statistics (for ``memory_limit``).
+        ``stat_dim`` is the size of the objective's leaf statistics and ``sample_quantities`` the
+        number of per-sample quantities its histograms sum (default ``stat_dim``), for
+        ``memory_limit``.
         """
         n_samples, n_features = X.shape
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
@@ -180,7 +183,8 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         if self.memory_limit is not None:
             fixed = fixed_fit_bytes(
                 n_samples, n_features, depth, max(candidates), n_threads, stat_dim,
-                n_bins=self.n_bins_, code_bytes=binned["codes"].itemsize if binned else 1)
+                n_bins=self.n_bins_, code_bytes=binned["codes"].itemsize if binned else 1,
+                sample_quantities=sample_quantities)
             state_bytes = state_budget(int(self.memory_limit), fixed)
         result = fit_core(
             weight=weight, feature_costs=self._feature_costs(n_features), max_depth=depth,
@@ -454,10 +458,10 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
         65535) of training values, at quantiles, and split search reads per-state
         histograms; a state then costs 4 bytes per sample instead of 4 per sample and
         feature. Thresholds are training values, so prediction needs no bins. None keeps
-        exact thresholds. "auto" bins into 255 from 100 000 samples on, or when X has missing
-        values, and is exact otherwise. Missing values (NaN) need bins: at each split they go
-        to the side better for the objective (where the node's training samples had none,
-        to the side with more samples), as in scikit-learn's trees.
+        exact thresholds. "auto" bins into 255 from 100 000 samples on and is exact below.
+        Missing values (NaN) are taken either way: at each split they go to the side better
+        for the objective (where the node's training samples had none, to the side with more
+        samples), as in scikit-learn's trees.
     class_weight : dict, "balanced" or None, default=None
         Weights of the classes, multiplied with ``sample_weight``.
     max_states : int or None, default=5_000_000
@@ -587,7 +591,8 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
             return call_core("fit_classifier", X, y_codes, weight, feature_costs,
                              n_classes=self.n_classes_, criterion=self.criterion, **options)
 
-        self._fit_front(X, weight, fit_core, Tree.from_weighted_counts, stat_dim=self.n_classes_)
+        self._fit_front(X, weight, fit_core, Tree.from_weighted_counts, stat_dim=self.n_classes_,
+                        sample_quantities=1)
         return self
 
 
@@ -670,10 +675,10 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         65535) of training values, at quantiles, and split search reads per-state
         histograms; a state then costs 4 bytes per sample instead of 4 per sample and
         feature. Thresholds are training values, so prediction needs no bins. None keeps
-        exact thresholds. "auto" bins into 255 from 100 000 samples on, or when X has missing
-        values, and is exact otherwise. Missing values (NaN) need bins: at each split they go
-        to the side better for the objective (where the node's training samples had none,
-        to the side with more samples), as in scikit-learn's trees.
+        exact thresholds. "auto" bins into 255 from 100 000 samples on and is exact below.
+        Missing values (NaN) are taken either way: at each split they go to the side better
+        for the objective (where the node's training samples had none, to the side with more
+        samples), as in scikit-learn's trees.
     max_states : int or None, default=5_000_000
         The fit stops with ``MemoryError`` if it would solve more states than this (a state
         costs a few hundred bytes). None means no limit.

@@ -10,7 +10,8 @@ struct Dataset {
     int64_t n = 0;
     int64_t p = 0;
     std::vector<double> columns;    // column-major copy of X: feature f at columns[f * n]
-    std::vector<int32_t> presorted; // p blocks of n sample ids, block f sorted by (x_f, id)
+    std::vector<int32_t> presorted; // p blocks of n sample ids, block f sorted by (x_f, id), NaN last
+    bool has_missing = false;       // some x is NaN
 
     // X is row-major n x p.
     Dataset(const double* X, int64_t n_samples, int64_t n_features);

@@ -5,11 +5,14 @@
 // - BinnedLayout: every feature was cut once into at most max_bins bins of real training values
 //   (uint8 or uint16 codes, one extra code per feature for a missing value); a state is a list of
 //   ids, and split search reads per-state histograms. A state costs 4 m bytes, a histogram
-//   (bins + 1) x (statistics + 1) doubles per feature; the thresholds are bins' largest training
-//   values, so prediction needs no bins, and a missing value goes to the side stored in the split.
+//   (bins + 1) x (statistics + 1) int64 per feature, kept with the states large enough to be
+//   worth it so that a child's comes from its sibling's by subtraction; the thresholds are bins'
+//   largest training values, so prediction needs no bins, and a missing value goes to the side
+//   stored in the split.
 //
-// Both offer the same operations to the solver: the ids of a view, the split searches of the
-// generators, the samples a split sends left, and the children's views.
+// Both offer the same operations to the solver: the root's view, the ids of a view, the split
+// searches of the generators, the samples a split sends left, and the children's views in a
+// per-depth `Buffer`.
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -28,6 +31,7 @@ namespace dpdt {
 class ExactLayout {
   public:
     using View = NodeView;
+    using Buffer = std::vector<int32_t>;   // a child's blocks
     static constexpr bool kExact = true;
 
     explicit ExactLayout(const Dataset& data) : data(data) {}
@@ -35,6 +39,8 @@ class ExactLayout {
     int64_t n() const { return data.n; }
     int64_t p() const { return data.p; }
     View root() const { return NodeView{static_cast<int32_t>(data.n), data.presorted.data()}; }
+    template <class O>
+    View with_histogram(const O&, View v, Buffer&) const { return v; }
     static const int32_t* ids(const View& v) { return v.block(0); }
 
     template <class O>
@@ -66,25 +72,28 @@ class ExactLayout {
     // Calls f(id) for every sample of the view that `s` sends left; returns their number.
     template <class F>
     int32_t for_each_left(const View& v, const SplitRecord& s, F&& f) const {
-        const int32_t n_left = count_left(data, v, s.feature, s.threshold);
+        const int32_t n_present_left = count_left(data, v, s.feature, s.threshold);
         const int32_t* ids = v.block(s.feature);
-        for (int32_t j = 0; j < n_left; ++j) f(ids[j]);
-        return n_left;
+        for (int32_t j = 0; j < n_present_left; ++j) f(ids[j]);
+        if (!s.missing_left) return n_present_left;
+        const int32_t missing = count_missing(data, v, s.feature);
+        for (int32_t j = v.m - missing; j < v.m; ++j) f(ids[j]);
+        return n_present_left + missing;
     }
 
-    static bool has_missing(const View&, int32_t) { return false; }
+    bool has_missing(const View& v, int32_t feature) const { return count_missing(data, v, feature) > 0; }
 
     // The children's views in `left` and `right`; `s.n_left` is its count on `v`, `mask` an
     // all-zero byte per sample of the dataset, left all zero.
-    std::pair<View, View> partition(const View& v, const SplitRecord& s, std::vector<uint8_t>& mask,
-                                    std::vector<int32_t>& left, std::vector<int32_t>& right) const {
+    template <class O>
+    std::pair<View, View> partition(const O&, const View& v, const SplitRecord& s, std::vector<uint8_t>& mask,
+                                    Buffer& left, Buffer& right) const {
         const int32_t n_left = s.n_left, n_right = v.m - n_left;
         left.resize(static_cast<size_t>(n_left) * data.p + 1);
         right.resize(static_cast<size_t>(n_right) * data.p + 1);
-        const int32_t* prefix = v.block(s.feature);
-        for (int32_t j = 0; j < n_left; ++j) mask[prefix[j]] = 1;
+        for_each_left(v, s, [&](int32_t i) { mask[i] = 1; });
         dpdt::partition(data, v, mask.data(), n_left, left.data(), right.data());
-        for (int32_t j = 0; j < n_left; ++j) mask[prefix[j]] = 0;
+        for_each_left(v, s, [&](int32_t i) { mask[i] = 0; });
         return {NodeView{n_left, left.data()}, NodeView{n_right, right.data()}};
     }
 
@@ -122,30 +131,73 @@ struct BinnedData {
     Code code(int32_t sample, int64_t feature) const { return codes[static_cast<int64_t>(sample) * p + feature]; }
 };
 
+// A state of the binned layout: its ids in increasing order, and its histogram when it is kept.
 struct IdView {
     int32_t m = 0;
     const int32_t* ids = nullptr;
+    const int64_t* hist = nullptr;   // null: summed when a search needs it
 };
 
-template <class Code>
+// The per-sample quantities of objective O in fixed point: quantity c of sample i is
+// q[i * columns + c] units of unit[c], a power of two chosen so that the quantities of all samples
+// sum below 2^62 in absolute value. Sums of them are exact and do not depend on their order, so a
+// histogram found as parent minus sibling equals the one summed directly, whatever path reached the
+// state: what keeps the tree independent of the thread count.
+template <class O>
+struct FixedQuantities {
+    int columns = 0;
+    std::vector<int64_t> q;
+    std::vector<double> unit;   // per quantity
+    std::vector<double> stat_unit;   // per statistic, then 1 for the sample count
+
+    FixedQuantities(const O& obj, int64_t n) : columns(obj.fixed_dim()), q(n * obj.fixed_dim()), unit(columns) {
+        std::vector<double> v(static_cast<size_t>(n) * columns);
+        std::vector<double> mass(columns, 0.0);
+        for (int64_t i = 0; i < n; ++i) {
+            obj.quantities(static_cast<int32_t>(i), &v[i * columns]);
+            for (int c = 0; c < columns; ++c) mass[c] += std::abs(v[i * columns + c]);
+        }
+        for (int c = 0; c < columns; ++c) {
+            if (!std::isfinite(mass[c])) throw std::invalid_argument("the targets, weights or gradients overflow");
+            unit[c] = mass[c] > 0.0 ? std::ldexp(1.0, std::ilogb(mass[c]) + 1 - 62) : 1.0;
+        }
+        for (int64_t i = 0; i < n; ++i)
+            for (int c = 0; c < columns; ++c) q[i * columns + c] = std::llrint(v[i * columns + c] / unit[c]);
+        for (int d = 0; d < obj.dim(); ++d) stat_unit.push_back(unit[obj.quantity_of(d)]);
+        stat_unit.push_back(1.0);
+    }
+    const int64_t* of(int32_t i) const { return q.data() + static_cast<int64_t>(i) * columns; }
+};
+
+template <class Code, class O>
 class BinnedLayout {
   public:
     using View = IdView;
+    // A child's ids and, when kept, its histogram.
+    struct Buffer {
+        std::vector<int32_t> ids;
+        std::vector<int64_t> hist;
+    };
     static constexpr bool kExact = false;
 
-    explicit BinnedLayout(const BinnedData<Code>& data) : data(data) {}
+    BinnedLayout(const BinnedData<Code>& data, const O& obj)
+        : data(data), fixed_(obj, data.n), stride_(obj.dim() + 1), hist_size_(data.total_bins * stride_) {}
 
     int64_t n() const { return data.n; }
     int64_t p() const { return data.p; }
     View root() const { return IdView{static_cast<int32_t>(data.n), data.all_ids.data()}; }
+    // The view with its histogram summed into `buffer`, if it is worth keeping one.
+    View with_histogram(const O& obj, View v, Buffer& buffer) const {
+        if (v.hist == nullptr && keeps_histogram(v.m)) v.hist = sum_histogram(obj, v, buffer.hist);
+        return v;
+    }
     static const int32_t* ids(const View& v) { return v.ids; }
 
-    template <class O>
     void best_loss_splits(const O& obj, const View& v, const LeafLimits& limits, const double* stats,
                           std::vector<SplitRecord>& out) const {
         out.assign(data.p, SplitRecord{});
         const double tol = 1e-11 * (std::abs(obj.loss(stats)) + obj.weight(stats));
-        const std::vector<double>& h = histogram(obj, v);
+        const int64_t* h = histogram(obj, v);
         for (int64_t f = 0; f < data.p; ++f) {
             SplitRecord& best = out[f];
             scan(obj, h, f, v.m, limits, [&](const SplitRecord& s, const double* l, const double* r) {
@@ -161,7 +213,6 @@ class BinnedLayout {
         }
     }
 
-    template <class O>
     SplitRecord best_generator_split(const O& obj, const View& v, const std::vector<int32_t>& features,
                                      const LeafLimits& limits, const double* stats) const {
         std::vector<SplitRecord> per_feature;
@@ -173,7 +224,6 @@ class BinnedLayout {
         return best;
     }
 
-    template <class O>
     void top_k_splits(const O& obj, const View& v, const LeafLimits& limits, const double* stats, int k,
                       std::vector<SplitRecord>& out) const {
         std::vector<int32_t> features(data.p);
@@ -184,11 +234,10 @@ class BinnedLayout {
         keep_best(out, k, generator_tolerance(obj, stats));
     }
 
-    template <class O>
     void top_b_splits(const O& obj, const View& v, const LeafLimits& limits, const double* stats, int b,
                       std::vector<SplitRecord>& out) const {
         out.clear();
-        const std::vector<double>& h = histogram(obj, v);
+        const int64_t* h = histogram(obj, v);
         const double parent = obj.generator_impurity(stats);
         for (int64_t f = 0; f < data.p; ++f) {
             scan(obj, h, f, v.m, limits, [&](const SplitRecord& s, const double* l, const double* r) {
@@ -203,23 +252,28 @@ class BinnedLayout {
 
     // Every split of every feature; with per_feature > 0, those after the bins where each of
     // per_feature evenly spaced weighted quantiles of the present values falls.
-    template <class O>
     void all_splits(const O& obj, const View& v, const LeafLimits& limits, double, int per_feature,
                     std::vector<SplitRecord>& out) const {
         out.clear();
-        const std::vector<double>& h = histogram(obj, v);
-        const int S = obj.dim() + 1;
+        const int64_t* h = histogram(obj, v);
+        const int S = stride_;
         for (int64_t f = 0; f < data.p; ++f) {
             std::vector<char> wanted;
             if (per_feature > 0) {
                 const int32_t nb = data.n_bins[f];
+                std::vector<double> weights(nb), stats(S);
                 double present = 0.0;
-                for (int32_t b = 0; b < nb; ++b) present += obj.weight(&h[(data.offset[f] + b) * S]);
+                for (int32_t b = 0; b < nb; ++b) {
+                    const int64_t* cell = h + (data.offset[f] + b) * S;
+                    for (int d = 0; d < S - 1; ++d) stats[d] = static_cast<double>(cell[d]) * fixed_.stat_unit[d];
+                    weights[b] = obj.weight(stats.data());
+                    present += weights[b];
+                }
                 wanted.assign(nb, 0);
                 double below = 0.0;
                 int q = 1;
                 for (int32_t b = 0; b < nb && q <= per_feature; ++b) {
-                    below += obj.weight(&h[(data.offset[f] + b) * S]);
+                    below += weights[b];
                     if (below * (per_feature + 1) < q * present * (1.0 - 1e-12)) continue;
                     wanted[b] = 1;
                     while (q <= per_feature && q * present * (1.0 - 1e-12) <= below * (per_feature + 1)) ++q;
@@ -250,22 +304,36 @@ class BinnedLayout {
         return false;
     }
 
-    std::pair<View, View> partition(const View& v, const SplitRecord& s, std::vector<uint8_t>&,
-                                    std::vector<int32_t>& left, std::vector<int32_t>& right) const {
+    // The children's views, in `left` and `right`. Their histograms are kept when the parent's is
+    // and the larger child is worth one: the smaller child's is summed and the larger's is the
+    // parent's minus it (LightGBM's sibling subtraction), which halves the summing at least.
+    std::pair<View, View> partition(const O& obj, const View& v, const SplitRecord& s, std::vector<uint8_t>&,
+                                    Buffer& left, Buffer& right) const {
         const int32_t n_left = s.n_left, n_right = v.m - n_left;
-        left.resize(static_cast<size_t>(n_left) + 1);
-        right.resize(static_cast<size_t>(n_right) + 1);
+        left.ids.resize(static_cast<size_t>(n_left) + 1);
+        right.ids.resize(static_cast<size_t>(n_right) + 1);
         int32_t nl = 0, nr = 0;
         for (int32_t j = 0; j < v.m; ++j) {
             const int32_t i = v.ids[j];
             // Branch-free, as in the exact layout: written to both, kept on one (one slot of slack).
             const int32_t go_left = goes_left(i, s);
-            left[nl] = i;
-            right[nr] = i;
+            left.ids[nl] = i;
+            right.ids[nr] = i;
             nl += go_left;
             nr += 1 - go_left;
         }
-        return {IdView{n_left, left.data()}, IdView{n_right, right.data()}};
+        IdView lv{n_left, left.ids.data()}, rv{n_right, right.ids.data()};
+        if (v.hist != nullptr && keeps_histogram(std::max(n_left, n_right))) {
+            const bool left_smaller = n_left <= n_right;
+            IdView& small = left_smaller ? lv : rv;
+            IdView& large = left_smaller ? rv : lv;
+            std::vector<int64_t>& large_hist = (left_smaller ? right : left).hist;
+            small.hist = sum_histogram(obj, small, (left_smaller ? left : right).hist);
+            large_hist.resize(static_cast<size_t>(hist_size_));
+            for (int64_t c = 0; c < hist_size_; ++c) large_hist[c] = v.hist[c] - small.hist[c];
+            large.hist = large_hist.data();
+        }
+        return {lv, rv};
     }
 
     const BinnedData<Code>& data;
@@ -276,45 +344,76 @@ class BinnedLayout {
         return code == data.n_bins[s.feature] ? s.missing_left : code <= s.bin;
     }
 
-    // The per-feature histograms of the view: (bins + 1) cells per feature of the objective's
-    // statistics followed by the sample count. One buffer per thread, valid until the next call.
-    template <class O>
-    const std::vector<double>& histogram(const O& obj, const View& v) const {
-        thread_local std::vector<double> h;
-        const int D = obj.dim(), S = D + 1;
-        h.assign(static_cast<size_t>(data.total_bins) * S, 0.0);
-        const int64_t p = data.p;
-        double* base = h.data();
-        const int64_t* offset = data.offset.data();
+    // A histogram is kept with a view when summing it costs more than subtracting one.
+    bool keeps_histogram(int32_t m) const { return static_cast<int64_t>(m) * data.p >= hist_size_; }
+
+    // The per-feature histograms of the view, added into `h`, all zero and of hist_size_: (bins + 1)
+    // cells per feature of the objective's statistics in fixed point, followed by the sample count.
+    void add_histogram(const O& obj, const View& v, int64_t* __restrict h) const {
+        // Locals and __restrict let the compiler keep them in registers across the stores.
+        const int64_t p = data.p, stride = stride_, D = stride_ - 1;
+        const int64_t* __restrict offset = data.offset.data();
+        const Code* __restrict codes = data.codes;
         for (int32_t j = 0; j < v.m; ++j) {
             const int32_t i = v.ids[j];
-            const Code* row = data.codes + static_cast<int64_t>(i) * p;
+            const Code* row = codes + static_cast<int64_t>(i) * p;
+            const int64_t* __restrict q = fixed_.of(i);
             for (int64_t f = 0; f < p; ++f) {
-                double* cell = base + (offset[f] + row[f]) * S;
-                obj.add(cell, i);
-                cell[D] += 1.0;
+                int64_t* cell = h + (offset[f] + row[f]) * stride;
+                obj.add_fixed(cell, i, q);
+                cell[D] += 1;
             }
         }
-        return h;
     }
 
-    // Calls visit(split, left_stats, right_stats) at every valid split of feature f: after each
-    // non-empty bin, with the missing values right, and (if there are any) left; and, with missing
-    // values, present left / missing right.
-    template <class O, class Visit>
-    void scan(const O& obj, const std::vector<double>& h, int64_t f, int32_t m, const LeafLimits& limits,
+    const int64_t* sum_histogram(const O& obj, const View& v, std::vector<int64_t>& h) const {
+        h.assign(static_cast<size_t>(hist_size_), 0);
+        add_histogram(obj, v, h.data());
+        return h.data();
+    }
+
+    // The view's histograms: kept ones, or summed into a per-thread buffer valid until the next
+    // call. The buffer is cleared through its non-empty cells only: a small state touches few.
+    const int64_t* histogram(const O& obj, const View& v) const {
+        if (v.hist != nullptr) return v.hist;
+        thread_local std::vector<int64_t> h;
+        thread_local int64_t h_stride = 0;
+        if (static_cast<int64_t>(h.size()) != hist_size_ || h_stride != stride_) {
+            h_stride = stride_;
+            h.assign(static_cast<size_t>(hist_size_), 0);
+        } else {
+            const int64_t D = stride_ - 1;
+            for (int64_t c = 0; c < hist_size_; c += stride_)
+                if (h[c + D] != 0) std::fill(&h[c], &h[c] + stride_, 0);
+        }
+        add_histogram(obj, v, h.data());
+        return h.data();
+    }
+
+    // Calls visit(split, left_stats, right_stats) at every valid split of feature f of histogram
+    // h: after each non-empty bin, with the missing values right, and (if there are any) left;
+    // and, with missing values, present left / missing right. The sides are summed in fixed point,
+    // so right = total - left is exact, and read as doubles only at the splits offered.
+    template <class Visit>
+    void scan(const O& obj, const int64_t* h, int64_t f, int32_t m, const LeafLimits& limits,
               Visit&& visit) const {
         const int D = obj.dim(), S = D + 1;
         const int32_t nb = data.n_bins[f];
-        const double* first = h.data() + data.offset[f] * S;
-        const double* missing = first + static_cast<int64_t>(nb) * S;
-        const int32_t n_missing = static_cast<int32_t>(missing[D] + 0.5);
-        thread_local std::vector<double> left, right, total;
+        const int64_t* first = h + data.offset[f] * S;
+        const int64_t* missing = first + static_cast<int64_t>(nb) * S;
+        const int32_t n_missing = static_cast<int32_t>(missing[D]);
+        const double* unit = fixed_.stat_unit.data();
+        thread_local std::vector<int64_t> left, total;
+        thread_local std::vector<double> left_stats, right_stats;
         total.assign(missing, missing + D);
-        for (int32_t b = 0; b < nb; ++b)
-            for (int d = 0; d < D; ++d) total[d] += first[b * S + d];
-        left.assign(D, 0.0);
-        right.resize(D);
+        for (int32_t b = 0; b < nb; ++b) {
+            const int64_t* cell = first + static_cast<int64_t>(b) * S;
+            if (cell[D] == 0) continue;
+            for (int d = 0; d < D; ++d) total[d] += cell[d];
+        }
+        left.assign(D, 0);
+        left_stats.resize(D);
+        right_stats.resize(D);
         int32_t n_present_left = 0;
         const int32_t n_present = m - n_missing;
         SplitRecord s;
@@ -322,25 +421,25 @@ class BinnedLayout {
         auto offer = [&](bool missing_left) {
             const int32_t nl = n_present_left + (missing_left ? n_missing : 0);
             if (nl < 1 || nl > m - 1) return;
-            if (missing_left)
-                for (int d = 0; d < D; ++d) left[d] += missing[d];
-            for (int d = 0; d < D; ++d) right[d] = total[d] - left[d];
-            const double wl = obj.weight(left.data()), wr = obj.weight(right.data());
+            for (int d = 0; d < D; ++d) {
+                const int64_t l = left[d] + (missing_left ? missing[d] : 0);
+                left_stats[d] = static_cast<double>(l) * unit[d];
+                right_stats[d] = static_cast<double>(total[d] - l) * unit[d];
+            }
+            const double wl = obj.weight(left_stats.data()), wr = obj.weight(right_stats.data());
             if (limits.allow(nl, m - nl, wl, wr)) {
                 s.n_left = nl;
                 // Without missing values here, one at predict time goes where most samples went,
                 // as in scikit-learn's trees.
                 s.missing_left = n_missing > 0 ? missing_left : 2 * static_cast<int64_t>(nl) > m;
-                visit(s, left.data(), right.data());
+                visit(s, left_stats.data(), right_stats.data());
             }
-            if (missing_left)
-                for (int d = 0; d < D; ++d) left[d] -= missing[d];
         };
         for (int32_t b = 0; b < nb; ++b) {
-            const double* cell = first + static_cast<int64_t>(b) * S;
-            if (cell[D] < 0.5) continue;
+            const int64_t* cell = first + static_cast<int64_t>(b) * S;
+            if (cell[D] == 0) continue;
             for (int d = 0; d < D; ++d) left[d] += cell[d];
-            n_present_left += static_cast<int32_t>(cell[D] + 0.5);
+            n_present_left += static_cast<int32_t>(cell[D]);
             s.bin = b;
             s.threshold = data.upper[data.offset[f] + b];
             if (n_present_left < n_present) {
@@ -352,7 +451,6 @@ class BinnedLayout {
         }
     }
 
-    template <class O>
     static double generator_score(const O& obj, double parent, const double* l, const double* r) {
         if constexpr (std::is_same_v<O, Classification>) {
             if (obj.criterion == Criterion::GainRatio) {
@@ -365,17 +463,17 @@ class BinnedLayout {
         return parent - obj.generator_impurity(l) - obj.generator_impurity(r);
     }
 
-    template <class O>
     void best_generator_per_feature(const O& obj, const View& v, const std::vector<int32_t>& features,
                                     const LeafLimits& limits, const double* stats,
                                     std::vector<SplitRecord>& out) const {
         out.assign(features.size(), SplitRecord{});
-        const std::vector<double>& h = histogram(obj, v);
+        const int64_t* h = histogram(obj, v);
         const double parent = obj.generator_impurity(stats);
         const double tol = generator_tolerance(obj, stats);
         for (size_t a = 0; a < features.size(); ++a) {
             SplitRecord& best = out[a];
-            scan(obj, h, features[a], v.m, limits, [&](const SplitRecord& s, const double* l, const double* r) {
+            const int32_t f = features[a];
+            scan(obj, h, f, v.m, limits, [&](const SplitRecord& s, const double* l, const double* r) {
                 if (obj.weight(l) <= 0.0 || obj.weight(r) <= 0.0) return;
                 const double score = generator_score(obj, parent, l, r);
                 if (best.found() && score <= best.score + tol) return;
@@ -384,6 +482,10 @@ class BinnedLayout {
             });
         }
     }
+
+    FixedQuantities<O> fixed_;
+    int64_t stride_;      // statistics + 1 (the sample count) per histogram cell
+    int64_t hist_size_;   // int64 numbers in one histogram
 };
 
 }  // namespace dpdt

@@ -2,6 +2,11 @@
 // tie-break, generator impurity and output value read from them. Every objective here is a sum over
 // leaves of a function of the leaf's statistics, which is what makes the dynamic programme exact.
 // Adding an objective means adding one struct here and instantiating the solver for it.
+//
+// The histograms of the binned layout sum per-sample quantities in fixed point, so that a sibling
+// found by subtraction is bit-identical to one summed directly (dpdt/layout.hpp). An objective
+// names those quantities (`fixed_dim`, `quantities`), how a sample adds them to the statistics
+// (`add_fixed`), and which quantity's unit each statistic is counted in (`quantity_of`).
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -21,6 +26,10 @@ struct Classification {
 
     int dim() const { return n_classes; }
     void add(double* s, int32_t i) const { s[y[i]] += w[i]; }
+    int fixed_dim() const { return 1; }
+    void quantities(int32_t i, double* q) const { q[0] = w[i]; }
+    void add_fixed(int64_t* s, int32_t i, const int64_t* q) const { s[y[i]] += q[0]; }
+    int quantity_of(int) const { return 0; }
     double weight(const double* s) const {
         double t = 0.0;
         for (int k = 0; k < n_classes; ++k) t += s[k];
@@ -60,6 +69,15 @@ struct SquaredError {
             s[1 + n_outputs + j] += wi * yi[j] * yi[j];
         }
     }
+    int fixed_dim() const { return dim(); }
+    void quantities(int32_t i, double* q) const {
+        std::fill(q, q + dim(), 0.0);
+        add(q, i);
+    }
+    void add_fixed(int64_t* s, int32_t, const int64_t* q) const {
+        for (int d = 0; d < dim(); ++d) s[d] += q[d];
+    }
+    int quantity_of(int d) const { return d; }
     double weight(const double* s) const { return s[0]; }
     // sum w y^2 - (sum w y)^2 / W cancels: what is left below a relative 1e-12 of sum w y^2 is
     // rounding, and a leaf that fits exactly must report exactly 0 (Python centres y so that the
@@ -99,6 +117,14 @@ struct Newton {
         s[1] += g[i];
         s[2] += h[i];
     }
+    int fixed_dim() const { return 3; }
+    void quantities(int32_t i, double* q) const { q[0] = w[i], q[1] = g[i], q[2] = h[i]; }
+    void add_fixed(int64_t* s, int32_t, const int64_t* q) const {
+        s[0] += q[0];
+        s[1] += q[1];
+        s[2] += q[2];
+    }
+    int quantity_of(int d) const { return d; }
     double weight(const double* s) const { return s[0]; }
     double loss(const double* s) const {
         const double denom = s[2] + reg_lambda;

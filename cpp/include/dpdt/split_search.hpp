@@ -34,7 +34,7 @@ struct LeafLimits {
 struct SplitRecord {
     int32_t feature = -1;
     double threshold = 0.0;
-    int32_t n_left = 0;        // samples [0, n_left) of the feature's block go left
+    int32_t n_left = 0;        // samples [0, n_left) of the feature's scan order go left
     double score = 0.0;        // what the search optimised
     double tie = 0.0;          // its secondary key
     bool missing_left = false; // where a missing value goes
@@ -49,6 +49,38 @@ inline double midpoint(double lo, double hi) {
     return t;
 }
 
+// A feature's samples in the order a threshold scan reads them. Missing values (NaN) end the
+// presorted blocks: a scan of a block sends them right; a scan of the block with its missing
+// values moved in front sends them left. Every split is a cut of one of the two orders.
+struct ScanOrder {
+    const int32_t* ids;
+    bool missing_left;
+};
+
+// The number of missing values of feature f in the node (they end its block).
+int32_t count_missing(const Dataset& data, NodeView node, int64_t f);
+
+// Calls visit(order) for each scan order of feature f: missing values right, then, if the node has
+// any, missing values left (built in `scratch`).
+template <class Visit>
+void for_each_order(const Dataset& data, NodeView node, int64_t f, std::vector<int32_t>& scratch, Visit&& visit) {
+    const int32_t* ids = node.block(f);
+    visit(ScanOrder{ids, false});
+    if (!data.has_missing) return;
+    const int32_t missing = count_missing(data, node, f);
+    if (missing == 0) return;
+    const int32_t present = node.m - missing;
+    scratch.resize(static_cast<size_t>(node.m));
+    std::copy(ids + present, ids + node.m, scratch.begin());
+    std::copy(ids, ids + present, scratch.begin() + missing);
+    visit(ScanOrder{scratch.data(), true});
+}
+
+// Whether a threshold separates consecutive samples x, next of a scan order: distinct present
+// values, or the last present value and the first missing one. (Missing values first, the cut
+// after them is the same partition, offered once, by the order that sends them right.)
+inline bool cut_between(double x, double next) { return x != next && x == x; }
+
 // Sufficient statistics of the node's samples (or of the first n of one block).
 template <class O>
 void node_stats(const O& obj, const int32_t* ids, int32_t n, double* stats) {
@@ -62,7 +94,7 @@ void node_stats(const O& obj, const int32_t* ids, int32_t n, double* stats) {
 void all_splits(const Dataset& data, const double* weights, NodeView node, const LeafLimits& limits,
                 double total, int per_feature, std::vector<SplitRecord>& out);
 
-// Number of samples of the node going left of `threshold` on `feature` (binary search in its block).
+// Number of present samples of the node at or below `threshold` on `feature` (binary search).
 int32_t count_left(const Dataset& data, NodeView node, int32_t feature, double threshold);
 
 // Stable partition of every block: ids with in_left[id] == 1 go to `left` (p x n_left), ids with
@@ -75,18 +107,18 @@ namespace detail {
 // The threshold scan shared by both searches: calls visit(j, left_stats, right_stats, w_left,
 // w_right) at every valid threshold between samples j and j + 1 of feature f's block.
 template <class O, class Visit>
-void scan_thresholds(const Dataset& data, const O& obj, NodeView node, int64_t f, const LeafLimits& limits,
-                     const double* stats, std::vector<double>& left, std::vector<double>& right, Visit&& visit) {
+void scan_thresholds(const Dataset& data, const O& obj, const int32_t* ids, int32_t m, int64_t f,
+                     const LeafLimits& limits, const double* stats, std::vector<double>& left,
+                     std::vector<double>& right, Visit&& visit) {
     const int D = obj.dim();
-    const int32_t* ids = node.block(f);
     const double* col = data.column(f);
     std::fill(left.begin(), left.end(), 0.0);
     const double total = obj.weight(stats);
-    for (int32_t j = 0; j + 1 < node.m; ++j) {
+    for (int32_t j = 0; j + 1 < m; ++j) {
         obj.add(left.data(), ids[j]);
-        if (col[ids[j]] == col[ids[j + 1]]) continue;
+        if (!cut_between(col[ids[j]], col[ids[j + 1]])) continue;
         const double wl = obj.weight(left.data());
-        if (!limits.allow(j + 1, node.m - j - 1, wl, total - wl)) continue;
+        if (!limits.allow(j + 1, m - j - 1, wl, total - wl)) continue;
         for (int d = 0; d < D; ++d) right[d] = stats[d] - left[d];
         visit(j, left.data(), right.data());
     }
@@ -94,37 +126,35 @@ void scan_thresholds(const Dataset& data, const O& obj, NodeView node, int64_t f
 
 // Classification's 0-1 scan: the largest class sum of every suffix comes from a backward pass and
 // the impurity from running sums, so each threshold costs O(1) whatever the number of classes.
-SplitRecord best_01_split(const Dataset& data, const Classification& obj, NodeView node, int64_t f,
-                          const LeafLimits& limits, const double* class_w, std::vector<double>& scratch);
+SplitRecord best_01_split(const Dataset& data, const Classification& obj, const int32_t* ids, int32_t m,
+                          int64_t f, const LeafLimits& limits, const double* class_w, std::vector<double>& scratch);
 
 // Classification's generator scores: gini from running sums of squares, entropy and gain ratio
 // from the class sums (running sums of x log x drift and would break exact ties: k samples of
 // weight 1 must give the tree of one sample of weight k).
 template <class Visit>
-void classification_scores(const Dataset& data, const Classification& obj, NodeView node, int64_t f,
-                           const LeafLimits& limits, const double* class_w, Visit&& visit) {
+void classification_scores(const Dataset& data, const Classification& obj, const int32_t* ids, int32_t m,
+                           int64_t f, const LeafLimits& limits, const double* class_w, Visit&& visit) {
     const int K = obj.n_classes;
     if (K == 2 && obj.criterion == Criterion::Gini) {
         // Two classes under gini: W_L gini_L = 2 l0 l1 / W_L, all in registers.
-        const int32_t* ids = node.block(f);
         const double* col = data.column(f);
         const double c0 = class_w[0], c1 = class_w[1], total = c0 + c1;
         const double parent = total > 0.0 ? 2.0 * c0 * c1 / total : 0.0;
         double l0 = 0.0, l1 = 0.0;
-        for (int32_t j = 0; j + 1 < node.m; ++j) {
+        for (int32_t j = 0; j + 1 < m; ++j) {
             const int32_t i = ids[j];
             const double wi = obj.w[i];
             const bool is1 = obj.y[i] != 0;
             l0 += is1 ? 0.0 : wi;
             l1 += is1 ? wi : 0.0;
-            if (col[i] == col[ids[j + 1]]) continue;
+            if (!cut_between(col[i], col[ids[j + 1]])) continue;
             const double wl = l0 + l1, r0 = std::max(0.0, c0 - l0), r1 = std::max(0.0, c1 - l1), wr = r0 + r1;
-            if (!limits.allow(j + 1, node.m - j - 1, wl, wr) || wl <= 0.0 || wr <= 0.0) continue;
+            if (!limits.allow(j + 1, m - j - 1, wl, wr) || wl <= 0.0 || wr <= 0.0) continue;
             visit(j, parent - 2.0 * l0 * l1 / wl - 2.0 * r0 * r1 / wr);
         }
         return;
     }
-    const int32_t* ids = node.block(f);
     const double* col = data.column(f);
     std::vector<double> left(K, 0.0), right(class_w, class_w + K);
     double total = 0.0, sq_left = 0.0, sq_right = 0.0;
@@ -134,7 +164,7 @@ void classification_scores(const Dataset& data, const Classification& obj, NodeV
     }
     const double parent = total * impurity(class_w, K, total, obj.criterion);
     double wl = 0.0, wr = total;
-    for (int32_t j = 0; j + 1 < node.m; ++j) {
+    for (int32_t j = 0; j + 1 < m; ++j) {
         const int32_t i = ids[j];
         const int k = obj.y[i];
         const double wi = obj.w[i];
@@ -146,8 +176,8 @@ void classification_scores(const Dataset& data, const Classification& obj, NodeV
         right[k] = std::max(0.0, right[k] - wi);
         wl += wi;
         wr = std::max(0.0, wr - wi);
-        if (col[i] == col[ids[j + 1]]) continue;
-        if (!limits.allow(j + 1, node.m - j - 1, wl, wr) || wl <= 0.0 || wr <= 0.0) continue;
+        if (!cut_between(col[i], col[ids[j + 1]])) continue;
+        if (!limits.allow(j + 1, m - j - 1, wl, wr) || wl <= 0.0 || wr <= 0.0) continue;
         if (obj.criterion == Criterion::Gini) {
             visit(j, parent - (wl - sq_left / wl) - (wr - sq_right / wr));
             continue;
@@ -164,17 +194,18 @@ void classification_scores(const Dataset& data, const Classification& obj, NodeV
     }
 }
 
-// Calls visit(j, score) at every valid threshold between samples j and j + 1 of feature f's
-// block; score is what the generators maximise: the decrease of the generator impurity (for
+// Calls visit(j, score) at every valid threshold between samples j and j + 1 of the scan order
+// `ids` of feature f; score is what the generators maximise: the decrease of the generator impurity (for
 // gain_ratio, the weighted information gain over the split information).
 template <class O, class Visit>
-void generator_scores(const Dataset& data, const O& obj, NodeView node, int64_t f, const LeafLimits& limits,
-                      const double* stats, std::vector<double>& left, std::vector<double>& right, Visit&& visit) {
+void generator_scores(const Dataset& data, const O& obj, const int32_t* ids, int32_t m, int64_t f,
+                      const LeafLimits& limits, const double* stats, std::vector<double>& left,
+                      std::vector<double>& right, Visit&& visit) {
     if constexpr (std::is_same_v<O, Classification>) {
-        classification_scores(data, obj, node, f, limits, stats, visit);
+        classification_scores(data, obj, ids, m, f, limits, stats, visit);
     } else {
         const double parent = obj.generator_impurity(stats);
-        scan_thresholds(data, obj, node, f, limits, stats, left, right,
+        scan_thresholds(data, obj, ids, m, f, limits, stats, left, right,
                         [&](int32_t j, const double* l, const double* r) {
             if (obj.weight(l) <= 0.0 || obj.weight(r) <= 0.0) return;
             visit(j, parent - obj.generator_impurity(l) - obj.generator_impurity(r));
@@ -184,37 +215,46 @@ void generator_scores(const Dataset& data, const O& obj, NodeView node, int64_t 
 
 }  // namespace detail
 
-// For every feature, the split of lowest loss (ties: lower tie-break value, then lower threshold);
-// score = loss of the two children, tie = their tie-break value. Not found where a feature has no
-// valid threshold.
+// For every feature, the split of lowest loss (ties: lower tie-break value, then lower threshold,
+// then missing values right); score = loss of the two children, tie = their tie-break value. Not
+// found where a feature has no valid threshold.
 template <class O>
 void best_loss_splits(const Dataset& data, const O& obj, NodeView node, const LeafLimits& limits,
                       const double* stats, std::vector<SplitRecord>& out) {
     out.assign(data.p, SplitRecord{});
     const double tol = 1e-11 * (std::abs(obj.loss(stats)) + obj.weight(stats));
     std::vector<double> left(obj.dim()), right(obj.dim()), scratch;
+    std::vector<int32_t> order_scratch;
+    auto better = [tol](const SplitRecord& s, const SplitRecord& best) {
+        return !best.found() || s.score < best.score - tol || (s.score <= best.score + tol && s.tie < best.tie - tol);
+    };
     for (int64_t f = 0; f < data.p; ++f) {
-        const int32_t* ids = node.block(f);
-        if (node.m < 2 || data.x(f, ids[0]) == data.x(f, ids[node.m - 1])) continue;
-        if constexpr (std::is_same_v<O, Classification>) {
-            out[f] = detail::best_01_split(data, obj, node, f, limits, stats, scratch);
-        } else {
-            SplitRecord& best = out[f];
-            detail::scan_thresholds(data, obj, node, f, limits, stats, left, right,
-                                    [&](int32_t j, const double* l, const double* r) {
-                const double loss = obj.loss(l) + obj.loss(r);
-                if (best.found() && loss > best.score + tol) return;
-                const double tie = obj.tie(l) + obj.tie(r);
-                if (!best.found() || loss < best.score - tol || tie < best.tie - tol) {
-                    best.feature = static_cast<int32_t>(f);
-                    best.n_left = j + 1;
-                    best.score = loss;
-                    best.tie = tie;
-                }
-            });
-            if (best.found())
-                best.threshold = midpoint(data.x(f, ids[best.n_left - 1]), data.x(f, ids[best.n_left]));
-        }
+        const int32_t* block = node.block(f);
+        if (node.m < 2 || data.x(f, block[0]) == data.x(f, block[node.m - 1])) continue;
+        for_each_order(data, node, f, order_scratch, [&](ScanOrder order) {
+            const int32_t* ids = order.ids;
+            SplitRecord found;
+            if constexpr (std::is_same_v<O, Classification>) {
+                found = detail::best_01_split(data, obj, ids, node.m, f, limits, stats, scratch);
+            } else {
+                detail::scan_thresholds(data, obj, ids, node.m, f, limits, stats, left, right,
+                                        [&](int32_t j, const double* l, const double* r) {
+                    const double loss = obj.loss(l) + obj.loss(r);
+                    if (found.found() && loss > found.score + tol) return;
+                    const double tie = obj.tie(l) + obj.tie(r);
+                    if (!found.found() || loss < found.score - tol || tie < found.tie - tol) {
+                        found.feature = static_cast<int32_t>(f);
+                        found.n_left = j + 1;
+                        found.score = loss;
+                        found.tie = tie;
+                    }
+                });
+                if (found.found())
+                    found.threshold = midpoint(data.x(f, ids[found.n_left - 1]), data.x(f, ids[found.n_left]));
+            }
+            found.missing_left = order.missing_left;
+            if (found.found() && better(found, out[f])) out[f] = found;
+        });
     }
 }
 
@@ -233,19 +273,25 @@ void best_generator_split_per_feature(const Dataset& data, const O& obj, NodeVie
                                       const double* stats, std::vector<SplitRecord>& out) {
     out.assign(features.size(), SplitRecord{});
     std::vector<double> left(obj.dim()), right(obj.dim());
+    std::vector<int32_t> order_scratch;
     const double tol = generator_tolerance(obj, stats);
     for (size_t a = 0; a < features.size(); ++a) {
         const int32_t f = features[a];
-        const int32_t* ids = node.block(f);
-        if (node.m < 2 || data.x(f, ids[0]) == data.x(f, ids[node.m - 1])) continue;
+        const int32_t* block = node.block(f);
+        if (node.m < 2 || data.x(f, block[0]) == data.x(f, block[node.m - 1])) continue;
         SplitRecord& best = out[a];
-        detail::generator_scores(data, obj, node, f, limits, stats, left, right, [&](int32_t j, double score) {
-            if (best.found() && score <= best.score + tol) return;
-            best.feature = f;
-            best.n_left = j + 1;
-            best.score = score;
+        for_each_order(data, node, f, order_scratch, [&](ScanOrder order) {
+            const int32_t* ids = order.ids;
+            detail::generator_scores(data, obj, ids, node.m, f, limits, stats, left, right,
+                                     [&](int32_t j, double score) {
+                if (best.found() && score <= best.score + tol) return;
+                best.feature = f;
+                best.n_left = j + 1;
+                best.score = score;
+                best.missing_left = order.missing_left;
+                best.threshold = midpoint(data.x(f, ids[j]), data.x(f, ids[j + 1]));
+            });
         });
-        if (best.found()) best.threshold = midpoint(data.x(f, ids[best.n_left - 1]), data.x(f, ids[best.n_left]));
     }
 }
 
@@ -298,16 +344,22 @@ void top_b_splits(const Dataset& data, const O& obj, NodeView node, const LeafLi
                   const double* stats, int b, std::vector<SplitRecord>& out) {
     out.clear();
     std::vector<double> left(obj.dim()), right(obj.dim());
+    std::vector<int32_t> order_scratch;
     for (int32_t f = 0; f < data.p; ++f) {
-        const int32_t* ids = node.block(f);
-        if (node.m < 2 || data.x(f, ids[0]) == data.x(f, ids[node.m - 1])) continue;
-        detail::generator_scores(data, obj, node, f, limits, stats, left, right, [&](int32_t j, double score) {
-            SplitRecord s;
-            s.feature = f;
-            s.n_left = j + 1;
-            s.score = score;
-            s.threshold = midpoint(data.x(f, ids[j]), data.x(f, ids[j + 1]));
-            out.push_back(s);
+        const int32_t* block = node.block(f);
+        if (node.m < 2 || data.x(f, block[0]) == data.x(f, block[node.m - 1])) continue;
+        for_each_order(data, node, f, order_scratch, [&](ScanOrder order) {
+            const int32_t* ids = order.ids;
+            detail::generator_scores(data, obj, ids, node.m, f, limits, stats, left, right,
+                                     [&](int32_t j, double score) {
+                SplitRecord s;
+                s.feature = f;
+                s.n_left = j + 1;
+                s.score = score;
+                s.missing_left = order.missing_left;
+                s.threshold = midpoint(data.x(f, ids[j]), data.x(f, ids[j + 1]));
+                out.push_back(s);
+            });
         });
     }
     keep_best(out, b, generator_tolerance(obj, stats));
