@@ -159,7 +159,8 @@ struct FixedQuantities {
         }
         for (int c = 0; c < columns; ++c) {
             if (!std::isfinite(mass[c])) throw std::invalid_argument("the targets, weights or gradients overflow");
-            unit[c] = mass[c] > 0.0 ? std::ldexp(1.0, std::ilogb(mass[c]) + 1 - 62) : 1.0;
+            // Never below the smallest double, so that a subnormal mass cannot divide by zero.
+            unit[c] = mass[c] > 0.0 ? std::ldexp(1.0, std::max(std::ilogb(mass[c]) + 1 - 62, -1074)) : 1.0;
         }
         for (int64_t i = 0; i < n; ++i)
             for (int c = 0; c < columns; ++c) q[i * columns + c] = std::llrint(v[i * columns + c] / unit[c]);
