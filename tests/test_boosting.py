@@ -362,10 +362,12 @@ def test_integer_sample_weight_equals_duplicated_rows(task):
             assert_array_equal(a.threshold, b.threshold, err_msg=f"round {r}")
 
 
+@pytest.mark.parametrize("max_bins", [255, 16, None])
 @pytest.mark.parametrize("task", list(DATASETS))
-def test_n_jobs_gives_identical_models(task):
+def test_n_jobs_gives_identical_models(task, max_bins):
     X, y = DATASETS[task]()
-    fits = [estimator_for(task, n_estimators=8, candidates=(4, 4, 4), n_jobs=n_jobs).fit(X, y)
+    fits = [estimator_for(task, n_estimators=8, candidates=(4, 4, 4), max_bins=max_bins,
+                          n_jobs=n_jobs).fit(X, y)
             for n_jobs in (1, 2)]
     a, b = fits
     assert_array_equal(raw_output(a, X), raw_output(b, X))
@@ -389,6 +391,40 @@ def test_uniform_weight_scale_does_not_change_the_model(task, splitter):
             assert_array_equal(ta[0].feature, tb[0].feature, err_msg=f"c={c}, round {r}")
             assert_array_equal(ta[0].threshold, tb[0].threshold, err_msg=f"c={c}, round {r}")
         assert_allclose(raw_output(est, X), raw_output(ref, X), rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize(("splitter", "candidates"),
+                         [("exhaustive", 1), ("topk", 2), ("quantile", 4), ("cart", 1)])
+@pytest.mark.parametrize("task", list(DATASETS))
+def test_bins_holding_one_value_each_give_the_exact_model(task, splitter, candidates):
+    # With a bin per distinct value the histogram engine offers the exact engine's splits of a
+    # state; their thresholds sit at the left value instead of the midpoint, which no sample of
+    # the state can tell apart. (A CART generator's deeper candidates are not compared: found in
+    # one of its nodes, they are applied to the whole state, where the two placements can
+    # differ.) Sums are taken in another order, hence the tolerance.
+    X, y = DATASETS[task]()
+    X = np.round(X, 1)   # a few dozen values per feature
+    params = dict(n_estimators=10, learning_rate=0.3, max_depth=2, splitter=splitter,
+                  candidates=candidates, random_state=0)
+    exact = estimator_for(task, max_bins=None, **params).fit(X, y)
+    binned = estimator_for(task, max_bins=255, **params).fit(X, y)
+    assert exact.n_bins_ is None
+    assert_array_equal(binned.n_bins_, [len(np.unique(column)) for column in X.T])
+    assert_allclose(raw_output(binned, X), raw_output(exact, X), rtol=1e-9, atol=1e-12)
+    for r, (ta, tb) in enumerate(zip(exact.estimators_, binned.estimators_, strict=True)):
+        for a, b in zip(ta, tb, strict=True):
+            assert_array_equal(a.feature, b.feature, err_msg=f"round {r}")
+            assert_array_equal(a.n_node_samples, b.n_node_samples, err_msg=f"round {r}")
+
+
+def test_binned_thresholds_are_training_values():
+    X, y = _binary()
+    est = DPDTGradientBoostingClassifier(n_estimators=5, max_bins=8).fit(X, y)
+    assert np.all(est.n_bins_ <= 8)
+    for trees in est.estimators_:
+        split = trees[0].feature >= 0
+        for f, t in zip(trees[0].feature[split], trees[0].threshold[split], strict=True):
+            assert t in X[:, f]
 
 
 def test_boosting_beats_its_first_tree():

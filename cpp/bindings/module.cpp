@@ -7,6 +7,8 @@
 #include <limits>
 #include <new>
 #include <string>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "dpdt/branches.hpp"
@@ -254,29 +256,31 @@ dpdt::BinnedData<Code> binned_data(Codes<Code> codes, Array1<int32_t> n_bins, Ar
     return dpdt::BinnedData<Code>(c, n, p, std::move(bins), upper.data());
 }
 
-// Runs `go(make_data)` on the exact layout of X, or on the bins given as the options codes, n_bins
-// and upper.
+// Calls go(codes, n_bins, upper) on the bins given as the options codes (uint8 or uint16, one
+// type or the other), n_bins and upper.
 template <class Go>
-nb::dict with_layout(Array2<double> X, const nb::kwargs& kwargs, Go&& go) {
-    const int64_t n = static_cast<int64_t>(X.shape(0)), p = static_cast<int64_t>(X.shape(1));
-    if (!kwargs.contains("codes")) return go([&] { return dpdt::Dataset(X.data(), n, p); });
-    const nb::handle codes = kwargs["codes"];
+auto with_bin_options(const nb::kwargs& kwargs, Go&& go) {
     Array1<int32_t> n_bins;
     Array1<double> upper;
     if (!kwargs.contains("n_bins") || !kwargs.contains("upper") || !nb::try_cast(kwargs["n_bins"], n_bins, false) ||
         !nb::try_cast(kwargs["upper"], upper, false))
         throw nb::value_error("binned features need codes, n_bins (int32) and upper (float64)");
     Codes<uint8_t> codes8;
-    if (nb::try_cast(codes, codes8, false)) {
-        auto data = binned_data<uint8_t>(codes8, n_bins, upper, n, p);
-        return go([&]() -> const dpdt::BinnedData<uint8_t>& { return data; });
-    }
+    if (nb::try_cast(kwargs["codes"], codes8, false)) return go(codes8, n_bins, upper);
     Codes<uint16_t> codes16;
-    if (nb::try_cast(codes, codes16, false)) {
-        auto data = binned_data<uint16_t>(codes16, n_bins, upper, n, p);
-        return go([&]() -> const dpdt::BinnedData<uint16_t>& { return data; });
-    }
+    if (nb::try_cast(kwargs["codes"], codes16, false)) return go(codes16, n_bins, upper);
     throw nb::value_error("bin codes must be a C-contiguous uint8 or uint16 array");
+}
+
+// Runs `go(make_data)` on the exact layout of X, or on the bins given as options.
+template <class Go>
+nb::dict with_layout(Array2<double> X, const nb::kwargs& kwargs, Go&& go) {
+    const int64_t n = static_cast<int64_t>(X.shape(0)), p = static_cast<int64_t>(X.shape(1));
+    if (!kwargs.contains("codes")) return go([&] { return dpdt::Dataset(X.data(), n, p); });
+    return with_bin_options(kwargs, [&](auto codes, Array1<int32_t> n_bins, Array1<double> upper) {
+        auto data = binned_data(codes, n_bins, upper, n, p);
+        return go([&]() -> const auto& { return data; });
+    });
 }
 
 nb::dict fit_classifier(Array2<double> X, Array1<int32_t> y, Array1<double> sample_weight,
@@ -309,26 +313,58 @@ nb::dict fit_regressor(Array2<double> X, Array2<double> y, Array1<double> sample
     return with_layout(X, kwargs, [&](auto&& make_data) { return run_fit(make_data, feature_costs, objective, o); });
 }
 
-// Boosting fits many trees on the same X: it is presorted once, into a PreparedData.
-struct PreparedData {
-    dpdt::Dataset data;
+// Boosting fits many trees on the same X: it is presorted, or binned, once into a PreparedData.
+// A binned one owns a copy of its codes, which its BinnedData points into (a moved vector keeps
+// its buffer, so a moved PreparedData stays valid; copies are forbidden).
+template <typename Code>
+struct OwnedBins {
+    std::vector<Code> codes;
+    dpdt::BinnedData<Code> data;
 };
 
-PreparedData prepare(Array2<double> X) {
+struct PreparedData {
+    int64_t n = 0, p = 0;
+    std::variant<dpdt::Dataset, OwnedBins<uint8_t>, OwnedBins<uint16_t>> layout;
+
+    PreparedData(int64_t n, int64_t p, decltype(layout) layout) : n(n), p(p), layout(std::move(layout)) {}
+    PreparedData(PreparedData&&) = default;
+    PreparedData(const PreparedData&) = delete;
+    PreparedData& operator=(const PreparedData&) = delete;
+    bool binned() const { return layout.index() != 0; }
+};
+
+template <typename Code>
+OwnedBins<Code> own_bins(Codes<Code> codes, Array1<int32_t> n_bins, Array1<double> upper, int64_t n, int64_t p) {
+    dpdt::BinnedData<Code> data = binned_data<Code>(codes, n_bins, upper, n, p);
+    OwnedBins<Code> owned{std::vector<Code>(codes.data(), codes.data() + n * p), std::move(data)};
+    owned.data.codes = owned.codes.data();
+    return owned;
+}
+
+PreparedData prepare(Array2<double> X, nb::kwargs kwargs) {
     const int64_t n = static_cast<int64_t>(X.shape(0)), p = static_cast<int64_t>(X.shape(1));
     if (n < 1 || p < 1) throw nb::value_error("empty training data");
     if (n > INT32_MAX - 1) throw nb::value_error("at most 2**31 - 2 samples are supported");
-    nb::gil_scoped_release release;
-    return PreparedData{dpdt::Dataset(X.data(), n, p)};
+    for (auto [key, value] : kwargs) {
+        const std::string k = nb::cast<std::string>(key);
+        if (k != "codes" && k != "n_bins" && k != "upper") throw nb::type_error(("unknown prepare option: " + k).c_str());
+    }
+    if (!kwargs.contains("codes")) {
+        nb::gil_scoped_release release;
+        return PreparedData(n, p, dpdt::Dataset(X.data(), n, p));
+    }
+    return with_bin_options(kwargs, [&](auto codes, Array1<int32_t> n_bins, Array1<double> upper) {
+        return PreparedData(n, p, own_bins(codes, n_bins, upper, n, p));
+    });
 }
 
 nb::dict fit_newton(const PreparedData& prepared, Array1<double> gradient, Array1<double> hessian,
                     Array1<double> sample_weight, Array1<double> feature_costs, double reg_lambda,
                     double gamma, nb::kwargs kwargs) {
-    const size_t n = static_cast<size_t>(prepared.data.n);
+    const size_t n = static_cast<size_t>(prepared.n);
     if (gradient.shape(0) != n || hessian.shape(0) != n || sample_weight.shape(0) != n)
         throw nb::value_error("gradient, hessian and sample_weight need one entry per prepared row");
-    if (feature_costs.shape(0) != 0 && static_cast<int64_t>(feature_costs.shape(0)) != prepared.data.p)
+    if (feature_costs.shape(0) != 0 && static_cast<int64_t>(feature_costs.shape(0)) != prepared.p)
         throw nb::value_error("feature_costs must have one entry per feature");
     FitOptions o = options(kwargs);
     dpdt::Newton objective;
@@ -337,7 +373,14 @@ nb::dict fit_newton(const PreparedData& prepared, Array1<double> gradient, Array
     objective.w = sample_weight.data();
     objective.reg_lambda = reg_lambda;
     objective.gamma = gamma;
-    return run_fit([&]() -> const dpdt::Dataset& { return prepared.data; }, feature_costs, objective, o);
+    return std::visit(
+        [&](const auto& layout) {
+            if constexpr (std::is_same_v<std::decay_t<decltype(layout)>, dpdt::Dataset>)
+                return run_fit([&]() -> const dpdt::Dataset& { return layout; }, feature_costs, objective, o);
+            else
+                return run_fit([&]() -> const auto& { return layout.data; }, feature_costs, objective, o);
+        },
+        prepared.layout);
 }
 
 nb::dict fit_branches(nb::ndarray<const int32_t, nb::numpy, nb::ndim<2>, nb::c_contig, nb::device::cpu> X,
@@ -451,10 +494,11 @@ NB_MODULE(_core, m) {
           "kwargs"_a);
     m.def("fit_regressor", &fit_regressor, "X"_a.noconvert(), "y"_a.noconvert(),
           "sample_weight"_a.noconvert(), "feature_costs"_a.noconvert(), "kwargs"_a);
-    nb::class_<PreparedData>(m, "PreparedData", "Training features presorted once, for many fits.")
-        .def_prop_ro("n_samples", [](const PreparedData& d) { return d.data.n; })
-        .def_prop_ro("n_features", [](const PreparedData& d) { return d.data.p; });
-    m.def("prepare", &prepare, "X"_a.noconvert());
+    nb::class_<PreparedData>(m, "PreparedData", "Training features presorted or binned once, for many fits.")
+        .def_prop_ro("n_samples", [](const PreparedData& d) { return d.n; })
+        .def_prop_ro("n_features", [](const PreparedData& d) { return d.p; })
+        .def_prop_ro("binned", &PreparedData::binned);
+    m.def("prepare", &prepare, "X"_a.noconvert(), "kwargs"_a);
     m.def("fit_newton", &fit_newton, "prepared"_a, "gradient"_a.noconvert(), "hessian"_a.noconvert(),
           "sample_weight"_a.noconvert(), "feature_costs"_a.noconvert(), "reg_lambda"_a, "gamma"_a,
           "kwargs"_a);

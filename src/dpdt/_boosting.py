@@ -14,6 +14,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from . import _core
+from ._binning import bin_features
 from ._classes import SPLITTERS, resolve_candidates, resolve_splitters, search_depth
 from ._io import SaveMixin
 from ._tree import Tree
@@ -182,6 +183,7 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
         "gamma": [Interval(Real, 0, None, closed="left")],
         "subsample": [Interval(Real, 0, 1, closed="right")],
         "min_samples_leaf": [Interval(Integral, 1, None, closed="left")],
+        "max_bins": [Interval(Integral, 2, 65535, closed="both"), None],
         "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
         "n_iter_no_change": [Interval(Integral, 1, None, closed="left"), None],
         "tol": [Interval(Real, 0, None, closed="left")],
@@ -191,8 +193,8 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
 
     def __init__(self, *, n_estimators=100, learning_rate=0.1, max_depth=3, candidates=(3, 3, 3),
                  splitter="cart", reg_lambda=1.0, gamma=0.0, subsample=1.0, min_samples_leaf=1,
-                 validation_fraction=0.1, n_iter_no_change=None, tol=1e-7, n_jobs=None,
-                 random_state=None):
+                 max_bins=255, validation_fraction=0.1, n_iter_no_change=None, tol=1e-7,
+                 n_jobs=None, random_state=None):
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate
         self.max_depth = max_depth
@@ -202,6 +204,7 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
         self.gamma = gamma
         self.subsample = subsample
         self.min_samples_leaf = min_samples_leaf
+        self.max_bins = max_bins
         self.validation_fraction = validation_fraction
         self.n_iter_no_change = n_iter_no_change
         self.tol = tol
@@ -243,7 +246,13 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
         per_class = threads > 1 and loss.n_trees_per_round > 1
         options["n_threads"] = 1 if per_class else threads
         pool = ThreadPoolExecutor(threads) if per_class else None
-        prepared = _core.prepare(X)   # presorted once, for every tree
+        # Binned (or presorted) once, for every tree.
+        if self.max_bins is None:
+            self.n_bins_ = None
+            prepared = _core.prepare(X)
+        else:
+            codes, self.n_bins_, upper = bin_features(X, int(self.max_bins), rng)
+            prepared = _core.prepare(X, codes=codes, n_bins=self.n_bins_, upper=upper)
         no_costs = np.zeros(0)
 
         self._loss = loss
@@ -347,10 +356,15 @@ _BOOSTING_PARAMETERS = """
         Penalty per leaf added to the objective each tree minimises.
     subsample : float, default=1.0
         Fraction of the samples drawn for each round. The others get weight 0 for that round
-        (the features stay presorted once): they add nothing to the objective but still count
+        (the features are prepared once for every round): they add nothing to the objective but still count
         for ``min_samples_leaf`` and can place a threshold.
     min_samples_leaf : int, default=1
         Minimum number of samples in each leaf.
+    max_bins : int or None, default=255
+        Each feature is cut once into at most this many bins (2 to 65535) of training values,
+        at quantiles, and every tree searches histograms, as LightGBM and scikit-learn's
+        HistGradientBoosting do; thresholds are training values, so prediction needs no bins.
+        None keeps the exact thresholds of presorted features (slower).
     validation_fraction : float, default=0.1
         Fraction of the training data held out for early stopping.
     n_iter_no_change : int or None, default=None
@@ -371,7 +385,7 @@ class DPDTGradientBoostingRegressor(RegressorMixin, _BaseDPDTBoosting):
     Each round fits the tree of depth at most ``max_depth`` minimising XGBoost's second-order
     objective, sum over leaves of ``-G^2 / (2 (H + reg_lambda)) + gamma``, exactly over the
     candidate splits of the DPDT search, rather than a greedy approximation of it. The features
-    are presorted once and reused by every tree.
+    are binned (or presorted) once and reused by every tree.
 
     For ``loss="absolute_error"`` and ``loss="huber"`` the trees are grown on the first-order
     objective (hessian 1), and each leaf's value is then re-estimated from the leaf's in-bag
@@ -420,13 +434,13 @@ class DPDTGradientBoostingRegressor(RegressorMixin, _BaseDPDTBoosting):
 
     def __init__(self, *, loss="squared_error", huber_quantile=0.9, n_estimators=100,
                  learning_rate=0.1, max_depth=3, candidates=(3, 3, 3), splitter="cart",
-                 reg_lambda=1.0, gamma=0.0, subsample=1.0, min_samples_leaf=1,
+                 reg_lambda=1.0, gamma=0.0, subsample=1.0, min_samples_leaf=1, max_bins=255,
                  validation_fraction=0.1, n_iter_no_change=None, tol=1e-7, n_jobs=None,
                  random_state=None):
         super().__init__(
             n_estimators=n_estimators, learning_rate=learning_rate, max_depth=max_depth,
             candidates=candidates, splitter=splitter, reg_lambda=reg_lambda, gamma=gamma,
-            subsample=subsample, min_samples_leaf=min_samples_leaf,
+            subsample=subsample, min_samples_leaf=min_samples_leaf, max_bins=max_bins,
             validation_fraction=validation_fraction, n_iter_no_change=n_iter_no_change, tol=tol,
             n_jobs=n_jobs, random_state=random_state)
         self.loss = loss

@@ -15,6 +15,7 @@
 // per-depth `Buffer`.
 #pragma once
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
@@ -182,7 +183,8 @@ class BinnedLayout {
     static constexpr bool kExact = false;
 
     BinnedLayout(const BinnedData<Code>& data, const O& obj)
-        : data(data), fixed_(obj, data.n), stride_(obj.dim() + 1), hist_size_(data.total_bins * stride_) {}
+        : data(data), fixed_(obj, data.n), stride_(obj.dim() + 1), hist_size_(data.total_bins * stride_),
+          word_offset_(word_offsets(data)), id_(next_id()) {}
 
     int64_t n() const { return data.n; }
     int64_t p() const { return data.p; }
@@ -198,10 +200,10 @@ class BinnedLayout {
                           std::vector<SplitRecord>& out) const {
         out.assign(data.p, SplitRecord{});
         const double tol = 1e-11 * (std::abs(obj.loss(stats)) + obj.weight(stats));
-        const int64_t* h = histogram(obj, v);
+        const Scanner scanner(*this, obj, histogram(obj, v), v.m, limits);
         for (int64_t f = 0; f < data.p; ++f) {
             SplitRecord& best = out[f];
-            scan(obj, h, f, v.m, limits, [&](const SplitRecord& s, const double* l, const double* r) {
+            scanner.scan(f, [&](const SplitRecord& s, const double* l, const double* r) {
                 const double loss = obj.loss(l) + obj.loss(r);
                 if (best.found() && loss > best.score + tol) return;
                 const double tie = obj.tie(l) + obj.tie(r);
@@ -238,10 +240,10 @@ class BinnedLayout {
     void top_b_splits(const O& obj, const View& v, const LeafLimits& limits, const double* stats, int b,
                       std::vector<SplitRecord>& out) const {
         out.clear();
-        const int64_t* h = histogram(obj, v);
+        const Scanner scanner(*this, obj, histogram(obj, v), v.m, limits);
         const double parent = obj.generator_impurity(stats);
         for (int64_t f = 0; f < data.p; ++f) {
-            scan(obj, h, f, v.m, limits, [&](const SplitRecord& s, const double* l, const double* r) {
+            scanner.scan(f, [&](const SplitRecord& s, const double* l, const double* r) {
                 if (obj.weight(l) <= 0.0 || obj.weight(r) <= 0.0) return;
                 SplitRecord scored = s;
                 scored.score = generator_score(obj, parent, l, r);
@@ -256,7 +258,9 @@ class BinnedLayout {
     void all_splits(const O& obj, const View& v, const LeafLimits& limits, double, int per_feature,
                     std::vector<SplitRecord>& out) const {
         out.clear();
-        const int64_t* h = histogram(obj, v);
+        const Hist hist = histogram(obj, v);
+        const int64_t* h = hist.cells;
+        const Scanner scanner(*this, obj, hist, v.m, limits);
         const int S = stride_;
         for (int64_t f = 0; f < data.p; ++f) {
             std::vector<char> wanted;
@@ -280,7 +284,7 @@ class BinnedLayout {
                     while (q <= per_feature && q * present * (1.0 - 1e-12) <= below * (per_feature + 1)) ++q;
                 }
             }
-            scan(obj, h, f, v.m, limits, [&](const SplitRecord& s, const double*, const double*) {
+            scanner.scan(f, [&](const SplitRecord& s, const double*, const double*) {
                 if (per_feature <= 0 || wanted[s.bin]) out.push_back(s);
             });
         }
@@ -331,8 +335,13 @@ class BinnedLayout {
             std::vector<int64_t>& large_hist = (left_smaller ? right : left).hist;
             small.hist = sum_histogram(obj, small, (left_smaller ? left : right).hist);
             large_hist.resize(static_cast<size_t>(hist_size_));
-            for (int64_t c = 0; c < hist_size_; ++c) large_hist[c] = v.hist[c] - small.hist[c];
-            large.hist = large_hist.data();
+            // Locals and __restrict, so that the loop is vectorised.
+            const int64_t* __restrict parent = v.hist;
+            const int64_t* __restrict sibling = small.hist;
+            int64_t* __restrict out = large_hist.data();
+            const int64_t size = hist_size_;
+            for (int64_t c = 0; c < size; ++c) out[c] = parent[c] - sibling[c];
+            large.hist = out;
         }
         return {lv, rv};
     }
@@ -350,107 +359,192 @@ class BinnedLayout {
 
     // The per-feature histograms of the view, added into `h`, all zero and of hist_size_: (bins + 1)
     // cells per feature of the objective's statistics in fixed point, followed by the sample count.
-    void add_histogram(const O& obj, const View& v, int64_t* __restrict h) const {
+    // With `occupied`, also sets there the bit of every bin it adds to (word_offset_ layout).
+    void add_histogram(const O& obj, const View& v, int64_t* __restrict h, uint64_t* __restrict occupied) const {
         // Locals and __restrict let the compiler keep them in registers across the stores.
         const int64_t p = data.p, stride = stride_, D = stride_ - 1;
         const int64_t* __restrict offset = data.offset.data();
+        const int64_t* __restrict words = word_offset_.data();
         const Code* __restrict codes = data.codes;
         for (int32_t j = 0; j < v.m; ++j) {
             const int32_t i = v.ids[j];
             const Code* row = codes + static_cast<int64_t>(i) * p;
             const int64_t* __restrict q = fixed_.of(i);
             for (int64_t f = 0; f < p; ++f) {
-                int64_t* cell = h + (offset[f] + row[f]) * stride;
+                const int64_t b = row[f];
+                int64_t* cell = h + (offset[f] + b) * stride;
                 obj.add_fixed(cell, i, q);
                 cell[D] += 1;
+                if (occupied != nullptr) occupied[words[f] + (b >> 6)] |= uint64_t{1} << (b & 63);
             }
         }
     }
 
     const int64_t* sum_histogram(const O& obj, const View& v, std::vector<int64_t>& h) const {
         h.assign(static_cast<size_t>(hist_size_), 0);
-        add_histogram(obj, v, h.data());
+        add_histogram(obj, v, h.data(), nullptr);
         return h.data();
+    }
+
+    // A histogram; for a small state's, the bitmap of its non-empty bins too, so that scans and
+    // clearing visit those only (a state of m samples fills at most m bins of each feature).
+    struct Hist {
+        const int64_t* cells = nullptr;
+        const uint64_t* occupied = nullptr;   // null: scan every bin
+    };
+
+    // Calls visit(b) for every non-empty bin b of present values of feature f, in increasing order.
+    template <class Visit>
+    void for_each_bin(const Hist& h, int64_t f, Visit&& visit) const {
+        const int32_t nb = data.n_bins[f];
+        if (h.occupied == nullptr) {
+            const int64_t* count = h.cells + data.offset[f] * stride_ + (stride_ - 1);
+            for (int32_t b = 0; b < nb; ++b)
+                if (count[static_cast<int64_t>(b) * stride_] != 0) visit(b);
+            return;
+        }
+        const uint64_t* words = h.occupied + word_offset_[f];
+        // The missing bin's bit (bin nb) is dropped from the last word.
+        const int64_t n_words = word_offset_[f + 1] - word_offset_[f];
+        for (int64_t k = 0; k < n_words; ++k) {
+            uint64_t bits = words[k];
+            if (k == nb >> 6) bits &= (uint64_t{1} << (nb & 63)) - 1;
+            while (bits != 0) {
+                visit(static_cast<int32_t>(k * 64 + __builtin_ctzll(bits)));
+                bits &= bits - 1;
+            }
+        }
     }
 
     // The view's histograms: kept ones, or summed into a per-thread buffer valid until the next
-    // call. The buffer is cleared through its non-empty cells only: a small state touches few.
-    const int64_t* histogram(const O& obj, const View& v) const {
-        if (v.hist != nullptr) return v.hist;
+    // call, cleared through the bits of its non-empty bins.
+    Hist histogram(const O& obj, const View& v) const {
+        if (v.hist != nullptr) return Hist{v.hist, nullptr};
         thread_local std::vector<int64_t> h;
-        thread_local int64_t h_stride = 0;
-        if (static_cast<int64_t>(h.size()) != hist_size_ || h_stride != stride_) {
-            h_stride = stride_;
+        thread_local std::vector<uint64_t> occupied;
+        // The buffer outlives the fit, and another layout's bins would clear the wrong cells.
+        thread_local uint64_t owner = 0;
+        if (owner != id_) {
+            owner = id_;
             h.assign(static_cast<size_t>(hist_size_), 0);
+            occupied.assign(static_cast<size_t>(word_offset_.back()), 0);
         } else {
-            const int64_t D = stride_ - 1;
-            for (int64_t c = 0; c < hist_size_; c += stride_)
-                if (h[c + D] != 0) std::fill(&h[c], &h[c] + stride_, 0);
+            const Hist previous{h.data(), occupied.data()};
+            for (int64_t f = 0; f < data.p; ++f) {
+                auto clear = [&](int32_t b) {
+                    std::fill_n(&h[(data.offset[f] + b) * stride_], stride_, 0);
+                };
+                for_each_bin(previous, f, clear);
+                clear(data.n_bins[f]);
+            }
+            std::fill(occupied.begin(), occupied.end(), 0);
         }
-        add_histogram(obj, v, h.data());
-        return h.data();
+        add_histogram(obj, v, h.data(), occupied.data());
+        return Hist{h.data(), occupied.data()};
     }
 
-    // Calls visit(split, left_stats, right_stats) at every valid split of feature f of histogram
-    // h: after each non-empty bin, with the missing values right, and (if there are any) left;
-    // and, with missing values, present left / missing right. The sides are summed in fixed point,
-    // so right = total - left is exact, and read as doubles only at the splits offered.
-    template <class Visit>
-    void scan(const O& obj, const int64_t* h, int64_t f, int32_t m, const LeafLimits& limits,
-              Visit&& visit) const {
-        const int D = obj.dim(), S = D + 1;
-        const int32_t nb = data.n_bins[f];
-        const int64_t* first = h + data.offset[f] * S;
-        const int64_t* missing = first + static_cast<int64_t>(nb) * S;
-        const int32_t n_missing = static_cast<int32_t>(missing[D]);
-        const double* unit = fixed_.stat_unit.data();
-        thread_local std::vector<int64_t> left, total;
-        thread_local std::vector<double> left_stats, right_stats;
-        total.assign(missing, missing + D);
-        for (int32_t b = 0; b < nb; ++b) {
-            const int64_t* cell = first + static_cast<int64_t>(b) * S;
-            if (cell[D] == 0) continue;
-            for (int d = 0; d < D; ++d) total[d] += cell[d];
+    // Scans the features of one state's histogram for splits. Every sample falls in one bin of each
+    // feature, so the state's fixed-point totals, summed once, serve every feature.
+    class Scanner {
+      public:
+        Scanner(const BinnedLayout& layout, const O& obj, Hist hist, int32_t m, const LeafLimits& limits)
+            : layout_(layout), obj_(obj), hist_(hist), m_(m), limits_(limits), D_(obj.dim()),
+              total_(static_cast<size_t>(D_), 0), left_(static_cast<size_t>(D_)), left_stats_(static_cast<size_t>(D_)),
+              right_stats_(static_cast<size_t>(D_)) {
+            const int64_t S = layout.stride_;
+            auto add = [&](int32_t b) {
+                const int64_t* cell = hist.cells + b * S;
+                for (int d = 0; d < D_; ++d) total_[d] += cell[d];
+            };
+            layout.for_each_bin(hist, 0, add);
+            add(layout.data.n_bins[0]);
         }
-        left.assign(D, 0);
-        left_stats.resize(D);
-        right_stats.resize(D);
-        int32_t n_present_left = 0;
-        const int32_t n_present = m - n_missing;
-        SplitRecord s;
-        s.feature = static_cast<int32_t>(f);
-        auto offer = [&](bool missing_left) {
-            const int32_t nl = n_present_left + (missing_left ? n_missing : 0);
-            if (nl < 1 || nl > m - 1) return;
-            for (int d = 0; d < D; ++d) {
-                const int64_t l = left[d] + (missing_left ? missing[d] : 0);
-                left_stats[d] = static_cast<double>(l) * unit[d];
-                right_stats[d] = static_cast<double>(total[d] - l) * unit[d];
-            }
-            const double wl = obj.weight(left_stats.data()), wr = obj.weight(right_stats.data());
-            if (limits.allow(nl, m - nl, wl, wr)) {
-                s.n_left = nl;
-                // Without missing values here, one at predict time goes where most samples went,
-                // as in scikit-learn's trees.
-                s.missing_left = n_missing > 0 ? missing_left : 2 * static_cast<int64_t>(nl) > m;
-                visit(s, left_stats.data(), right_stats.data());
-            }
-        };
-        for (int32_t b = 0; b < nb; ++b) {
-            const int64_t* cell = first + static_cast<int64_t>(b) * S;
-            if (cell[D] == 0) continue;
-            for (int d = 0; d < D; ++d) left[d] += cell[d];
-            n_present_left += static_cast<int32_t>(cell[D]);
-            s.bin = b;
-            s.threshold = data.upper[data.offset[f] + b];
-            if (n_present_left < n_present) {
-                offer(false);
-                if (n_missing > 0) offer(true);
-            } else if (n_missing > 0 && n_present_left > 0) {
-                offer(false);
+
+        // Calls visit(split, left_stats, right_stats) at every valid split of feature f: after each
+        // non-empty bin, with the missing values right, and (if there are any) left; and, with
+        // missing values, present left / missing right. The sides are summed in fixed point, so
+        // right = total - left is exact, and read as doubles only at the splits offered.
+        template <class Visit>
+        void scan(int64_t f, Visit&& visit) const {
+            // The common small dimensions get loops the compiler unrolls and registers for the sums.
+            switch (D_) {
+                case 2: return scan_with<2>(f, visit);
+                case 3: return scan_with<3>(f, visit);
+                default: return scan_with<0>(f, visit);
             }
         }
-    }
+
+      private:
+        // kD: the statistics' dimension when known at compile time, 0 otherwise.
+        template <int kD, class Visit>
+        void scan_with(int64_t f, Visit& visit) const {
+            const BinnedData<Code>& data = layout_.data;
+            const int64_t S = layout_.stride_;
+            const int D = kD > 0 ? kD : D_;
+            const int32_t nb = data.n_bins[f];
+            const int64_t* first = hist_.cells + data.offset[f] * S;
+            const int64_t* missing = first + static_cast<int64_t>(nb) * S;
+            const int32_t n_missing = static_cast<int32_t>(missing[D]);
+            const double* unit = layout_.fixed_.stat_unit.data();
+            const double* upper = data.upper.data() + data.offset[f];
+            constexpr int kSlots = kD > 0 ? kD : 1;
+            int64_t left_fixed[kSlots], total_fixed[kSlots];
+            double left_known[kSlots], right_known[kSlots];
+            int64_t* left = kD > 0 ? left_fixed : left_.data();
+            const int64_t* total = kD > 0 ? total_fixed : total_.data();
+            double* left_stats = kD > 0 ? left_known : left_stats_.data();
+            double* right_stats = kD > 0 ? right_known : right_stats_.data();
+            if constexpr (kD > 0)
+                for (int d = 0; d < kD; ++d) total_fixed[d] = total_[d];
+            std::fill(left, left + D, 0);
+            const int32_t m = m_;
+            int32_t n_present_left = 0;
+            const int32_t n_present = m - n_missing;
+            SplitRecord s;
+            s.feature = static_cast<int32_t>(f);
+            auto offer = [&](bool missing_left) {
+                const int32_t nl = n_present_left + (missing_left ? n_missing : 0);
+                if (nl < 1 || nl > m - 1) return;
+                for (int d = 0; d < D; ++d) {
+                    const int64_t l = left[d] + (missing_left ? missing[d] : 0);
+                    left_stats[d] = static_cast<double>(l) * unit[d];
+                    right_stats[d] = static_cast<double>(total[d] - l) * unit[d];
+                }
+                const double wl = obj_.weight(left_stats), wr = obj_.weight(right_stats);
+                if (limits_.allow(nl, m - nl, wl, wr)) {
+                    s.n_left = nl;
+                    // Without missing values here, one at predict time goes where most samples
+                    // went, as in scikit-learn's trees.
+                    s.missing_left = n_missing > 0 ? missing_left : 2 * static_cast<int64_t>(nl) > m;
+                    visit(s, static_cast<const double*>(left_stats), static_cast<const double*>(right_stats));
+                }
+            };
+            layout_.for_each_bin(hist_, f, [&](int32_t b) {
+                const int64_t* cell = first + static_cast<int64_t>(b) * S;
+                for (int d = 0; d < D; ++d) left[d] += cell[d];
+                n_present_left += static_cast<int32_t>(cell[D]);
+                s.bin = b;
+                s.threshold = upper[b];
+                if (n_present_left < n_present) {
+                    offer(false);
+                    if (n_missing > 0) offer(true);
+                } else if (n_missing > 0 && n_present_left > 0) {
+                    offer(false);
+                }
+            });
+        }
+
+        const BinnedLayout& layout_;
+        const O& obj_;
+        Hist hist_;
+        int32_t m_;
+        const LeafLimits& limits_;
+        int D_;
+        std::vector<int64_t> total_;
+        // Scratch of scan(), which the const interface hides.
+        mutable std::vector<int64_t> left_;
+        mutable std::vector<double> left_stats_, right_stats_;
+    };
 
     static double generator_score(const O& obj, double parent, const double* l, const double* r) {
         if constexpr (std::is_same_v<O, Classification>) {
@@ -468,13 +562,13 @@ class BinnedLayout {
                                     const LeafLimits& limits, const double* stats,
                                     std::vector<SplitRecord>& out) const {
         out.assign(features.size(), SplitRecord{});
-        const int64_t* h = histogram(obj, v);
+        const Scanner scanner(*this, obj, histogram(obj, v), v.m, limits);
         const double parent = obj.generator_impurity(stats);
         const double tol = generator_tolerance(obj, stats);
         for (size_t a = 0; a < features.size(); ++a) {
             SplitRecord& best = out[a];
             const int32_t f = features[a];
-            scan(obj, h, f, v.m, limits, [&](const SplitRecord& s, const double* l, const double* r) {
+            scanner.scan(f, [&](const SplitRecord& s, const double* l, const double* r) {
                 if (obj.weight(l) <= 0.0 || obj.weight(r) <= 0.0) return;
                 const double score = generator_score(obj, parent, l, r);
                 if (best.found() && score <= best.score + tol) return;
@@ -484,9 +578,23 @@ class BinnedLayout {
         }
     }
 
+    static std::vector<int64_t> word_offsets(const BinnedData<Code>& data) {
+        std::vector<int64_t> at(1, 0);
+        for (int64_t f = 0; f < data.p; ++f) at.push_back(at.back() + data.n_bins[f] / 64 + 1);
+        return at;
+    }
+
     FixedQuantities<O> fixed_;
     int64_t stride_;      // statistics + 1 (the sample count) per histogram cell
     int64_t hist_size_;   // int64 numbers in one histogram
+    // Feature f's bins (missing bin included) have the bits of words [word_offset_[f],
+    // word_offset_[f + 1]) of an occupancy bitmap.
+    std::vector<int64_t> word_offset_;
+    uint64_t id_;   // unique to this layout in the process
+    static uint64_t next_id() {
+        static std::atomic<uint64_t> last{0};
+        return ++last;
+    }
 };
 
 }  // namespace dpdt
