@@ -356,8 +356,8 @@ _BOOSTING_PARAMETERS = """
         Penalty per leaf added to the objective each tree minimises.
     subsample : float, default=1.0
         Fraction of the samples drawn for each round. The others get weight 0 for that round
-        (the features are prepared once for every round): they add nothing to the objective but still count
-        for ``min_samples_leaf`` and can place a threshold.
+        (the features are prepared once for every round): they add nothing to the objective but
+        still count for ``min_samples_leaf`` and can place a threshold.
     min_samples_leaf : int, default=1
         Minimum number of samples in each leaf.
     max_bins : int or None, default=255
