@@ -251,6 +251,8 @@ struct Workspace {
     std::vector<uint8_t> in_left;
     std::vector<int32_t> rank;   // the lookahead generator's ranks, filled per state
     std::vector<Buffer> left, right;
+    // The CART generator's nodes, reused from state to state (a node's histogram is large).
+    std::vector<Buffer> cart;
     Workspace(int64_t n, int max_depth) : in_left(n, 0), left(max_depth + 1), right(max_depth + 1) {}
 };
 
@@ -527,7 +529,7 @@ class Search {
         switch (splitter) {
             case Splitter::Exhaustive: layout_.all_splits(obj_, node, limits_, sol.total, 0, splits); break;
             case Splitter::Quantile: layout_.all_splits(obj_, node, limits_, sol.total, budget, splits); break;
-            case Splitter::Cart: cart_splits(node, hash, sol, budget, splits, ws.in_left); break;
+            case Splitter::Cart: cart_splits(node, hash, sol, budget, splits, ws); break;
             case Splitter::TopK: layout_.top_k_splits(obj_, node, limits_, sol.stats.data(), budget, splits); break;
             case Splitter::TopB: layout_.top_b_splits(obj_, node, limits_, sol.stats.data(), budget, splits); break;
             case Splitter::Lookahead: lookahead_splits(node, hash, sol, budget, splits, ws); break;
@@ -572,7 +574,7 @@ class Search {
         } else {
             const Dataset& data_ = layout_.data;
             if (data_.has_missing) throw std::invalid_argument("the lookahead splitter does not take missing values");
-            cart_splits(node, hash, sol, budget, out, ws.in_left);
+            cart_splits(node, hash, sol, budget, out, ws);
             if (ws.rank.empty()) ws.rank.resize(data_.n);
             Lookahead<O> lookahead(data_, obj_, limits_, ws.rank);
             // CART's splits seed the bound; one found deep in CART's tree applies to the whole state.
@@ -591,10 +593,9 @@ class Search {
     // The splits of a best-first CART grown on the node's samples until it has `budget` splits.
     // `in_left` is the thread's all-zero membership mask, left all zero.
     void cart_splits(View node, SubsetHash hash, const Solution& sol, int budget,
-                     std::vector<SplitRecord>& out, std::vector<uint8_t>& in_left) {
+                     std::vector<SplitRecord>& out, Workspace& ws) {
         struct CartNode {
-            typename L::Buffer buffer;   // empty for the root, which reads the state's view
-            View view;
+            View view;   // the root reads the state's view, the others a buffer of ws.cart
             std::vector<double> stats;
             double total = 0.0;
             SplitRecord split;
@@ -649,8 +650,10 @@ class Search {
             out.push_back(cn->split);
             if (static_cast<int>(out.size()) >= budget) break;
             auto left = std::make_shared<CartNode>(), right = std::make_shared<CartNode>();
+            const size_t first = 2 * (out.size() - 1);
+            if (ws.cart.size() < first + 2) ws.cart.resize(first + 2);
             std::tie(left->view, right->view) =
-                layout_.partition(obj_, cn->view, cn->split, in_left, left->buffer, right->buffer);
+                layout_.partition(obj_, cn->view, cn->split, ws.in_left, ws.cart[first], ws.cart[first + 1]);
             for (auto* child : {&left, &right}) {
                 (*child)->stats.resize(obj_.dim());
                 node_stats(obj_, L::ids((*child)->view), (*child)->view.m, (*child)->stats.data());

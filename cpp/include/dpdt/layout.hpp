@@ -27,6 +27,13 @@
 #include "dpdt/objective.hpp"
 #include "dpdt/split_search.hpp"
 
+// A scan's per-bin work, inlined into its loop so that consecutive bins' divisions overlap.
+#if defined(__GNUC__)
+#define DPDT_INLINE __attribute__((always_inline))
+#else
+#define DPDT_INLINE
+#endif
+
 namespace dpdt {
 
 class ExactLayout {
@@ -203,7 +210,7 @@ class BinnedLayout {
         const Scanner scanner(*this, obj, histogram(obj, v), v.m, limits);
         for (int64_t f = 0; f < data.p; ++f) {
             SplitRecord& best = out[f];
-            scanner.scan(f, [&](const SplitRecord& s, const double* l, const double* r) {
+            scanner.scan(f, [&](const SplitRecord& s, const double* l, const double* r) DPDT_INLINE {
                 const double loss = obj.loss(l) + obj.loss(r);
                 if (best.found() && loss > best.score + tol) return;
                 const double tie = obj.tie(l) + obj.tie(r);
@@ -243,7 +250,7 @@ class BinnedLayout {
         const Scanner scanner(*this, obj, histogram(obj, v), v.m, limits);
         const double parent = obj.generator_impurity(stats);
         for (int64_t f = 0; f < data.p; ++f) {
-            scanner.scan(f, [&](const SplitRecord& s, const double* l, const double* r) {
+            scanner.scan(f, [&](const SplitRecord& s, const double* l, const double* r) DPDT_INLINE {
                 if (obj.weight(l) <= 0.0 || obj.weight(r) <= 0.0) return;
                 SplitRecord scored = s;
                 scored.score = generator_score(obj, parent, l, r);
@@ -284,7 +291,7 @@ class BinnedLayout {
                     while (q <= per_feature && q * present * (1.0 - 1e-12) <= below * (per_feature + 1)) ++q;
                 }
             }
-            scanner.scan(f, [&](const SplitRecord& s, const double*, const double*) {
+            scanner.scan(f, [&](const SplitRecord& s, const double*, const double*) DPDT_INLINE {
                 if (per_feature <= 0 || wanted[s.bin]) out.push_back(s);
             });
         }
@@ -502,7 +509,7 @@ class BinnedLayout {
             const int32_t n_present = m - n_missing;
             SplitRecord s;
             s.feature = static_cast<int32_t>(f);
-            auto offer = [&](bool missing_left) {
+            auto offer = [&](bool missing_left) DPDT_INLINE {
                 const int32_t nl = n_present_left + (missing_left ? n_missing : 0);
                 if (nl < 1 || nl > m - 1) return;
                 for (int d = 0; d < D; ++d) {
@@ -519,7 +526,7 @@ class BinnedLayout {
                     visit(s, static_cast<const double*>(left_stats), static_cast<const double*>(right_stats));
                 }
             };
-            layout_.for_each_bin(hist_, f, [&](int32_t b) {
+            layout_.for_each_bin(hist_, f, [&](int32_t b) DPDT_INLINE {
                 const int64_t* cell = first + static_cast<int64_t>(b) * S;
                 for (int d = 0; d < D; ++d) left[d] += cell[d];
                 n_present_left += static_cast<int32_t>(cell[D]);
@@ -568,7 +575,7 @@ class BinnedLayout {
         for (size_t a = 0; a < features.size(); ++a) {
             SplitRecord& best = out[a];
             const int32_t f = features[a];
-            scanner.scan(f, [&](const SplitRecord& s, const double* l, const double* r) {
+            scanner.scan(f, [&](const SplitRecord& s, const double* l, const double* r) DPDT_INLINE {
                 if (obj.weight(l) <= 0.0 || obj.weight(r) <= 0.0) return;
                 const double score = generator_score(obj, parent, l, r);
                 if (best.found() && score <= best.score + tol) return;
