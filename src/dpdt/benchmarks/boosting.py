@@ -4,7 +4,8 @@ On each bundled classification dataset, every method fits ``--n-estimators`` tre
 default) of depth 3 with learning rate 0.1 on the train split and is scored on the test split:
 DPDT boosting with candidate budgets (3, 3, 3) and (7, 7, 7), scikit-learn's
 GradientBoostingClassifier and HistGradientBoostingClassifier (no early stopping), XGBoost and
-LightGBM. Every other parameter keeps its library's default; every method runs on ``--n-jobs``
+LightGBM. Every other parameter keeps its library's default (DPDT, HGB and LightGBM all search
+histograms of at most 255 bins per feature); every method runs on ``--n-jobs``
 threads (1 by default, so that fit times compare the algorithms, not the thread pools).
 XGBoost and LightGBM are optional: a column is skipped, with a note, when its import fails.
 
