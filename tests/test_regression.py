@@ -13,6 +13,7 @@ The objective (squared error, see ``_bruteforce``) is
 """
 
 import functools
+import heapq
 from types import SimpleNamespace
 from unittest import mock
 
@@ -22,6 +23,7 @@ from _bruteforce import (
     COMPLEXITIES,
     RegressionEnumeration,
     as_targets,
+    candidate_splits,
     expected_front,
     hull_by_definition,
     lower_hull,
@@ -376,6 +378,89 @@ def check_cart_and_prunings(data, sk, reg, alpha, complexity):
     dpdt_obj = objective(stats(data, reg.tree_), alpha, complexity)
     # relative slack: the losses are sums of thousands of squares
     assert dpdt_obj <= cart_objs.min() * (1 + 1e-9) + ATOL, (dpdt_obj, cart_objs.min())
+
+
+class CartGeneratorSearch:
+    """Brute force over the trees whose splits come from a best-first regression CART.
+
+    At a state with two or more levels left, the candidates are the splits of a CART grown
+    best-first on the state's samples until it has ``budget`` splits (ties cannot occur on these
+    continuous targets), each applied to the whole state; with one level left, every split.
+    """
+
+    def __init__(self, X, Y, w, max_depth, budget):
+        self.X, self.Y, self.w = X, Y, w
+        self.max_depth, self.budget = max_depth, budget
+        self.W_total = float(w.sum())
+
+    def sse(self, idx):
+        return weighted_sse(self.Y[idx], self.w[idx])
+
+    def best_split(self, idx):
+        parent = self.sse(idx)
+        scored = [
+            (parent - self.sse(left) - self.sse(right), f, t, left, right)
+            for f, t, left, right in candidate_splits(self.X, idx)
+        ]
+        return max(scored, key=lambda s: s[0]) if scored else None
+
+    def generator_splits(self, idx):
+        heap, order, out = [], 0, []
+
+        def consider(node):
+            nonlocal order
+            if len(node) >= 2 and self.sse(node) > 1e-9 and (split := self.best_split(node)):
+                heapq.heappush(heap, (-split[0], order, split))
+                order += 1
+
+        consider(idx)
+        while heap and len(out) < self.budget:
+            _, _, (_, f, t, left, right) = heapq.heappop(heap)
+            out.append((f, t))
+            consider(left)
+            consider(right)
+        return out
+
+    def optimum(self, alpha, complexity, idx=None, depth=0):
+        idx = np.arange(len(self.X)) if idx is None else idx
+        best = self.sse(idx) / self.W_total
+        remaining = self.max_depth - depth
+        if remaining == 0 or len(idx) < 2:
+            return best
+        if remaining == 1:
+            splits = [(f, t) for f, t, _, _ in candidate_splits(self.X, idx)]
+        else:
+            splits = self.generator_splits(idx)
+        cost = alpha * (self.w[idx].sum() / self.W_total if complexity == "expected_tests" else 1.0)
+        for f, t in splits:
+            go_left = self.X[idx, f] <= t
+            best = min(
+                best,
+                cost
+                + self.optimum(alpha, complexity, idx[go_left], depth + 1)
+                + self.optimum(alpha, complexity, idx[~go_left], depth + 1),
+            )
+        return best
+
+
+@pytest.mark.parametrize("complexity", COMPLEXITIES)
+@pytest.mark.parametrize("seed", range(4))
+def test_cart_generator_is_brute_force_over_its_candidates(seed, complexity):
+    # Budget 3 at depth 3: the generators' scans of a state's children are reused for the
+    # states they are (the solver's split memo), which this checks against a search without it.
+    rng = np.random.default_rng(700 + seed)
+    n_outputs = 1 + seed % 2
+    X = rng.random((40, 3)).round(2)
+    Y = rng.normal(size=(40, n_outputs)) + 2.0 * (X[:, :1] > 0.5)
+    w = rng.uniform(0.2, 3.0, 40) if seed >= 2 else np.ones(40)
+    data = SimpleNamespace(X=X, y=Y[:, 0] if n_outputs == 1 else Y, sample_weight=w,
+                           feature_costs=None)
+    reg = fit(data, max_depth=3, splitter="cart", candidates=3, complexity=complexity)
+    ref = CartGeneratorSearch(X, Y, w, 3, 3)
+    for alpha in ALPHAS:
+        reg.set_params(alpha=alpha)
+        got = objective(stats(data, reg.tree_), alpha, complexity)
+        assert got == pytest.approx(ref.optimum(alpha, complexity), rel=1e-9, abs=ATOL), alpha
 
 
 @pytest.mark.parametrize("depth", [2, 3])

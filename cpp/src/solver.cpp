@@ -245,6 +245,31 @@ class SolutionCache {
     Shard shards_[kShards];
 };
 
+// The best generator splits of recently scanned sample sets, by subset. A state's CART generator
+// scans the state and the children of its best split, which are the states its first candidate
+// leads to; their own CART (or last-level scan) would repeat those scans. A pure cache of a
+// function of the subset: a hit returns what the scan would, so the tree never depends on it.
+class SplitMemo {
+  public:
+    const SplitRecord* find(const SubsetHash& h, int32_t m) const {
+        const Entry& e = slots_[h.a % kSlots];
+        return e.m == m && e.a == h.a && e.b == h.b ? &e.split : nullptr;
+    }
+    void insert(const SubsetHash& h, int32_t m, const SplitRecord& split) {
+        slots_[h.a % kSlots] = Entry{h.a, h.b, m, split};
+    }
+
+  private:
+    struct Entry {
+        uint64_t a = 0, b = 0;
+        int32_t m = -1;   // no sample set has -1 samples: an empty slot
+        SplitRecord split;
+    };
+    // Direct-mapped: the useful entries are those of the current path's generators, a few dozen.
+    static constexpr size_t kSlots = 256;
+    std::vector<Entry> slots_ = std::vector<Entry>(kSlots);
+};
+
 // Per-thread scratch: the membership mask and the children's views at every depth.
 template <class Buffer>
 struct Workspace {
@@ -253,6 +278,7 @@ struct Workspace {
     std::vector<Buffer> left, right;
     // The CART generator's nodes, reused from state to state (a node's histogram is large).
     std::vector<Buffer> cart;
+    SplitMemo memo;
     Workspace(int64_t n, int max_depth) : in_left(n, 0), left(max_depth + 1), right(max_depth + 1) {}
 };
 
@@ -277,6 +303,7 @@ class Search {
         const View all = layout.root();
         node_stats(obj_, L::ids(all), all.m, root.data());
         total_weight_ = obj_.weight(root.data());
+        for (int32_t f = 0; f < static_cast<int32_t>(layout.p()); ++f) all_features_.push_back(f);
         limits_.min_samples = params.min_samples_leaf;
         limits_.min_weight = params.min_weight_leaf;
         uniform_costs_ = true;
@@ -318,7 +345,7 @@ class Search {
         const int remaining = params_.max_depth - depth;
         if (remaining <= 0 || !splittable(*sol)) return sol;
         if (remaining == 1) {
-            solve_last_level(node, *sol);
+            solve_last_level(node, hash, *sol, ws);
             return sol;
         }
         generate(node, hash, depth, *sol, candidates, ws);
@@ -482,40 +509,45 @@ class Search {
     // One split left: every feature and threshold is tried for the true loss. With uniform costs
     // the best split over all features is the only one that can be optimal; with feature costs each
     // feature's best split is a point of the hull.
-    void solve_last_level(View node, Solution& sol) {
+    void solve_last_level(View node, SubsetHash hash, Solution& sol, Workspace& ws) {
         exact_scans_.fetch_add(1, std::memory_order_relaxed);
-        std::vector<SplitRecord> best;
-        layout_.best_loss_splits(obj_, node, limits_, sol.stats.data(), best);
-        std::vector<int32_t> chosen;
-        if (uniform_costs_) {
-            int32_t b = -1;
-            const double tol = 1e-12 * (std::abs(sol.hull[0].L) + sol.total);
-            for (int32_t f = 0; f < static_cast<int32_t>(best.size()); ++f) {
-                if (!best[f].found()) continue;
-                if (b < 0 || best[f].score < best[b].score - tol ||
-                    (best[f].score <= best[b].score + tol && best[f].tie < best[b].tie - tol))
-                    b = f;
-            }
-            if (b >= 0) chosen.push_back(b);
+        std::vector<SplitRecord> chosen;
+        if (O::kGeneratorIsLoss && uniform_costs_) {
+            const SplitRecord best = best_split_of(node, hash, sol.stats.data(), ws);
+            if (best.found()) chosen.push_back(best);
         } else {
-            for (int32_t f = 0; f < static_cast<int32_t>(best.size()); ++f)
-                if (best[f].found()) chosen.push_back(f);
+            std::vector<SplitRecord> best;
+            layout_.best_loss_splits(obj_, node, limits_, sol.stats.data(), best);
+            if (uniform_costs_) {
+                int32_t b = -1;
+                const double tol = 1e-12 * (std::abs(sol.hull[0].L) + sol.total);
+                for (int32_t f = 0; f < static_cast<int32_t>(best.size()); ++f) {
+                    if (!best[f].found()) continue;
+                    if (b < 0 || best[f].score < best[b].score - tol ||
+                        (best[f].score <= best[b].score + tol && best[f].tie < best[b].tie - tol))
+                        b = f;
+                }
+                if (b >= 0) chosen.push_back(best[b]);
+            } else {
+                for (const SplitRecord& s : best)
+                    if (s.found()) chosen.push_back(s);
+            }
         }
         if (chosen.empty()) return;
         std::vector<Candidate> candidates;
         std::vector<std::pair<SolutionPtr, SolutionPtr>> children;
         const int D = obj_.dim();
-        for (int32_t f : chosen) {
+        for (const SplitRecord& split : chosen) {
             std::vector<double> left(D, 0.0), right(D);
-            layout_.for_each_left(node, best[f], [&](int32_t i) { obj_.add(left.data(), i); });
+            layout_.for_each_left(node, split, [&](int32_t i) { obj_.add(left.data(), i); });
             for (int d = 0; d < D; ++d) right[d] = sol.stats[d] - left[d];
             Candidate c;
-            c.split = best[f];
+            c.split = split;
             route_missing(node, c.split);
-            c.cost = split_cost(sol, f);
+            c.cost = split_cost(sol, split.feature);
             candidates.push_back(c);
-            children.emplace_back(new_state(best[f].n_left, std::move(left), false),
-                                  new_state(sol.n_samples - best[f].n_left, std::move(right), false));
+            children.emplace_back(new_state(split.n_left, std::move(left), false),
+                                  new_state(sol.n_samples - split.n_left, std::move(right), false));
         }
         finish(sol, candidates, children);
     }
@@ -596,6 +628,7 @@ class Search {
                      std::vector<SplitRecord>& out, Workspace& ws) {
         struct CartNode {
             View view;   // the root reads the state's view, the others a buffer of ws.cart
+            SubsetHash hash;   // kept only when the memo serves (every feature scanned)
             std::vector<double> stats;
             double total = 0.0;
             SplitRecord split;
@@ -609,8 +642,6 @@ class Search {
             heap(cmp);
         std::mt19937_64 rng(splitmix64(params_.random_state ^ hash.a) ^ hash.b);
         const int32_t p = static_cast<int32_t>(layout_.p());
-        std::vector<int32_t> all_features(p);
-        for (int32_t f = 0; f < p; ++f) all_features[f] = f;
         const bool subsample = params_.max_features > 0 && params_.max_features < p;
         std::vector<int32_t> features;
         int64_t order = 0;
@@ -621,7 +652,7 @@ class Search {
             if (!obj_.improvable(cn->stats.data())) return;
             if (subsample) {
                 // Partial Fisher-Yates draw of max_features features, seeded by the state.
-                features = all_features;
+                features = all_features_;
                 for (int i = 0; i < params_.max_features; ++i) {
                     const uint64_t j = i + rng() % static_cast<uint64_t>(p - i);
                     std::swap(features[i], features[j]);
@@ -629,8 +660,10 @@ class Search {
                 features.resize(params_.max_features);
                 std::sort(features.begin(), features.end());
             }
-            cn->split = layout_.best_generator_split(obj_, cn->view, subsample ? features : all_features,
-                                                     limits_, cn->stats.data());
+            // A subsample's features depend on the state, so its splits are no function of the node's
+            // samples alone and stay out of the memo.
+            cn->split = subsample ? layout_.best_generator_split(obj_, cn->view, features, limits_, cn->stats.data())
+                                  : best_split_of(cn->view, cn->hash, cn->stats.data(), ws);
             if (!cn->split.found()) return;
             const double decrease = cn->split.score;
             if (decrease < params_.min_impurity_decrease * total_weight_) return;
@@ -641,6 +674,7 @@ class Search {
 
         auto root = std::make_shared<CartNode>();
         root->view = node;
+        root->hash = hash;
         root->stats = sol.stats;
         root->total = sol.total;
         consider(root);
@@ -654,6 +688,12 @@ class Search {
             if (ws.cart.size() < first + 2) ws.cart.resize(first + 2);
             std::tie(left->view, right->view) =
                 layout_.partition(obj_, cn->view, cn->split, ws.in_left, ws.cart[first], ws.cart[first + 1]);
+            if (!subsample) {
+                CartNode& small = left->view.m <= right->view.m ? *left : *right;
+                CartNode& large = &small == left.get() ? *right : *left;
+                small.hash = hash_of(L::ids(small.view), small.view.m);
+                large.hash = SubsetHash{cn->hash.a - small.hash.a, cn->hash.b - small.hash.b};
+            }
             for (auto* child : {&left, &right}) {
                 (*child)->stats.resize(obj_.dim());
                 node_stats(obj_, L::ids((*child)->view), (*child)->view.m, (*child)->stats.data());
@@ -662,6 +702,14 @@ class Search {
             consider(std::move(left));
             consider(std::move(right));
         }
+    }
+
+    // The best generator split over every feature of a sample set, through the thread's memo.
+    SplitRecord best_split_of(View node, const SubsetHash& hash, const double* stats, Workspace& ws) {
+        if (const SplitRecord* known = ws.memo.find(hash, node.m)) return *known;
+        const SplitRecord split = layout_.best_generator_split(obj_, node, all_features_, limits_, stats);
+        ws.memo.insert(hash, node.m, split);
+        return split;
     }
 
     // Drops the actions no hull vertex uses, so unused subtrees can be freed.
@@ -685,6 +733,7 @@ class Search {
     std::atomic<bool>& stop_;
     double total_weight_;
     bool uniform_costs_;
+    std::vector<int32_t> all_features_;
     LeafLimits limits_;
     SolutionCache cache_;
     std::atomic<int64_t> states_{0}, candidates_{0}, exact_scans_{0}, cache_hits_{0}, state_bytes_{0};

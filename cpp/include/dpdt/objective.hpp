@@ -24,6 +24,9 @@ struct Classification {
     int n_classes = 1;
     Criterion criterion = Criterion::Gini;
 
+    // The generator ranks splits by impurity, not by the 0-1 loss.
+    static constexpr bool kGeneratorIsLoss = false;
+
     int dim() const { return n_classes; }
     void add(double* s, int32_t i) const { s[y[i]] += w[i]; }
     int fixed_dim() const { return 1; }
@@ -58,6 +61,9 @@ struct SquaredError {
     const double* y = nullptr;   // n x n_outputs, row-major
     const double* w = nullptr;
     int n_outputs = 1;
+
+    // The generator's score is the loss's decrease: its best split is the loss's best.
+    static constexpr bool kGeneratorIsLoss = true;
 
     int dim() const { return 1 + 2 * n_outputs; }
     void add(double* s, int32_t i) const {
@@ -110,6 +116,8 @@ struct Newton {
     const double* w = nullptr;
     double reg_lambda = 1.0;
     double gamma = 0.0;
+
+    static constexpr bool kGeneratorIsLoss = true;
 
     int dim() const { return 3; }
     void add(double* s, int32_t i) const {
