@@ -4,7 +4,7 @@ For each regression dataset and depths 3 and 5, report the train and test R² of
 defaults, alpha 0) and of ``DecisionTreeRegressor(max_depth=d)``, and the median fit time of both.
 R² of a multi-output dataset (carbon) is the uniform average over outputs, as ``score`` gives it.
 
-The given test sets are small (qsar has 109 rows), and one split's test R² moves by several
+The given test sets are small (qsar has 110 rows), and one split's test R² moves by several
 hundredths with the split. So the test R² is also averaged over ``--resplits`` random splits of
 the pooled train and test rows, each with the given test fraction, both learners on the same
 splits: the comparison of the two learners' generalisation rests on that mean.
