@@ -652,7 +652,11 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
     splitter : str or sequence of str, default="cart"
         The split generator, or one per depth; see :class:`DPDTreeClassifier`.
     criterion : {"squared_error"}, default="squared_error"
-        The loss.
+        The loss. There is no ``"absolute_error"``: the engine's exact scans and its histogram
+        subtraction rest on a leaf loss that is a function of sums over the leaf's samples,
+        and a weighted median's is not. For median regression use
+        :class:`DPDTGradientBoostingRegressor` with ``loss="absolute_error"`` (first-order
+        trees whose leaves take the weighted median residual).
     alpha : float, default=0.0
         Weight of the complexity penalty. Can be changed with ``set_params`` after fitting.
     complexity : {"expected_tests", "n_splits"}, default="expected_tests"
