@@ -191,18 +191,24 @@ class _MultiwayClassifier(SaveMixin, ClassifierMixin, BaseEstimator):
         if not self.time_limit:
             return search(self.max_depth, 0.0)
         # Under a time limit, the unbounded search's first trees can be poor (deep chains), while
-        # shallow depth-limited searches are cheap and often proven: they run first, on half of
-        # the time, and their best tree stands unless the full search beats it. The full
-        # search's bound still certifies the result.
+        # shallow depth-limited searches are cheap and often proven. The full search first gets a
+        # tenth of the time, enough for most searches that finish at all; if it does not
+        # finish, the shallow searches run on up to half of the time, then the full search again,
+        # and their best tree stands unless the full search beats it. The full search's bound
+        # still certifies the result.
         start = time.perf_counter()
+        first = search(self.max_depth, self.time_limit / 10)
+        if first["optimal"]:
+            return first
         shallow_until = start + self.time_limit / 2
-        best, iterations = None, 0
+        best = first
         depth = 1
         deeper = self.max_depth is None or depth < self.max_depth
+        iterations = first["iterations"]
         while deeper and time.perf_counter() < shallow_until:
             result = search(depth, max(1e-3, shallow_until - time.perf_counter()))
             iterations += result["iterations"]
-            if best is None or result["objective"] > best["objective"]:
+            if result["objective"] > best["objective"]:
                 best = result
             # Stop once a search is cut short, or its optimum does not use all the depth allowed
             # (the full search takes over), or no deeper tree exists (a path uses each feature
@@ -213,7 +219,7 @@ class _MultiwayClassifier(SaveMixin, ClassifierMixin, BaseEstimator):
             deeper = (self.max_depth is None or depth < self.max_depth) and depth <= codes.shape[1]
         full = search(self.max_depth, max(1e-3, start + self.time_limit - time.perf_counter()))
         full["iterations"] += iterations
-        if best is None or full["objective"] >= best["objective"]:
+        if full["objective"] >= best["objective"]:
             return full
         best = dict(best, iterations=full["iterations"], branches=full["branches"])
         best["upper_bound"] = max(full["upper_bound"], best["objective"])
