@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 
@@ -68,6 +70,18 @@ class BranchSearch {
         // Feature f's category c has slot first_slot_[f] + c in the per-expansion tallies.
         first_slot_.push_back(0);
         for (int64_t f = 0; f < d_.q; ++f) first_slot_.push_back(first_slot_.back() + d_.n_categories[f]);
+        if (first_slot_.back() > std::numeric_limits<int32_t>::max())
+            throw std::invalid_argument("too many categories over all features for BRANCHES (more than 2^31)");
+        // Each sample's slots of non-zero categories. One-hot and binary codes are mostly 0, so
+        // the tallies visit these only and take category 0 as the branch's total minus the rest.
+        nonzero_begin_.push_back(0);
+        for (int64_t i = 0; i < d_.n; ++i) {
+            for (int64_t f = 0; f < d_.q; ++f) {
+                const int32_t c = d_.X[i * d_.q + f];
+                if (c != 0) nonzero_slot_.push_back(static_cast<int32_t>(first_slot_[f] + c));
+            }
+            nonzero_begin_.push_back(static_cast<int64_t>(nonzero_slot_.size()));
+        }
     }
 
     // Bounds on the branch's best subtree value V: either exact (lb == ub), or ub <= target, which
@@ -248,17 +262,40 @@ class BranchSearch {
         double* __restrict cw = class_weight_.data();
         uint64_t* __restrict ha = hash_a_.data();
         uint64_t* __restrict hb = hash_b_.data();
+        int64_t all_count = 0;
+        std::vector<double> all_cw(K, 0.0);
+        uint64_t all_a = 0, all_b = 0;
+        const int64_t* __restrict begin = nonzero_begin_.data();
+        const int32_t* __restrict nonzero = nonzero_slot_.data();
         for (int32_t i : idx) {
-            const int32_t* row = d_.X + static_cast<int64_t>(i) * q;
             const double w = d_.w[i];
             const int32_t y = d_.y[i];
             const uint64_t a = mix_a_[i], b = mix_b_[i];
-            for (int64_t f = 0; f < q; ++f) {
-                const int64_t slot = first[f] + row[f];
+            ++all_count;
+            all_cw[y] += w;
+            all_a += a;
+            all_b += b;
+            for (int64_t e = begin[i]; e < begin[i + 1]; ++e) {
+                const int64_t slot = nonzero[e];
                 ++count[slot];
                 cw[slot * K + y] += w;
                 ha[slot] += a;
                 hb[slot] += b;
+            }
+        }
+        // Category 0: the branch minus the other categories (hashes wrap exactly; integer
+        // weights subtract exactly, others within rounding, far below the search's tolerance).
+        for (int64_t f = 0; f < q; ++f) {
+            const int64_t zero = first[f];
+            count[zero] = all_count;
+            ha[zero] = all_a;
+            hb[zero] = all_b;
+            for (int k = 0; k < K; ++k) cw[zero * K + k] = all_cw[k];
+            for (int64_t slot = zero + 1; slot < first[f + 1]; ++slot) {
+                count[zero] -= count[slot];
+                ha[zero] -= ha[slot];
+                hb[zero] -= hb[slot];
+                for (int k = 0; k < K; ++k) cw[zero * K + k] -= cw[slot * K + k];
             }
         }
         std::vector<Option> options;
@@ -302,6 +339,9 @@ class BranchSearch {
     std::unordered_map<BranchKey, Bounds, BranchKeyHash> memo_;
     std::vector<uint64_t> mix_a_, mix_b_;   // per sample
     std::vector<int64_t> first_slot_;       // per feature, then the number of slots
+    // CSR rows of each sample's non-zero categories' slots (at most the size of X)
+    std::vector<int64_t> nonzero_begin_;
+    std::vector<int32_t> nonzero_slot_;
     // split_options' tallies per slot, reused from expansion to expansion
     std::vector<int64_t> count_;
     std::vector<double> class_weight_;
