@@ -405,9 +405,7 @@ class Search {
         std::vector<size_t> order(candidates.size());
         for (size_t i = 0; i < order.size(); ++i) order[i] = i;
         if (params_.time_limit <= 0.0 || candidates.size() < 2) return order;
-        std::vector<int32_t> features(layout_.p());
-        for (int32_t f = 0; f < layout_.p(); ++f) features[f] = f;
-        SplitRecord greedy = layout_.best_generator_split(obj_, node, features, limits_, sol.stats.data());
+        SplitRecord greedy = layout_.best_generator_split(obj_, node, all_features_, limits_, sol.stats.data());
         route_missing(node, greedy);
         for (size_t i = 0; i < candidates.size(); ++i) {
             if (candidates[i].split.feature == greedy.feature && candidates[i].split.threshold == greedy.threshold &&
