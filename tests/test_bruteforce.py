@@ -12,6 +12,7 @@ from _bruteforce import (
     hull_by_definition,
     lower_hull,
     optimal_objective,
+    optimum_by_recursion,
     pruning_objectives,
     prunings,
     structure_to_tree,
@@ -58,31 +59,6 @@ def count_depth2(X):
             right = idx[X[:, f] > (a + b) / 2]
             total += (1 + n_thresholds(X, left)) * (1 + n_thresholds(X, right))
     return total
-
-
-def dp_optimum(X, y_idx, w, depth, alpha, complexity, costs):
-    """Independent recursion: best leaf or best split with best subtrees."""
-    W = w.sum()
-    k = y_idx.max() + 1
-
-    def best(idx, d):
-        counts = np.bincount(y_idx[idx], weights=w[idx], minlength=k)
-        value = (counts.sum() - counts.max()) / W
-        if d == 0:
-            return value
-        for f in range(X.shape[1]):
-            vals = sorted(set(X[idx, f].tolist()))
-            for a, b in zip(vals[:-1], vals[1:], strict=True):
-                t = (a + b) / 2
-                left, right = idx[X[idx, f] <= t], idx[X[idx, f] > t]
-                share = w[idx].sum() / W if complexity == "expected_tests" else 1.0
-                value = min(
-                    value,
-                    alpha * costs[f] * share + best(left, d - 1) + best(right, d - 1),
-                )
-        return value
-
-    return best(np.arange(len(y_idx)), depth)
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -219,7 +195,7 @@ def test_enumeration_optimum_matches_recursion(seed, depth, complexity):
     _, y_idx = encode_labels(y)
     enum = Enumeration(X, y_idx, w, depth)
     for alpha in (0.0, 0.01, 0.05, 0.2, 1.0):
-        expected = dp_optimum(X, y_idx, w, depth, alpha, complexity, costs)
+        expected = optimum_by_recursion(X, y_idx, w, depth, alpha, complexity, costs)
         assert enum.objective(alpha, complexity, costs).min() == pytest.approx(expected, abs=1e-12)
 
 

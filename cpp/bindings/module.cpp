@@ -6,12 +6,14 @@
 
 #include <limits>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <variant>
 #include <vector>
 
 #include "dpdt/branches.hpp"
+#include "dpdt/optimal.hpp"
 #include "dpdt/solver.hpp"
 #include "dpdt/tree.hpp"
 
@@ -83,6 +85,9 @@ struct FitOptions {
     int64_t max_state_bytes = 0;
     int n_threads = 1;
     double time_limit = 0.0;
+    // >= 0: only the tree optimal at this alpha is wanted (dpdt/optimal.hpp serves exhaustive
+    // classification on exact thresholds); < 0: the whole Pareto front.
+    double single_alpha = -1.0;
     // Called as progress(states, root_tasks_done, root_tasks, seconds) at most every
     // progress_seconds while the fit runs; None costs nothing.
     nb::object progress = nb::none();
@@ -99,6 +104,18 @@ void check_shapes(Array2<double> X, Array1<double> sample_weight, Array1<double>
         throw nb::value_error("feature_costs must have one entry per feature");
     if (n < 1 || p < 1) throw nb::value_error("empty training data");
     if (n > INT32_MAX - 1) throw nb::value_error("at most 2**31 - 2 samples are supported");
+}
+
+// The bounded search when a single alpha is asked of a classifier on exact thresholds, else the
+// dynamic programme over the whole front.
+template <class Data, class O>
+dpdt::FitResult solve(const Data& data, const O& objective, const dpdt::Params& params, const dpdt::Poll& poll,
+                      const FitOptions& o) {
+    if constexpr (std::is_same_v<O, dpdt::Classification> && std::is_same_v<Data, dpdt::Dataset>)
+        if (o.single_alpha >= 0.0 && o.plan.mode == dpdt::RootPlan::Mode::Local)
+            return dpdt::fit_optimal(data, objective, params, o.single_alpha, poll);
+    if (o.single_alpha >= 0.0) throw std::invalid_argument("the bounded search serves exact-threshold classification on one machine only");
+    return dpdt::fit(data, objective, params, poll, o.plan);
 }
 
 // `data` is built by `make_data` with the GIL released (it presorts), unless given ready-made.
@@ -141,7 +158,7 @@ nb::dict run_fit(MakeData&& make_data, Array1<double> feature_costs, const O& ob
     {
         nb::gil_scoped_release release;
         try {
-            result = dpdt::fit(make_data(), objective, params, poll, o.plan);
+            result = solve(make_data(), objective, params, poll, o);
         } catch (const dpdt::Interrupted&) {
             nb::gil_scoped_acquire gil;
             if (!PyErr_Occurred()) PyErr_SetInterrupt();
@@ -200,6 +217,7 @@ FitOptions options(nb::kwargs kwargs) {
         else if (k == "max_state_bytes") o.max_state_bytes = nb::cast<int64_t>(value);
         else if (k == "n_threads") o.n_threads = nb::cast<int>(value);
         else if (k == "time_limit") o.time_limit = nb::cast<double>(value);
+        else if (k == "single_alpha") o.single_alpha = nb::cast<double>(value);
         else if (k == "progress") o.progress = nb::borrow(value);
         else if (k == "progress_seconds") o.progress_seconds = nb::cast<double>(value);
         else if (k == "codes" || k == "n_bins" || k == "upper") continue;   // read by with_layout

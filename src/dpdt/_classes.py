@@ -143,6 +143,7 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         "max_states": [Interval(Integral, 1, None, closed="left"), None],
         "memory_limit": [Interval(Integral, 1, None, closed="left"), None],
         "time_limit": [Interval(Real, 0, None, closed="neither"), None],
+        "full_front": ["boolean"],
         "n_jobs": [Integral, None],
         "verbose": ["verbose"],
         "random_state": ["random_state"],
@@ -186,6 +187,8 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
                 n_bins=self.n_bins_, code_bytes=binned["codes"].itemsize if binned else 1,
                 sample_quantities=sample_quantities)
             state_bytes = state_budget(int(self.memory_limit), fixed)
+        bounded = not self.full_front and self._bounded_search_serves(splitters, bins, X)
+        single = {"single_alpha": float(self.alpha)} if bounded else {}
         result = fit_core(
             weight=weight, feature_costs=self._feature_costs(n_features), max_depth=depth,
             candidates=candidates, splitters=splitters,
@@ -200,7 +203,7 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
             n_threads=n_threads,
             time_limit=float(self.time_limit) if self.time_limit is not None else 0.0,
             progress=progress_reporter(self.verbose, type(self).__name__),
-            progress_seconds=REPORT_SECONDS, **binned,
+            progress_seconds=REPORT_SECONDS, **binned, **single,
         )
         front = result["front"]
         self.trees_ = [make_tree(row["tree"], n_features) for row in front]
@@ -221,6 +224,17 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
             warnings.warn(f"time_limit={self.time_limit} s expired: the tree is the best among the "
                           "candidates explored so far", ConvergenceWarning, stacklevel=3)
         self._keep_selectable_rows()
+        if not self.full_front and not bounded:
+            self._keep_rows([self._front_index(self.alpha)])
+            self.pareto_front_["alpha_min"] = self.pareto_front_["alpha_max"] = self.alpha
+
+    def _bounded_search_serves(self, splitters, bins, X):
+        """Whether the core's branch and bound can find the tree of ``alpha`` (no front).
+
+        It needs every threshold at every depth and an optimum that only grows as samples are
+        added, which leaf limits, feature costs and missing values break; classifiers only.
+        """
+        return False
 
     @staticmethod
     def _training_weight(sample_weight, X, factor=None):
@@ -239,9 +253,12 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         # The solver's hull also holds trees that tie with their neighbours at a single alpha and
         # lose the tie-break there; no alpha selects them, so they are not part of the front.
         front = self.pareto_front_
-        keep = [k for k in range(len(front))
-                if front["alpha_max"][k] > front["alpha_min"][k]
-                or self._front_index(front["alpha_min"][k]) == k]
+        self._keep_rows([k for k in range(len(front))
+                         if front["alpha_max"][k] > front["alpha_min"][k]
+                         or self._front_index(front["alpha_min"][k]) == k])
+
+    def _keep_rows(self, keep):
+        front = self.pareto_front_
         self.trees_ = [self.trees_[k] for k in keep]
         self.pareto_front_ = front[keep]
         self._front_impurity = self._front_impurity[keep]
@@ -336,6 +353,10 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
     def tree_(self):
         """The tree of :attr:`pareto_front_` optimal for the current ``alpha``."""
         check_is_fitted(self)
+        fitted_alpha = self.pareto_front_["alpha_min"][0]
+        if not self.full_front and self.alpha != fitted_alpha:
+            raise ValueError(f"this estimator was fitted with full_front=False for "
+                             f"alpha={fitted_alpha}: refit it for alpha={self.alpha}")
         return self.trees_[self._front_index(self.alpha)]
 
     def _validate_X_predict(self, X):
@@ -477,6 +498,17 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
         Seconds after which no further candidate split is explored: the fit returns the best
         trees among the candidates explored so far, with a ``ConvergenceWarning``, and
         ``is_optimal_`` is False. None means no limit.
+    full_front : bool, default=True
+        Whether to compute the whole Pareto front. False computes the tree of the current
+        ``alpha`` only: :attr:`pareto_front_` has that one row and changing ``alpha`` needs a
+        refit. With ``splitter="exhaustive"`` this is what makes optimal trees affordable:
+        without a front to keep, the search prunes every split whose bound cannot beat the best
+        tree found so far (depth-first branch and bound, with interval bounds along each
+        feature's thresholds), and is orders of magnitude faster. That search serves exact
+        thresholds (``max_bins=None`` or small data) without missing values, feature costs or
+        leaf limits (``min_samples_leaf=1``, ``min_samples_split=2``,
+        ``min_weight_fraction_leaf=0``); other configurations compute the front and keep the
+        row of ``alpha``.
     n_jobs : int, default=None
         Number of threads solving the root's subproblems. ``None`` means 1, ``-1`` all cores.
         The tree does not depend on it.
@@ -512,7 +544,8 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
         (states whose last split was searched exactly), ``cache_hits`` and ``seconds``.
     is_optimal_ : bool
         True when the tree is certified optimal: every depth used ``splitter="exhaustive"`` and
-        the search completed within ``time_limit``.
+        the search completed within ``time_limit``. With ``full_front=False`` the certificate
+        is for the fitted ``alpha``.
 
     Examples
     --------
@@ -536,7 +569,8 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
                  alpha=0.0, complexity="expected_tests", feature_costs=None, min_samples_split=2,
                  min_samples_leaf=1, min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0,
                  max_features=None, max_bins="auto", class_weight=None, max_states=5_000_000,
-                 memory_limit=None, time_limit=None, n_jobs=None, random_state=None, verbose=0):
+                 memory_limit=None, time_limit=None, full_front=True, n_jobs=None,
+                 random_state=None, verbose=0):
         self.max_depth = max_depth
         self.candidates = candidates
         self.splitter = splitter
@@ -554,6 +588,7 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
         self.max_states = max_states
         self.memory_limit = memory_limit
         self.time_limit = time_limit
+        self.full_front = full_front
         self.n_jobs = n_jobs
         self.random_state = random_state
         self.verbose = verbose
@@ -594,6 +629,11 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
         self._fit_front(X, weight, fit_core, Tree.from_weighted_counts, stat_dim=self.n_classes_,
                         sample_quantities=1)
         return self
+
+    def _bounded_search_serves(self, splitters, bins, X):
+        return (set(splitters) == {"exhaustive"} and bins is None and self.feature_costs is None
+                and self.min_samples_leaf == 1 and self.min_samples_split == 2
+                and self.min_weight_fraction_leaf == 0 and not np.isnan(X).any())
 
 
     def predict_proba(self, X):
@@ -695,6 +735,9 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
     time_limit : float or None, default=None
         Seconds after which no further candidate split is explored; see
         :class:`DPDTreeClassifier`.
+    full_front : bool, default=True
+        False computes the tree of the current ``alpha`` only (the front's row of ``alpha``);
+        changing ``alpha`` then needs a refit.
     n_jobs : int, default=None
         Number of threads solving the root's subproblems; the tree does not depend on it.
     random_state : int, RandomState instance or None, default=None
@@ -744,7 +787,7 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
                  feature_costs=None, min_samples_split=2, min_samples_leaf=1,
                  min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0, max_features=None,
                  max_bins="auto", max_states=5_000_000, memory_limit=None, time_limit=None,
-                 n_jobs=None, random_state=None, verbose=0):
+                 full_front=True, n_jobs=None, random_state=None, verbose=0):
         self.max_depth = max_depth
         self.candidates = candidates
         self.splitter = splitter
@@ -761,6 +804,7 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         self.max_states = max_states
         self.memory_limit = memory_limit
         self.time_limit = time_limit
+        self.full_front = full_front
         self.n_jobs = n_jobs
         self.random_state = random_state
         self.verbose = verbose

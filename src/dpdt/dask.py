@@ -147,9 +147,9 @@ def fit(estimator, X, y, sample_weight=None, *, client, chunks=None):
     ----------
     estimator : DPDTreeClassifier or DPDTreeRegressor
         The estimator to fit, in place. Its ``time_limit`` must be None (a search stopped by
-        the clock depends on the machine that runs it). Boosting and the cross-validated
-        estimators are not split: fit them locally, or run their folds through joblib's Dask
-        backend.
+        the clock depends on the machine that runs it) and its ``full_front`` True. Boosting
+        and the cross-validated estimators are not split: fit them locally, or run their folds
+        through joblib's Dask backend.
     X : array-like of shape (n_samples, n_features)
         Training samples, as for ``estimator.fit``.
     y : array-like of shape (n_samples,) or (n_samples, n_outputs)
@@ -179,7 +179,8 @@ def fit(estimator, X, y, sample_weight=None, *, client, chunks=None):
         If the estimator is not a :class:`~dpdt.DPDTreeClassifier` or a
         :class:`~dpdt.DPDTreeRegressor`.
     ValueError
-        If the estimator has a ``time_limit``, or ``chunks`` is not a positive int.
+        If the estimator has a ``time_limit`` or ``full_front=False``, or ``chunks`` is not a
+        positive int.
 
     Notes
     -----
@@ -213,6 +214,9 @@ def fit(estimator, X, y, sample_weight=None, *, client, chunks=None):
     if estimator.time_limit is not None:
         raise ValueError(f"time_limit={estimator.time_limit!r}: a fit stopped by the clock "
                          "cannot be split over a cluster; set time_limit=None")
+    if not estimator.full_front:
+        raise ValueError("full_front=False: the search for one alpha is not split over a "
+                         "cluster; fit the estimator locally")
     if chunks is not None and (not isinstance(chunks, Integral) or isinstance(chunks, bool)
                                or chunks < 1):
         raise ValueError(f"chunks must be None or a positive int, got {chunks!r}")

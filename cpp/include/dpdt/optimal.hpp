@@ -1,0 +1,20 @@
+// Certified optimal classification trees at one alpha: the exhaustive splitter's tree (every
+// threshold of every feature at every depth) found by depth-first branch and bound instead of the
+// whole Pareto front, which is what makes an optimal depth-3 or depth-4 tree affordable.
+#pragma once
+#include "dpdt/dataset.hpp"
+#include "dpdt/objective.hpp"
+#include "dpdt/params.hpp"
+#include "dpdt/solver.hpp"
+
+namespace dpdt {
+
+// The tree of depth <= params.max_depth minimising (weighted 0-1 loss) + alpha * complexity, as a
+// front of one row (alpha_min = alpha_max = alpha). Serves exact thresholds without missing
+// values, no feature costs and leaf limits that never bind (min_samples_leaf 1, min_samples_split
+// 2, no minimum weight): the bounds need an optimum that only grows as samples are added.
+// params.time_limit stops the search with the best tree found (stats.complete false).
+FitResult fit_optimal(const Dataset& data, const Classification& objective, const Params& params, double alpha,
+                      const Poll& poll);
+
+}  // namespace dpdt

@@ -1,0 +1,530 @@
+// Branch and bound for the optimal tree at one alpha (dpdt/optimal.hpp).
+//
+// A state (a sample set S, a depth d) is searched depth first under an upper bound: the best tree
+// of value < ub, or a lower bound >= ub when there is none. Two facts about the optimum v_d(S)
+// (0-1 loss + alpha * complexity, every weight >= 0) make the bounds:
+//   - it only grows when samples are added: a tree's value on fewer samples can only drop, and
+//     the smaller set's own optimum is lower still;
+//   - adding samples of weight w raises it by at most kappa * w, with kappa = 1 + alpha * d for
+//     expected tests (an added sample can be misclassified and pass d more tests) and 1 for a
+//     split count (the optimal tree of the smaller set, applied to the larger, pays for it).
+// Along one feature the left child grows and the right child shrinks as the threshold moves
+// right. So the children's values at two evaluated thresholds a < b bound every threshold
+// between them: left >= max(L_a, L_b - kappa w(t..b)), right >= max(R_b, R_a - kappa w(a..t))
+// (Quant-BnB's interval bound tightened by MurTree's similarity bound). Intervals of thresholds
+// are refined best bound first, over all features, until every bound reaches the incumbent. A
+// state's optimum at depth d - 1 (searched first, recursively) is the incumbent to beat and
+// gives the values at the ends: all samples on one side.
+#include "dpdt/optimal.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <limits>
+#include <mutex>
+#include <queue>
+#include <thread>
+#include <vector>
+
+#include "dpdt/criterion.hpp"
+#include "dpdt/split_search.hpp"
+
+namespace dpdt {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// A tree's nodes in preorder (left subtree first); feature < 0 is a leaf.
+struct ShapeNode {
+    int32_t feature = -1;
+    double threshold = 0.0;
+};
+using Shape = std::vector<ShapeNode>;
+
+// A search under an upper bound ub: found, a tree of value < ub (optimal when the search ran to
+// its end); otherwise `value` is a lower bound >= ub of every tree's value.
+struct Outcome {
+    double value = kInf;
+    bool found = false;
+    Shape shape;
+};
+
+Shape leaf_shape() { return Shape{ShapeNode{}}; }
+
+Shape split_shape(int32_t feature, double threshold, const Shape& left, const Shape& right) {
+    Shape s;
+    s.reserve(1 + left.size() + right.size());
+    s.push_back(ShapeNode{feature, threshold});
+    s.insert(s.end(), left.begin(), left.end());
+    s.insert(s.end(), right.begin(), right.end());
+    return s;
+}
+
+// One thread's scratch for the states of one depth: the state's samples sorted by every feature,
+// each sample's position in the block of the feature being split on, and per feature the block
+// positions j that a threshold can follow (x[j] < x[j + 1]) with the weight of every prefix.
+struct Level {
+    int32_t m = 0;
+    std::vector<int32_t> blocks;   // p blocks of m ids, plus one slot of slack for the filter
+    std::vector<int32_t> rank;     // by sample id
+    int32_t ranked = -1;           // the feature `rank` is for
+    std::vector<double> prefix_w;  // p x (m + 1)
+    std::vector<int32_t> cuts;     // p x m, the first n_cuts[f] of each row used
+    std::vector<int32_t> n_cuts;
+    const int32_t* block(int64_t f) const { return blocks.data() + f * m; }
+};
+
+// Thresholds a..b (indices into a feature's cuts, -1 and n_cuts being "every sample right" and
+// "every sample left") with lower bounds of the children's values at both ends.
+struct Interval {
+    double bound;   // of the children's values at every cut strictly between a and b
+    int32_t f, a, b;
+    double la, ra, lb, rb;
+};
+struct LaterInterval {
+    bool operator()(const Interval& x, const Interval& y) const {
+        if (x.bound != y.bound) return x.bound > y.bound;
+        if (x.f != y.f) return x.f > y.f;
+        return x.a > y.a;
+    }
+};
+
+// min over x in [0, w] of max(la, lb - kappa (w - x)) + max(rb, ra - kappa x): piecewise linear,
+// so its minimum is at an end or at a kink.
+double interval_bound(double la, double ra, double lb, double rb, double w, double kappa) {
+    auto at = [&](double x) { return std::max(la, lb - kappa * (w - x)) + std::max(rb, ra - kappa * x); };
+    const double x1 = std::clamp(w - (lb - la) / kappa, 0.0, w);
+    const double x2 = std::clamp((ra - rb) / kappa, 0.0, w);
+    return std::min(std::min(at(0.0), at(w)), std::min(at(x1), at(x2)));
+}
+
+class Search {
+  public:
+    Search(const Dataset& data, const Classification& obj, const Params& params, double alpha, double total,
+           const std::atomic<bool>& stop)
+        : data_(data), obj_(obj), alpha_(alpha), total_(total),
+          expected_(params.complexity == Complexity::ExpectedTests), stop_(stop),
+          levels_(static_cast<size_t>(params.max_depth) + 1), class_w_(obj.n_classes) {
+        for (Level& l : levels_) l.rank.assign(static_cast<size_t>(data.n), 0);
+        Level& root = levels_[0];
+        root.m = static_cast<int32_t>(data.n);
+        root.blocks.assign(data.presorted.begin(), data.presorted.end());
+        root.blocks.push_back(0);
+    }
+
+    FitStats stats;
+
+    // The best tree of depth <= depth on all samples (depth >= 1), under ub.
+    Outcome solve_root(int depth, double ub) {
+        if (depth == 1) return depth_one(levels_[0], 0, 0, levels_[0].m, ub);
+        return solve(0, depth, ub, -1, nullptr);
+    }
+    // The best tree of depth <= depth >= 2 on all samples whose root splits on `feature`, of
+    // value < ub; `shallower` is the root's outcome at depth - 1.
+    Outcome solve_root_feature(int depth, double ub, int32_t feature, const Outcome& shallower) {
+        return solve(0, depth, ub, feature, &shallower);
+    }
+
+  private:
+    double split_cost(double w) const { return alpha_ * (expected_ ? w : total_); }
+    double kappa(int depth) const { return 1.0 + (expected_ ? alpha_ * depth : 0.0); }
+    bool stopped() const { return stop_.load(std::memory_order_relaxed); }
+
+    double class_sums(const int32_t* ids, int32_t count, double* cw) const {
+        std::fill(cw, cw + obj_.n_classes, 0.0);
+        for (int32_t j = 0; j < count; ++j) obj_.add(cw, ids[j]);
+        double w = 0.0;
+        for (int k = 0; k < obj_.n_classes; ++k) w += cw[k];
+        return w;
+    }
+
+    void rank_by(Level& l, int32_t f) {
+        if (l.ranked == f) return;
+        const int32_t* ids = l.block(f);
+        for (int32_t j = 0; j < l.m; ++j) l.rank[ids[j]] = j;
+        l.ranked = f;
+    }
+
+    // The samples at positions [lo, hi) of feature f's block, in feature g's order, into out
+    // (hi - lo + 1 slots: the branch-free filter writes one past).
+    void gather(Level& l, int32_t f, int32_t lo, int32_t hi, int32_t g, int32_t* out) {
+        const int32_t* ids = l.block(g);
+        if (g == f || (lo == 0 && hi == l.m)) {
+            std::copy(ids + (g == f ? lo : 0), ids + (g == f ? hi : l.m), out);
+            return;
+        }
+        rank_by(l, f);
+        const int32_t* rank = l.rank.data();
+        int32_t s = 0;
+        for (int32_t j = 0; j < l.m; ++j) {
+            const int32_t i = ids[j];
+            out[s] = i;
+            s += (rank[i] >= lo) & (rank[i] < hi);
+        }
+    }
+
+    // The best tree of depth <= 1 on positions [lo, hi) of feature f's block of level l.
+    Outcome depth_one(Level& l, int32_t f, int32_t lo, int32_t hi, double ub) {
+        ++stats.exact_scans;
+        const int32_t size = hi - lo;
+        const double w = class_sums(l.block(f) + lo, size, class_w_.data());
+        Outcome out;
+        out.value = leaf_loss(class_w_.data(), obj_.n_classes, w);
+        out.shape = leaf_shape();
+        const double cost = split_cost(w);
+        if (size >= 2 && out.value > cost) {
+            subset_.resize(static_cast<size_t>(size) + 1);
+            const LeafLimits none;
+            for (int32_t g = 0; g < data_.p; ++g) {
+                gather(l, f, lo, hi, g, subset_.data());
+                const double* col = data_.column(g);
+                if (col[subset_[0]] == col[subset_[size - 1]]) continue;
+                const SplitRecord r = detail::best_01_split(data_, obj_, subset_.data(), size, g, none,
+                                                            class_w_.data(), scratch_);
+                if (r.found() && r.score + cost < out.value) {
+                    out.value = r.score + cost;
+                    out.shape = split_shape(g, r.threshold, leaf_shape(), leaf_shape());
+                }
+            }
+        }
+        out.found = out.value < ub;
+        return out;
+    }
+
+    // Positions [lo, hi) of feature f's block of level lv as the state of level lv + 1.
+    void build_child(int lv, int32_t f, int32_t lo, int32_t hi) {
+        Level& l = levels_[lv];
+        Level& c = levels_[lv + 1];
+        c.m = hi - lo;
+        c.ranked = -1;
+        c.blocks.resize(static_cast<size_t>(data_.p) * c.m + 1);
+        for (int32_t g = 0; g < data_.p; ++g) gather(l, f, lo, hi, g, c.blocks.data() + static_cast<int64_t>(g) * c.m);
+    }
+
+    Outcome child(int lv, int32_t f, int32_t lo, int32_t hi, int depth, double ub) {
+        Level& l = levels_[lv];
+        if (depth == 0) {
+            const double w = class_sums(l.block(f) + lo, hi - lo, class_w_.data());
+            Outcome out;
+            out.value = leaf_loss(class_w_.data(), obj_.n_classes, w);
+            out.found = out.value < ub;
+            out.shape = leaf_shape();
+            return out;
+        }
+        if (depth == 1) return depth_one(l, f, lo, hi, ub);
+        build_child(lv, f, lo, hi);
+        return solve(lv + 1, depth, ub, -1, nullptr);
+    }
+
+    // Cuts and prefix weights of every feature (or of `only`) for the state of level lv.
+    void find_cuts(Level& l, int32_t only) {
+        const int32_t m = l.m;
+        l.prefix_w.resize(static_cast<size_t>(data_.p) * (m + 1));
+        l.cuts.resize(static_cast<size_t>(data_.p) * m);
+        l.n_cuts.assign(data_.p, 0);
+        for (int32_t f = 0; f < data_.p; ++f) {
+            if (only >= 0 && f != only) continue;
+            const int32_t* ids = l.block(f);
+            const double* col = data_.column(f);
+            double* pw = l.prefix_w.data() + static_cast<int64_t>(f) * (m + 1);
+            int32_t* cuts = l.cuts.data() + static_cast<int64_t>(f) * m;
+            int32_t n = 0;
+            pw[0] = 0.0;
+            for (int32_t j = 0; j < m; ++j) {
+                pw[j + 1] = pw[j] + obj_.w[ids[j]];
+                if (j + 1 < m && col[ids[j]] != col[ids[j + 1]]) cuts[n++] = j;
+            }
+            l.n_cuts[f] = n;
+        }
+    }
+
+    // The search of one state (samples of level lv, depth >= 2) described at the top of the file;
+    // only_feature >= 0 restricts the root split to that feature, and `shallower` is the state's
+    // outcome at depth - 1 when already known.
+    Outcome solve(int lv, int depth, double ub, int32_t only_feature, const Outcome* shallower) {
+        ++stats.states;
+        Level& l = levels_[lv];
+        const int32_t m = l.m;
+        const int K = obj_.n_classes;
+        std::vector<double> cw(K);
+        const double w_state = class_sums(l.block(0), m, cw.data());
+        Outcome best;
+        best.value = leaf_loss(cw.data(), K, w_state);
+        best.shape = leaf_shape();
+        double upper = std::min(ub, best.value);
+        double lower = best.value;   // of every tree's value, from the leaf and the split bounds
+        const double cost = split_cost(w_state);
+        auto finish = [&]() {
+            best.found = best.value < ub;
+            if (!best.found) best.value = std::min(lower, best.value);
+            return best;
+        };
+        if (upper <= cost) lower = std::min(lower, cost);   // no split can beat the bound
+        if (upper <= cost || m < 2) return finish();
+
+        Outcome computed;
+        if (shallower == nullptr) {
+            computed = depth == 2 ? depth_one(l, 0, 0, m, upper) : solve(lv, depth - 1, upper, -1, nullptr);
+            shallower = &computed;
+        }
+        if (shallower->found && shallower->value < upper) {
+            best.value = upper = shallower->value;
+            best.shape = shallower->shape;
+        }
+        // Stopped, the shallower chain still ran: a tree stopped at any time is at least the
+        // root's best single split.
+        if (stopped()) return finish();
+        // A lower bound of the optimum at depth - 1: the children's values at the virtual cuts.
+        const double edge = shallower->value;
+        const double kap = kappa(depth - 1);
+        find_cuts(l, only_feature);
+
+        std::priority_queue<Interval, std::vector<Interval>, LaterInterval> queue;
+        auto prefix = [&](int32_t f, int32_t cut) {   // weight left of cut index `cut`
+            const double* pw = l.prefix_w.data() + static_cast<int64_t>(f) * (m + 1);
+            if (cut < 0) return 0.0;
+            if (cut >= l.n_cuts[f]) return pw[m];
+            return pw[l.cuts[static_cast<int64_t>(f) * m + cut] + 1];
+        };
+        auto push = [&](const Interval& iv) {
+            if (iv.b - iv.a < 2) return;
+            Interval x = iv;
+            x.bound = interval_bound(x.la, x.ra, x.lb, x.rb, prefix(x.f, x.b) - prefix(x.f, x.a), kap);
+            if (x.bound + cost >= upper) {
+                lower = std::min(lower, x.bound + cost);
+                return;
+            }
+            queue.push(x);
+        };
+        // Evaluates cut t inside `iv` and pushes the two halves.
+        auto evaluate = [&](const Interval& iv, int32_t t) {
+            ++stats.candidates;
+            const int32_t f = iv.f;
+            const double moved = prefix(f, t) - prefix(f, iv.a), span = prefix(f, iv.b) - prefix(f, iv.a);
+            double lo_left = std::max(iv.la, iv.lb - kap * (span - moved));
+            double lo_right = std::max(iv.rb, iv.ra - kap * moved);
+            const int32_t j = l.cuts[static_cast<int64_t>(f) * m + t];
+            const double bound_left = upper - cost - lo_right;
+            if (lo_left < bound_left && !stopped()) {
+                Outcome left = child(lv, f, 0, j + 1, depth - 1, bound_left);
+                lo_left = std::max(lo_left, left.value);
+                if (left.found) {
+                    Outcome right = child(lv, f, j + 1, m, depth - 1, upper - cost - left.value);
+                    lo_right = std::max(lo_right, right.value);
+                    if (right.found) {
+                        const double* col = data_.column(f);
+                        const int32_t* ids = l.block(f);
+                        best.value = upper = left.value + right.value + cost;
+                        best.shape = split_shape(f, midpoint(col[ids[j]], col[ids[j + 1]]), left.shape, right.shape);
+                    }
+                }
+            }
+            lower = std::min(lower, lo_left + lo_right + cost);
+            push(Interval{0.0, f, iv.a, t, iv.la, iv.ra, lo_left, lo_right});
+            push(Interval{0.0, f, t, iv.b, lo_left, lo_right, iv.lb, iv.rb});
+        };
+
+        // Each feature's first cut is CART's (gini) split: a good incumbent early.
+        struct Seed {
+            double score;
+            int32_t f, cut;
+        };
+        std::vector<Seed> seeds;
+        for (int32_t f = 0; f < data_.p; ++f) {
+            if (l.n_cuts[f] == 0) continue;
+            double best_score = -kInf;
+            int32_t best_j = -1;
+            detail::classification_scores(data_, obj_, l.block(f), m, f, LeafLimits{}, cw.data(),
+                                          [&](int32_t j, double score) {
+                if (score > best_score) {
+                    best_score = score;
+                    best_j = j;
+                }
+            });
+            const int32_t* cuts = l.cuts.data() + static_cast<int64_t>(f) * m;
+            const int32_t t = best_j < 0 ? l.n_cuts[f] / 2
+                                         : static_cast<int32_t>(std::lower_bound(cuts, cuts + l.n_cuts[f], best_j) - cuts);
+            seeds.push_back(Seed{best_score, f, t});
+        }
+        // Best score first, so the incumbent drops early.
+        std::stable_sort(seeds.begin(), seeds.end(), [](const Seed& a, const Seed& b) { return a.score > b.score; });
+        for (const Seed& s : seeds)
+            evaluate(Interval{0.0, s.f, -1, l.n_cuts[s.f], 0.0, edge, edge, 0.0}, s.cut);
+        while (!queue.empty() && !stopped()) {
+            const Interval iv = queue.top();
+            queue.pop();
+            if (iv.bound + cost >= upper) {
+                lower = std::min(lower, iv.bound + cost);
+                break;
+            }
+            evaluate(iv, iv.a + (iv.b - iv.a) / 2);
+        }
+        return finish();
+    }
+
+    const Dataset& data_;
+    const Classification& obj_;
+    const double alpha_, total_;
+    const bool expected_;
+    const std::atomic<bool>& stop_;
+    std::vector<Level> levels_;
+    std::vector<double> class_w_, scratch_;
+    std::vector<int32_t> subset_;
+};
+
+// The tree arrays of `shape` on the samples `ids`, and its loss, complexity, impurity and split
+// count summed in weight units.
+struct Emitted {
+    TreeArrays tree;
+    double loss = 0.0, tests = 0.0, impurity = 0.0;
+    int64_t splits = 0;
+};
+
+void emit(const Dataset& data, const Classification& obj, const Shape& shape, size_t& at, std::vector<int32_t> ids,
+          Emitted& out) {
+    const ShapeNode node = shape[at++];
+    TreeArrays& t = out.tree;
+    const int64_t id = t.node_count();
+    std::vector<double> cw(obj.n_classes, 0.0);
+    for (int32_t i : ids) obj.add(cw.data(), i);
+    const double w = obj.weight(cw.data());
+    t.children_left.push_back(kLeaf);
+    t.children_right.push_back(kLeaf);
+    t.feature.push_back(-2);
+    t.threshold.push_back(-2.0);
+    t.missing_left.push_back(0);
+    for (double c : cw) t.value.push_back(c);
+    t.impurity.push_back(obj.node_impurity(cw.data()));
+    t.n_node_samples.push_back(static_cast<int64_t>(ids.size()));
+    t.weighted_n_node_samples.push_back(w);
+    if (node.feature < 0) {
+        out.loss += obj.loss(cw.data());
+        out.impurity += obj.tie(cw.data());
+        return;
+    }
+    ++out.splits;
+    out.tests += w;
+    t.feature[id] = node.feature;
+    t.threshold[id] = node.threshold;
+    std::vector<int32_t> left, right;
+    for (int32_t i : ids) (data.x(node.feature, i) <= node.threshold ? left : right).push_back(i);
+    t.children_left[id] = t.node_count();
+    emit(data, obj, shape, at, std::move(left), out);
+    t.children_right[id] = t.node_count();
+    emit(data, obj, shape, at, std::move(right), out);
+}
+
+}  // namespace
+
+FitResult fit_optimal(const Dataset& data, const Classification& objective, const Params& params, double alpha,
+                      const Poll& poll) {
+    if (data.has_missing) throw std::invalid_argument("the bounded exhaustive search needs data without missing values");
+    if (!params.feature_costs.empty()) throw std::invalid_argument("the bounded exhaustive search has no feature costs");
+    if (params.max_depth < 1) throw std::invalid_argument("max_depth must be >= 1");
+    if (!(alpha >= 0.0)) throw std::invalid_argument("alpha must be >= 0");
+    const auto t0 = std::chrono::steady_clock::now();
+    double total = 0.0;
+    for (int64_t i = 0; i < data.n; ++i) total += objective.w[i];
+    std::atomic<bool> stop{false};
+    std::atomic<bool> timed_out{false};
+    const int depth = params.max_depth;
+    const int n_threads = std::max(1, params.n_threads);
+
+    std::mutex mutex;
+    std::exception_ptr error;
+    std::vector<FitStats> stats(n_threads);
+    // The root's optimum at depth - 1 is the incumbent every root feature must beat; each feature
+    // is then searched on its own under that bound, so the tree does not depend on which thread
+    // finds what first.
+    Outcome shallow;
+    std::vector<Outcome> per_feature(static_cast<size_t>(data.p));
+    std::atomic<int32_t> next{0};
+    std::atomic<int> running{n_threads};
+    std::condition_variable cv;
+    bool shallow_ready = false;
+    auto worker = [&](int thread) {
+        try {
+            Search search(data, objective, params, alpha, total, stop);
+            if (thread == 0) {
+                Outcome o = depth == 1 ? search.solve_root(1, kInf) : search.solve_root(depth - 1, kInf);
+                std::lock_guard<std::mutex> lock(mutex);
+                shallow = std::move(o);
+                shallow_ready = true;
+                cv.notify_all();
+            } else {
+                std::unique_lock<std::mutex> lock(mutex);
+                cv.wait(lock, [&] { return shallow_ready || error != nullptr; });
+            }
+            if (depth >= 2) {
+                while (!stop.load()) {
+                    const int32_t f = next.fetch_add(1);
+                    if (f >= data.p) break;
+                    Outcome o = search.solve_root_feature(depth, shallow.value, f, shallow);
+                    std::lock_guard<std::mutex> lock(mutex);
+                    per_feature[f] = std::move(o);
+                }
+            }
+            std::lock_guard<std::mutex> lock(mutex);
+            stats[thread] = search.stats;
+        } catch (...) {
+            std::lock_guard<std::mutex> lock(mutex);
+            if (!error) error = std::current_exception();
+            stop.store(true);
+            shallow_ready = true;
+            cv.notify_all();
+        }
+        --running;
+    };
+    std::vector<std::thread> threads;
+    for (int t = 0; t < n_threads; ++t) threads.emplace_back(worker, t);
+    const bool limited = params.time_limit > 0.0;
+    while (running.load() > 0) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        Progress progress;
+        progress.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        progress.root_tasks = data.p;
+        progress.root_tasks_done = std::min<int64_t>(next.load(), data.p);
+        if (limited && progress.seconds >= params.time_limit && !stop.load()) {
+            timed_out.store(true);
+            stop.store(true);
+        }
+        if (poll && poll(progress)) {
+            stop.store(true);
+            for (std::thread& t : threads) t.join();
+            throw Interrupted();
+        }
+    }
+    for (std::thread& t : threads) t.join();
+    if (error) std::rethrow_exception(error);
+
+    Outcome best = std::move(shallow);
+    for (Outcome& o : per_feature)
+        if (o.found && o.value < best.value) best = std::move(o);
+
+    FitResult result;
+    for (const FitStats& s : stats) {
+        result.stats.states += s.states;
+        result.stats.candidates += s.candidates;
+        result.stats.exact_scans += s.exact_scans;
+    }
+    result.stats.complete = !timed_out.load();
+    std::vector<int32_t> ids(static_cast<size_t>(data.n));
+    for (int32_t i = 0; i < static_cast<int32_t>(data.n); ++i) ids[i] = i;
+    Emitted e;
+    size_t at = 0;
+    emit(data, objective, best.shape, at, std::move(ids), e);
+    FrontTree ft;
+    ft.alpha_min = ft.alpha_max = alpha;
+    ft.loss = e.loss / total;
+    ft.complexity = params.complexity == Complexity::ExpectedTests ? e.tests / total : static_cast<double>(e.splits);
+    ft.impurity = e.impurity / total;
+    ft.n_splits = e.splits;
+    ft.tree = std::move(e.tree);
+    result.front.push_back(std::move(ft));
+    result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return result;
+}
+
+}  // namespace dpdt

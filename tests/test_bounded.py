@@ -1,0 +1,152 @@
+"""The branch and bound of ``splitter="exhaustive", full_front=False`` against ground truth.
+
+- the Bellman recursion over every threshold (tests/_bruteforce.py) on small data, depths 1-3,
+  both complexities, several alphas, weights and three classes;
+- the dynamic programme's exhaustive front, whose row at alpha it must match, on larger data;
+- the proven optimal depth-3 accuracy of a bundled dataset (Quant-BnB's);
+- the same tree whatever n_jobs; time_limit and configurations the bounds do not serve.
+"""
+
+import functools
+import warnings
+
+import numpy as np
+import pytest
+from _bruteforce import COMPLEXITIES, encode_labels, optimum_by_recursion, tree_stats
+from _trees import assert_tree_equal
+from sklearn.exceptions import ConvergenceWarning
+
+import dpdt
+from dpdt import DPDTreeClassifier
+
+ALPHAS = (0.0, 0.004, 0.03, 0.2)
+
+
+@functools.cache
+def small(seed):
+    """n in 14..26, p in 1..3, 2-3 classes; odd seeds have many duplicated values, some weights."""
+    rng = np.random.default_rng(500 + seed)
+    n, p, k = int(rng.integers(14, 27)), int(rng.integers(1, 4)), 2 + seed % 2
+    if seed % 2:
+        X = rng.integers(0, 5, size=(n, p)).astype(float)
+    else:
+        X = rng.random((n, p)).round(3)
+    y = (X.sum(axis=1) * 3 + rng.normal(scale=1.0, size=n)).astype(int) % k
+    w = rng.uniform(0.2, 3.0, n) if seed % 3 == 0 else None
+    return X, y, w
+
+
+def objective(clf, X, y, w, alpha, complexity):
+    _, y_idx = encode_labels(y, clf.classes_)
+    weights = np.ones(len(y)) if w is None else w
+    s = tree_stats(clf.tree_, X, y_idx, weights, len(clf.classes_))
+    return s["train_loss"] + alpha * s[complexity]
+
+
+@pytest.mark.parametrize("complexity", COMPLEXITIES)
+@pytest.mark.parametrize("depth", [1, 2, 3])
+@pytest.mark.parametrize("seed", range(12))
+def test_bounded_search_reaches_the_recursions_optimum(seed, depth, complexity):
+    X, y, w = small(seed)
+    _, y_idx = encode_labels(y)
+    weights = np.ones(len(y)) if w is None else w
+    for alpha in ALPHAS:
+        clf = DPDTreeClassifier(max_depth=depth, splitter="exhaustive", full_front=False,
+                                alpha=alpha, complexity=complexity).fit(X, y, sample_weight=w)
+        best = optimum_by_recursion(X, y_idx, weights, depth, alpha, complexity)
+        assert clf.is_optimal_
+        assert clf.get_depth() <= depth
+        assert objective(clf, X, y, w, alpha, complexity) == pytest.approx(best, abs=1e-9)
+        row = clf.pareto_front_[0]
+        assert len(clf.pareto_front_) == 1 and row["alpha_min"] == row["alpha_max"] == alpha
+        assert row["train_loss"] + alpha * row["complexity"] == pytest.approx(best, abs=1e-9)
+
+
+def medium(seed, n=300, p=5):
+    rng = np.random.default_rng(700 + seed)
+    X = rng.random((n, p)).round(2)   # ties between values too
+    score = np.sin(6 * X[:, 0]) + X[:, 1] * X[:, 2 % p] + 0.3 * rng.normal(size=n)
+    y = np.digitize(score, np.quantile(score, [0.4, 0.7] if seed % 2 else [0.5]))
+    return X, y
+
+
+@pytest.mark.parametrize("complexity", COMPLEXITIES)
+@pytest.mark.parametrize("alpha", [0.0, 0.01])
+@pytest.mark.parametrize("seed", range(4))
+def test_bounded_search_matches_the_exhaustive_front(seed, alpha, complexity):
+    X, y = medium(seed)
+    params = dict(max_depth=2, splitter="exhaustive", alpha=alpha, complexity=complexity)
+    front = DPDTreeClassifier(**params).fit(X, y)
+    bounded = DPDTreeClassifier(full_front=False, **params).fit(X, y)
+    expected = front.pareto_front_[front._front_index(alpha)]
+    got = bounded.pareto_front_[0]
+    assert got["train_loss"] + alpha * got["complexity"] == pytest.approx(
+        expected["train_loss"] + alpha * expected["complexity"], abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_bounded_search_gives_one_tree_whatever_n_jobs(seed):
+    X, y = medium(seed, n=200, p=4)
+    trees = [DPDTreeClassifier(max_depth=3, splitter="exhaustive", full_front=False,
+                               n_jobs=n_jobs).fit(X, y).tree_ for n_jobs in (1, 2, 3)]
+    for tree in trees[1:]:
+        assert_tree_equal(tree, trees[0])
+
+
+def test_bounded_search_certifies_banks_optimal_depth3_accuracy():
+    bank = dpdt.datasets.load("bank")
+    X, y = bank.X_train, bank.y_train
+    clf = DPDTreeClassifier(max_depth=3, splitter="exhaustive", full_front=False).fit(X, y)
+    assert clf.is_optimal_
+    assert round(clf.score(X, y), 3) == bank.optimal_depth3_accuracy == 0.983
+    # Never worse than any tree of the DPDT search, whose candidates it includes.
+    assert clf.score(X, y) >= DPDTreeClassifier(max_depth=3).fit(X, y).score(X, y)
+
+
+def test_time_limit_returns_the_best_tree_found():
+    X, y = medium(0, n=2000, p=8)
+    with pytest.warns(ConvergenceWarning, match="time_limit"):
+        clf = DPDTreeClassifier(max_depth=4, splitter="exhaustive", full_front=False,
+                                time_limit=0.05).fit(X, y)
+    assert not clf.is_optimal_
+    assert clf.get_depth() <= 4
+    # Every state searches its optimum one level shallower first, down to the root's best
+    # single split, which a stopped search has always found.
+    stump = DPDTreeClassifier(max_depth=1, splitter="exhaustive", full_front=False).fit(X, y)
+    assert clf.score(X, y) >= stump.score(X, y)
+
+
+def test_changing_alpha_needs_a_refit():
+    X, y = medium(1)
+    clf = DPDTreeClassifier(max_depth=2, splitter="exhaustive", full_front=False,
+                            alpha=0.01).fit(X, y)
+    clf.predict(X)
+    clf.set_params(alpha=0.02)
+    with pytest.raises(ValueError, match="refit"):
+        clf.predict(X)
+
+
+@pytest.mark.parametrize("params", [
+    dict(min_samples_leaf=3),
+    dict(min_samples_split=10),
+    dict(splitter=("exhaustive", "cart")),
+    dict(max_bins=16),
+    dict(feature_costs=[1.0, 2.0, 1.0, 1.0, 0.5]),
+])
+def test_configurations_without_bounds_keep_the_fronts_row(params):
+    X, y = medium(2)
+    base = dict(max_depth=2, splitter="exhaustive", alpha=0.01) | params
+    full = DPDTreeClassifier(**base).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        single = DPDTreeClassifier(full_front=False, **base).fit(X, y)
+    assert len(single.pareto_front_) == 1
+    assert_tree_equal(single.tree_, full.tree_)
+
+
+def test_missing_values_fall_back_to_the_front():
+    X, y = medium(3)
+    X[::7, 1] = np.nan
+    full = DPDTreeClassifier(max_depth=2, splitter="exhaustive").fit(X, y)
+    single = DPDTreeClassifier(max_depth=2, splitter="exhaustive", full_front=False).fit(X, y)
+    assert_tree_equal(single.tree_, full.tree_)
