@@ -8,18 +8,12 @@
 #include <unordered_map>
 
 #include "dpdt/solver.hpp"
+#include "dpdt/subset_hash.hpp"
 
 namespace dpdt {
 namespace {
 
 constexpr double kEps = 1e-12;
-
-inline uint64_t mix(uint64_t x) {
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
 
 // A branch by its sample subset: order-independent 128-bit hash, size and remaining depth.
 struct BranchKey {
@@ -29,7 +23,7 @@ struct BranchKey {
     bool operator==(const BranchKey& o) const { return a == o.a && b == o.b && m == o.m && depth == o.depth; }
 };
 struct BranchKeyHash {
-    size_t operator()(const BranchKey& k) const { return static_cast<size_t>(k.a ^ mix(k.b + k.depth)); }
+    size_t operator()(const BranchKey& k) const { return static_cast<size_t>(k.a ^ splitmix64(k.b + k.depth)); }
 };
 
 // What is known of a branch: the best subtree found (value lb, root feature, -1 for a leaf) and
@@ -64,8 +58,8 @@ class BranchSearch {
         mix_a_.resize(d_.n);
         mix_b_.resize(d_.n);
         for (int64_t i = 0; i < d_.n; ++i) {
-            mix_a_[i] = mix(static_cast<uint64_t>(i));
-            mix_b_[i] = mix(static_cast<uint64_t>(i) ^ 0x5851f42d4c957f2dULL);
+            mix_a_[i] = mix_a(static_cast<int32_t>(i));
+            mix_b_[i] = mix_b(static_cast<int32_t>(i));
         }
         // Feature f's category c has slot first_slot_[f] + c in the per-expansion tallies.
         first_slot_.push_back(0);
@@ -358,8 +352,8 @@ BranchesResult solve_branches(const CategoricalData& data, const BranchesParams&
     uint64_t a = 0, b = 0;
     for (int32_t i = 0; i < static_cast<int32_t>(data.n); ++i) {
         all[i] = i;
-        a += mix(static_cast<uint64_t>(i));
-        b += mix(static_cast<uint64_t>(i) ^ 0x5851f42d4c957f2dULL);
+        a += mix_a(i);
+        b += mix_b(i);
     }
     const Bounds root = search.solve(all, a, b, 0, -1e300);
 

@@ -20,9 +20,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <exception>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <queue>
 #include <thread>
@@ -30,6 +30,7 @@
 
 #include "dpdt/criterion.hpp"
 #include "dpdt/split_search.hpp"
+#include "dpdt/subset_hash.hpp"
 
 namespace dpdt {
 namespace {
@@ -100,6 +101,40 @@ double interval_bound(double la, double ra, double lb, double rb, double w, doub
     return std::min(std::min(at(0.0), at(w)), std::min(at(x1), at(x2)));
 }
 
+// Best trees of depth <= 1 of recently solved sample sets. The same set recurs: two half-spaces
+// meet in the same set whichever is tested first. A pure cache of a function of the set (its
+// exact optimum and the split chosen), so a hit changes nothing but the time.
+class DepthOneMemo {
+  public:
+    struct Entry {
+        uint64_t a = 0, b = 0;
+        int32_t m = -1;   // no set has -1 samples: an empty slot
+        int32_t feature = -1;
+        double value = 0.0, threshold = 0.0;
+    };
+    const Entry* find(const SubsetHash& h, int32_t m) const {
+        const Entry& e = slots_[h.a & (kSlots - 1)];
+        return e.m == m && e.a == h.a && e.b == h.b ? &e : nullptr;
+    }
+    void insert(const Entry& e) { slots_[e.a & (kSlots - 1)] = e; }
+
+  private:
+    static constexpr size_t kSlots = size_t{1} << 18;   // 8 MB a thread
+    std::vector<Entry> slots_ = std::vector<Entry>(kSlots);
+};
+
+// Lower bounds of the children's values at an evaluated cut.
+struct CutBounds {
+    int32_t cut = -1;
+    double left = 0.0, right = 0.0;
+};
+
+// A root searched one feature at a time, under the root's optimum one level shallower.
+struct RootTask {
+    int32_t feature = -1;
+    const Outcome* shallower = nullptr;
+};
+
 class Search {
   public:
     Search(const Dataset& data, const Classification& obj, const Params& params, double alpha, double total,
@@ -119,13 +154,11 @@ class Search {
     // The best tree of depth <= depth on all samples (depth >= 1), under ub.
     Outcome solve_root(int depth, double ub) {
         if (depth == 1) return depth_one(levels_[0], 0, 0, levels_[0].m, ub);
-        return solve(0, depth, ub, -1, nullptr);
+        return solve(0, depth, ub, nullptr, nullptr);
     }
-    // The best tree of depth <= depth >= 2 on all samples whose root splits on `feature`, of
-    // value < ub; `shallower` is the root's outcome at depth - 1.
-    Outcome solve_root_feature(int depth, double ub, int32_t feature, const Outcome& shallower) {
-        return solve(0, depth, ub, feature, &shallower);
-    }
+    // The best tree of depth <= depth >= 2 on all samples whose root splits on root.feature, of
+    // value < ub; root.shallower is the root's outcome at depth - 1.
+    Outcome solve_root_feature(int depth, double ub, const RootTask& root) { return solve(0, depth, ub, nullptr, &root); }
 
   private:
     double split_cost(double w) const { return alpha_ * (expected_ ? w : total_); }
@@ -167,14 +200,29 @@ class Search {
 
     // The best tree of depth <= 1 on positions [lo, hi) of feature f's block of level l.
     Outcome depth_one(Level& l, int32_t f, int32_t lo, int32_t hi, double ub) {
-        ++stats.exact_scans;
         const int32_t size = hi - lo;
-        const double w = class_sums(l.block(f) + lo, size, class_w_.data());
+        const int32_t* own = l.block(f) + lo;
+        const double w = class_sums(own, size, class_w_.data());
         Outcome out;
         out.value = leaf_loss(class_w_.data(), obj_.n_classes, w);
         out.shape = leaf_shape();
         const double cost = split_cost(w);
-        if (size >= 2 && out.value > cost) {
+        if (size < 2 || out.value <= cost) {
+            out.found = out.value < ub;
+            return out;
+        }
+        const SubsetHash h = hash_of(own, size);
+        if (const DepthOneMemo::Entry* e = memo_.find(h, size)) {
+            ++stats.cache_hits;
+            if (e->feature >= 0) {
+                out.value = e->value;
+                out.shape = split_shape(e->feature, e->threshold, leaf_shape(), leaf_shape());
+            }
+            out.found = out.value < ub;
+            return out;
+        }
+        ++stats.exact_scans;
+        {
             subset_.resize(static_cast<size_t>(size) + 1);
             const LeafLimits none;
             for (int32_t g = 0; g < data_.p; ++g) {
@@ -189,6 +237,7 @@ class Search {
                 }
             }
         }
+        memo_.insert(DepthOneMemo::Entry{h.a, h.b, size, out.shape[0].feature, out.value, out.shape[0].threshold});
         out.found = out.value < ub;
         return out;
     }
@@ -215,7 +264,7 @@ class Search {
         }
         if (depth == 1) return depth_one(l, f, lo, hi, ub);
         build_child(lv, f, lo, hi);
-        return solve(lv + 1, depth, ub, -1, nullptr);
+        return solve(lv + 1, depth, ub, nullptr, nullptr);
     }
 
     // Cuts and prefix weights of every feature (or of `only`) for the state of level lv.
@@ -241,9 +290,9 @@ class Search {
     }
 
     // The search of one state (samples of level lv, depth >= 2) described at the top of the file;
-    // only_feature >= 0 restricts the root split to that feature, and `shallower` is the state's
-    // outcome at depth - 1 when already known.
-    Outcome solve(int lv, int depth, double ub, int32_t only_feature, const Outcome* shallower) {
+    // `shallower` is the state's outcome at depth - 1 when already known; `root` restricts the
+    // split to one feature (see RootTask).
+    Outcome solve(int lv, int depth, double ub, const Outcome* shallower, const RootTask* root) {
         ++stats.states;
         Level& l = levels_[lv];
         const int32_t m = l.m;
@@ -264,9 +313,11 @@ class Search {
         if (upper <= cost) lower = std::min(lower, cost);   // no split can beat the bound
         if (upper <= cost || m < 2) return finish();
 
+        const int32_t only_feature = root != nullptr ? root->feature : -1;
+        if (root != nullptr) shallower = root->shallower;
         Outcome computed;
         if (shallower == nullptr) {
-            computed = depth == 2 ? depth_one(l, 0, 0, m, upper) : solve(lv, depth - 1, upper, -1, nullptr);
+            computed = depth == 2 ? depth_one(l, 0, 0, m, upper) : solve(lv, depth - 1, upper, nullptr, nullptr);
             shallower = &computed;
         }
         if (shallower->found && shallower->value < upper) {
@@ -322,8 +373,12 @@ class Search {
                 }
             }
             lower = std::min(lower, lo_left + lo_right + cost);
-            push(Interval{0.0, f, iv.a, t, iv.la, iv.ra, lo_left, lo_right});
-            push(Interval{0.0, f, t, iv.b, lo_left, lo_right, iv.lb, iv.rb});
+            return CutBounds{t, lo_left, lo_right};
+        };
+        // Evaluated (or known) cut t inside `iv`: its two halves.
+        auto split_interval = [&](const Interval& iv, const CutBounds& at) {
+            push(Interval{0.0, iv.f, iv.a, at.cut, iv.la, iv.ra, at.left, at.right});
+            push(Interval{0.0, iv.f, at.cut, iv.b, at.left, at.right, iv.lb, iv.rb});
         };
 
         // Each feature's first cut is CART's (gini) split: a good incumbent early.
@@ -350,8 +405,10 @@ class Search {
         }
         // Best score first, so the incumbent drops early.
         std::stable_sort(seeds.begin(), seeds.end(), [](const Seed& a, const Seed& b) { return a.score > b.score; });
-        for (const Seed& s : seeds)
-            evaluate(Interval{0.0, s.f, -1, l.n_cuts[s.f], 0.0, edge, edge, 0.0}, s.cut);
+        for (const Seed& s : seeds) {
+            const Interval whole{0.0, s.f, -1, l.n_cuts[s.f], 0.0, edge, edge, 0.0};
+            split_interval(whole, evaluate(whole, s.cut));
+        }
         while (!queue.empty() && !stopped()) {
             const Interval iv = queue.top();
             queue.pop();
@@ -359,7 +416,7 @@ class Search {
                 lower = std::min(lower, iv.bound + cost);
                 break;
             }
-            evaluate(iv, iv.a + (iv.b - iv.a) / 2);
+            split_interval(iv, evaluate(iv, iv.a + (iv.b - iv.a) / 2));
         }
         return finish();
     }
@@ -370,6 +427,7 @@ class Search {
     const bool expected_;
     const std::atomic<bool>& stop_;
     std::vector<Level> levels_;
+    DepthOneMemo memo_;
     std::vector<double> class_w_, scratch_;
     std::vector<int32_t> subset_;
 };
@@ -432,82 +490,81 @@ FitResult fit_optimal(const Dataset& data, const Classification& objective, cons
     const int depth = params.max_depth;
     const int n_threads = std::max(1, params.n_threads);
 
-    std::mutex mutex;
-    std::exception_ptr error;
-    std::vector<FitStats> stats(n_threads);
-    // The root's optimum at depth - 1 is the incumbent every root feature must beat; each feature
-    // is then searched on its own under that bound, so the tree does not depend on which thread
-    // finds what first.
-    Outcome shallow;
-    std::vector<Outcome> per_feature(static_cast<size_t>(data.p));
-    std::atomic<int32_t> next{0};
-    std::atomic<int> running{n_threads};
-    std::condition_variable cv;
-    bool shallow_ready = false;
-    auto worker = [&](int thread) {
-        try {
-            Search search(data, objective, params, alpha, total, stop);
-            if (thread == 0) {
-                Outcome o = depth == 1 ? search.solve_root(1, kInf) : search.solve_root(depth - 1, kInf);
-                std::lock_guard<std::mutex> lock(mutex);
-                shallow = std::move(o);
-                shallow_ready = true;
-                cv.notify_all();
-            } else {
-                std::unique_lock<std::mutex> lock(mutex);
-                cv.wait(lock, [&] { return shallow_ready || error != nullptr; });
-            }
-            if (depth >= 2) {
-                while (!stop.load()) {
-                    const int32_t f = next.fetch_add(1);
-                    if (f >= data.p) break;
-                    Outcome o = search.solve_root_feature(depth, shallow.value, f, shallow);
-                    std::lock_guard<std::mutex> lock(mutex);
-                    per_feature[f] = std::move(o);
-                }
-            }
-            std::lock_guard<std::mutex> lock(mutex);
-            stats[thread] = search.stats;
-        } catch (...) {
-            std::lock_guard<std::mutex> lock(mutex);
-            if (!error) error = std::current_exception();
-            stop.store(true);
-            shallow_ready = true;
-            cv.notify_all();
-        }
-        --running;
-    };
-    std::vector<std::thread> threads;
-    for (int t = 0; t < n_threads; ++t) threads.emplace_back(worker, t);
+    // One search (and its scratch and memo) per thread, kept across the phases below.
+    std::vector<std::unique_ptr<Search>> searches;
+    for (int t = 0; t < n_threads; ++t)
+        searches.push_back(std::make_unique<Search>(data, objective, params, alpha, total, stop));
     const bool limited = params.time_limit > 0.0;
-    while (running.load() > 0) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        Progress progress;
-        progress.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        progress.root_tasks = data.p;
-        progress.root_tasks_done = std::min<int64_t>(next.load(), data.p);
-        if (limited && progress.seconds >= params.time_limit && !stop.load()) {
-            timed_out.store(true);
-            stop.store(true);
+    std::atomic<int64_t> tasks_done{0};
+    // Runs task(search, k) for k < n_tasks on the threads while the calling thread polls.
+    auto phase = [&](int64_t n_tasks, auto&& task) {
+        std::atomic<int64_t> next{0};
+        std::mutex mutex;
+        std::exception_ptr error;
+        std::atomic<int> running{n_threads};
+        auto worker = [&](Search* search) {
+            try {
+                for (int64_t k = next.fetch_add(1); k < n_tasks && !stop.load(); k = next.fetch_add(1)) {
+                    task(*search, k);
+                    tasks_done.fetch_add(1);
+                }
+            } catch (...) {
+                std::lock_guard<std::mutex> lock(mutex);
+                if (!error) error = std::current_exception();
+                stop.store(true);
+            }
+            --running;
+        };
+        std::vector<std::thread> threads;
+        for (int t = 0; t < n_threads; ++t) threads.emplace_back(worker, searches[t].get());
+        bool interrupted = false;
+        while (running.load() > 0) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            Progress progress;
+            progress.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            progress.root_tasks = 2 * data.p + 1;
+            progress.root_tasks_done = tasks_done.load();
+            for (const auto& s : searches) progress.states += s->stats.states;   // a racy estimate
+            if (limited && progress.seconds >= params.time_limit && !stop.load()) {
+                timed_out.store(true);
+                stop.store(true);
+            }
+            if (!interrupted && poll && poll(progress)) {
+                interrupted = true;
+                stop.store(true);
+            }
         }
-        if (poll && poll(progress)) {
-            stop.store(true);
-            for (std::thread& t : threads) t.join();
-            throw Interrupted();
-        }
-    }
-    for (std::thread& t : threads) t.join();
-    if (error) std::rethrow_exception(error);
+        for (std::thread& t : threads) t.join();
+        if (error) std::rethrow_exception(error);
+        if (interrupted) throw Interrupted();
+    };
+
+    // Phase 1: the root's optimum one level shallower, the incumbent to beat and the bound at
+    // the ends of every root feature's thresholds.
+    Outcome shallow;
+    phase(1, [&](Search& search, int64_t) { shallow = search.solve_root(depth == 1 ? 1 : depth - 1, kInf); });
+    // Phase 2: each root feature searched on its own under that incumbent. Features do not share
+    // their incumbents, and ties keep the first tree in a fixed order, so the tree does not
+    // depend on which thread finds what first. (Sharing a tighter bound would not even help:
+    // children searched under it fail sooner, and a failed child's lower bound prunes its
+    // neighbouring thresholds less than an exact value does.)
+    std::vector<RootTask> roots(static_cast<size_t>(depth >= 2 ? data.p : 0));
+    std::vector<Outcome> searched(roots.size());
+    phase(static_cast<int64_t>(roots.size()), [&](Search& search, int64_t f) {
+        roots[f] = RootTask{static_cast<int32_t>(f), &shallow};
+        searched[f] = search.solve_root_feature(depth, shallow.value, roots[f]);
+    });
 
     Outcome best = std::move(shallow);
-    for (Outcome& o : per_feature)
+    for (Outcome& o : searched)
         if (o.found && o.value < best.value) best = std::move(o);
 
     FitResult result;
-    for (const FitStats& s : stats) {
-        result.stats.states += s.states;
-        result.stats.candidates += s.candidates;
-        result.stats.exact_scans += s.exact_scans;
+    for (const auto& search : searches) {
+        result.stats.states += search->stats.states;
+        result.stats.candidates += search->stats.candidates;
+        result.stats.exact_scans += search->stats.exact_scans;
+        result.stats.cache_hits += search->stats.cache_hits;
     }
     result.stats.complete = !timed_out.load();
     std::vector<int32_t> ids(static_cast<size_t>(data.n));

@@ -26,6 +26,8 @@ CURVE_DTYPE = np.dtype([
 # Parameters of the CV estimator that are not passed on to the fits as they are.
 _OWN_PARAMS = {"alpha", "max_depth", "max_depths", "cv", "scoring", "selection", "n_jobs",
                "random_state", "verbose"}
+# Parameters of the trees that the CV estimator does not have: it scores whole fronts.
+_TREE_ONLY_PARAMS = {"full_front"}
 
 
 def candidate_alphas(fronts):
@@ -117,7 +119,7 @@ class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
 
     def _make(self, max_depth, random_state):
         params = {name: getattr(self, name) for name in self._estimator_class._get_param_names()
-                  if name not in _OWN_PARAMS}
+                  if name not in _OWN_PARAMS | _TREE_ONLY_PARAMS}
         return self._estimator_class(max_depth=max_depth, random_state=random_state, **params)
 
     def _fit_cv(self, X, y, sample_weight):
