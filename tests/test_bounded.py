@@ -84,6 +84,24 @@ def test_bounded_search_matches_the_exhaustive_front(seed, alpha, complexity):
         expected["train_loss"] + alpha * expected["complexity"], abs=1e-12)
 
 
+@pytest.mark.parametrize("alpha", [0.05, 0.1])
+@pytest.mark.parametrize("seed", [4, 38, 48])
+def test_similarity_bound_counts_the_tests_of_moved_samples(seed, alpha):
+    # Noise labels at depth 3: moving a sample between children changes an optimum by its
+    # misclassification and by alpha times the tests it passes; bounds that forget the tests
+    # prune the optimum on these seeds.
+    rng = np.random.default_rng(seed)
+    n, p = int(rng.integers(20, 60)), int(rng.integers(1, 4))
+    X, y = rng.random((n, p)).round(2), rng.integers(0, 2, n)
+    params = dict(max_depth=3, splitter="exhaustive", alpha=alpha)
+    front = DPDTreeClassifier(**params).fit(X, y)
+    bounded = DPDTreeClassifier(full_front=False, **params).fit(X, y)
+    expected = front.pareto_front_[front._front_index(alpha)]
+    got = bounded.pareto_front_[0]
+    assert got["train_loss"] + alpha * got["complexity"] == pytest.approx(
+        expected["train_loss"] + alpha * expected["complexity"], abs=1e-12)
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_bounded_search_gives_one_tree_whatever_n_jobs(seed):
     X, y = medium(seed, n=200, p=4)

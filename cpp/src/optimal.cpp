@@ -229,6 +229,18 @@ class Search {
                 gather(l, f, lo, hi, g, subset_.data());
                 const double* col = data_.column(g);
                 if (col[subset_[0]] == col[subset_[size - 1]]) continue;
+                if (obj_.n_classes == 2) {
+                    // The search needs the loss only; the split is chosen among the equally good
+                    // ones by impurity when the tree is written out (see refine_stumps).
+                    int32_t j = -1;
+                    const double loss = binary_01_loss(col, subset_.data(), size, j);
+                    if (j >= 0 && loss + cost < out.value) {
+                        out.value = loss + cost;
+                        out.shape = split_shape(g, midpoint(col[subset_[j]], col[subset_[j + 1]]), leaf_shape(),
+                                                leaf_shape());
+                    }
+                    continue;
+                }
                 const SplitRecord r = detail::best_01_split(data_, obj_, subset_.data(), size, g, none,
                                                             class_w_.data(), scratch_);
                 if (r.found() && r.score + cost < out.value) {
@@ -240,6 +252,31 @@ class Search {
         memo_.insert(DepthOneMemo::Entry{h.a, h.b, size, out.shape[0].feature, out.value, out.shape[0].threshold});
         out.found = out.value < ub;
         return out;
+    }
+
+    // Lowest 0-1 loss of a threshold of the m samples `ids` (sorted by col) of two classes, whose
+    // class sums are class_w_; j: the last sample left of it (-1 if no threshold).
+    double binary_01_loss(const double* col, const int32_t* ids, int32_t m, int32_t& j) const {
+        const double c0 = class_w_[0], c1 = class_w_[1];
+        const int32_t* y = obj_.y;
+        const double* w = obj_.w;
+        double l0 = 0.0, l1 = 0.0, best = kInf;
+        double x = col[ids[0]];
+        for (int32_t k = 0; k + 1 < m; ++k) {
+            const int32_t i = ids[k];
+            const double wi = w[i];
+            const bool is1 = y[i] != 0;
+            l0 += is1 ? 0.0 : wi;
+            l1 += is1 ? wi : 0.0;
+            const double next = col[ids[k + 1]];
+            const double loss = std::min(l0, l1) + std::min(c0 - l0, c1 - l1);
+            if (next != x && loss < best) {
+                best = loss;
+                j = k;
+            }
+            x = next;
+        }
+        return std::max(0.0, best);
     }
 
     // Positions [lo, hi) of feature f's block of level lv as the state of level lv + 1.
@@ -440,6 +477,29 @@ struct Emitted {
     int64_t splits = 0;
 };
 
+// The search keeps the first split of lowest loss it meets at the last level; among the equally
+// good ones, the tree takes the one of lowest impurity (then lower feature and threshold), as the
+// dynamic programme does.
+ShapeNode refined_stump(const Dataset& data, const Classification& obj, const std::vector<int32_t>& ids,
+                        const double* class_w, ShapeNode found) {
+    const int32_t m = static_cast<int32_t>(ids.size());
+    const double tol = 1e-12 * obj.weight(class_w);
+    std::vector<int32_t> sorted(ids);
+    std::vector<double> scratch;
+    SplitRecord best;
+    for (int32_t g = 0; g < data.p; ++g) {
+        const double* col = data.column(g);
+        std::sort(sorted.begin(), sorted.end(), [col](int32_t a, int32_t b) {
+            return col[a] < col[b] || (col[a] == col[b] && a < b);
+        });
+        const SplitRecord r = detail::best_01_split(data, obj, sorted.data(), m, g, LeafLimits{}, class_w, scratch);
+        if (r.found() && (!best.found() || r.score < best.score - tol ||
+                          (r.score <= best.score + tol && r.tie < best.tie - tol)))
+            best = r;
+    }
+    return best.found() ? ShapeNode{best.feature, best.threshold} : found;
+}
+
 void emit(const Dataset& data, const Classification& obj, const Shape& shape, size_t& at, std::vector<int32_t> ids,
           Emitted& out) {
     const ShapeNode node = shape[at++];
@@ -464,10 +524,12 @@ void emit(const Dataset& data, const Classification& obj, const Shape& shape, si
     }
     ++out.splits;
     out.tests += w;
-    t.feature[id] = node.feature;
-    t.threshold[id] = node.threshold;
+    const bool stump = shape[at].feature < 0 && shape[at + 1].feature < 0;
+    const ShapeNode split = stump ? refined_stump(data, obj, ids, cw.data(), node) : node;
+    t.feature[id] = split.feature;
+    t.threshold[id] = split.threshold;
     std::vector<int32_t> left, right;
-    for (int32_t i : ids) (data.x(node.feature, i) <= node.threshold ? left : right).push_back(i);
+    for (int32_t i : ids) (data.x(split.feature, i) <= split.threshold ? left : right).push_back(i);
     t.children_left[id] = t.node_count();
     emit(data, obj, shape, at, std::move(left), out);
     t.children_right[id] = t.node_count();
