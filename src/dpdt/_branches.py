@@ -12,7 +12,6 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import (
     _check_sample_weight,
     check_is_fitted,
-    column_or_1d,
     validate_data,
 )
 
@@ -109,10 +108,14 @@ class _CategoryCodes:
     def __init__(self, max_bins):
         self.max_bins = max_bins
 
-    def fit(self, columns, weight):
-        """Learn the codes from the rows of positive weight (quantiles are weighted)."""
+    def fit_transform(self, columns, weight):
+        """Learn the codes from the rows of positive weight (quantiles are weighted).
+
+        Returns the codes of those rows, an int32 array of shape (n_kept, n_columns).
+        """
         self.encoders_ = []
         kept = weight > 0
+        codes = []
         for column in columns:
             values = np.asarray(column)[kept]
             if values.dtype.kind in "OUSb" or str(getattr(column, "dtype", "")) == "category":
@@ -120,22 +123,27 @@ class _CategoryCodes:
                         isinstance(v, str | Number | np.generic) for v in values):
                     raise TypeError("argument must be a string or a number: categorical features "
                                     "hold strings, numbers or booleans")
-                self.encoders_.append(("categories", np.unique(values.astype(str))))
+                table, inverse = np.unique(values.astype(str), return_inverse=True)
+                self.encoders_.append(("categories", table))
+                codes.append(inverse)
                 continue
             values = values.astype(np.float64)
             if not np.all(np.isfinite(values)):
                 raise ValueError("Input X contains NaN or inf; numeric features must be finite")
-            distinct = np.unique(values)
+            distinct, inverse = np.unique(values, return_inverse=True)
             if self.max_bins is not None and len(distinct) > self.max_bins:
                 # Weighted quantiles: a weight of k counts as k repeated rows.
                 order = np.argsort(values, kind="stable")
                 cumulative = np.cumsum(weight[kept][order])
                 targets = np.linspace(0, 1, self.max_bins + 1)[1:-1] * cumulative[-1]
                 at = np.clip(np.searchsorted(cumulative, targets, side="left"), 0, len(values) - 1)
-                self.encoders_.append(("bins", np.unique(values[order][at])))
+                edges = np.unique(values[order][at])
+                self.encoders_.append(("bins", edges))
+                codes.append(np.searchsorted(edges, values, side="left"))
             else:
                 self.encoders_.append(("values", distinct))
-        return self
+                codes.append(inverse)
+        return np.ascontiguousarray(np.column_stack(codes), dtype=np.int32)
 
     def transform(self, columns):
         codes = []
@@ -163,8 +171,8 @@ class _MultiwayClassifier(SaveMixin, ClassifierMixin, BaseEstimator):
 
     def _training_codes(self, X, y, sample_weight):
         """Validate, learn the category codes, and return the rows of positive weight."""
-        validate_data(self, X, y, dtype=None, ensure_all_finite=False, reset=True)
-        y = column_or_1d(y, warn=True)
+        # X itself is kept: a DataFrame's columns carry their dtypes to the encoder.
+        _, y = validate_data(self, X, y, dtype=None, ensure_all_finite=False, reset=True)
         check_classification_targets(y)
         self.classes_, y_codes = np.unique(y, return_inverse=True)
         weight = _check_sample_weight(sample_weight, np.empty((len(y_codes), 0)), dtype=np.float64,
@@ -173,9 +181,9 @@ class _MultiwayClassifier(SaveMixin, ClassifierMixin, BaseEstimator):
         kept = weight > 0   # a sample of zero weight is a removed sample
         if not kept.any():
             raise ValueError("sample_weight must have a positive entry")
-        self._codes = _CategoryCodes(self.max_bins).fit(self._columns(X), weight)
-        codes = self._codes.transform(self._columns(X))
-        return (np.ascontiguousarray(codes[kept]),
+        self._codes = _CategoryCodes(self.max_bins)
+        codes = self._codes.fit_transform(self._columns(X), weight)
+        return (codes,
                 np.ascontiguousarray(y_codes[kept], dtype=np.int32),
                 np.ascontiguousarray(weight[kept]))
 
