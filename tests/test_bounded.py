@@ -70,18 +70,23 @@ def medium(seed, n=300, p=5):
     return X, y
 
 
+def assert_front_row_reached(X, y, alpha, **params):
+    """The bounded search's objective equals that of the exhaustive front's tree at alpha."""
+    front = DPDTreeClassifier(splitter="exhaustive", alpha=alpha, **params).fit(X, y)
+    bounded = DPDTreeClassifier(splitter="exhaustive", alpha=alpha, full_front=False,
+                                **params).fit(X, y)
+    expected = front.pareto_front_[front._front_index(alpha)]
+    got = bounded.pareto_front_[0]
+    assert got["train_loss"] + alpha * got["complexity"] == pytest.approx(
+        expected["train_loss"] + alpha * expected["complexity"], abs=1e-12)
+
+
 @pytest.mark.parametrize("complexity", COMPLEXITIES)
 @pytest.mark.parametrize("alpha", [0.0, 0.01])
 @pytest.mark.parametrize("seed", range(4))
 def test_bounded_search_matches_the_exhaustive_front(seed, alpha, complexity):
     X, y = medium(seed)
-    params = dict(max_depth=2, splitter="exhaustive", alpha=alpha, complexity=complexity)
-    front = DPDTreeClassifier(**params).fit(X, y)
-    bounded = DPDTreeClassifier(full_front=False, **params).fit(X, y)
-    expected = front.pareto_front_[front._front_index(alpha)]
-    got = bounded.pareto_front_[0]
-    assert got["train_loss"] + alpha * got["complexity"] == pytest.approx(
-        expected["train_loss"] + alpha * expected["complexity"], abs=1e-12)
+    assert_front_row_reached(X, y, max_depth=2, alpha=alpha, complexity=complexity)
 
 
 @pytest.mark.parametrize("alpha", [0.05, 0.1])
@@ -93,13 +98,7 @@ def test_similarity_bound_counts_the_tests_of_moved_samples(seed, alpha):
     rng = np.random.default_rng(seed)
     n, p = int(rng.integers(20, 60)), int(rng.integers(1, 4))
     X, y = rng.random((n, p)).round(2), rng.integers(0, 2, n)
-    params = dict(max_depth=3, splitter="exhaustive", alpha=alpha)
-    front = DPDTreeClassifier(**params).fit(X, y)
-    bounded = DPDTreeClassifier(full_front=False, **params).fit(X, y)
-    expected = front.pareto_front_[front._front_index(alpha)]
-    got = bounded.pareto_front_[0]
-    assert got["train_loss"] + alpha * got["complexity"] == pytest.approx(
-        expected["train_loss"] + alpha * expected["complexity"], abs=1e-12)
+    assert_front_row_reached(X, y, max_depth=3, alpha=alpha)
 
 
 @pytest.mark.parametrize("seed", range(3))
