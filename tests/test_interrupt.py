@@ -17,9 +17,9 @@ LONG_FIT = textwrap.dedent("""
     y = (X[:, 0] + rng.random(3000) > 1).astype(int)
     print("start", flush=True)
     try:
-        # Exhaustive depth 4 on 3000 x 10 would run for hours.
+        # Exhaustive depth 4 on 3000 x 10 would run for hours (minutes by branch and bound).
         DPDTreeClassifier(max_depth=4, splitter="exhaustive", max_states=None,
-                          n_jobs=int(sys.argv[1])).fit(X, y)
+                          full_front=sys.argv[2] == "front", n_jobs=int(sys.argv[1])).fit(X, y)
     except KeyboardInterrupt:
         print("interrupted", flush=True)
         sys.exit(3)
@@ -28,9 +28,10 @@ LONG_FIT = textwrap.dedent("""
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery is POSIX")
+@pytest.mark.parametrize("search", ["front", "bounded"])
 @pytest.mark.parametrize("n_jobs", [1, 2])
-def test_ctrl_c_interrupts_fit(n_jobs):
-    proc = subprocess.Popen([sys.executable, "-c", LONG_FIT, str(n_jobs)],
+def test_ctrl_c_interrupts_fit(n_jobs, search):
+    proc = subprocess.Popen([sys.executable, "-c", LONG_FIT, str(n_jobs), search],
                             stdout=subprocess.PIPE, text=True)
     try:
         assert proc.stdout.readline().strip() == "start"
