@@ -222,31 +222,19 @@ class Search {
             return out;
         }
         ++stats.exact_scans;
-        {
-            subset_.resize(static_cast<size_t>(size) + 1);
-            const LeafLimits none;
-            for (int32_t g = 0; g < data_.p; ++g) {
-                gather(l, f, lo, hi, g, subset_.data());
-                const double* col = data_.column(g);
-                if (col[subset_[0]] == col[subset_[size - 1]]) continue;
-                if (obj_.n_classes == 2) {
-                    // The search needs the loss only; the split is chosen among the equally good
-                    // ones by impurity when the tree is written out (see refine_stumps).
-                    int32_t j = -1;
-                    const double loss = binary_01_loss(col, subset_.data(), size, j);
-                    if (j >= 0 && loss + cost < out.value) {
-                        out.value = loss + cost;
-                        out.shape = split_shape(g, midpoint(col[subset_[j]], col[subset_[j + 1]]), leaf_shape(),
-                                                leaf_shape());
-                    }
-                    continue;
-                }
-                const SplitRecord r = detail::best_01_split(data_, obj_, subset_.data(), size, g, none,
-                                                            class_w_.data(), scratch_);
-                if (r.found() && r.score + cost < out.value) {
-                    out.value = r.score + cost;
-                    out.shape = split_shape(g, r.threshold, leaf_shape(), leaf_shape());
-                }
+        subset_.resize(static_cast<size_t>(size) + 1);
+        for (int32_t g = 0; g < data_.p; ++g) {
+            gather(l, f, lo, hi, g, subset_.data());
+            const double* col = data_.column(g);
+            if (col[subset_[0]] == col[subset_[size - 1]]) continue;
+            // The search needs the loss only; the split is chosen among the equally good ones by
+            // impurity when the tree is written out (see refined_stump).
+            int32_t j = -1;
+            const double loss = obj_.n_classes == 2 ? binary_01_loss(col, subset_.data(), size, j)
+                                                    : multiclass_01_loss(col, subset_.data(), size, j);
+            if (j >= 0 && loss + cost < out.value) {
+                out.value = loss + cost;
+                out.shape = split_shape(g, midpoint(col[subset_[j]], col[subset_[j + 1]]), leaf_shape(), leaf_shape());
             }
         }
         memo_.insert(DepthOneMemo::Entry{h.a, h.b, size, out.shape[0].feature, out.value, out.shape[0].threshold});
@@ -275,6 +263,38 @@ class Search {
                 j = k;
             }
             x = next;
+        }
+        return std::max(0.0, best);
+    }
+
+    // The same for any number of classes: the heaviest class of every suffix comes from a
+    // backward pass, so each threshold costs O(1).
+    double multiclass_01_loss(const double* col, const int32_t* ids, int32_t m, int32_t& j) {
+        const int K = obj_.n_classes;
+        const int32_t* y = obj_.y;
+        const double* w = obj_.w;
+        scratch_.assign(static_cast<size_t>(m) + 1 + K, 0.0);
+        double* suffix_max = scratch_.data();
+        double* sums = suffix_max + m + 1;
+        double running = 0.0, total = 0.0;
+        for (int32_t k = m - 1; k >= 0; --k) {
+            const int32_t i = ids[k];
+            running = std::max(running, sums[y[i]] += w[i]);
+            total += w[i];
+            suffix_max[k] = running;
+        }
+        std::fill(sums, sums + K, 0.0);
+        double wl = 0.0, max_left = 0.0, best = kInf;
+        for (int32_t k = 0; k + 1 < m; ++k) {
+            const int32_t i = ids[k];
+            max_left = std::max(max_left, sums[y[i]] += w[i]);
+            wl += w[i];
+            if (col[i] == col[ids[k + 1]]) continue;
+            const double loss = (wl - max_left) + (total - wl - suffix_max[k + 1]);
+            if (loss < best) {
+                best = loss;
+                j = k;
+            }
         }
         return std::max(0.0, best);
     }
