@@ -40,6 +40,7 @@ struct Child {
     uint64_t a = 0, b = 0;
     int64_t m = 0;
     double ub = 0.0;
+    double leaf = 0.0;          // its value as a leaf
 };
 
 struct Option {
@@ -114,6 +115,16 @@ class BranchSearch {
         }
 
         std::vector<Option> options = split_options(idx, depth);
+        // The best single split (its children leaves) is a tree too: the first incumbent, so that
+        // the options and children below must beat it from the start.
+        for (const Option& opt : options) {
+            double value = -p_.lambda;
+            for (const Child& c : opt.children) value += c.leaf;
+            if (value > node.lb + kEps) {
+                node.lb = value;
+                node.feature = opt.feature;
+            }
+        }
         std::sort(options.begin(), options.end(), [](const Option& x, const Option& y) {
             return x.ub > y.ub + kEps || (x.ub >= y.ub - kEps && x.feature < y.feature);
         });
@@ -305,15 +316,15 @@ class BranchSearch {
                 child.a = ha[slot];
                 child.b = hb[slot];
                 child.m = count[slot];
+                const double* w = cw + slot * K;
+                child.leaf = *std::max_element(w, w + K) / total_;
                 auto it = memo_.find(BranchKey{child.a, child.b, child.m, remaining(depth + 1)});
                 if (it != memo_.end()) {
                     child.ub = it->second.ub;
                 } else {
-                    const double* w = cw + slot * K;
                     double weight = 0.0;
                     for (int k = 0; k < K; ++k) weight += w[k];
-                    const double leaf = *std::max_element(w, w + K) / total_;
-                    child.ub = children_are_leaves ? leaf : std::max(leaf, weight / total_ - p_.lambda);
+                    child.ub = children_are_leaves ? child.leaf : std::max(child.leaf, weight / total_ - p_.lambda);
                 }
                 opt.ub += child.ub;
                 opt.children.push_back(std::move(child));
