@@ -167,3 +167,15 @@ def test_missing_values_fall_back_to_the_front():
     full = DPDTreeClassifier(max_depth=2, splitter="exhaustive").fit(X, y)
     single = DPDTreeClassifier(max_depth=2, splitter="exhaustive", full_front=False).fit(X, y)
     assert_tree_equal(single.tree_, full.tree_)
+
+
+def test_deep_limits():
+    # Depth 40 (a limit of 70 on 40 samples): the bounded search, about 800 frames deep.
+    X, y = medium(0, n=40, p=2)
+    deep = DPDTreeClassifier(max_depth=70, splitter="exhaustive", full_front=False).fit(X, y)
+    assert deep.is_optimal_ and deep.score(X, y) == 1.0
+    # Beyond 64 levels the front's search serves, and keeps the row of alpha.
+    X, y = np.arange(66.0).reshape(-1, 1), np.arange(66) // 3 % 2
+    deeper = DPDTreeClassifier(max_depth=70, splitter="exhaustive", full_front=False).fit(X, y)
+    assert deeper.is_optimal_ and deeper.score(X, y) == 1.0
+    assert len(deeper.pareto_front_) == 1

@@ -562,7 +562,9 @@ FitResult fit_optimal(const Dataset& data, const Classification& objective, cons
                       const Poll& poll) {
     if (data.has_missing) throw std::invalid_argument("the bounded exhaustive search needs data without missing values");
     if (!params.feature_costs.empty()) throw std::invalid_argument("the bounded exhaustive search has no feature costs");
-    if (params.max_depth < 1) throw std::invalid_argument("max_depth must be >= 1");
+    // The recursion is about max_depth^2 / 2 frames deep.
+    if (params.max_depth < 1 || params.max_depth > 64)
+        throw std::invalid_argument("the bounded exhaustive search needs 1 <= max_depth <= 64");
     if (!(alpha >= 0.0)) throw std::invalid_argument("alpha must be >= 0");
     const auto t0 = std::chrono::steady_clock::now();
     double total = 0.0;

@@ -37,6 +37,8 @@ PARETO_DTYPE = np.dtype([
 _TIE_TOL = 1e-9
 
 SPLITTERS = {"cart", "exhaustive", "quantile", "topk", "topb", "lookahead"}
+# The bounded search recurses about depth**2 / 2 frames deep; deeper limits take the front's path.
+MAX_BOUNDED_DEPTH = 64
 MAX_CANDIDATES = 2**31 - 1
 
 
@@ -187,7 +189,8 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
                 n_bins=self.n_bins_, code_bytes=binned["codes"].itemsize if binned else 1,
                 sample_quantities=sample_quantities)
             state_bytes = state_budget(int(self.memory_limit), fixed)
-        bounded = not self.full_front and self._bounded_search_serves(splitters, bins, X)
+        bounded = (not self.full_front and depth <= MAX_BOUNDED_DEPTH
+                   and self._bounded_search_serves(splitters, bins, X))
         single = {"single_alpha": float(self.alpha)} if bounded else {}
         result = fit_core(
             weight=weight, feature_costs=self._feature_costs(n_features), max_depth=depth,
