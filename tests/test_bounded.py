@@ -101,11 +101,14 @@ def test_similarity_bound_counts_the_tests_of_moved_samples(seed, alpha):
     assert_front_row_reached(X, y, max_depth=3, alpha=alpha)
 
 
+@pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("seed", range(3))
-def test_bounded_search_gives_one_tree_whatever_n_jobs(seed):
+def test_bounded_search_gives_one_tree_whatever_n_jobs(seed, weighted):
     X, y = medium(seed, n=200, p=4)
+    w = np.random.default_rng(seed).uniform(0.1, 3.0, len(y)) if weighted else None
     trees = [DPDTreeClassifier(max_depth=3, splitter="exhaustive", full_front=False,
-                               n_jobs=n_jobs).fit(X, y).tree_ for n_jobs in (1, 2, 3)]
+                               n_jobs=n_jobs).fit(X, y, sample_weight=w).tree_
+             for n_jobs in (1, 2, 3)]
     for tree in trees[1:]:
         assert_tree_equal(tree, trees[0])
 

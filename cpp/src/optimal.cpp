@@ -18,6 +18,7 @@
 #include "dpdt/optimal.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <atomic>
 #include <chrono>
 #include <exception>
@@ -117,6 +118,7 @@ class DepthOneMemo {
         return e.m == m && e.a == h.a && e.b == h.b ? &e : nullptr;
     }
     void insert(const Entry& e) { slots_[e.a & (kSlots - 1)] = e; }
+    void clear() { std::fill(slots_.begin(), slots_.end(), Entry{}); }
 
   private:
     static constexpr size_t kSlots = size_t{1} << 18;   // 8 MB a thread
@@ -143,6 +145,8 @@ class Search {
           expected_(params.complexity == Complexity::ExpectedTests), stop_(stop),
           levels_(static_cast<size_t>(params.max_depth) + 1), class_w_(obj.n_classes) {
         for (Level& l : levels_) l.rank.assign(static_cast<size_t>(data.n), 0);
+        integral_weights_ = total < 9e15;
+        for (int64_t i = 0; i < data.n; ++i) integral_weights_ = integral_weights_ && obj.w[i] == std::floor(obj.w[i]);
         Level& root = levels_[0];
         root.m = static_cast<int32_t>(data.n);
         root.blocks.assign(data.presorted.begin(), data.presorted.end());
@@ -153,14 +157,25 @@ class Search {
 
     // The best tree of depth <= depth on all samples (depth >= 1), under ub.
     Outcome solve_root(int depth, double ub) {
+        start_task();
         if (depth == 1) return depth_one(levels_[0], 0, 0, levels_[0].m, ub);
         return solve(0, depth, ub, nullptr, nullptr);
     }
     // The best tree of depth <= depth >= 2 on all samples whose root splits on root.feature, of
     // value < ub; root.shallower is the root's outcome at depth - 1.
-    Outcome solve_root_feature(int depth, double ub, const RootTask& root) { return solve(0, depth, ub, nullptr, &root); }
+    Outcome solve_root_feature(int depth, double ub, const RootTask& root) {
+        start_task();
+        return solve(0, depth, ub, nullptr, &root);
+    }
 
   private:
+    // The memo holds what this thread solved in earlier tasks, which depend on scheduling. With
+    // integral weights every sum is exact, so an entry is what any path would compute; with
+    // others a sum's last bit depends on its order, and the memo starts afresh each task.
+    void start_task() {
+        if (!integral_weights_) memo_.clear();
+    }
+
     double split_cost(double w) const { return alpha_ * (expected_ ? w : total_); }
     double kappa(int depth) const { return 1.0 + (expected_ ? alpha_ * depth : 0.0); }
     bool stopped() const { return stop_.load(std::memory_order_relaxed); }
@@ -485,6 +500,7 @@ class Search {
     const std::atomic<bool>& stop_;
     std::vector<Level> levels_;
     DepthOneMemo memo_;
+    bool integral_weights_ = false;
     std::vector<double> class_w_, scratch_;
     std::vector<int32_t> subset_;
 };
