@@ -36,3 +36,23 @@ def test_verbose_reports_progress_and_keeps_the_tree(Estimator, monkeypatch, cap
     # two subproblems (one per side) for each root candidate, done only grows
     assert all(0 <= d <= t and t > 0 and t % 2 == 0 for d, t in done)
     assert [d for d, _ in done] == sorted(d for d, _ in done)
+
+
+def test_verbose_reports_the_bounded_search(monkeypatch, caplog):
+    X, y = _data()
+    X, y = X[:1500, :4], y[:1500]
+    monkeypatch.setattr(dpdt._classes, "REPORT_SECONDS", 0.0)
+    params = dict(max_depth=3, splitter="exhaustive", full_front=False, n_jobs=2)
+    with caplog.at_level(logging.INFO, logger="dpdt"):
+        quiet = DPDTreeClassifier(**params).fit(X, y)
+        loud = DPDTreeClassifier(verbose=1, **params).fit(X, y)
+    assert_tree_equal(quiet.tree_, loud.tree_)
+    pattern = re.compile(r"DPDTreeClassifier: (\d+) states solved, "
+                         r"(?:(\d+)/(\d+) root subproblems|expanding the root), [\d.]+ s")
+    reports = [pattern.fullmatch(r.getMessage()) for r in caplog.records]
+    assert reports and all(reports), [r.getMessage() for r in caplog.records]
+    states = [int(m.group(1)) for m in reports]
+    assert states == sorted(states) and states[-1] <= loud.stats_["states"]
+    # The root one level shallower, then one subproblem per feature.
+    done = [(int(m.group(2)), int(m.group(3))) for m in reports if m.group(2) is not None]
+    assert done and all(0 <= d <= t == 1 + X.shape[1] for d, t in done)

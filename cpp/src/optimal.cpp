@@ -140,9 +140,9 @@ struct RootTask {
 class Search {
   public:
     Search(const Dataset& data, const Classification& obj, const Params& params, double alpha, double total,
-           const std::atomic<bool>& stop)
+           const std::atomic<bool>& stop, std::atomic<int64_t>& states_seen)
         : data_(data), obj_(obj), alpha_(alpha), total_(total),
-          expected_(params.complexity == Complexity::ExpectedTests), stop_(stop),
+          expected_(params.complexity == Complexity::ExpectedTests), stop_(stop), states_seen_(states_seen),
           levels_(static_cast<size_t>(params.max_depth) + 1), class_w_(obj.n_classes) {
         for (Level& l : levels_) l.rank.assign(static_cast<size_t>(data.n), 0);
         integral_weights_ = total < 9e15;
@@ -366,6 +366,7 @@ class Search {
     // split to one feature (see RootTask).
     Outcome solve(int lv, int depth, double ub, const Outcome* shallower, const RootTask* root) {
         ++stats.states;
+        states_seen_.fetch_add(1, std::memory_order_relaxed);
         Level& l = levels_[lv];
         const int32_t m = l.m;
         const int K = obj_.n_classes;
@@ -498,6 +499,7 @@ class Search {
     const double alpha_, total_;
     const bool expected_;
     const std::atomic<bool>& stop_;
+    std::atomic<int64_t>& states_seen_;   // every thread's states, for progress reports
     std::vector<Level> levels_;
     DepthOneMemo memo_;
     bool integral_weights_ = false;
@@ -591,9 +593,10 @@ FitResult fit_optimal(const Dataset& data, const Classification& objective, cons
     const int n_threads = std::max(1, params.n_threads);
 
     // One search (and its scratch and memo) per thread, kept across the phases below.
+    std::atomic<int64_t> states_seen{0};
     std::vector<std::unique_ptr<Search>> searches;
     for (int t = 0; t < n_threads; ++t)
-        searches.push_back(std::make_unique<Search>(data, objective, params, alpha, total, stop));
+        searches.push_back(std::make_unique<Search>(data, objective, params, alpha, total, stop, states_seen));
     const bool limited = params.time_limit > 0.0;
     std::atomic<int64_t> tasks_done{0};
     // Runs task(search, k) for k < n_tasks on the threads while the calling thread polls.
@@ -622,9 +625,9 @@ FitResult fit_optimal(const Dataset& data, const Classification& objective, cons
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
             Progress progress;
             progress.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            progress.root_tasks = 2 * data.p + 1;
+            progress.root_tasks = 1 + (depth >= 2 ? data.p : 0);   // the shallower root, then each feature
             progress.root_tasks_done = tasks_done.load();
-            for (const auto& s : searches) progress.states += s->stats.states;   // a racy estimate
+            progress.states = states_seen.load(std::memory_order_relaxed);
             if (limited && progress.seconds >= params.time_limit && !stop.load()) {
                 timed_out.store(true);
                 stop.store(true);
