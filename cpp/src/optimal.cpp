@@ -155,6 +155,11 @@ class Search {
 
     FitStats stats;
 
+    // CART's tree of depth <= depth on all samples (best gini split at every node), each
+    // subtree replaced by a leaf where that does not raise the objective: the incumbent a search
+    // stopped by the clock can always return.
+    Outcome greedy_root(int depth) { return greedy(0, depth); }
+
     // The best tree of depth <= depth on all samples (depth >= 1), under ub.
     Outcome solve_root(int depth, double ub) {
         start_task();
@@ -322,6 +327,42 @@ class Search {
         c.ranked = -1;
         c.blocks.resize(static_cast<size_t>(data_.p) * c.m + 1);
         for (int32_t g = 0; g < data_.p; ++g) gather(l, f, lo, hi, g, c.blocks.data() + static_cast<int64_t>(g) * c.m);
+    }
+
+    Outcome greedy(int lv, int depth) {
+        Level& l = levels_[lv];
+        const int32_t m = l.m;
+        std::vector<double> cw(obj_.n_classes);
+        const double w = class_sums(l.block(0), m, cw.data());
+        Outcome out;
+        out.value = leaf_loss(cw.data(), obj_.n_classes, w);
+        out.shape = leaf_shape();
+        out.found = true;
+        if (depth == 0 || m < 2 || out.value <= split_cost(w)) return out;
+        double best_score = -kInf;
+        int32_t best_f = -1, best_j = -1;
+        for (int32_t f = 0; f < data_.p; ++f)
+            detail::classification_scores(data_, obj_, l.block(f), m, f, LeafLimits{}, cw.data(),
+                                          [&](int32_t j, double score) {
+                if (score > best_score) {
+                    best_score = score;
+                    best_f = f;
+                    best_j = j;
+                }
+            });
+        if (best_f < 0) return out;
+        const double* col = data_.column(best_f);
+        const double threshold = midpoint(col[l.block(best_f)[best_j]], col[l.block(best_f)[best_j + 1]]);
+        build_child(lv, best_f, 0, best_j + 1);
+        const Outcome left = greedy(lv + 1, depth - 1);
+        build_child(lv, best_f, best_j + 1, m);
+        const Outcome right = greedy(lv + 1, depth - 1);
+        const double value = left.value + right.value + split_cost(w);
+        if (value < out.value) {
+            out.value = value;
+            out.shape = split_shape(best_f, threshold, left.shape, right.shape);
+        }
+        return out;
     }
 
     Outcome child(int lv, int32_t f, int32_t lo, int32_t hi, int depth, double ub) {
@@ -642,10 +683,14 @@ FitResult fit_optimal(const Dataset& data, const Classification& objective, cons
         if (interrupted) throw Interrupted();
     };
 
-    // Phase 1: the root's optimum one level shallower, the incumbent to beat and the bound at
-    // the ends of every root feature's thresholds.
-    Outcome shallow;
-    phase(1, [&](Search& search, int64_t) { shallow = search.solve_root(depth == 1 ? 1 : depth - 1, kInf); });
+    // Phase 1: CART's tree, then the root's optimum one level shallower: the incumbent to beat,
+    // and the bound at the ends of every root feature's thresholds.
+    Outcome incumbent, shallow;
+    phase(1, [&](Search& search, int64_t) {
+        incumbent = search.greedy_root(depth);
+        shallow = search.solve_root(depth == 1 ? 1 : depth - 1, incumbent.value);
+    });
+    if (shallow.found) incumbent = shallow;
     // Phase 2: each root feature searched on its own under that incumbent. Features do not share
     // their incumbents, and ties keep the first tree in a fixed order, so the tree does not
     // depend on which thread finds what first. (Sharing a tighter bound would not even help:
@@ -655,10 +700,10 @@ FitResult fit_optimal(const Dataset& data, const Classification& objective, cons
     std::vector<Outcome> searched(roots.size());
     phase(static_cast<int64_t>(roots.size()), [&](Search& search, int64_t f) {
         roots[f] = RootTask{static_cast<int32_t>(f), &shallow};
-        searched[f] = search.solve_root_feature(depth, shallow.value, roots[f]);
+        searched[f] = search.solve_root_feature(depth, incumbent.value, roots[f]);
     });
 
-    Outcome best = std::move(shallow);
+    Outcome best = std::move(incumbent);
     for (Outcome& o : searched)
         if (o.found && o.value < best.value) best = std::move(o);
 

@@ -511,7 +511,8 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
         thresholds (``max_bins=None`` or small data) without missing values, feature costs or
         leaf limits (``min_samples_leaf=1``, ``min_samples_split=2``,
         ``min_weight_fraction_leaf=0``); other configurations compute the front and keep the
-        row of ``alpha``.
+        row of ``alpha``. Its first incumbent is CART's tree (pruned where a leaf is better
+        for the objective), so a search stopped by ``time_limit`` is never worse than it.
     n_jobs : int, default=None
         Number of threads solving the root's subproblems. ``None`` means 1, ``-1`` all cores.
         The tree does not depend on it.
