@@ -113,16 +113,21 @@ class DepthOneMemo {
         int32_t feature = -1;
         double value = 0.0, threshold = 0.0;
     };
+    // Direct-mapped, 16 slots a sample up to 2^18 slots (8 MB a thread): small fits stay cheap.
+    explicit DepthOneMemo(int64_t n) {
+        size_t slots = 1024;
+        while (slots < (size_t{1} << 18) && static_cast<int64_t>(slots) < 16 * n) slots *= 2;
+        slots_.resize(slots);
+    }
     const Entry* find(const SubsetHash& h, int32_t m) const {
-        const Entry& e = slots_[h.a & (kSlots - 1)];
+        const Entry& e = slots_[h.a & (slots_.size() - 1)];
         return e.m == m && e.a == h.a && e.b == h.b ? &e : nullptr;
     }
-    void insert(const Entry& e) { slots_[e.a & (kSlots - 1)] = e; }
+    void insert(const Entry& e) { slots_[e.a & (slots_.size() - 1)] = e; }
     void clear() { std::fill(slots_.begin(), slots_.end(), Entry{}); }
 
   private:
-    static constexpr size_t kSlots = size_t{1} << 18;   // 8 MB a thread
-    std::vector<Entry> slots_ = std::vector<Entry>(kSlots);
+    std::vector<Entry> slots_;
 };
 
 // Lower bounds of the children's values at an evaluated cut.
@@ -143,7 +148,7 @@ class Search {
            const std::atomic<bool>& stop, std::atomic<int64_t>& states_seen)
         : data_(data), obj_(obj), alpha_(alpha), total_(total),
           expected_(params.complexity == Complexity::ExpectedTests), stop_(stop), states_seen_(states_seen),
-          levels_(static_cast<size_t>(params.max_depth) + 1), class_w_(obj.n_classes) {
+          levels_(static_cast<size_t>(params.max_depth) + 1), memo_(data.n), class_w_(obj.n_classes) {
         for (Level& l : levels_) l.rank.assign(static_cast<size_t>(data.n), 0);
         integral_weights_ = total < 9e15;
         for (int64_t i = 0; i < data.n; ++i) integral_weights_ = integral_weights_ && obj.w[i] == std::floor(obj.w[i]);
