@@ -55,6 +55,15 @@ struct Outcome {
 
 Shape leaf_shape() { return Shape{ShapeNode{}}; }
 
+// A leaf on samples of class sums cw (K of them, weight w), under ub.
+Outcome leaf_outcome(const double* cw, int K, double w, double ub) {
+    Outcome out;
+    out.value = leaf_loss(cw, K, w);
+    out.found = out.value < ub;
+    out.shape = leaf_shape();
+    return out;
+}
+
 Shape split_shape(int32_t feature, double threshold, const Shape& left, const Shape& right) {
     Shape s;
     s.reserve(1 + left.size() + right.size());
@@ -136,7 +145,7 @@ struct CutBounds {
     double left = 0.0, right = 0.0;
 };
 
-// A root searched one feature at a time, under the root's optimum one level shallower.
+// A root searched one feature at a time; `shallower` is the root's outcome one level shallower.
 struct RootTask {
     int32_t feature = -1;
     const Outcome* shallower = nullptr;
@@ -228,14 +237,9 @@ class Search {
         const int32_t size = hi - lo;
         const int32_t* own = l.block(f) + lo;
         const double w = class_sums(own, size, class_w_.data());
-        Outcome out;
-        out.value = leaf_loss(class_w_.data(), obj_.n_classes, w);
-        out.shape = leaf_shape();
+        Outcome out = leaf_outcome(class_w_.data(), obj_.n_classes, w, ub);
         const double cost = split_cost(w);
-        if (size < 2 || out.value <= cost) {
-            out.found = out.value < ub;
-            return out;
-        }
+        if (size < 2 || out.value <= cost) return out;
         const SubsetHash h = hash_of(own, size);
         if (const DepthOneMemo::Entry* e = memo_.find(h, size)) {
             ++stats.cache_hits;
@@ -339,10 +343,7 @@ class Search {
         const int32_t m = l.m;
         std::vector<double> cw(obj_.n_classes);
         const double w = class_sums(l.block(0), m, cw.data());
-        Outcome out;
-        out.value = leaf_loss(cw.data(), obj_.n_classes, w);
-        out.shape = leaf_shape();
-        out.found = true;
+        Outcome out = leaf_outcome(cw.data(), obj_.n_classes, w, kInf);
         if (depth == 0 || m < 2 || out.value <= split_cost(w)) return out;
         double best_score = -kInf;
         int32_t best_f = -1, best_j = -1;
@@ -374,11 +375,7 @@ class Search {
         Level& l = levels_[lv];
         if (depth == 0) {
             const double w = class_sums(l.block(f) + lo, hi - lo, class_w_.data());
-            Outcome out;
-            out.value = leaf_loss(class_w_.data(), obj_.n_classes, w);
-            out.found = out.value < ub;
-            out.shape = leaf_shape();
-            return out;
+            return leaf_outcome(class_w_.data(), obj_.n_classes, w, ub);
         }
         if (depth == 1) return depth_one(l, f, lo, hi, ub);
         build_child(lv, f, lo, hi);
@@ -418,9 +415,7 @@ class Search {
         const int K = obj_.n_classes;
         std::vector<double> cw(K);
         const double w_state = class_sums(l.block(0), m, cw.data());
-        Outcome best;
-        best.value = leaf_loss(cw.data(), K, w_state);
-        best.shape = leaf_shape();
+        Outcome best = leaf_outcome(cw.data(), K, w_state, ub);
         double upper = std::min(ub, best.value);
         double lower = best.value;   // of every tree's value, from the leaf and the split bounds
         const double cost = split_cost(w_state);
@@ -443,8 +438,7 @@ class Search {
             best.value = upper = shallower->value;
             best.shape = shallower->shape;
         }
-        // Stopped, the shallower chain still ran: a tree stopped at any time is at least the
-        // root's best single split.
+        // Stopped, the shallower chain still ran, so a stopped state keeps its best shallower tree.
         if (stopped()) return finish();
         // A lower bound of the optimum at depth - 1: the children's values at the virtual cuts.
         const double edge = shallower->value;
@@ -494,7 +488,7 @@ class Search {
             lower = std::min(lower, lo_left + lo_right + cost);
             return CutBounds{t, lo_left, lo_right};
         };
-        // Evaluated (or known) cut t inside `iv`: its two halves.
+        // The two halves of `iv` around its evaluated cut.
         auto split_interval = [&](const Interval& iv, const CutBounds& at) {
             push(Interval{0.0, iv.f, iv.a, at.cut, iv.la, iv.ra, at.left, at.right});
             push(Interval{0.0, iv.f, at.cut, iv.b, at.left, at.right, iv.lb, iv.rb});
