@@ -169,8 +169,22 @@ def _tiny(seed, weighted):
     return SimpleNamespace(X=X, y=y, sample_weight=weight)
 
 
+def _tiny_many_classes(seed, weighted):
+    """n in 10..16, 3 features (binary for even seeds), 4-5 classes: the class bound (s splits
+    reach at most 1 + s (C - 1) leaves, so at most that many classes) prunes here."""
+    rng = np.random.default_rng(500 + seed)
+    n = int(rng.integers(10, 17))
+    k = 4 + seed % 2
+    X = rng.integers(0, 2 if seed % 2 == 0 else 3, size=(n, 3))
+    y = np.where(rng.random(n) < 0.7, (X[:, 0] + 2 * X[:, 1] + X[:, 2]) % k, rng.integers(0, k, n))
+    weight = rng.uniform(0.2, 3.0, n) if weighted else None
+    return SimpleNamespace(X=X, y=y, sample_weight=weight)
+
+
 TINY = {f"t{seed}-{'w' if weighted else 'u'}": functools.partial(_tiny, seed, weighted)
         for seed in range(12) for weighted in (False, True)}
+TINY |= {f"c{seed}-{'w' if weighted else 'u'}": functools.partial(_tiny_many_classes, seed, weighted)
+         for seed in range(6) for weighted in (False, True)}
 
 
 @functools.cache

@@ -62,6 +62,12 @@ class BranchSearch {
             mix_a_[i] = mix_a(static_cast<int32_t>(i));
             mix_b_[i] = mix_b(static_cast<int32_t>(i));
         }
+        // Column-major copy of the codes: children are filled one feature at a time, from sample
+        // lists in increasing order, so reads walk one column forward instead of striding rows.
+        codes_by_feature_.resize(static_cast<size_t>(d_.n * d_.q));
+        for (int64_t i = 0; i < d_.n; ++i)
+            for (int64_t f = 0; f < d_.q; ++f) codes_by_feature_[f * d_.n + i] = d_.X[i * d_.q + f];
+        for (int64_t f = 0; f < d_.q; ++f) max_categories_ = std::max<int64_t>(max_categories_, d_.n_categories[f]);
         // Feature f's category c has slot first_slot_[f] + c in the per-expansion tallies.
         first_slot_.push_back(0);
         for (int64_t f = 0; f < d_.q; ++f) first_slot_.push_back(first_slot_.back() + d_.n_categories[f]);
@@ -99,16 +105,15 @@ class BranchSearch {
             weight += d_.w[i];
         }
         const double leaf = leaf_value(cw);
+        const double split_ub = split_bound(cw.data());
         if (it == memo_.end()) {   // the purification bound until the options say more
             node.lb = leaf;
-            node.ub = std::max(leaf, weight / total_ - p_.lambda);
+            node.ub = std::max(leaf, split_ub);
             node.feature = -1;
         }
-        int classes = 0;
-        for (double c : cw) classes += c > 0.0;
         const bool at_depth_limit = p_.max_depth > 0 && depth >= p_.max_depth;
-        // Purification: no split can beat w(l) - lambda; when the leaf does, the branch is solved.
-        if (at_depth_limit || classes <= 1 || weight / total_ - p_.lambda <= leaf + kEps) {
+        // When no split can beat the leaf, the branch is solved.
+        if (at_depth_limit || split_ub <= leaf + kEps) {
             node.lb = node.ub = leaf;
             node.feature = -1;
             return remember(key, node);
@@ -199,6 +204,26 @@ class BranchSearch {
         return *std::max_element(cw.begin(), cw.end()) / total_;
     }
 
+    // The best value a subtree with at least one split can have, from the branch's class weights.
+    // s splits make at most 1 + s (C - 1) leaves (C: the most categories of a feature), each right
+    // on one class at best: worth at most the weight of the 1 + s (C - 1) largest classes, minus
+    // lambda s. With every class in a leaf of its own this is the purification bound w(l) - lambda,
+    // tighter by lambda for each further split that more classes need.
+    double split_bound(const double* cw) {
+        sorted_.assign(cw, cw + d_.n_classes);
+        std::sort(sorted_.begin(), sorted_.end(), std::greater<double>());
+        int present = 0;
+        while (present < d_.n_classes && sorted_[present] > 0.0) ++present;
+        double best = -std::numeric_limits<double>::infinity(), correct = 0.0;
+        int leaves = 0;
+        for (int64_t s = 1; leaves < present; ++s) {
+            const int64_t reach = std::min<int64_t>(present, 1 + s * (max_categories_ - 1));
+            for (; leaves < reach; ++leaves) correct += sorted_[leaves];
+            best = std::max(best, correct / total_ - p_.lambda * static_cast<double>(s));
+        }
+        return best;
+    }
+
     Bounds remember(const BranchKey& key, const Bounds& b) {
         memo_[key] = b;
         if (static_cast<int64_t>(memo_.size()) > p_.max_branches)
@@ -219,36 +244,37 @@ class BranchSearch {
 
     // The children of a multiway split on f: one per category present, in category order.
     std::vector<Child> partition(const std::vector<int32_t>& idx, int32_t f) const {
-        const int32_t categories = d_.n_categories[f];
-        std::vector<int32_t> count(categories, 0);
-        for (int32_t i : idx) ++count[d_.X[static_cast<int64_t>(i) * d_.q + f]];
-        std::vector<int32_t> slot(categories, -1);
+        const int32_t* codes = column(f);
+        std::vector<int32_t> count(d_.n_categories[f], 0);
+        for (int32_t i : idx) ++count[codes[i]];
         std::vector<Child> children;
-        for (int32_t c = 0; c < categories; ++c) {
+        for (int32_t c = 0; c < d_.n_categories[f]; ++c) {
             if (count[c] == 0) continue;
-            slot[c] = static_cast<int32_t>(children.size());
             children.emplace_back();
             children.back().category = c;
-            children.back().idx.reserve(count[c]);
+            children.back().m = count[c];
         }
-        for (int32_t i : idx) {
-            Child& c = children[slot[d_.X[static_cast<int64_t>(i) * d_.q + f]]];
-            c.idx.push_back(i);
-            c.a += mix_a_[i];
-            c.b += mix_b_[i];
-        }
+        fill_children(idx, f, children);
+        for (Child& c : children)
+            for (int32_t i : c.idx) {
+                c.a += mix_a_[i];
+                c.b += mix_b_[i];
+            }
         return children;
     }
 
     // The sample lists of an option's children (category order, sizes known), in one pass.
     void fill_children(const std::vector<int32_t>& idx, int32_t f, std::vector<Child>& children) const {
-        std::vector<int32_t> slot(d_.n_categories[f], -1);
-        for (size_t k = 0; k < children.size(); ++k) {
-            slot[children[k].category] = static_cast<int32_t>(k);
-            children[k].idx.reserve(children[k].m);
+        const int32_t* codes = column(f);
+        std::vector<int32_t*> next(d_.n_categories[f], nullptr);
+        for (Child& c : children) {
+            c.idx.resize(static_cast<size_t>(c.m));
+            next[c.category] = c.idx.data();
         }
-        for (int32_t i : idx) children[slot[d_.X[static_cast<int64_t>(i) * d_.q + f]]].idx.push_back(i);
+        for (int32_t i : idx) *next[codes[i]]++ = i;
     }
+
+    const int32_t* column(int32_t f) const { return codes_by_feature_.data() + static_cast<int64_t>(f) * d_.n; }
 
     // Every feature's split with its bound, from one counting pass over the samples: per feature
     // and category the samples, class weights and subset hash. Samples outside, features inside:
@@ -322,9 +348,7 @@ class BranchSearch {
                 if (it != memo_.end()) {
                     child.ub = it->second.ub;
                 } else {
-                    double weight = 0.0;
-                    for (int k = 0; k < K; ++k) weight += w[k];
-                    child.ub = children_are_leaves ? child.leaf : std::max(child.leaf, weight / total_ - p_.lambda);
+                    child.ub = children_are_leaves ? child.leaf : std::max(child.leaf, split_bound(w));
                 }
                 opt.ub += child.ub;
                 opt.children.push_back(std::move(child));
@@ -343,6 +367,9 @@ class BranchSearch {
     bool timed_out_ = false;
     std::unordered_map<BranchKey, Bounds, BranchKeyHash> memo_;
     std::vector<uint64_t> mix_a_, mix_b_;   // per sample
+    std::vector<int32_t> codes_by_feature_;   // q x n, X transposed
+    int64_t max_categories_ = 2;              // the most categories of a feature, at least 2
+    std::vector<double> sorted_;              // split_bound's class weights
     std::vector<int64_t> first_slot_;       // per feature, then the number of slots
     // CSR rows of each sample's non-zero categories' slots (at most the size of X)
     std::vector<int64_t> nonzero_begin_;
