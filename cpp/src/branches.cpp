@@ -5,7 +5,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
+#include <vector>
 
 #include "dpdt/solver.hpp"
 #include "dpdt/subset_hash.hpp"
@@ -22,16 +22,68 @@ struct BranchKey {
     int32_t depth;
     bool operator==(const BranchKey& o) const { return a == o.a && b == o.b && m == o.m && depth == o.depth; }
 };
-struct BranchKeyHash {
-    size_t operator()(const BranchKey& k) const { return static_cast<size_t>(k.a ^ splitmix64(k.b + k.depth)); }
-};
-
 // What is known of a branch: the best subtree found (value lb, root feature, -1 for a leaf) and
 // a certified bound ub on the best subtree; solved exactly when they meet.
 struct Bounds {
     double lb = 0.0, ub = 0.0;
     int32_t feature = -1;
     bool exact() const { return ub <= lb + kEps; }
+};
+
+// Branches by key, open addressing with linear probing: an expansion looks up every child of
+// every option, so lookups dominate; a flat table keeps each one to a cache line or two.
+class BranchMemo {
+  public:
+    BranchMemo() : slots_(1024) {}
+
+    const Bounds* find(const BranchKey& key) const {
+        for (size_t i = home(key);; i = (i + 1) & mask()) {
+            const Slot& s = slots_[i];
+            if (s.key.m == 0) return nullptr;
+            if (s.key == key) return &s.bounds;
+        }
+    }
+
+    void prefetch(const BranchKey& key) const {
+#if defined(__GNUC__)
+        __builtin_prefetch(&slots_[home(key)]);
+#endif
+    }
+
+    void assign(const BranchKey& key, const Bounds& bounds) {
+        if (2 * (size_ + 1) > slots_.size()) grow();
+        Slot& s = probe(slots_, key);
+        if (s.key.m == 0) ++size_;
+        s.key = key;
+        s.bounds = bounds;
+    }
+
+    size_t size() const { return size_; }
+
+  private:
+    struct Slot {
+        BranchKey key{0, 0, 0, 0};   // m == 0: empty (every branch has a sample)
+        Bounds bounds;
+    };
+
+    size_t mask() const { return slots_.size() - 1; }
+    size_t home(const BranchKey& key) const { return static_cast<size_t>(key.a ^ splitmix64(key.b + key.depth)) & mask(); }
+
+    Slot& probe(std::vector<Slot>& slots, const BranchKey& key) const {
+        const size_t m = slots.size() - 1;
+        for (size_t i = static_cast<size_t>(key.a ^ splitmix64(key.b + key.depth)) & m;; i = (i + 1) & m)
+            if (slots[i].key.m == 0 || slots[i].key == key) return slots[i];
+    }
+
+    void grow() {
+        std::vector<Slot> bigger(2 * slots_.size());
+        for (const Slot& s : slots_)
+            if (s.key.m != 0) probe(bigger, s.key) = s;
+        slots_.swap(bigger);
+    }
+
+    std::vector<Slot> slots_;   // a power of two, at most half full
+    size_t size_ = 0;
 };
 
 struct Child {
@@ -91,10 +143,10 @@ class BranchSearch {
     Bounds solve(const std::vector<int32_t>& idx, uint64_t a, uint64_t b, int depth, double target) {
         const BranchKey key{a, b, static_cast<int64_t>(idx.size()), remaining(depth)};
         Bounds node;
-        auto it = memo_.find(key);
-        if (it != memo_.end()) {
-            if (it->second.exact() || it->second.ub <= target + kEps || timed_out_) return it->second;
-            node = it->second;   // resume: its best tree and bound stay valid
+        const Bounds* known = memo_.find(key);
+        if (known) {
+            if (known->exact() || known->ub <= target + kEps || timed_out_) return *known;
+            node = *known;   // resume: its best tree and bound stay valid
         }
         tick();
 
@@ -106,7 +158,7 @@ class BranchSearch {
         }
         const double leaf = leaf_value(cw);
         const double split_ub = split_bound(cw.data());
-        if (it == memo_.end()) {   // the purification bound until the options say more
+        if (!known) {   // the bound from class weights until the options say more
             node.lb = leaf;
             node.ub = std::max(leaf, split_ub);
             node.feature = -1;
@@ -180,8 +232,8 @@ class BranchSearch {
         for (int32_t i : idx) cw[d_.y[i]] += d_.w[i];
         tree.value.insert(tree.value.end(), cw.begin(), cw.end());
         tree.n_node_samples.push_back(static_cast<int64_t>(idx.size()));
-        auto it = memo_.find(BranchKey{a, b, static_cast<int64_t>(idx.size()), remaining(depth)});
-        const int32_t f = it == memo_.end() ? -1 : it->second.feature;
+        const Bounds* known = memo_.find(BranchKey{a, b, static_cast<int64_t>(idx.size()), remaining(depth)});
+        const int32_t f = known ? known->feature : -1;
         tree.feature.push_back(f);
         edges.emplace_back();
         if (f < 0) return;
@@ -225,7 +277,7 @@ class BranchSearch {
     }
 
     Bounds remember(const BranchKey& key, const Bounds& b) {
-        memo_[key] = b;
+        memo_.assign(key, b);
         if (static_cast<int64_t>(memo_.size()) > p_.max_branches)
             throw StateLimitExceeded("BRANCHES exceeded max_branches=" + std::to_string(p_.max_branches) +
                                      " branches; raise lam, set max_depth or time_limit");
@@ -344,17 +396,20 @@ class BranchSearch {
                 child.m = count[slot];
                 const double* w = cw + slot * K;
                 child.leaf = *std::max_element(w, w + K) / total_;
-                auto it = memo_.find(BranchKey{child.a, child.b, child.m, remaining(depth + 1)});
-                if (it != memo_.end()) {
-                    child.ub = it->second.ub;
-                } else {
-                    child.ub = children_are_leaves ? child.leaf : std::max(child.leaf, split_bound(w));
-                }
-                opt.ub += child.ub;
+                child.ub = children_are_leaves ? child.leaf : std::max(child.leaf, split_bound(w));
+                memo_.prefetch(BranchKey{child.a, child.b, child.m, remaining(depth + 1)});
                 opt.children.push_back(std::move(child));
             }
             if (opt.children.size() >= 2) options.push_back(std::move(opt));
         }
+        // A child seen before has a bound at least as tight. The lookups miss the cache mostly,
+        // so they come after every child's slot has been prefetched.
+        for (Option& opt : options)
+            for (Child& child : opt.children) {
+                if (const Bounds* known = memo_.find(BranchKey{child.a, child.b, child.m, remaining(depth + 1)}))
+                    child.ub = known->ub;
+                opt.ub += child.ub;
+            }
         return options;
     }
 
@@ -365,7 +420,7 @@ class BranchSearch {
     double total_ = 0.0;
     int64_t iterations_ = 0;
     bool timed_out_ = false;
-    std::unordered_map<BranchKey, Bounds, BranchKeyHash> memo_;
+    BranchMemo memo_;
     std::vector<uint64_t> mix_a_, mix_b_;   // per sample
     std::vector<int32_t> codes_by_feature_;   // q x n, X transposed
     int64_t max_categories_ = 2;              // the most categories of a feature, at least 2
