@@ -183,7 +183,8 @@ def _tiny_many_classes(seed, weighted):
 
 TINY = {f"t{seed}-{'w' if weighted else 'u'}": functools.partial(_tiny, seed, weighted)
         for seed in range(12) for weighted in (False, True)}
-TINY |= {f"c{seed}-{'w' if weighted else 'u'}": functools.partial(_tiny_many_classes, seed, weighted)
+TINY |= {f"c{seed}-{'w' if weighted else 'u'}":
+         functools.partial(_tiny_many_classes, seed, weighted)
          for seed in range(6) for weighted in (False, True)}
 
 
@@ -379,6 +380,38 @@ def test_max_bins_bins_numeric_columns():
     assert_array_equal(exact.apply(unseen[:4]), 0)   # unseen values stop at the root
     assert_array_equal(exact.predict(unseen[:4]), 0)  # 50/50: the lowest class
     assert_array_equal(exact.predict(unseen[4:]), 1)  # 74.0 was seen
+
+
+@pytest.mark.parametrize("max_bins", [None, 3])
+@pytest.mark.parametrize("values", ["codes", "negative", "sparse", "extreme", "unsigned", "huge"])
+def test_integer_arrays_encode_as_their_float_copies(values, max_bins):
+    # Integer arrays take a vectorised encoding; floats take the per-column one. Both must give
+    # the same codes, bins, trees and predictions, on every kind of integer column.
+    rng = np.random.default_rng(1)
+    X = rng.integers(0, 4, size=(60, 3))
+    if values == "negative":
+        X = X - 2
+    elif values == "sparse":
+        X = X * 10**6
+    elif values == "extreme":
+        X[:, 0] = np.where(X[:, 0] > 1, np.iinfo(np.int64).max, np.iinfo(np.int64).min)
+    elif values == "unsigned":
+        X = X.astype(np.uint64) + np.uint64(2**53 - 4)
+    elif values == "huge":   # distinct integers, one float: encoded as the floats they become
+        X = X.astype(np.uint64) + np.uint64(2**63)
+    y = (X[:, 1] > np.median(X[:, 1])).astype(int) ^ (rng.random(60) < 0.2)
+    weight = rng.integers(0, 3, size=60).astype(float)   # zero weights: rows not encoded
+    as_int = BranchesClassifier(lam=0.01, max_bins=max_bins).fit(X, y, sample_weight=weight)
+    as_float = BranchesClassifier(lam=0.01, max_bins=max_bins).fit(X.astype(float), y,
+                                                                   sample_weight=weight)
+    for (kind_i, table_i), (kind_f, table_f) in zip(as_int._codes.encoders_,
+                                                    as_float._codes.encoders_, strict=True):
+        assert kind_i == kind_f
+        assert_array_equal(table_i, table_f)
+    assert as_int.objective_ == as_float.objective_
+    assert_array_equal(as_int.tree_.feature, as_float.tree_.feature)
+    assert_array_equal(as_int.tree_.edge_category, as_float.tree_.edge_category)
+    assert_array_equal(as_int.apply(X), as_float.apply(X.astype(float)))
 
 
 def test_dataframe_mixing_strings_and_numbers():

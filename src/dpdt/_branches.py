@@ -96,6 +96,13 @@ class MultiwayTree:
         return node
 
 
+def _columns(X):
+    """Return the columns of an array-like or DataFrame (a DataFrame's keep their dtypes)."""
+    if hasattr(X, "iloc"):
+        return [X.iloc[:, j] for j in range(X.shape[1])]
+    return list(np.asarray(X).T)
+
+
 class _CategoryCodes:
     """Per-column encoding of features into non-negative category codes, kept for predict.
 
@@ -108,15 +115,18 @@ class _CategoryCodes:
     def __init__(self, max_bins):
         self.max_bins = max_bins
 
-    def fit_transform(self, columns, weight):
+    def fit_transform(self, X, weight):
         """Learn the codes from the rows of positive weight (quantiles are weighted).
 
         Returns the codes of those rows, an int32 array of shape (n_kept, n_columns).
         """
         self.encoders_ = []
         kept = weight > 0
+        fast = self._fit_integer_array(X, kept)
+        if fast is not None:
+            return fast
         codes = []
-        for column in columns:
+        for column in _columns(X):
             values = np.asarray(column)[kept]
             if values.dtype.kind in "OUSb" or str(getattr(column, "dtype", "")) == "category":
                 if values.dtype.kind == "O" and not all(
@@ -145,9 +155,40 @@ class _CategoryCodes:
                 codes.append(inverse)
         return np.ascontiguousarray(np.column_stack(codes), dtype=np.int32)
 
-    def transform(self, columns):
+    def _fit_integer_array(self, X, kept):
+        """Return the codes of an integer array with few distinct values per column, or None.
+
+        The encoding of the general path (sorted distinct values), computed for all columns at
+        once from a table of the values present: small fits are dominated by per-column
+        ``np.unique`` calls otherwise.
+        """
+        if not isinstance(X, np.ndarray) or X.dtype.kind not in "iu" or X.ndim != 2:
+            return None
+        values = X[kept]
+        low, high = values.min(axis=0), values.max(axis=0)
+        # Beyond 2**53 the general path's float keys merge values; predict reads those keys.
+        if max(abs(int(low.min())), abs(int(high.max()))) > 2**53:
+            return None
+        span = [int(h) - int(lo) + 1 for h, lo in zip(high, low, strict=True)]
+        if sum(span) > 4 * values.size + 1024:   # sparse values: sorting is cheaper
+            return None
+        span = np.array(span, dtype=np.int64)
+        start = np.concatenate(([0], np.cumsum(span)[:-1]))
+        slot = (values - low).astype(np.int64) + start
+        present = np.zeros(span.sum(), dtype=bool)
+        present[slot.ravel()] = True
+        rank = np.cumsum(present)
+        distinct = [np.flatnonzero(present[b:b + n]) + lo
+                    for b, n, lo in zip(start, span, low, strict=True)]
+        if self.max_bins is not None and max(map(len, distinct)) > self.max_bins:
+            return None
+        self.encoders_ = [("values", d.astype(np.float64)) for d in distinct]
+        before = rank[start] - present[start]   # values present in the earlier columns
+        return np.ascontiguousarray(rank[slot] - 1 - before, dtype=np.int32)
+
+    def transform(self, X):
         codes = []
-        for column, (kind, table) in zip(columns, self.encoders_, strict=True):
+        for column, (kind, table) in zip(_columns(X), self.encoders_, strict=True):
             values = np.asarray(column)
             if kind != "categories" and not np.all(np.isfinite(values.astype(np.float64))):
                 raise ValueError("Input X contains NaN or inf; numeric features must be finite")
@@ -163,12 +204,6 @@ class _CategoryCodes:
 class _MultiwayClassifier(SaveMixin, ClassifierMixin, BaseEstimator):
     """Encoding, traversal and prediction shared by the multiway-tree classifiers."""
 
-    @staticmethod
-    def _columns(X):
-        if hasattr(X, "iloc"):
-            return [X.iloc[:, j] for j in range(X.shape[1])]
-        return list(np.asarray(X).T)
-
     def _training_codes(self, X, y, sample_weight):
         """Validate, learn the category codes, and return the rows of positive weight."""
         # X itself is kept: a DataFrame's columns carry their dtypes to the encoder.
@@ -182,7 +217,7 @@ class _MultiwayClassifier(SaveMixin, ClassifierMixin, BaseEstimator):
         if not kept.any():
             raise ValueError("sample_weight must have a positive entry")
         self._codes = _CategoryCodes(self.max_bins)
-        codes = self._codes.fit_transform(self._columns(X), weight)
+        codes = self._codes.fit_transform(X, weight)
         return (codes,
                 np.ascontiguousarray(y_codes[kept], dtype=np.int32),
                 np.ascontiguousarray(weight[kept]))
@@ -237,7 +272,7 @@ class _MultiwayClassifier(SaveMixin, ClassifierMixin, BaseEstimator):
     def _codes_for_predict(self, X):
         check_is_fitted(self)
         validate_data(self, X, dtype=None, ensure_all_finite=False, reset=False)
-        return self._codes.transform(self._columns(X))
+        return self._codes.transform(X)
 
     def apply(self, X):
         """Return the node where each sample stops.
