@@ -1,5 +1,6 @@
 """BRANCHES: certified optimal sparse trees with multiway splits on categorical features."""
 
+import functools
 import time
 import warnings
 from numbers import Integral, Number, Real
@@ -63,11 +64,15 @@ class MultiwayTree:
         self.node_count = int(self.feature.shape[0])
         self.n_splits = int(np.sum(self.feature >= 0))
         self.n_leaves = self.node_count - self.n_splits
+
+    @functools.cached_property
+    def max_depth(self):
+        # On demand: a Python loop over the nodes is a fair share of a small fit.
         depth = np.zeros(self.node_count, dtype=np.int64)
         for node in range(self.node_count):
             children = self.edge_child[self.edge_begin[node]:self.edge_begin[node + 1]]
             depth[children] = depth[node] + 1
-        self.max_depth = int(depth.max()) if self.node_count else 0
+        return int(depth.max()) if self.node_count else 0
 
     def children(self, node):
         """Return the (category, child) pairs of a node."""
