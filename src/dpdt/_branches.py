@@ -340,7 +340,9 @@ class BranchesClassifier(_MultiwayClassifier):
     search is dynamic programming over branches with branch & bound: the purification bound
     (an unsolved branch is worth at most max(its leaf accuracy, its weight fraction - lam))
     prunes splits that cannot beat the best one found (Chaouki, Read and Bifet, "Branches",
-    ICML 2025), in dpdt's C++ core.
+    ICML 2025), in dpdt's C++ core. A class bound tightens it: s splits make at most
+    1 + s (C - 1) leaves (C the most categories of a feature), so a subtree with s splits is
+    right on at most that many classes' samples, minus lam * s.
 
     Parameters
     ----------
