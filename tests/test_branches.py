@@ -14,6 +14,7 @@
 """
 
 import functools
+import math
 import time
 import warnings
 from pathlib import Path
@@ -26,6 +27,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+import dpdt._branches
 from dpdt import BranchesClassifier, DPDTreeClassifier
 
 DATA = Path(__file__).parent / "data"
@@ -455,6 +457,37 @@ def test_time_limit_returns_best_tree_and_certified_bound():
     leaf = np.bincount(y).max() / len(y)
     assert clf.objective_ >= leaf - ATOL
     check_routed_tree(clf, X, y, None, TICTACTOE_LAM)
+
+
+@pytest.mark.parametrize("lam", [0.01, 0.05, 0.1, 0.25])
+@pytest.mark.parametrize("name", [n for n in TINY if n.endswith("-u")])
+def test_shallow_searches_certify_by_split_count(monkeypatch, name, lam):
+    # The full search is made to run out of time with a poor tree; the depth-limited searches
+    # then run as they are. One proven at a depth >= ceil((1 - best) / lam) - 1 certifies the
+    # optimum (a better tree has fewer splits than that, hence no more depth); otherwise the
+    # result must not claim optimality.
+    real = dpdt._branches._core.fit_branches
+
+    def full_search_times_out(codes, y, w, *, max_depth, **kwargs):
+        if max_depth:
+            return real(codes, y, w, max_depth=max_depth, **kwargs)
+        stump = real(codes, y, w, max_depth=1, **kwargs)
+        return dict(stump, optimal=False, upper_bound=1.0)
+
+    monkeypatch.setattr(dpdt._branches._core, "fit_branches", full_search_times_out)
+    data = tiny_data(name)
+    values, total = tiny_values(name, None)
+    optimum = best_objective(values, total, lam)
+    clf = BranchesClassifier(lam=lam, time_limit=100.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        clf.fit(data.X, data.y)
+    assert clf.objective_ == pytest.approx(optimum, abs=ATOL)   # every depth was searched
+    n_features = data.X.shape[1]
+    splits_to_beat = math.ceil((1 - optimum) / lam + 1e-9) - 1
+    assert clf.is_optimal_ == (splits_to_beat <= n_features)
+    assert clf.upper_bound_ >= optimum - ATOL
+    check_routed_tree(clf, data.X, data.y, None, lam)
 
 
 def test_max_branches_raises_memory_error():

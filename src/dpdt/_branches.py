@@ -1,6 +1,7 @@
 """BRANCHES: certified optimal sparse trees with multiway splits on categorical features."""
 
 import functools
+import math
 import time
 import warnings
 from numbers import Integral, Number, Real
@@ -243,7 +244,7 @@ class _MultiwayClassifier(SaveMixin, ClassifierMixin, BaseEstimator):
         # tenth of the time, enough for most searches that finish at all; if it does not
         # finish, the shallow searches run on up to half of the time, then the full search again,
         # and their best tree stands unless the full search beats it. The full search's bound
-        # still certifies the result.
+        # still certifies the result, and so can a shallow search (see `_depth_that_certifies`).
         start = time.perf_counter()
         first = search(self.max_depth, self.time_limit / 10)
         if first["optimal"]:
@@ -258,10 +259,12 @@ class _MultiwayClassifier(SaveMixin, ClassifierMixin, BaseEstimator):
             iterations += result["iterations"]
             if result["objective"] > best["objective"]:
                 best = result
-            # Stop once a search is cut short, or its optimum does not use all the depth allowed
-            # (the full search takes over), or no deeper tree exists (a path uses each feature
-            # once).
-            if not result["optimal"] or MultiwayTree(result).max_depth < depth:
+            if result["optimal"] and depth >= self._depth_that_certifies(best["objective"]):
+                return dict(best, iterations=iterations, optimal=True,
+                            upper_bound=best["objective"])
+            # Stop once a search is cut short, or no deeper tree exists (a path uses each
+            # feature once).
+            if not result["optimal"]:
                 break
             depth += 1
             deeper = (self.max_depth is None or depth < self.max_depth) and depth <= codes.shape[1]
@@ -273,6 +276,18 @@ class _MultiwayClassifier(SaveMixin, ClassifierMixin, BaseEstimator):
         best["upper_bound"] = max(full["upper_bound"], best["objective"])
         best["optimal"] = full["optimal"] or best["objective"] >= full["upper_bound"] - 1e-12
         return best
+
+    def _depth_that_certifies(self, objective):
+        """Return a depth within which lies every tree of higher objective than ``objective``.
+
+        A tree with s splits is worth at most 1 - lam * s, and each split of a path is one of
+        its splits: a tree beating ``objective`` has fewer than (1 - objective) / lam splits, so
+        its depth is below that too. A search proven optimal at that depth is then proven
+        optimal among all trees. (Rounded up, so a tree that only ties is allowed too.)
+        """
+        if self.lam <= 0:
+            return math.inf
+        return math.ceil((1.0 - objective) / self.lam + 1e-9) - 1
 
     def _codes_for_predict(self, X):
         check_is_fitted(self)
@@ -356,7 +371,10 @@ class BranchesClassifier(_MultiwayClassifier):
         as a category.
     time_limit : float or None, default=None
         Seconds after which the search stops and returns the best tree found, with a
-        ``ConvergenceWarning`` and a certified ``upper_bound_``.
+        ``ConvergenceWarning`` and a certified ``upper_bound_``. Within the limit, depth-limited
+        searches run too, and one of them can prove the optimum: a tree better than the best
+        found, of objective H, has fewer than (1 - H) / lam splits, hence no more depth, so a
+        search proven optimal at that depth is optimal among all trees.
     max_branches : int, default=50_000_000
         The fit stops with ``MemoryError`` beyond this many distinct branches.
 
