@@ -28,7 +28,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import dpdt._branches
-from dpdt import BranchesClassifier, DPDTreeClassifier
+from dpdt import BranchesClassifier, DPDTreeClassifier, MultiwayGreedyClassifier
 
 DATA = Path(__file__).parent / "data"
 ATOL = 1e-9
@@ -488,6 +488,31 @@ def test_shallow_searches_certify_by_split_count(monkeypatch, name, lam):
     assert clf.is_optimal_ == (splits_to_beat <= n_features)
     assert clf.upper_bound_ >= optimum - ATOL
     check_routed_tree(clf, data.X, data.y, None, lam)
+
+
+def pruned_value(tree, n, lam, node=0):
+    """H of a multiway tree pruned bottom-up wherever a leaf is worth more (unit weights)."""
+    leaf = (tree.value[node] * tree.n_node_samples[node]).max() / n
+    if tree.feature[node] < 0:
+        return leaf
+    return max(leaf, -lam + sum(pruned_value(tree, n, lam, child)
+                                for _, child in tree.children(node)))
+
+
+@pytest.mark.parametrize("lam", [0.002, TICTACTOE_LAM, 0.02])
+def test_time_limited_search_is_never_worse_than_pruned_id3(lam):
+    # ID3's tree, pruned for the objective, is the search's first incumbent: however early
+    # the clock stops it, the result is at least worth that tree.
+    X, y = tictactoe()
+    id3 = MultiwayGreedyClassifier(criterion="entropy").fit(X, y)
+    floor = pruned_value(id3.tree_, len(y), lam)
+    assert floor > np.bincount(y).max() / len(y)   # better than a leaf: the bound bites
+    clf = BranchesClassifier(lam=lam, time_limit=1e-3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        clf.fit(X, y)
+    assert clf.objective_ >= floor - ATOL
+    check_routed_tree(clf, X, y, None, lam)
 
 
 def test_max_branches_raises_memory_error():

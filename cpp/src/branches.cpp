@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -222,6 +223,54 @@ class BranchSearch {
         }
         node.ub = std::max(node.lb, std::min(bound, node.ub));
         return remember(key, node);
+    }
+
+    // ID3's tree (largest information gain), pruned where a leaf is worth more, seeds the memo:
+    // each of its nodes starts with the greedy subtree as its incumbent, so the search prunes
+    // from the start (and returns at least this tree). Returns the subtree's value.
+    double seed_greedy(const std::vector<int32_t>& idx, uint64_t a, uint64_t b, int depth) {
+        const int K = d_.n_classes;
+        std::vector<double> cw(K, 0.0);
+        for (int32_t i : idx) cw[d_.y[i]] += d_.w[i];
+        Bounds node;
+        node.lb = leaf_value(cw);
+        node.ub = std::max(node.lb, split_bound(cw.data()));
+        // A branch that cannot split is left to the search, which settles it in one step.
+        if ((p_.max_depth > 0 && depth >= p_.max_depth) || node.ub <= node.lb + kEps) return node.lb;
+        tick();   // an expansion's work: every option's tallies
+        std::vector<Option> options = split_options(idx, depth);
+        // Children's summed W * entropy from the tallies, read before recursing overwrites them.
+        int best = -1;
+        double best_entropy = std::numeric_limits<double>::infinity();
+        for (size_t o = 0; o < options.size(); ++o) {
+            double entropy = 0.0;
+            for (const Child& c : options[o].children) {
+                const double* w = class_weight_.data() + (first_slot_[options[o].feature] + c.category) * K;
+                double total = 0.0;
+                for (int k = 0; k < K; ++k) total += w[k];
+                for (int k = 0; k < K; ++k)
+                    if (w[k] > 0.0) entropy -= w[k] * std::log2(w[k] / total);
+            }
+            if (entropy < best_entropy - kEps) {
+                best_entropy = entropy;
+                best = static_cast<int>(o);
+            }
+        }
+        double parent_entropy = 0.0, weight = 0.0;
+        for (double c : cw) weight += c;
+        for (double c : cw)
+            if (c > 0.0) parent_entropy -= c * std::log2(c / weight);
+        if (best >= 0 && best_entropy < parent_entropy - 1e-12 * weight) {
+            Option& opt = options[best];
+            fill_children(idx, opt.feature, opt.children);
+            double value = -p_.lambda;
+            for (Child& c : opt.children) value += seed_greedy(c.idx, c.a, c.b, depth + 1);
+            if (value > node.lb + kEps) {
+                node.lb = value;
+                node.feature = opt.feature;
+            }
+        }
+        return remember(BranchKey{a, b, static_cast<int64_t>(idx.size()), remaining(depth)}, node).lb;
     }
 
     // The tree of the best subtrees found, from the memo.
@@ -448,6 +497,7 @@ BranchesResult solve_branches(const CategoricalData& data, const BranchesParams&
         a += mix_a(i);
         b += mix_b(i);
     }
+    search.seed_greedy(all, a, b, 0);
     const Bounds root = search.solve(all, a, b, 0, -1e300);
 
     BranchesResult result;
