@@ -38,7 +38,7 @@ class BranchMemo {
     BranchMemo() : slots_(1024) {}
 
     const Bounds* find(const BranchKey& key) const {
-        for (size_t i = home(key);; i = (i + 1) & mask()) {
+        for (size_t i = home(key, mask());; i = (i + 1) & mask()) {
             const Slot& s = slots_[i];
             if (s.key.m == 0) return nullptr;
             if (s.key == key) return &s.bounds;
@@ -47,7 +47,7 @@ class BranchMemo {
 
     void prefetch(const BranchKey& key) const {
 #if defined(__GNUC__)
-        __builtin_prefetch(&slots_[home(key)]);
+        __builtin_prefetch(&slots_[home(key, mask())]);
 #endif
     }
 
@@ -68,11 +68,14 @@ class BranchMemo {
     };
 
     size_t mask() const { return slots_.size() - 1; }
-    size_t home(const BranchKey& key) const { return static_cast<size_t>(key.a ^ splitmix64(key.b + key.depth)) & mask(); }
+    static size_t home(const BranchKey& key, size_t mask) {
+        return static_cast<size_t>(key.a ^ splitmix64(key.b + key.depth)) & mask;
+    }
 
-    Slot& probe(std::vector<Slot>& slots, const BranchKey& key) const {
-        const size_t m = slots.size() - 1;
-        for (size_t i = static_cast<size_t>(key.a ^ splitmix64(key.b + key.depth)) & m;; i = (i + 1) & m)
+    // The slot of key in slots, or the empty slot where it goes.
+    static Slot& probe(std::vector<Slot>& slots, const BranchKey& key) {
+        const size_t mask = slots.size() - 1;
+        for (size_t i = home(key, mask);; i = (i + 1) & mask)
             if (slots[i].key.m == 0 || slots[i].key == key) return slots[i];
     }
 
@@ -152,11 +155,7 @@ class BranchSearch {
         tick();
 
         std::vector<double> cw(d_.n_classes, 0.0);
-        double weight = 0.0;
-        for (int32_t i : idx) {
-            cw[d_.y[i]] += d_.w[i];
-            weight += d_.w[i];
-        }
+        for (int32_t i : idx) cw[d_.y[i]] += d_.w[i];
         const double leaf = leaf_value(cw);
         const double split_ub = split_bound(cw.data());
         if (!known) {   // the bound from class weights until the options say more
