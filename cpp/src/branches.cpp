@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "dpdt/criterion.hpp"
 #include "dpdt/solver.hpp"
 #include "dpdt/subset_hash.hpp"
 
@@ -224,6 +224,13 @@ class BranchSearch {
         return remember(key, node);
     }
 
+    // W * entropy of class weights w.
+    static double weighted_entropy(const double* w, int K) {
+        double total = 0.0;
+        for (int k = 0; k < K; ++k) total += w[k];
+        return total * impurity(w, K, total, Criterion::Entropy);
+    }
+
     // ID3's tree (largest information gain), pruned where a leaf is worth more, seeds the memo:
     // each of its nodes starts with the greedy subtree as its incumbent, so the search prunes
     // from the start (and returns at least this tree). Returns the subtree's value.
@@ -245,20 +252,16 @@ class BranchSearch {
             double entropy = 0.0;
             for (const Child& c : options[o].children) {
                 const double* w = class_weight_.data() + (first_slot_[options[o].feature] + c.category) * K;
-                double total = 0.0;
-                for (int k = 0; k < K; ++k) total += w[k];
-                for (int k = 0; k < K; ++k)
-                    if (w[k] > 0.0) entropy -= w[k] * std::log2(w[k] / total);
+                entropy += weighted_entropy(w, K);
             }
             if (entropy < best_entropy - kEps) {
                 best_entropy = entropy;
                 best = static_cast<int>(o);
             }
         }
-        double parent_entropy = 0.0, weight = 0.0;
+        double weight = 0.0;
         for (double c : cw) weight += c;
-        for (double c : cw)
-            if (c > 0.0) parent_entropy -= c * std::log2(c / weight);
+        const double parent_entropy = weighted_entropy(cw.data(), K);
         if (best >= 0 && best_entropy < parent_entropy - 1e-12 * weight) {
             Option& opt = options[best];
             fill_children(idx, opt.feature, opt.children);
