@@ -42,6 +42,7 @@ dpdt::Splitter parse_splitter(const std::string& s) {
     if (s == "topk") return dpdt::Splitter::TopK;
     if (s == "topb") return dpdt::Splitter::TopB;
     if (s == "lookahead") return dpdt::Splitter::Lookahead;
+    if (s == "screen") return dpdt::Splitter::Screen;
     throw nb::value_error(("unknown splitter: " + s).c_str());
 }
 dpdt::Criterion parse_criterion(const std::string& s) {

@@ -19,6 +19,7 @@
 #include "dpdt/hull.hpp"
 #include "dpdt/layout.hpp"
 #include "dpdt/lookahead.hpp"
+#include "dpdt/screen.hpp"
 #include "dpdt/split_search.hpp"
 #include "dpdt/subset_hash.hpp"
 
@@ -541,6 +542,7 @@ class Search {
             case Splitter::TopK: layout_.top_k_splits(obj_, node, limits_, sol.stats.data(), budget, splits); break;
             case Splitter::TopB: layout_.top_b_splits(obj_, node, limits_, sol.stats.data(), budget, splits); break;
             case Splitter::Lookahead: lookahead_splits(node, hash, sol, budget, splits, ws); break;
+            case Splitter::Screen: screen_splits(node, hash, sol, budget, splits, ws); break;
         }
         candidates_.fetch_add(static_cast<int64_t>(splits.size()), std::memory_order_relaxed);
         std::sort(splits.begin(), splits.end(), [](const SplitRecord& a, const SplitRecord& b) {
@@ -594,6 +596,21 @@ class Search {
             }
             std::vector<SplitRecord> best;
             lookahead.top_splits(node, budget, seeds, best);
+            out.insert(out.end(), best.begin(), best.end());
+        }
+    }
+
+    // CART's splits and the `budget` splits of best screened depth-3 value (dpdt/screen.hpp).
+    void screen_splits(View node, SubsetHash hash, const Solution& sol, int budget,
+                       std::vector<SplitRecord>& out, Workspace& ws) {
+        if constexpr (!L::kExact) {
+            throw std::invalid_argument("the screen splitter needs exact thresholds (max_bins=None)");
+        } else {
+            cart_splits(node, hash, sol, budget, out, ws);
+            if (ws.rank.empty()) ws.rank.resize(layout_.data.n);
+            Screen<O> screen(layout_.data, obj_, ws.rank);
+            std::vector<SplitRecord> best;
+            screen.top_splits(node, budget, best);
             out.insert(out.end(), best.begin(), best.end());
         }
     }

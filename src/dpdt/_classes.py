@@ -36,7 +36,7 @@ PARETO_DTYPE = np.dtype([
 # Relative tolerance under which two objectives are equal and the tie-break decides.
 _TIE_TOL = 1e-9
 
-SPLITTERS = {"cart", "exhaustive", "quantile", "topk", "topb", "lookahead"}
+SPLITTERS = {"cart", "exhaustive", "quantile", "topk", "topb", "lookahead", "screen"}
 # The bounded search recurses about depth**2 / 2 frames deep; deeper limits take the front's path.
 MAX_BOUNDED_DEPTH = 64
 MAX_CANDIDATES = 2**31 - 1
@@ -175,8 +175,10 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         bins = uses_bins(self.max_bins, X)
         binned = {}
         if bins is not None:
-            if "lookahead" in splitters:
-                raise ValueError("the lookahead splitter needs exact thresholds: set max_bins=None")
+            for exact_only in ("lookahead", "screen"):
+                if exact_only in splitters:
+                    raise ValueError(f"the {exact_only} splitter needs exact thresholds: "
+                                     "set max_bins=None")
             codes, n_bins, upper = bin_features(X, bins, np.random.RandomState(seed))
             binned = {"codes": codes, "n_bins": n_bins, "upper": upper}
         self.n_bins_ = None if bins is None else n_bins
@@ -439,7 +441,7 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
         all features and thresholds for the 0-1 loss. Larger budgets give better trees at a cost
         growing like their product; the budgets near the root matter most.
     splitter : str or sequence of str, default="cart"
-        The split generator, one of "cart", "lookahead", "topk", "topb", "quantile" and
+        The split generator, one of "cart", "lookahead", "screen", "topk", "topb", "quantile" and
         "exhaustive"; a sequence gives one per depth (depths beyond it use "cart"),
         since non-greediness matters most near the root. ``"cart"`` grows a best-first CART
         with ``candidates[d] + 1`` leaves on the state's samples and offers its internal nodes'
@@ -447,7 +449,15 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
         ``candidates[d]`` splits that root the best trees of depth 2 (each child's best single
         split found exactly), found over every threshold by branch and bound: where two levels
         are left, its first split is the one of the optimal depth-2 subtree, so accuracy gets
-        close to the optimum at a higher cost. ``"topk"`` offers the best split of each of the
+        close to the optimum at a higher cost. ``"screen"`` offers CART's splits plus the
+        ``candidates[d]`` splits that root the best trees of depth 3 as DPDT itself would grow
+        them with a small budget (a 3-split CART on each side, each child then split by its best
+        single split), estimated on histograms of at most 256 bins per feature at 16 thresholds
+        per feature and refined around the best: the first split of a deep tree, which greedy
+        and depth-2 scores misjudge, at the cost of histogram scans of p * 256 bins for each of
+        its 16 p thresholds, so it grows like the square of the number of features. Use it
+        at the root, e.g. ``splitter=["screen", "cart"], candidates=(1, 31, 1)``. ``"topk"``
+        offers the best split of each of the
         ``candidates[d]`` features of highest impurity decrease (Blanc et al.), ``"topb"`` the
         ``candidates[d]`` best (feature, threshold) pairs. ``"quantile"`` offers, for every
         feature, the thresholds at ``candidates[d]`` evenly spaced quantiles of the state's

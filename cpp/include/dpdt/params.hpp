@@ -5,7 +5,7 @@
 
 namespace dpdt {
 
-enum class Splitter { Cart, Exhaustive, Quantile, TopK, TopB, Lookahead };
+enum class Splitter { Cart, Exhaustive, Quantile, TopK, TopB, Lookahead, Screen };
 // GainRatio (C4.5) scores generator splits by information gain over split information; as an
 // impurity (tie-break, node impurity) it is the entropy.
 enum class Criterion { Gini, Entropy, GainRatio };

@@ -51,6 +51,9 @@ CONFIGS = {
     "default": dict(),
     # Not a target row: how close CART's splits plus the depth-2 lookahead get, and at what cost.
     "lookahead (15,1,1)": dict(splitter="lookahead", candidates=(15, 1, 1)),
+    # Not a target row: the depth-3 screen at the root (CART's root split and the best screened
+    # one), CART's 31 splits below; the candidate for the default.
+    "screen (1,31,1)": dict(splitter=["screen", "cart"], candidates=(1, 31, 1)),
 }
 
 # Targets checked in the summary.
