@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "dpdt/dataset.hpp"
@@ -195,13 +196,19 @@ class Screen {
         return hist + static_cast<size_t>(hist_offset_[f]) * D_;
     }
 
-    // Best loss of a leaf or a single split of the samples whose histogram is `hist`.
-    double stump(const double* hist) {
+    // The statistics of all samples of `hist`, into total_.
+    void sum_total(const double* hist) {
         const double* h0 = feature_hist(hist, 0);
         total_.assign(D_, 0.0);
         for (int32_t b = 0; b <= n_bins_[0]; ++b)
             for (int d = 0; d < D_; ++d) total_[d] += h0[static_cast<size_t>(b) * D_ + d];
-        double best = obj_.loss(total_.data());
+    }
+
+    // visit(f, b, left, right) for every split after a bin b of a feature f that leaves weight on
+    // both sides; total_ holds the statistics of all samples.
+    template <class Visit>
+    void scan_splits(const double* hist, Visit&& visit) {
+        sum_total(hist);
         cum_.resize(D_);
         rest_.resize(D_);
         for (int32_t f = 0; f < p_; ++f) {
@@ -211,10 +218,18 @@ class Screen {
                 for (int d = 0; d < D_; ++d) cum_[d] += h[static_cast<size_t>(b) * D_ + d];
                 for (int d = 0; d < D_; ++d) rest_[d] = total_[d] - cum_[d];
                 if (obj_.weight(cum_.data()) <= 0.0 || obj_.weight(rest_.data()) <= 0.0) continue;
-                best = std::min(best, obj_.loss(cum_.data()) + obj_.loss(rest_.data()));
+                visit(f, b, cum_.data(), rest_.data());
             }
         }
-        return best;
+    }
+
+    // Best loss of a leaf or a single split of the samples whose histogram is `hist`.
+    double stump(const double* hist) {
+        double best = std::numeric_limits<double>::infinity();
+        scan_splits(hist, [&](int32_t, int32_t, const double* l, const double* r) {
+            best = std::min(best, obj_.loss(l) + obj_.loss(r));
+        });
+        return std::min(best, obj_.loss(total_.data()));
     }
 
     struct Generated {
@@ -223,26 +238,13 @@ class Screen {
     };
     // The CART generator's best split of the samples of `hist`: largest impurity decrease.
     Generated best_generated(const double* hist) {
-        const double* h0 = feature_hist(hist, 0);
-        total_.assign(D_, 0.0);
-        for (int32_t b = 0; b <= n_bins_[0]; ++b)
-            for (int d = 0; d < D_; ++d) total_[d] += h0[static_cast<size_t>(b) * D_ + d];
-        const double parent = obj_.generator_impurity(total_.data());
         Generated best;
-        cum_.resize(D_);
-        rest_.resize(D_);
-        for (int32_t f = 0; f < p_; ++f) {
-            const double* h = feature_hist(hist, f);
-            std::fill(cum_.begin(), cum_.end(), 0.0);
-            for (int32_t b = 0; b + 1 < n_bins_[f]; ++b) {
-                for (int d = 0; d < D_; ++d) cum_[d] += h[static_cast<size_t>(b) * D_ + d];
-                for (int d = 0; d < D_; ++d) rest_[d] = total_[d] - cum_[d];
-                if (obj_.weight(cum_.data()) <= 0.0 || obj_.weight(rest_.data()) <= 0.0) continue;
-                const double decrease =
-                    parent - obj_.generator_impurity(cum_.data()) - obj_.generator_impurity(rest_.data());
-                if (decrease > best.decrease + tol_) best = Generated{decrease, f, b};
-            }
-        }
+        sum_total(hist);
+        const double parent = obj_.generator_impurity(total_.data());
+        scan_splits(hist, [&](int32_t f, int32_t b, const double* l, const double* r) {
+            const double decrease = parent - obj_.generator_impurity(l) - obj_.generator_impurity(r);
+            if (decrease > best.decrease + tol_) best = Generated{decrease, f, b};
+        });
         return best;
     }
 
