@@ -49,26 +49,13 @@ def test_screen_never_worse_than_cart_at_the_same_budget(seed, n_classes, weight
 def test_screen_takes_missing_values_and_regression():
     X, y, w = _data(1, 500, 5, 3, missing=0.2)
     params = dict(max_depth=3, candidates=(2, 3, 1))
-    cart = DPDTreeClassifier(**params).fit(X, y, w)
+    cart = DPDTreeClassifier(splitter="cart", **params).fit(X, y, w)
     screen = DPDTreeClassifier(splitter=["screen", "cart"], **params).fit(X, y, w)
     assert _best_objective(screen, 0.0) <= _best_objective(cart, 0.0) + 1e-12
     target = np.nan_to_num(X[:, 1]) * 3 + (np.nan_to_num(X[:, 2]) > 0.4)
-    cart = DPDTreeRegressor(**params).fit(X, target, w)
+    cart = DPDTreeRegressor(splitter="cart", **params).fit(X, target, w)
     screen = DPDTreeRegressor(splitter=["screen", "cart"], **params).fit(X, target, w)
     assert _best_objective(screen, 0.0) <= _best_objective(cart, 0.0) * (1 + 1e-12)
-
-
-def test_screen_finds_the_parity_root_greedy_misses():
-    rng = np.random.default_rng(0)
-    X = rng.random((2000, 5))
-    y = ((X[:, 0] > 0.5) ^ (X[:, 1] > 0.5) ^ (X[:, 2] > 0.5)).astype(int)
-    X[:, 3] = 0.35 * y + 0.65 * rng.random(len(y))   # informative alone, useless in the parity
-    params = dict(max_depth=3, candidates=(1, 31, 1))
-    cart = DPDTreeClassifier(**params).fit(X, y)
-    screen = DPDTreeClassifier(splitter=["screen", "cart"], **params).fit(X, y)
-    assert cart.tree_.feature[0] == 3
-    assert screen.tree_.feature[0] in (0, 1, 2)
-    assert screen.score(X, y) > cart.score(X, y) + 0.1
 
 
 def test_screen_tree_does_not_depend_on_threads():
@@ -83,3 +70,56 @@ def test_screen_refuses_bins():
     X, y, _ = _data(0, 300, 4, 2)
     with pytest.raises(ValueError, match="max_bins"):
         DPDTreeClassifier(max_bins=8, splitter="screen", candidates=(2,)).fit(X, y)
+
+
+def _parity(seed, n):
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, 5))
+    y = ((X[:, 0] > 0.5) ^ (X[:, 1] > 0.5) ^ (X[:, 2] > 0.5)).astype(int)
+    X[:, 3] = 0.35 * y + 0.65 * rng.random(len(y))   # informative alone, useless in the parity
+    return X, y
+
+
+def test_screen_finds_the_parity_root_greedy_misses():
+    X, y = _parity(0, 2000)
+    params = dict(max_depth=3, candidates=(1, 31, 1))
+    cart = DPDTreeClassifier(splitter="cart", **params).fit(X, y)
+    screen = DPDTreeClassifier(splitter=["screen", "cart"], **params).fit(X, y)
+    assert cart.tree_.feature[0] == 3
+    assert screen.tree_.feature[0] in (0, 1, 2)
+    assert screen.score(X, y) > cart.score(X, y) + 0.1
+
+
+def test_screen_on_wide_data_keeps_the_features_of_a_split():
+    # Past 32 features the screen narrows to those with a split: behind 30 constant columns the
+    # parity tree is found again, on the shifted features.
+    X, y = _parity(0, 2000)
+    wide = np.hstack([np.ones((len(y), 30)), X])
+    params = dict(max_depth=3, candidates=(1, 31, 1), splitter=["screen", "cart"])
+    narrow_tree = DPDTreeClassifier(**params).fit(X, y).tree_
+    wide_tree = DPDTreeClassifier(**params).fit(wide, y).tree_
+    assert narrow_tree.feature[0] in (0, 1, 2)
+    split = narrow_tree.feature >= 0
+    assert np.array_equal(wide_tree.feature[split], narrow_tree.feature[split] + 30)
+    np.testing.assert_array_equal(wide_tree.threshold, narrow_tree.threshold)
+    np.testing.assert_array_equal(wide_tree.value, narrow_tree.value)
+
+
+@pytest.mark.parametrize("max_depth, candidates", [(3, (1, 31)), (4, (1, 15, 7))])
+def test_default_is_the_screen_at_the_root_with_exact_thresholds(max_depth, candidates):
+    X, y, _ = _data(4, 400, 5, 3)
+    default = DPDTreeClassifier(max_depth=max_depth).fit(X, y)
+    explicit = DPDTreeClassifier(max_depth=max_depth, splitter=["screen", "cart"],
+                                 candidates=candidates).fit(X, y)
+    assert_tree_equal(default.tree_, explicit.tree_)
+    assert default.stats_["candidates"] == explicit.stats_["candidates"]
+
+
+@pytest.mark.parametrize("max_depth, max_bins", [(3, 16), (2, None)])
+def test_default_is_cart_777_on_binned_features_or_below_depth_3(max_depth, max_bins):
+    X, y, _ = _data(5, 400, 5, 3)
+    params = dict(max_depth=max_depth, max_bins=max_bins)
+    default = DPDTreeClassifier(**params).fit(X, y)
+    cart = DPDTreeClassifier(splitter="cart", candidates=(7, 7, 7), **params).fit(X, y)
+    assert_tree_equal(default.tree_, cart.tree_)
+    assert default.stats_["candidates"] == cart.stats_["candidates"]

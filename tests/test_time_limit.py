@@ -29,7 +29,7 @@ def test_time_limit_returns_at_least_the_greedy_tree(n_jobs):
     with pytest.warns(ConvergenceWarning, match="time_limit"):
         limited.fit(X, y)
     assert not limited.is_optimal_
-    greedy = DPDTreeClassifier(max_depth=3, candidates=(1, 1, 1)).fit(X, y)
+    greedy = DPDTreeClassifier(max_depth=3, splitter="cart", candidates=(1, 1, 1)).fit(X, y)
     assert objective(limited, X, y) <= objective(greedy, X, y) + 1e-12
     assert limited.get_depth() <= 3
 

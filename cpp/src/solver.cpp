@@ -609,8 +609,17 @@ class Search {
             cart_splits(node, hash, sol, budget, out, ws);
             if (ws.rank.empty()) ws.rank.resize(layout_.data.n);
             Screen<O> screen(layout_.data, obj_, ws.rank);
+            std::vector<int32_t> features = all_features_;
+            if (static_cast<int>(features.size()) > Screen<O>::kMaxFeatures) {
+                // Top-k's features: those whose best split decreases the impurity most.
+                std::vector<SplitRecord> top;
+                layout_.top_k_splits(obj_, node, limits_, sol.stats.data(), Screen<O>::kMaxFeatures, top);
+                features.clear();
+                for (const SplitRecord& s : top) features.push_back(s.feature);
+                std::sort(features.begin(), features.end());
+            }
             std::vector<SplitRecord> best;
-            screen.top_splits(node, budget, best);
+            screen.top_splits(node, features, budget, best);
             out.insert(out.end(), best.begin(), best.end());
         }
     }

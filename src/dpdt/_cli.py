@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from . import datasets
-from ._classes import DPDTreeClassifier, DPDTreeRegressor
+from ._classes import SPLITTERS, DPDTreeClassifier, DPDTreeRegressor
 from ._export import export_text
 from ._io import load
 from .benchmarks import BENCHMARKS as BENCHMARK_NAMES
@@ -146,7 +146,8 @@ def _training_data(args):
 def _estimator(args, regression):
     cls = DPDTreeRegressor if regression else DPDTreeClassifier
     return cls(max_depth=args.max_depth,
-               candidates=tuple(args.candidates) if args.candidates else (7, 7, 7),
+               candidates=tuple(args.candidates) if args.candidates else "auto",
+               splitter=args.splitter[0] if len(args.splitter) == 1 else tuple(args.splitter),
                alpha=args.alpha, complexity=args.complexity, n_jobs=args.n_jobs)
 
 
@@ -299,7 +300,11 @@ def _add_fit_options(parser):
     parser.add_argument("--regression", action="store_true",
                         help="fit a regression tree (default: classification)")
     parser.add_argument("--max-depth", type=int, default=3)
-    parser.add_argument("--candidates", type=int, nargs="+", help="candidate splits per depth")
+    parser.add_argument("--candidates", type=int, nargs="+",
+                        help="candidate splits per depth (default: chosen with the splitter)")
+    parser.add_argument("--splitter", nargs="+", default=["auto"],
+                        choices=sorted(SPLITTERS | {"auto"}),
+                        help="split generator, or one per depth")
     parser.add_argument("--alpha", type=float, default=0.0)
     parser.add_argument("--complexity", choices=["expected_tests", "n_splits"],
                         default="expected_tests")

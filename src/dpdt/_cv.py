@@ -392,7 +392,7 @@ class_weight, max_states, memory_limit, time_limit
     _parameter_constraints = _cv_constraints(DPDTreeClassifier)
 
     def __init__(self, *, max_depth=3, max_depths=None, cv=5, scoring=None, selection="best",
-                 candidates=(7, 7, 7), splitter="cart", criterion="gini",
+                 candidates="auto", splitter="auto", criterion="gini",
                  complexity="expected_tests",
                  feature_costs=None, min_samples_split=2, min_samples_leaf=1,
                  min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0, max_features=None,
@@ -551,7 +551,7 @@ max_states, memory_limit, time_limit
     _parameter_constraints = _cv_constraints(DPDTreeRegressor)
 
     def __init__(self, *, max_depth=3, max_depths=None, cv=5, scoring=None, selection="best",
-                 candidates=(7, 7, 7), splitter="cart", criterion="squared_error",
+                 candidates="auto", splitter="auto", criterion="squared_error",
                  complexity="expected_tests",
                  feature_costs=None, min_samples_split=2, min_samples_leaf=1,
                  min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0, max_features=None,

@@ -9,7 +9,8 @@
 // split on each side; the `kScreened` best get the depth-3 estimate, and around the `kRefined` best
 // of those every edge up to the neighbouring grid points is screened the same way. The `count`
 // best splits are returned with thresholds between training values, for the solver to evaluate
-// exactly. The cost is O(m p) per histogram and O(p * bins) per scan, with p * kGrid proxies.
+// exactly. The cost is O(m p) per histogram and O(p * bins) per scan, with p * kGrid proxies: on
+// wide data the caller screens the kMaxFeatures features of best single split only.
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -30,17 +31,18 @@ class Screen {
     static constexpr int kSideSplits = 3;   // the CART generator's budget on each side
     static constexpr int kScreened = 16;    // grid points whose depth-3 value is estimated
     static constexpr int kRefined = 4;      // of those, the best ones refined
+    static constexpr int kMaxFeatures = 32;  // the proxies cost O(p^2): wider data is narrowed first
 
     // `local` is a per-thread scratch array of one slot per sample of the dataset.
     Screen(const Dataset& data, const O& obj, std::vector<int32_t>& local)
         : data_(data), obj_(obj), D_(obj.dim()), local_(local) {}
 
-    // The `count` splits of lowest screened loss (ties: lower feature, then lower threshold), each
-    // with score = that loss.
-    void top_splits(NodeView node, int count, std::vector<SplitRecord>& out) {
+    // The `count` splits on `features` (increasing) of lowest screened loss (ties: lower feature,
+    // then lower threshold), each with score = that loss.
+    void top_splits(NodeView node, const std::vector<int32_t>& features, int count, std::vector<SplitRecord>& out) {
         out.clear();
-        if (node.m < 2) return;
-        cut(node);
+        if (node.m < 2 || features.empty()) return;
+        cut(node, features);
         std::vector<double> total(D_, 0.0);
         for (int32_t j = 0; j < m_; ++j) obj_.add(total.data(), ids_[j]);
         std::vector<double> all(hist_size_, 0.0), left(hist_size_), right(hist_size_);
@@ -84,8 +86,8 @@ class Screen {
                      scored.end());
         for (int r = 0; r < std::min<int>(count, static_cast<int>(scored.size())); ++r) {
             SplitRecord s;
-            s.feature = scored[r].feature;
-            s.threshold = threshold_[offset_[s.feature] + scored[r].bin];
+            s.feature = features_[scored[r].feature];
+            s.threshold = threshold_[offset_[scored[r].feature] + scored[r].bin];
             s.score = scored[r].score;
             out.push_back(s);
         }
@@ -102,11 +104,13 @@ class Screen {
         return a.feature < b.feature || (a.feature == b.feature && a.bin < b.bin);
     }
 
-    // Codes of the state's samples: per feature, bins of about m / kBins samples in value order,
-    // cut only between distinct values; a missing value gets the code n_bins[f] and goes right.
-    void cut(NodeView node) {
+    // Codes of the state's samples: per screened feature, bins of about 1 / kBins of the weight in
+    // value order, cut only between distinct values; a missing value gets the code n_bins[f] and goes
+    // right. From here on a feature is its index in features_.
+    void cut(NodeView node, const std::vector<int32_t>& features) {
         m_ = node.m;
-        p_ = static_cast<int32_t>(data_.p);
+        features_ = features;
+        p_ = static_cast<int32_t>(features_.size());
         ids_.assign(node.block(0), node.block(0) + m_);
         for (int32_t j = 0; j < m_; ++j) local_[ids_[j]] = j;
         codes_.assign(static_cast<size_t>(m_) * p_, 0);
@@ -115,24 +119,30 @@ class Screen {
         order_.resize(static_cast<size_t>(m_) * p_);
         threshold_.clear();
         for (int32_t f = 0; f < p_; ++f) {
-            const int32_t* block = node.block(f);
+            const int32_t feature = features_[f];
+            const int32_t* block = node.block(feature);
             int32_t present = m_;
-            while (present > 0 && std::isnan(data_.x(f, block[present - 1]))) --present;
-            const double per_bin = static_cast<double>(present) / kBins;
+            while (present > 0 && std::isnan(data_.x(feature, block[present - 1]))) --present;
+            // Bins of equal weight rather than equal counts, so that a weight of k cuts as k
+            // repeated samples would.
+            double present_weight = 0.0;
+            for (int32_t j = 0; j < present; ++j) present_weight += obj_.w[block[j]];
+            const double per_bin = present_weight / kBins;
             int32_t bin = 0;
-            double next_cut = per_bin;
+            double next_cut = per_bin, before = 0.0;   // weight of the samples before j
             offset_[f] = static_cast<int32_t>(threshold_.size());
             for (int32_t j = 0; j < m_; ++j) {
                 const int32_t i = local_[block[j]];
                 order_[static_cast<size_t>(f) * m_ + j] = i;
-                if (j < present && j > 0 && j >= next_cut) {
-                    const double lo = data_.x(f, block[j - 1]), hi = data_.x(f, block[j]);
+                if (j < present && j > 0 && before >= next_cut) {
+                    const double lo = data_.x(feature, block[j - 1]), hi = data_.x(feature, block[j]);
                     if (lo < hi) {
                         threshold_.push_back(midpoint(lo, hi));
                         ++bin;
-                        while (next_cut <= j) next_cut += per_bin;
+                        while (next_cut <= before) next_cut += per_bin;
                     }
                 }
+                before += obj_.w[block[j]];
                 codes_[static_cast<size_t>(i) * p_ + f] = static_cast<uint16_t>(j < present ? bin : kBins);
             }
             n_bins_[f] = present > 0 ? bin + 1 : 0;
@@ -316,6 +326,7 @@ class Screen {
     const int D_;
     std::vector<int32_t>& local_;   // sample id -> its index among the state's samples
     int32_t m_ = 0, p_ = 0;
+    std::vector<int32_t> features_;   // screened feature -> dataset feature
     std::vector<int32_t> ids_;        // local index -> sample id
     std::vector<uint16_t> codes_;     // m x p, row-major
     std::vector<int32_t> order_;      // p blocks of m local indices in value order

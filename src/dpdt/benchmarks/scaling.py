@@ -370,7 +370,8 @@ def _max_bins(text):
 def _params(args, family, candidates):
     if family == "cart":
         return {"max_depth": args.depth, "random_state": 0}
-    params = {"max_depth": args.depth, "candidates": list(candidates), "n_jobs": args.n_jobs}
+    params = {"max_depth": args.depth, "splitter": "cart", "candidates": list(candidates),
+              "n_jobs": args.n_jobs}
     # Exact thresholds are all an estimator without max_bins can do, so None needs no parameter
     # there; main() refuses any other value on such an estimator.
     if args.max_bins is not None or _accepts_max_bins():
