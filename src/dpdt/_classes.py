@@ -51,7 +51,8 @@ MAX_CANDIDATES = 2**31 - 1
 # (CART's candidates hold XOR's exact root, the screen's binned one need not), keep the DPDT
 # paper's CART (7, 7, 7).
 AUTO_SCREEN_SPLITTERS = ("screen", "cart")
-AUTO_SCREEN_CANDIDATES = {3: (1, 31), None: (1, 15, 7)}   # by max_depth: up to 3, deeper
+AUTO_SCREEN_CANDIDATES_DEPTH_3 = (1, 31)
+AUTO_SCREEN_CANDIDATES_DEEPER = (1, 15, 7)
 AUTO_CART_CANDIDATES = (7, 7, 7)
 
 
@@ -65,7 +66,8 @@ def resolve_search(splitter, candidates, max_depth, binned):
     splitters = resolve_splitters(splitter, max_depth)
     if isinstance(candidates, str) and candidates == "auto":
         if splitters[0] == "screen":
-            candidates = AUTO_SCREEN_CANDIDATES[3 if max_depth <= 3 else None]
+            candidates = (AUTO_SCREEN_CANDIDATES_DEPTH_3 if max_depth <= 3
+                          else AUTO_SCREEN_CANDIDATES_DEEPER)
         else:
             candidates = AUTO_CART_CANDIDATES
     return splitters, resolve_candidates(candidates, max_depth)
