@@ -163,7 +163,14 @@ class Screen {
         for (int32_t j = 0; j < count; ++j) {
             const int32_t i = locals[j];
             const uint16_t* c = &codes_[static_cast<size_t>(i) * p_];
-            for (int32_t f = 0; f < p_; ++f) obj_.add(hist + (static_cast<size_t>(hist_offset_[f]) + c[f]) * D_, ids_[i]);
+            if constexpr (std::is_same_v<O, Classification>) {
+                // The sample's class and weight read once, not once per feature (hist may alias them).
+                const int32_t id = ids_[i], k = obj_.y[id];
+                const double w = obj_.w[id];
+                for (int32_t f = 0; f < p_; ++f) hist[(static_cast<size_t>(hist_offset_[f]) + c[f]) * D_ + k] += w;
+            } else {
+                for (int32_t f = 0; f < p_; ++f) obj_.add(hist + (static_cast<size_t>(hist_offset_[f]) + c[f]) * D_, ids_[i]);
+            }
         }
     }
 
@@ -336,14 +343,22 @@ class Screen {
     double side(const int32_t* locals, int32_t count, const double* hist) {
         double best = stump(hist);
         if (best <= tol_) return best;
+        // The histograms below live in pool_'s buffers, reused from call to call: allocating and
+        // zeroing p * 257 * D doubles per node cost as much as scanning them.
+        size_t used = 0;
+        auto buffer = [&]() {
+            if (used == pool_.size()) pool_.emplace_back();
+            std::vector<double>& b = pool_[used++];
+            if (b.size() < hist_size_) b.resize(hist_size_);
+            return b.data();
+        };
         struct Node {
             std::vector<int32_t> locals;
-            std::vector<double> hist;
+            const double* hist;
             Generated split;
         };
         std::vector<Node> open;
-        Node root{std::vector<int32_t>(locals, locals + count), std::vector<double>(hist, hist + hist_size_), {}};
-        root.split = best_generated(root.hist.data());
+        Node root{std::vector<int32_t>(locals, locals + count), hist, best_generated(hist)};
         if (root.split.feature >= 0) open.push_back(std::move(root));
         std::vector<Generated> generated;
         std::vector<int32_t> l, r;
@@ -356,23 +371,26 @@ class Screen {
             generated.push_back(node.split);
             if (static_cast<int>(generated.size()) == kSideSplits) break;
             partition(node.locals, node.split.feature, node.split.bin, l, r);
-            Node a{l, std::vector<double>(hist_size_), {}}, b{r, std::vector<double>(hist_size_), {}};
+            double* left_hist = buffer();
+            double* right_hist = buffer();
             if (l.size() <= r.size())
-                child_hists(node.hist.data(), l, a.hist.data(), b.hist.data());
+                child_hists(node.hist, l, left_hist, right_hist);
             else
-                child_hists(node.hist.data(), r, b.hist.data(), a.hist.data());
-            for (Node* c : {&a, &b}) {
-                c->split = best_generated(c->hist.data());
+                child_hists(node.hist, r, right_hist, left_hist);
+            // The first split is the root's: its sides are the samples split in two, as below.
+            if (generated.size() == 1) best = std::min(best, stump(left_hist) + stump(right_hist));
+            Node a{l, left_hist, best_generated(left_hist)}, b{r, right_hist, best_generated(right_hist)};
+            for (Node* c : {&a, &b})
                 if (c->split.feature >= 0) open.push_back(std::move(*c));
-            }
         }
         const std::vector<int32_t> all(locals, locals + count);
-        std::vector<double> small(hist_size_), other(hist_size_);
-        for (const Generated& g : generated) {
-            partition(all, g.feature, g.bin, l, r);
+        double* small = buffer();
+        double* other = buffer();
+        for (size_t g = kSideSplits > 1 ? 1 : 0; g < generated.size(); ++g) {
+            partition(all, generated[g].feature, generated[g].bin, l, r);
             if (l.empty() || r.empty()) continue;
-            child_hists(hist, l.size() <= r.size() ? l : r, small.data(), other.data());
-            best = std::min(best, stump(small.data()) + stump(other.data()));
+            child_hists(hist, l.size() <= r.size() ? l : r, small, other);
+            best = std::min(best, stump(small) + stump(other));
         }
         return best;
     }
@@ -391,6 +409,7 @@ class Screen {
     size_t hist_size_ = 0;
     double tol_ = 0.0;
     std::vector<double> total_, cum_, rest_;
+    std::vector<std::vector<double>> pool_;   // side()'s histogram buffers
 };
 
 }  // namespace dpdt
