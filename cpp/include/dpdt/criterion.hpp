@@ -14,13 +14,18 @@ inline double leaf_loss(const double* class_w, int K, double total) {
     return std::max(0.0, total - best);
 }
 
+// Gini impurity from the sum of the squared class sums and their total (> 0).
+inline double gini(double sum_of_squares, double total) {
+    return std::max(0.0, 1.0 - sum_of_squares / (total * total));
+}
+
 // Impurity of the class proportions (not weighted by the node's mass).
 inline double impurity(const double* class_w, int K, double total, Criterion criterion) {
     if (total <= 0.0) return 0.0;
     if (criterion == Criterion::Gini) {
         double sq = 0.0;
         for (int k = 0; k < K; ++k) sq += class_w[k] * class_w[k];
-        return std::max(0.0, 1.0 - sq / (total * total));
+        return gini(sq, total);
     }
     double h = 0.0;
     for (int k = 0; k < K; ++k) {

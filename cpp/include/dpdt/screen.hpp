@@ -304,11 +304,9 @@ class Screen {
         const double parent = obj_.generator_impurity(total_.data());
         if constexpr (std::is_same_v<O, Classification>) {
             if (obj_.criterion == Criterion::Gini) {
-                // W * gini = W * (1 - sum of squares / W^2), as impurity() computes it.
                 scan_class_splits(hist, [&](int32_t f, int32_t b, const Sides& s) {
-                    const double left = s.w_left * std::max(0.0, 1.0 - s.sq_left / (s.w_left * s.w_left));
-                    const double right = s.w_right * std::max(0.0, 1.0 - s.sq_right / (s.w_right * s.w_right));
-                    const double decrease = parent - left - right;
+                    const double decrease =
+                        parent - s.w_left * gini(s.sq_left, s.w_left) - s.w_right * gini(s.sq_right, s.w_right);
                     if (decrease > best.decrease + tol_) best = Generated{decrease, f, b};
                 });
                 return best;
