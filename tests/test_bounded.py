@@ -120,6 +120,7 @@ def test_bounded_search_certifies_banks_optimal_depth3_accuracy():
     clf = DPDTreeClassifier(max_depth=3, splitter="exhaustive", full_front=False).fit(X, y)
     assert clf.is_optimal_
     assert round(clf.score(X, y), 3) == bank.optimal_depth3_accuracy == 0.983
+    assert np.sum(clf.predict(X) != y) == bank.optimal_depth3_errors == 19
     # Never worse than any tree of the DPDT search, whose candidates it includes.
     assert clf.score(X, y) >= DPDTreeClassifier(max_depth=3).fit(X, y).score(X, y)
 

@@ -351,7 +351,7 @@ def test_one_se_rule_with_ties_is_brute_force_over_the_curve():
 
 
 def test_one_se_rule_prefers_simpler_trees():
-    X, y = _classification(seed=7)
+    X, y = _classification(seed=12)
     best = DPDTreeClassifierCV(max_depths=[2, 3], cv=3).fit(X, y)
     one_se = DPDTreeClassifierCV(max_depths=[2, 3], cv=3, selection="1se").fit(X, y)
     assert_array_equal(best.validation_curve_, one_se.validation_curve_)

@@ -479,3 +479,11 @@ def test_n_jobs_gives_identical_trees(case, complexity):
     assert_array_equal(a.pareto_front_, b.pareto_front_)
     for k, (ta, tb) in enumerate(zip(a.trees_, b.trees_, strict=True)):
         assert_tree_equal(ta, tb, f"trees_[{k}]")
+
+
+@pytest.mark.parametrize("name", dpdt.datasets.list_datasets("classification"))
+def test_optimal_errors_are_the_published_optimal_accuracies(name):
+    # The exact optimum the benchmark measures gaps from agrees with Quant-BnB's rounded one.
+    data = dpdt.datasets.load(name)
+    n = len(data.y_train)
+    assert round(1.0 - data.optimal_depth3_errors / n, 3) == data.optimal_depth3_accuracy

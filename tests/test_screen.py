@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from _trees import assert_tree_equal
 
+import dpdt
 from dpdt import DPDTreeClassifier, DPDTreeRegressor
 
 ALPHAS = [0.0, 0.001, 0.01, 0.05, 0.2]
@@ -105,14 +106,48 @@ def test_screen_on_wide_data_keeps_the_features_of_a_split():
     np.testing.assert_array_equal(wide_tree.value, narrow_tree.value)
 
 
-@pytest.mark.parametrize("max_depth, candidates", [(3, (1, 31)), (4, (1, 15, 7))])
-def test_default_is_the_screen_at_the_root_with_exact_thresholds(max_depth, candidates):
+@pytest.mark.parametrize("max_depth, candidates, exact_depth2_work",
+                         [(3, (1, 31), 1), (4, (1, 15, 7), None)])
+def test_default_is_the_screen_at_the_root_with_exact_thresholds(
+        max_depth, candidates, exact_depth2_work, monkeypatch):
+    # At depth 3 the default also offers the exact depth-2 split where its search is affordable;
+    # a budget of one sample id affords none.
+    if exact_depth2_work is not None:
+        monkeypatch.setattr(dpdt._classes, "AUTO_EXACT_DEPTH2_WORK", exact_depth2_work)
     X, y, _ = _data(4, 400, 5, 3)
     default = DPDTreeClassifier(max_depth=max_depth).fit(X, y)
     explicit = DPDTreeClassifier(max_depth=max_depth, splitter=["screen", "cart"],
                                  candidates=candidates).fit(X, y)
     assert_tree_equal(default.tree_, explicit.tree_)
     assert default.stats_["candidates"] == explicit.stats_["candidates"]
+
+
+@pytest.mark.parametrize("complexity", ["expected_tests", "n_splits"])
+@pytest.mark.parametrize("seed", range(3))
+def test_default_exact_depth2_split_is_an_extra_candidate(seed, complexity):
+    # The root and the depth-1 states gain one candidate each where the search fits: the
+    # programme over more candidates is never worse, at any alpha.
+    X, y, w = _data(seed, 300, 4, 2)
+    default = DPDTreeClassifier(max_depth=3, complexity=complexity).fit(X, y, sample_weight=w)
+    screen = DPDTreeClassifier(max_depth=3, complexity=complexity, splitter=["screen", "cart"],
+                               candidates=(1, 31)).fit(X, y, sample_weight=w)
+    assert default.stats_["candidates"] > screen.stats_["candidates"]
+    for alpha in ALPHAS:
+        assert _best_objective(default, alpha) <= _best_objective(screen, alpha) + 1e-12
+
+
+def test_default_finds_the_raisin_optimum_that_the_screen_misses(monkeypatch):
+    # Raisin's depth-3 optimum (76 errors, certified by the exhaustive search) needs one exact
+    # root threshold that the screen's binned estimate ranks far down (79 errors); the exact
+    # depth-2 candidates reach 77. Without them (no budget) the default is the screen's 79.
+    data = dpdt.datasets.load("raisin")
+    default_work = dpdt._classes.AUTO_EXACT_DEPTH2_WORK
+    errors = {}
+    for work in (default_work, 1):
+        monkeypatch.setattr(dpdt._classes, "AUTO_EXACT_DEPTH2_WORK", work)
+        model = DPDTreeClassifier(max_depth=3).fit(data.X_train, data.y_train)
+        errors[work] = int(np.sum(model.predict(data.X_train) != data.y_train))
+    assert errors == {default_work: 77, 1: 79}
 
 
 @pytest.mark.parametrize("max_depth, max_bins", [(3, 16), (2, None)])

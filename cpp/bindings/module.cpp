@@ -77,6 +77,7 @@ struct FitOptions {
     int max_depth = 3;
     std::vector<int> candidates;
     std::vector<std::string> splitters;
+    int64_t exact_depth2_work = 0;
     std::string complexity;
     int min_samples_split = 2, min_samples_leaf = 1;
     double min_weight_leaf = 0.0, min_impurity_decrease = 0.0;
@@ -127,6 +128,7 @@ nb::dict run_fit(MakeData&& make_data, Array1<double> feature_costs, const O& ob
     params.candidates = o.candidates;
     params.splitters.clear();
     for (const std::string& s : o.splitters) params.splitters.push_back(parse_splitter(s));
+    params.exact_depth2_work = o.exact_depth2_work;
     params.complexity = parse_complexity(o.complexity);
     params.feature_costs.assign(feature_costs.data(), feature_costs.data() + feature_costs.shape(0));
     params.min_samples_split = o.min_samples_split;
@@ -207,6 +209,7 @@ FitOptions options(nb::kwargs kwargs) {
         if (k == "max_depth") o.max_depth = nb::cast<int>(value);
         else if (k == "candidates") o.candidates = nb::cast<std::vector<int>>(value);
         else if (k == "splitters") o.splitters = nb::cast<std::vector<std::string>>(value);
+        else if (k == "exact_depth2_work") o.exact_depth2_work = nb::cast<int64_t>(value);
         else if (k == "complexity") o.complexity = nb::cast<std::string>(value);
         else if (k == "min_samples_split") o.min_samples_split = nb::cast<int>(value);
         else if (k == "min_samples_leaf") o.min_samples_leaf = nb::cast<int>(value);

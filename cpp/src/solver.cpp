@@ -544,6 +544,7 @@ class Search {
             case Splitter::Lookahead: lookahead_splits(node, hash, sol, budget, splits, ws); break;
             case Splitter::Screen: screen_splits(node, hash, sol, budget, splits, ws); break;
         }
+        if (params_.exact_depth2_work > 0) add_exact_depth2_split(node, splits, ws);
         candidates_.fetch_add(static_cast<int64_t>(splits.size()), std::memory_order_relaxed);
         std::sort(splits.begin(), splits.end(), [](const SplitRecord& a, const SplitRecord& b) {
             if (a.feature != b.feature) return a.feature < b.feature;
@@ -585,18 +586,34 @@ class Search {
             const Dataset& data_ = layout_.data;
             if (data_.has_missing) throw std::invalid_argument("the lookahead splitter does not take missing values");
             cart_splits(node, hash, sol, budget, out, ws);
-            if (ws.rank.empty()) ws.rank.resize(data_.n);
-            Lookahead<O> lookahead(data_, obj_, limits_, ws.rank);
-            // CART's splits seed the bound; one found deep in CART's tree applies to the whole state.
+            add_lookahead_splits(node, budget, 0, out, ws);
+        }
+    }
+
+    // The split of best exact depth-2 lookahead, if its search reads at most
+    // params_.exact_depth2_work sample ids (an extra candidate where it is cheap).
+    void add_exact_depth2_split(View node, std::vector<SplitRecord>& out, Workspace& ws) {
+        if constexpr (L::kExact && !std::is_same_v<O, Newton>) {
+            if (!layout_.data.has_missing) add_lookahead_splits(node, 1, params_.exact_depth2_work, out, ws);
+        }
+    }
+
+    // Appends the `count` splits of best lookahead, unless the search would read more than
+    // max_reads > 0 sample ids; the splits already in `out` seed its bound.
+    void add_lookahead_splits(View node, int count, int64_t max_reads, std::vector<SplitRecord>& out, Workspace& ws) {
+        if constexpr (L::kExact && !std::is_same_v<O, Newton>) {
+            const Dataset& data = layout_.data;
+            if (ws.rank.empty()) ws.rank.resize(data.n);
+            Lookahead<O> lookahead(data, obj_, limits_, ws.rank);
+            // A split found deep in a generator's tree applies to the whole state.
             std::vector<SplitRecord> seeds;
             for (SplitRecord s : out) {
-                s.n_left = count_left(data_, node, s.feature, s.threshold);
+                s.n_left = count_left(data, node, s.feature, s.threshold);
                 if (s.n_left >= params_.min_samples_leaf && node.m - s.n_left >= params_.min_samples_leaf)
                     seeds.push_back(s);
             }
             std::vector<SplitRecord> best;
-            lookahead.top_splits(node, budget, seeds, best);
-            out.insert(out.end(), best.begin(), best.end());
+            if (lookahead.top_splits(node, count, seeds, best, max_reads)) out.insert(out.end(), best.begin(), best.end());
         }
     }
 

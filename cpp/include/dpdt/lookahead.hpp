@@ -30,11 +30,17 @@ class Lookahead {
 
     // The `count` splits of lowest lookahead loss (ties: lower feature, then lower threshold),
     // each with score = that loss; `seeds` are splits to evaluate first, so that the bound
-    // prunes from the start.
-    void top_splits(NodeView node, int count, const std::vector<SplitRecord>& seeds,
-                    std::vector<SplitRecord>& out) {
+    // prunes from the start. With max_reads > 0, a search that would read more than max_reads
+    // sample ids stops and returns false with `out` empty.
+    bool top_splits(NodeView node, int count, const std::vector<SplitRecord>& seeds,
+                    std::vector<SplitRecord>& out, int64_t max_reads = 0) {
         node_ = node;
         count_ = count;
+        reads_left_ = max_reads > 0 ? max_reads : std::numeric_limits<int64_t>::max();
+        out.clear();
+        // The first bounds of a feature read 2 kChunks subsets, m p ids each, unless they are pure:
+        // a search that cannot afford them is not started.
+        if (max_reads > 0 && 2 * kChunks * static_cast<int64_t>(node.m) * data_.p * data_.p > max_reads) return false;
         feature_ = -1;
         best_.clear();
         std::vector<double> stats(obj_.dim(), 0.0);
@@ -45,8 +51,8 @@ class Lookahead {
             set_feature(s.feature);
             consider(s.feature, s.n_left - 1);
         }
-        for (int32_t f = 0; f < data_.p; ++f) search_feature(f);
-        out.clear();
+        for (int32_t f = 0; f < data_.p && reads_left_ >= 0; ++f) search_feature(f);
+        if (reads_left_ < 0) return false;
         for (const Scored& s : best_) {
             SplitRecord r;
             r.feature = s.feature;
@@ -56,6 +62,7 @@ class Lookahead {
             r.score = s.score;
             out.push_back(r);
         }
+        return true;
     }
 
   private:
@@ -144,7 +151,7 @@ class Lookahead {
             }
         };
         push_chunks(0, static_cast<int32_t>(valid_.size()) - 1, kChunks);
-        while (!heap.empty()) {
+        while (!heap.empty() && reads_left_ >= 0) {
             const Interval iv = heap.top();
             heap.pop();
             if (iv.bound > worst_kept() + tol_) break;
@@ -170,6 +177,7 @@ class Lookahead {
         for (int32_t j = 0; j < size; ++j) obj_.add(stats_.data(), own[j]);
         double best = obj_.loss(stats_.data());
         if (size >= 2 && obj_.improvable(stats_.data())) {
+            reads_left_ -= static_cast<int64_t>(node_.m) * data_.p;
             subset_.resize(static_cast<size_t>(size) + 1);   // the branch-free filter writes one past
             for (int32_t g = 0; g < data_.p; ++g) {
                 const int32_t* ids = node_.block(g);
@@ -250,6 +258,7 @@ class Lookahead {
     std::vector<int32_t>& rank_;
     NodeView node_;
     int count_ = 0;
+    int64_t reads_left_ = 0;   // sample ids the search may still read; below 0 it has stopped
     double total_ = 0.0;   // the node's weight
     double tol_ = 0.0;
     int32_t feature_ = -1;

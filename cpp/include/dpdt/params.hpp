@@ -18,6 +18,11 @@ struct Params {
     std::vector<int> candidates{7, 7, 7};
     // splitters[d]: the generator at depth d; depths beyond the vector use Cart.
     std::vector<Splitter> splitters{Splitter::Cart};
+    // When > 0, every state with two or more levels left also takes the split of best exact depth-2
+    // lookahead (dpdt/lookahead.hpp) as a candidate, if finding it reads at most this many sample
+    // ids; a search that would read more adds nothing. Classification and squared error on exact
+    // thresholds without missing values; other fits ignore it.
+    int64_t exact_depth2_work = 0;
     Complexity complexity = Complexity::ExpectedTests;
     // One non-negative cost per feature; empty means every test costs 1.
     std::vector<double> feature_costs;
