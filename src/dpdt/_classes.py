@@ -43,8 +43,8 @@ MAX_CANDIDATES = 2**31 - 1
 
 
 # What splitter="auto" and candidates="auto" resolve to. The screen at the root finds the first
-# split greedy generators miss (benchmarks/optimality.py: mean gap to the depth-3 optima 0.13
-# points against 0.37 for CART (7, 7, 7), at similar time); a wider CART below it pays off at
+# split greedy generators miss (benchmarks/optimality.py: mean gap to the depth-3 optima 0.12
+# points against 0.38 for CART (7, 7, 7), at similar time); a wider CART below it pays off at
 # depth 3, a narrower one with a third level of choice deeper (same time as (7, 7, 7) at depths 4
 # and 5, higher train accuracy on seven of the eight benchmarks). Binned features, which the
 # screen does not take, and trees of depth 1 or 2, for which its depth-3 estimate is no guide
@@ -491,10 +491,13 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
         "exhaustive"; a sequence gives one per depth (depths beyond it use "cart"), since
         non-greediness matters most near the root. ``"auto"`` is ``["screen", "cart"]``, or
         ``"cart"`` when the features are binned (``max_bins``), which the screen does not take, or
-        ``max_depth`` is below 3. At depth 3 on the eight bundled benchmarks the default comes
-        within 0.13 accuracy points of the proven optima on average, against 0.37 for CART with
-        ``(7, 7, 7)``. ``"cart"`` grows a best-first CART with ``candidates[d] + 1`` leaves on the
-        state's samples and offers its internal nodes' splits (the DPDT paper's generator).
+        ``max_depth`` is below 3. With both ``"auto"`` at ``max_depth=3``, the root and depth-1
+        states also get the split of best exact depth-2 lookahead wherever its search is cheap
+        (reads at most 2.5 million sample ids). At depth 3 on the eight bundled benchmarks the
+        default comes within 0.093 accuracy points of the proven optima on average (0.18 at
+        most), against 0.38 for CART with ``(7, 7, 7)``. ``"cart"`` grows a best-first CART
+        with ``candidates[d] + 1`` leaves on the state's samples and offers its internal nodes'
+        splits (the DPDT paper's generator).
         ``"lookahead"`` offers CART's splits plus the ``candidates[d]`` splits that root the best
         trees of depth 2 (each child's best single split found exactly), found over every threshold
         by branch and bound: where two levels are left, its first split is the one of the optimal
