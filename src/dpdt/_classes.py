@@ -43,7 +43,7 @@ MAX_CANDIDATES = 2**31 - 1
 
 
 # What splitter="auto" and candidates="auto" resolve to. The screen at the root finds the first
-# split greedy generators miss (benchmarks/optimality.py: mean gap to the depth-3 optima 0.12
+# split greedy generators miss (benchmarks/optimality.py: mean gap to the depth-3 optima 0.13
 # points against 0.38 for CART (7, 7, 7), at similar time); a wider CART below it pays off at
 # depth 3, a narrower one with a third level of choice deeper (same time as (7, 7, 7) at depths 4
 # and 5, higher train accuracy on seven of the eight benchmarks). Binned features, which the
