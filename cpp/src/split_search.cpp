@@ -29,20 +29,16 @@ SplitRecord best_01_split_impl(const Dataset& data, const Classification& obj, c
         total_sq += class_w[k] * class_w[k];
     }
     const double tol = 1e-12 * total;
-    // scratch = [suffix_max (m + 1) | suffix (K) | left (K) | right (K)]
-    scratch.assign(static_cast<size_t>(m) + 1 + 3 * static_cast<size_t>(K), 0.0);
-    double* suffix_max = scratch.data();
-    double* suffix = suffix_max + m + 1;
-    double* left = suffix + K;
+    // scratch = [left (K) | right (K)]
+    scratch.assign(2 * static_cast<size_t>(K), 0.0);
+    double* left = scratch.data();
     double* right = left + K;
-    // Largest class sum of every suffix, so that the 0-1 loss of a threshold costs O(1).
-    double running_max = 0.0;
-    for (int32_t j = m - 1; j >= 0; --j) {
-        const int32_t i = ids[j];
-        const double c = suffix[y[i]] += w[i];
-        running_max = std::max(running_max, c);
-        suffix_max[j] = running_max;
-    }
+    // The right side's class sums class_w - left only shrink as the threshold moves right, so
+    // their largest is non-increasing: its value at an earlier threshold bounds it from above,
+    // and the loss from below. It is recomputed, in O(K), only where that bound fails to rule
+    // the threshold out, which spares a backward pass over the samples.
+    double right_max = 0.0;
+    for (int k = 0; k < K; ++k) right_max = std::max(right_max, class_w[k]);
     double wl = 0.0, max_left = 0.0;
     double sq_left = 0.0, sq_right = total_sq;   // sums of squared class sums (gini)
     // W_L * imp_L + W_R * imp_R of the current threshold.
@@ -68,7 +64,10 @@ SplitRecord best_01_split_impl(const Dataset& data, const Classification& obj, c
         wl += wi;
         if (!cut_between(col[i], col[ids[j + 1]]) || !limits.allow(j + 1, m - j - 1, wl, total - wl)) continue;
         const double wr = std::max(0.0, total - wl);
-        const double loss = std::max(0.0, wl - max_left) + std::max(0.0, wr - suffix_max[j + 1]);
+        if (best_j >= 0 && std::max(0.0, wl - max_left) + std::max(0.0, wr - right_max) > best.score + tol) continue;
+        right_max = 0.0;
+        for (int c = 0; c < K; ++c) right_max = std::max(right_max, class_w[c] - left[c]);
+        const double loss = std::max(0.0, wl - max_left) + std::max(0.0, wr - right_max);
         if (best_j >= 0 && loss > best.score + tol) continue;
         const double tie = child_impurity(wr);
         // Lower loss wins; a tie in loss goes to the lower weighted impurity of the children.
