@@ -124,8 +124,9 @@ void scan_thresholds(const Dataset& data, const O& obj, const int32_t* ids, int3
     }
 }
 
-// Classification's 0-1 scan: the largest class sum of every suffix comes from a backward pass and
-// the impurity from running sums, so each threshold costs O(1) whatever the number of classes.
+// Classification's 0-1 scan: the right side's largest class sum comes from a bound kept along the
+// scan, the impurity from running sums, so a threshold costs O(1) unless its loss may beat the
+// best, whatever the number of classes; a tie in loss goes to the lower impurity.
 SplitRecord best_01_split(const Dataset& data, const Classification& obj, const int32_t* ids, int32_t m,
                           int64_t f, const LeafLimits& limits, const double* class_w, std::vector<double>& scratch);
 
