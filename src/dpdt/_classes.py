@@ -54,9 +54,9 @@ AUTO_SCREEN_SPLITTERS = ("screen", "cart")
 AUTO_SCREEN_CANDIDATES_DEPTH_3 = (1, 31)
 # At depth 3 "auto" also offers, at the root and at depth 1, the first split of the best depth-2
 # tree (each child then split by its best single split), found exactly by branch and bound, when
-# that search reads at most this many sample ids (about 20 ms): on small data the screen's
+# that search reads at most this many sample ids (about 10 ms): on small data the screen's
 # binned estimate can miss the one threshold the optimum needs (raisin: 79 errors against the
-# optimal 76, 77 with it), and this bound keeps large or wide data at the screen's cost.
+# optimal 76, 77 with it), and this bound caps what the search costs on large or wide data.
 AUTO_EXACT_DEPTH2_WORK = 2_500_000
 AUTO_SCREEN_CANDIDATES_DEEPER = (1, 15, 7)
 AUTO_CART_CANDIDATES = (7, 7, 7)
