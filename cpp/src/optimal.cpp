@@ -563,7 +563,7 @@ ShapeNode refined_stump(const Dataset& data, const Classification& obj, const st
     const int32_t m = static_cast<int32_t>(ids.size());
     const double tol = 1e-12 * obj.weight(class_w);
     std::vector<int32_t> sorted(ids);
-    std::vector<double> scratch;
+    detail::ScanScratch scratch;
     SplitRecord best;
     for (int32_t g = 0; g < data.p; ++g) {
         const double* col = data.column(g);

@@ -494,7 +494,7 @@ class Search {
             if (best.found()) chosen.push_back(best);
         } else {
             std::vector<SplitRecord> best;
-            layout_.best_loss_splits(obj_, node, limits_, sol.stats.data(), best);
+            layout_.best_loss_splits(obj_, node, limits_, sol.stats.data(), best, uniform_costs_);
             if (uniform_costs_) {
                 int32_t b = -1;
                 const double tol = 1e-12 * (std::abs(sol.hull[0].L) + sol.total);

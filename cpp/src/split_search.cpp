@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "dpdt/criterion.hpp"
 
@@ -15,79 +19,151 @@ inline double weighted_impurity(const double* cw, int K, double total, Criterion
     return total * impurity(cw, K, total, criterion);
 }
 
-template <Criterion C>
-SplitRecord best_01_split_impl(const Dataset& data, const Classification& obj, const int32_t* ids, int32_t m,
-                               int64_t f, const LeafLimits& limits, const double* class_w,
-                               std::vector<double>& scratch) {
+// Added to the loss of a position with no valid threshold, so the scans need no branch there:
+// a branch taken at random (ties in x, the leaf limits) costs more than the whole update.
+constexpr double kNoThreshold = 1e300;
+
+// std::min, std::max and the penalties below, with no branch: compilers turn the plain forms
+// into branches where they guess them predictable, and in these scans they are not.
+#if defined(__SSE2__)
+inline double min_of(double a, double b) {
+    return _mm_cvtsd_f64(_mm_min_sd(_mm_set_sd(b), _mm_set_sd(a)));   // b < a ? b : a
+}
+inline double max_of(double a, double b) {
+    return _mm_cvtsd_f64(_mm_max_sd(_mm_set_sd(b), _mm_set_sd(a)));   // b > a ? b : a
+}
+// kNoThreshold where no threshold separates x from the next value (equal, or x missing), else 0.
+inline double cut_penalty(double x, double next) {
+    const __m128d vx = _mm_set_sd(x);
+    const __m128d none = _mm_or_pd(_mm_cmpeq_sd(vx, _mm_set_sd(next)), _mm_cmpunord_sd(vx, vx));
+    return _mm_cvtsd_f64(_mm_and_pd(none, _mm_set_sd(kNoThreshold)));
+}
+// kNoThreshold where a side of weight w is lighter than min_weight, else 0.
+inline double light_penalty(double w, double min_weight) {
+    return _mm_cvtsd_f64(_mm_and_pd(_mm_cmplt_sd(_mm_set_sd(w), _mm_set_sd(min_weight)), _mm_set_sd(kNoThreshold)));
+}
+#else
+inline double min_of(double a, double b) { return std::min(a, b); }
+inline double max_of(double a, double b) { return std::max(a, b); }
+inline double cut_penalty(double x, double next) { return x == next || x != x ? kNoThreshold : 0.0; }
+inline double light_penalty(double w, double min_weight) { return w < min_weight ? kNoThreshold : 0.0; }
+#endif
+
+// The positions j of a scan order where a threshold may go (between samples j and j + 1) as far
+// as the sample counts of the leaf limits go: [first, last], empty when first > last.
+struct CutRange {
+    int32_t first, last;
+};
+inline CutRange cut_range(int32_t m, const LeafLimits& limits) {
+    const int32_t min_samples = std::max(1, limits.min_samples);
+    return CutRange{min_samples - 1, m - 1 - min_samples};
+}
+
+// Among the positions of loss[first..last] within tol of the lowest, the first of lowest tie(j);
+// where the lowest loss exceeds skip_tie_above, simply the first (tie = +inf, tie(j) not called).
+template <class Tie>
+SplitRecord lowest_loss(const Dataset& data, const int32_t* ids, int64_t f, const double* loss, CutRange range,
+                        double lowest, double tol, double skip_tie_above, Tie&& tie) {
+    SplitRecord best;
+    if (!(lowest < 0.5 * kNoThreshold)) return best;
+    const bool skip_tie = lowest > skip_tie_above;
+    int32_t best_j = -1;
+    for (int32_t j = range.first; j <= range.last; ++j) {
+        if (loss[j] > lowest + tol) continue;
+        const double t = skip_tie ? std::numeric_limits<double>::infinity() : tie(j);
+        if (best_j < 0 || t < best.tie - tol) {
+            best.score = loss[j];
+            best.tie = t;
+            best_j = j;
+        }
+        if (skip_tie) break;
+    }
+    best.feature = static_cast<int32_t>(f);
+    best.threshold = midpoint(data.x(f, ids[best_j]), data.x(f, ids[best_j + 1]));
+    best.n_left = best_j + 1;
+    return best;
+}
+
+// Several classes: a forward pass takes each position's left loss, a backward pass adds its right
+// loss, both with running maxima of class sums that only grow. Each pass splits its class sums
+// between two arrays by the parity of the position, so that consecutive samples of one class
+// (the common case in sorted order) do not wait on each other's store. The tie-break impurity,
+// needing every class sum, is found by replaying the scan up to the tied positions.
+SplitRecord best_01_split_multiclass(const Dataset& data, const Classification& obj, const int32_t* ids,
+                                     int32_t m, int64_t f, const LeafLimits& limits, const double* class_w,
+                                     ScanScratch& scratch, double skip_tie_above) {
     const int K = obj.n_classes;
     const double* col = data.column(f);
     const int32_t* y = obj.y;
     const double* w = obj.w;
-    double total = 0.0, total_sq = 0.0;
-    for (int k = 0; k < K; ++k) {
-        total += class_w[k];
-        total_sq += class_w[k] * class_w[k];
-    }
-    const double tol = 1e-12 * total;
-    // scratch = [left (K) | right (K)]
-    scratch.assign(2 * static_cast<size_t>(K), 0.0);
-    double* left = scratch.data();
-    double* right = left + K;
-    // The right side's class sums class_w - left only shrink as the threshold moves right, so
-    // their largest is non-increasing: its value at an earlier threshold bounds it from above,
-    // and the loss from below. It is recomputed, in O(K), only where that bound fails to rule
-    // the threshold out, which spares a backward pass over the samples.
-    double right_max = 0.0;
-    for (int k = 0; k < K; ++k) right_max = std::max(right_max, class_w[k]);
+    double total = 0.0;
+    for (int k = 0; k < K; ++k) total += class_w[k];
+    const CutRange range = cut_range(m, limits);
+    if (range.first > range.last) return SplitRecord{};
+    scratch.loss.resize(static_cast<size_t>(m));
+    scratch.sums.assign(2 * static_cast<size_t>(K), 0.0);
+    double* loss = scratch.loss.data();
+    double* even = scratch.sums.data();
+    double* odd = even + K;
     double wl = 0.0, max_left = 0.0;
-    double sq_left = 0.0, sq_right = total_sq;   // sums of squared class sums (gini)
-    // W_L * imp_L + W_R * imp_R of the current threshold.
-    auto child_impurity = [&](double wr) {
-        if (C == Criterion::Gini)
-            return (wl > 0.0 ? wl - sq_left / wl : 0.0) + (wr > 0.0 ? wr - sq_right / wr : 0.0);
-        for (int k = 0; k < K; ++k) right[k] = std::max(0.0, class_w[k] - left[k]);
-        return weighted_impurity(left, K, wl, C) + weighted_impurity(right, K, wr, C);
-    };
-    SplitRecord best;
-    int32_t best_j = -1;
-    for (int32_t j = 0; j + 1 < m; ++j) {
+    auto add_left = [&](int32_t j) {
         const int32_t i = ids[j];
+        double* own = j % 2 == 0 ? even : odd;
+        const double* other = j % 2 == 0 ? odd : even;
         const int k = y[i];
-        const double wi = w[i];
-        if (C == Criterion::Gini) {
-            const double r = class_w[k] - left[k];
-            sq_left += wi * (2.0 * left[k] + wi);
-            sq_right += wi * (wi - 2.0 * r);
-        }
-        const double c = left[k] += wi;
-        max_left = std::max(max_left, c);
-        wl += wi;
-        if (!cut_between(col[i], col[ids[j + 1]]) || !limits.allow(j + 1, m - j - 1, wl, total - wl)) continue;
-        const double wr = std::max(0.0, total - wl);
-        if (best_j >= 0 && std::max(0.0, wl - max_left) + std::max(0.0, wr - right_max) > best.score + tol) continue;
-        right_max = 0.0;
-        for (int c = 0; c < K; ++c) right_max = std::max(right_max, class_w[c] - left[c]);
-        const double loss = std::max(0.0, wl - max_left) + std::max(0.0, wr - right_max);
-        if (best_j >= 0 && loss > best.score + tol) continue;
-        const double tie = child_impurity(wr);
-        // Lower loss wins; a tie in loss goes to the lower weighted impurity of the children.
-        if (best_j < 0 || loss < best.score - tol || tie < best.tie - tol) {
-            best.score = loss;
-            best.tie = tie;
-            best_j = j;
-        }
+        max_left = max_of(max_left, (own[k] += w[i]) + other[k]);
+        wl += w[i];
+    };
+    for (int32_t j = 0; j < range.first; ++j) add_left(j);
+    double x = col[ids[range.first]];
+    for (int32_t j = range.first; j <= range.last; ++j) {
+        add_left(j);
+        const double next = col[ids[j + 1]];
+        loss[j] = max_of(0.0, wl - max_left) + cut_penalty(x, next) + light_penalty(wl, limits.min_weight) +
+                  light_penalty(total - wl, limits.min_weight);
+        x = next;
     }
-    if (best_j >= 0) {
-        best.feature = static_cast<int32_t>(f);
-        best.threshold = midpoint(col[ids[best_j]], col[ids[best_j + 1]]);
-        best.n_left = best_j + 1;
+    std::fill(even, even + 2 * K, 0.0);
+    double wr = 0.0, max_right = 0.0, lowest = kNoThreshold;
+    auto add_right = [&](int32_t j) {
+        const int32_t i = ids[j];
+        double* own = j % 2 == 0 ? even : odd;
+        const double* other = j % 2 == 0 ? odd : even;
+        const int k = y[i];
+        max_right = max_of(max_right, (own[k] += w[i]) + other[k]);
+        wr += w[i];
+    };
+    for (int32_t j = m - 1; j > range.last + 1; --j) add_right(j);
+    for (int32_t j = range.last + 1; j > range.first; --j) {
+        add_right(j);
+        const double l = loss[j - 1] + max_of(0.0, wr - max_right);
+        loss[j - 1] = l;
+        lowest = min_of(lowest, l);
     }
-    return best;
+    if (!(lowest < 0.5 * kNoThreshold)) return SplitRecord{};
+    const double tol = 1e-12 * total;
+    // The replay: class sums up to each tied position, in order.
+    scratch.sums.assign(2 * static_cast<size_t>(K), 0.0);
+    double* left = scratch.sums.data();
+    double* right = left + K;
+    int32_t replayed = 0;
+    double w_left = 0.0;
+    auto tie = [&](int32_t j) {
+        for (; replayed <= j; ++replayed) {
+            const int32_t i = ids[replayed];
+            left[y[i]] += w[i];
+            w_left += w[i];
+        }
+        for (int k = 0; k < K; ++k) right[k] = std::max(0.0, class_w[k] - left[k]);
+        const double w_right = std::max(0.0, total - w_left);
+        return weighted_impurity(left, K, w_left, obj.criterion) + weighted_impurity(right, K, w_right, obj.criterion);
+    };
+    return lowest_loss(data, ids, f, loss, range, lowest, tol, skip_tie_above, tie);
 }
 
-// Two classes: the right side's majority is max(c0 - l0, c1 - l1), no backward pass needed, and
-// the class sums live in registers.
-template <Criterion C>
+// Two classes: the right side's majority is max(c0 - l0, c1 - l1) and the class sums live in
+// registers. This scan keeps its branches: a branch-free one, computing every position, was
+// measured slower on two classes, whose loss is cheap where a threshold may go.
 SplitRecord best_01_split_binary(const Dataset& data, const Classification& obj, const int32_t* ids, int32_t m,
                                  int64_t f, const LeafLimits& limits, const double* class_w) {
     const double* col = data.column(f);
@@ -111,7 +187,7 @@ SplitRecord best_01_split_binary(const Dataset& data, const Classification& obj,
         const double loss = std::min(l0, l1) + std::min(r0, r1);
         if (best_j >= 0 && loss > best.score + tol) continue;
         const double left[2] = {l0, l1}, right[2] = {r0, r1};
-        const double tie = weighted_impurity(left, 2, wl, C) + weighted_impurity(right, 2, r0 + r1, C);
+        const double tie = weighted_impurity(left, 2, wl, obj.criterion) + weighted_impurity(right, 2, r0 + r1, obj.criterion);
         // Lower loss wins; a tie in loss goes to the lower weighted impurity of the children.
         if (best_j < 0 || loss < best.score - tol || tie < best.tie - tol) {
             best.score = loss;
@@ -130,13 +206,10 @@ SplitRecord best_01_split_binary(const Dataset& data, const Classification& obj,
 }  // namespace
 
 SplitRecord best_01_split(const Dataset& data, const Classification& obj, const int32_t* ids, int32_t m,
-                          int64_t f, const LeafLimits& limits, const double* class_w, std::vector<double>& scratch) {
-    const bool gini = obj.criterion == Criterion::Gini;
-    if (obj.n_classes == 2)
-        return gini ? best_01_split_binary<Criterion::Gini>(data, obj, ids, m, f, limits, class_w)
-                    : best_01_split_binary<Criterion::Entropy>(data, obj, ids, m, f, limits, class_w);
-    return gini ? best_01_split_impl<Criterion::Gini>(data, obj, ids, m, f, limits, class_w, scratch)
-                : best_01_split_impl<Criterion::Entropy>(data, obj, ids, m, f, limits, class_w, scratch);
+                          int64_t f, const LeafLimits& limits, const double* class_w, ScanScratch& scratch,
+                          double skip_tie_above) {
+    if (obj.n_classes == 2) return best_01_split_binary(data, obj, ids, m, f, limits, class_w);
+    return best_01_split_multiclass(data, obj, ids, m, f, limits, class_w, scratch, skip_tie_above);
 }
 
 }  // namespace detail

@@ -27,13 +27,6 @@
 #include "dpdt/objective.hpp"
 #include "dpdt/split_search.hpp"
 
-// A scan's per-bin work, inlined into its loop so that consecutive bins' divisions overlap.
-#if defined(__GNUC__)
-#define DPDT_INLINE __attribute__((always_inline))
-#else
-#define DPDT_INLINE
-#endif
-
 namespace dpdt {
 
 class ExactLayout {
@@ -53,8 +46,8 @@ class ExactLayout {
 
     template <class O>
     void best_loss_splits(const O& obj, const View& v, const LeafLimits& limits, const double* stats,
-                          std::vector<SplitRecord>& out) const {
-        dpdt::best_loss_splits(data, obj, v, limits, stats, out);
+                          std::vector<SplitRecord>& out, bool only_best = false) const {
+        dpdt::best_loss_splits(data, obj, v, limits, stats, out, only_best);
     }
     template <class O>
     SplitRecord best_generator_split(const O& obj, const View& v, const std::vector<int32_t>& features,
@@ -204,7 +197,7 @@ class BinnedLayout {
     static const int32_t* ids(const View& v) { return v.ids; }
 
     void best_loss_splits(const O& obj, const View& v, const LeafLimits& limits, const double* stats,
-                          std::vector<SplitRecord>& out) const {
+                          std::vector<SplitRecord>& out, bool /*only_best*/ = false) const {
         out.assign(data.p, SplitRecord{});
         const double tol = 1e-11 * (std::abs(obj.loss(stats)) + obj.weight(stats));
         const Scanner scanner(*this, obj, histogram(obj, v), v.m, limits);

@@ -4,12 +4,21 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 #include <vector>
 
 #include "dpdt/dataset.hpp"
 #include "dpdt/objective.hpp"
 #include "dpdt/params.hpp"
+
+// A scan's per-threshold work (a visitor), inlined into its loop so that consecutive thresholds'
+// work overlaps instead of waiting on a call.
+#if defined(__GNUC__)
+#define DPDT_INLINE __attribute__((always_inline))
+#else
+#define DPDT_INLINE
+#endif
 
 namespace dpdt {
 
@@ -124,11 +133,19 @@ void scan_thresholds(const Dataset& data, const O& obj, const int32_t* ids, int3
     }
 }
 
-// Classification's 0-1 scan: the right side's largest class sum comes from a bound kept along the
-// scan, the impurity from running sums, so a threshold costs O(1) unless its loss may beat the
-// best, whatever the number of classes; a tie in loss goes to the lower impurity.
+// Buffers of the 0-1 scans, kept by the caller across features and states.
+struct ScanScratch {
+    std::vector<double> loss;   // per position of a scan order
+    std::vector<double> sums;   // class sums
+};
+
+// Classification's 0-1 scan: the split of lowest weighted 0-1 loss of feature f's scan order
+// `ids`, a tie in loss going to the lower impurity of the children (score = loss, tie = that
+// impurity, weighted). Where its loss exceeds skip_tie_above (it cannot win), the first split of
+// lowest loss may come without its tie (+inf): the impurities are the dear part of some scans.
 SplitRecord best_01_split(const Dataset& data, const Classification& obj, const int32_t* ids, int32_t m,
-                          int64_t f, const LeafLimits& limits, const double* class_w, std::vector<double>& scratch);
+                          int64_t f, const LeafLimits& limits, const double* class_w, ScanScratch& scratch,
+                          double skip_tie_above = std::numeric_limits<double>::infinity());
 
 // Classification's generator scores: gini from running sums of squares, entropy and gain ratio
 // from the class sums (running sums of x log x drift and would break exact ties: k samples of
@@ -218,13 +235,17 @@ void generator_scores(const Dataset& data, const O& obj, const int32_t* ids, int
 
 // For every feature, the split of lowest loss (ties: lower tie-break value, then lower threshold,
 // then missing values right); score = loss of the two children, tie = their tie-break value. Not
-// found where a feature has no valid threshold.
+// found where a feature has no valid threshold. With only_best, the caller wants the best split
+// over all features alone: a feature whose loss is beaten by an earlier one's may come without its
+// tie-break value (tie = +inf).
 template <class O>
 void best_loss_splits(const Dataset& data, const O& obj, NodeView node, const LeafLimits& limits,
-                      const double* stats, std::vector<SplitRecord>& out) {
+                      const double* stats, std::vector<SplitRecord>& out, bool only_best = false) {
     out.assign(data.p, SplitRecord{});
     const double tol = 1e-11 * (std::abs(obj.loss(stats)) + obj.weight(stats));
-    std::vector<double> left(obj.dim()), right(obj.dim()), scratch;
+    double lowest = std::numeric_limits<double>::infinity();
+    std::vector<double> left(obj.dim()), right(obj.dim());
+    detail::ScanScratch scratch;
     std::vector<int32_t> order_scratch;
     auto better = [tol](const SplitRecord& s, const SplitRecord& best) {
         return !best.found() || s.score < best.score - tol || (s.score <= best.score + tol && s.tie < best.tie - tol);
@@ -236,7 +257,7 @@ void best_loss_splits(const Dataset& data, const O& obj, NodeView node, const Le
             const int32_t* ids = order.ids;
             SplitRecord found;
             if constexpr (std::is_same_v<O, Classification>) {
-                found = detail::best_01_split(data, obj, ids, node.m, f, limits, stats, scratch);
+                found = detail::best_01_split(data, obj, ids, node.m, f, limits, stats, scratch, lowest + tol);
             } else {
                 detail::scan_thresholds(data, obj, ids, node.m, f, limits, stats, left, right,
                                         [&](int32_t j, const double* l, const double* r) {
@@ -255,6 +276,7 @@ void best_loss_splits(const Dataset& data, const O& obj, NodeView node, const Le
             }
             found.missing_left = order.missing_left;
             if (found.found() && better(found, out[f])) out[f] = found;
+            if (only_best && found.found()) lowest = std::min(lowest, found.score);
         });
     }
 }
@@ -284,7 +306,7 @@ void best_generator_split_per_feature(const Dataset& data, const O& obj, NodeVie
         for_each_order(data, node, f, order_scratch, [&](ScanOrder order) {
             const int32_t* ids = order.ids;
             detail::generator_scores(data, obj, ids, node.m, f, limits, stats, left, right,
-                                     [&](int32_t j, double score) {
+                                     [&](int32_t j, double score) DPDT_INLINE {
                 if (best.found() && score <= best.score + tol) return;
                 best.feature = f;
                 best.n_left = j + 1;
