@@ -33,6 +33,7 @@ from _bruteforce import (
 )
 from _trees import assert_tree_equal
 from numpy.testing import assert_array_equal
+from sklearn.tree import DecisionTreeClassifier
 
 from dpdt import DPDTreeClassifier, datasets
 
@@ -489,3 +490,37 @@ def test_greediness_hierarchy(criterion):
     # three bits, so the parity part is right half of the time whatever the exact last level does.
     for k in range(1, K):
         assert accuracy[k] <= 0.5 + EPS + 0.02, accuracy
+
+
+@pytest.mark.parametrize(
+    "limits",
+    [
+        dict(min_weight_fraction_leaf=0.2),
+        dict(min_samples_leaf=25),
+        dict(min_weight_fraction_leaf=0.3, min_samples_leaf=5),
+    ],
+)
+@pytest.mark.parametrize("criterion", ["gini", "entropy"])
+@pytest.mark.parametrize("n_classes", [2, 4])
+@pytest.mark.parametrize("seed", range(3))
+def test_cart_generator_respects_leaf_limits_as_sklearn(seed, n_classes, criterion, limits):
+    # With budget 1 the root's only candidate is CART's split, which must be scikit-learn's under
+    # the same leaf limits. The classes other than 0 live in thin tails of one feature, so the best
+    # split without limits, cutting off a tail, breaks them.
+    rng = np.random.default_rng(700 + seed)
+    n = 150
+    X = rng.random((n, 3)).astype(np.float32).astype(float)
+    tail = np.minimum(X[:, seed], 1 - X[:, seed]) < 0.06
+    y = np.where(tail, rng.integers(1, n_classes, n), 0)
+    noise = rng.random(n) < 0.1
+    y[noise] = rng.integers(0, n_classes, noise.sum())
+    w = rng.uniform(0.2, 3.0, n)
+    sk = DecisionTreeClassifier(max_depth=1, criterion=criterion, random_state=0, **limits)
+    sk.fit(X, y, sample_weight=w)
+    clf = DPDTreeClassifier(max_depth=2, splitter="cart", candidates=(1, 1), criterion=criterion)
+    clf.set_params(**limits).fit(X, y, sample_weight=w)
+    roots = {(t.feature[0], t.threshold[0]) for t in clf.trees_ if t.feature[0] >= 0}
+    assert len(roots) == 1
+    ((feature, threshold),) = roots
+    assert feature == sk.tree_.feature[0]
+    assert_array_equal(X[:, feature] <= threshold, X[:, feature] <= sk.tree_.threshold[0])

@@ -489,7 +489,7 @@ def test_optimal_errors_are_the_published_optimal_accuracies(name):
     assert round(1.0 - data.optimal_depth3_errors / n, 3) == data.optimal_depth3_accuracy
 
 
-def _best_stump(X, y, w, n_classes, min_samples_leaf, criterion):
+def _best_stump(X, y, w, n_classes, criterion, min_samples_leaf=1, min_weight_fraction_leaf=0.0):
     """(feature, threshold, loss) of the stump of least weighted 0-1 loss, ties going to the lower
     weighted impurity of the children, then to the first (feature, threshold), by enumeration."""
     best = None
@@ -499,6 +499,8 @@ def _best_stump(X, y, w, n_classes, min_samples_leaf, criterion):
             t = lo / 2 + hi / 2
             left = X[:, f] <= t
             if min(left.sum(), (~left).sum()) < min_samples_leaf:
+                continue
+            if min(w[left].sum(), w[~left].sum()) < min_weight_fraction_leaf * w.sum():
                 continue
             loss = tie = 0.0
             for side in (left, ~left):
@@ -514,10 +516,12 @@ def _best_stump(X, y, w, n_classes, min_samples_leaf, criterion):
 
 
 @pytest.mark.parametrize("criterion", ["gini", "entropy"])
-@pytest.mark.parametrize("min_samples_leaf", [1, 7])
+@pytest.mark.parametrize(
+    "limits", [{}, dict(min_samples_leaf=7), dict(min_weight_fraction_leaf=0.3, min_samples_leaf=3)]
+)
 @pytest.mark.parametrize("n_classes", [2, 3, 5])
 @pytest.mark.parametrize("seed", range(12))
-def test_stump_is_the_enumerated_best_split(seed, n_classes, min_samples_leaf, criterion):
+def test_stump_is_the_enumerated_best_split(seed, n_classes, limits, criterion):
     # At depth 1 the root is searched by the exact 0-1 scan alone. Noise labels on few distinct
     # values make ties in x and in loss, integer weights keep the losses exact: in about one case
     # out of four the first split of least loss is not the one of least impurity.
@@ -526,8 +530,8 @@ def test_stump_is_the_enumerated_best_split(seed, n_classes, min_samples_leaf, c
     X = rng.integers(0, 6 if seed % 2 else 20, size=(n, p)).astype(float)
     y = rng.integers(0, n_classes, n)
     w = rng.integers(1, 4, n).astype(float) if seed % 3 == 0 else np.ones(n)
-    clf = DPDTreeClassifier(max_depth=1, min_samples_leaf=min_samples_leaf, criterion=criterion)
+    clf = DPDTreeClassifier(max_depth=1, criterion=criterion, **limits)
     clf.fit(X, y, sample_weight=w)
-    feature, threshold, loss = _best_stump(X, y, w, n_classes, min_samples_leaf, criterion)
+    feature, threshold, loss = _best_stump(X, y, w, n_classes, criterion, **limits)
     assert (clf.tree_.feature[0], clf.tree_.threshold[0]) == (feature, threshold)
     assert clf.pareto_front_["train_loss"][0] * w.sum() == pytest.approx(loss)

@@ -643,6 +643,9 @@ class Search {
 
     // The splits of a best-first CART grown on the node's samples until it has `budget` splits.
     // `in_left` is the thread's all-zero membership mask, left all zero.
+    // A node waits in the heap under a bound on its best score until the bound says it may be next,
+    // and is only then searched: the nodes of a budget's last level mostly never are. The splits
+    // are those of eager scoring, ties included (equal scores go to the node created first).
     void cart_splits(View node, SubsetHash hash, const Solution& sol, int budget,
                      std::vector<SplitRecord>& out, Workspace& ws) {
         struct CartNode {
@@ -650,44 +653,52 @@ class Search {
             SubsetHash hash;   // kept only when the memo serves (every feature scanned)
             std::vector<double> stats;
             double total = 0.0;
-            SplitRecord split;
-            double decrease = 0.0;
+            std::vector<int32_t> features;   // a subsample's, drawn when the node is created
+            bool scored = false;
+            SplitRecord split;   // once scored
+            double key = 0.0;   // the best score once scored, a bound on it before
             int64_t order = 0;
         };
         auto cmp = [](const std::shared_ptr<CartNode>& a, const std::shared_ptr<CartNode>& b) {
-            return a->decrease < b->decrease || (a->decrease == b->decrease && a->order > b->order);
+            return a->key < b->key || (a->key == b->key && a->order > b->order);
         };
         std::priority_queue<std::shared_ptr<CartNode>, std::vector<std::shared_ptr<CartNode>>, decltype(cmp)>
             heap(cmp);
         std::mt19937_64 rng(splitmix64(params_.random_state ^ hash.a) ^ hash.b);
         const int32_t p = static_cast<int32_t>(layout_.p());
         const bool subsample = params_.max_features > 0 && params_.max_features < p;
-        std::vector<int32_t> features;
         int64_t order = 0;
 
+        // Finds the node's best split: false if it has none worth taking.
+        auto score = [&](CartNode& cn) {
+            // A subsample's features depend on the state, so its splits are no function of the node's
+            // samples alone and stay out of the memo.
+            cn.split = subsample ? layout_.best_generator_split(obj_, cn.view, cn.features, limits_, cn.stats.data())
+                                 : best_split_of(cn.view, cn.hash, cn.stats.data(), ws);
+            if (!cn.split.found() || cn.split.score < params_.min_impurity_decrease * total_weight_) return false;
+            cn.scored = true;
+            cn.key = cn.split.score;
+            return true;
+        };
         auto consider = [&](std::shared_ptr<CartNode> cn) {
             const int32_t m = cn->view.m;
             if (m < params_.min_samples_split || m < 2 * params_.min_samples_leaf) return;
             if (!obj_.improvable(cn->stats.data())) return;
             if (subsample) {
                 // Partial Fisher-Yates draw of max_features features, seeded by the state.
-                features = all_features_;
+                cn->features = all_features_;
                 for (int i = 0; i < params_.max_features; ++i) {
                     const uint64_t j = i + rng() % static_cast<uint64_t>(p - i);
-                    std::swap(features[i], features[j]);
+                    std::swap(cn->features[i], cn->features[j]);
                 }
-                features.resize(params_.max_features);
-                std::sort(features.begin(), features.end());
+                cn->features.resize(params_.max_features);
+                std::sort(cn->features.begin(), cn->features.end());
             }
-            // A subsample's features depend on the state, so its splits are no function of the node's
-            // samples alone and stay out of the memo.
-            cn->split = subsample ? layout_.best_generator_split(obj_, cn->view, features, limits_, cn->stats.data())
-                                  : best_split_of(cn->view, cn->hash, cn->stats.data(), ws);
-            if (!cn->split.found()) return;
-            const double decrease = cn->split.score;
-            if (decrease < params_.min_impurity_decrease * total_weight_) return;
-            cn->decrease = decrease;
             cn->order = order++;
+            // Slack over the bound covers the rounding of the scores.
+            const double bound = obj_.generator_score_bound(cn->stats.data());
+            cn->key = bound * (1.0 + 1e-9) + 1e-300;
+            if (std::isinf(bound) && !score(*cn)) return;
             heap.push(std::move(cn));
         };
 
@@ -700,6 +711,10 @@ class Search {
         while (static_cast<int>(out.size()) < budget && !heap.empty()) {
             std::shared_ptr<CartNode> cn = heap.top();
             heap.pop();
+            if (!cn->scored) {
+                if (score(*cn)) heap.push(std::move(cn));
+                continue;
+            }
             out.push_back(cn->split);
             if (static_cast<int>(out.size()) >= budget) break;
             auto left = std::make_shared<CartNode>(), right = std::make_shared<CartNode>();

@@ -3,9 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "dpdt/criterion.hpp"
 
@@ -17,46 +14,6 @@ namespace {
 // Weighted impurity W * imp of a side.
 inline double weighted_impurity(const double* cw, int K, double total, Criterion criterion) {
     return total * impurity(cw, K, total, criterion);
-}
-
-// Added to the loss of a position with no valid threshold, so the scans need no branch there:
-// a branch taken at random (ties in x, the leaf limits) costs more than the whole update.
-constexpr double kNoThreshold = 1e300;
-
-// std::min, std::max and the penalties below, with no branch: compilers turn the plain forms
-// into branches where they guess them predictable, and in these scans they are not.
-#if defined(__SSE2__)
-inline double min_of(double a, double b) {
-    return _mm_cvtsd_f64(_mm_min_sd(_mm_set_sd(b), _mm_set_sd(a)));   // b < a ? b : a
-}
-inline double max_of(double a, double b) {
-    return _mm_cvtsd_f64(_mm_max_sd(_mm_set_sd(b), _mm_set_sd(a)));   // b > a ? b : a
-}
-// kNoThreshold where no threshold separates x from the next value (equal, or x missing), else 0.
-inline double cut_penalty(double x, double next) {
-    const __m128d vx = _mm_set_sd(x);
-    const __m128d none = _mm_or_pd(_mm_cmpeq_sd(vx, _mm_set_sd(next)), _mm_cmpunord_sd(vx, vx));
-    return _mm_cvtsd_f64(_mm_and_pd(none, _mm_set_sd(kNoThreshold)));
-}
-// kNoThreshold where a side of weight w is lighter than min_weight, else 0.
-inline double light_penalty(double w, double min_weight) {
-    return _mm_cvtsd_f64(_mm_and_pd(_mm_cmplt_sd(_mm_set_sd(w), _mm_set_sd(min_weight)), _mm_set_sd(kNoThreshold)));
-}
-#else
-inline double min_of(double a, double b) { return std::min(a, b); }
-inline double max_of(double a, double b) { return std::max(a, b); }
-inline double cut_penalty(double x, double next) { return x == next || x != x ? kNoThreshold : 0.0; }
-inline double light_penalty(double w, double min_weight) { return w < min_weight ? kNoThreshold : 0.0; }
-#endif
-
-// The positions j of a scan order where a threshold may go (between samples j and j + 1) as far
-// as the sample counts of the leaf limits go: [first, last], empty when first > last.
-struct CutRange {
-    int32_t first, last;
-};
-inline CutRange cut_range(int32_t m, const LeafLimits& limits) {
-    const int32_t min_samples = std::max(1, limits.min_samples);
-    return CutRange{min_samples - 1, m - 1 - min_samples};
 }
 
 // Among the positions of loss[first..last] within tol of the lowest, the first of lowest tie(j);
@@ -116,11 +73,13 @@ SplitRecord best_01_split_multiclass(const Dataset& data, const Classification& 
     };
     for (int32_t j = 0; j < range.first; ++j) add_left(j);
     double x = col[ids[range.first]];
+    const bool weighed = limits.min_weight > 0.0;
     for (int32_t j = range.first; j <= range.last; ++j) {
         add_left(j);
         const double next = col[ids[j + 1]];
-        loss[j] = max_of(0.0, wl - max_left) + cut_penalty(x, next) + light_penalty(wl, limits.min_weight) +
-                  light_penalty(total - wl, limits.min_weight);
+        double penalty = cut_penalty(x, next);
+        if (weighed) penalty += light_penalty(wl, limits.min_weight) + light_penalty(total - wl, limits.min_weight);
+        loss[j] = max_of(0.0, wl - max_left) + penalty;
         x = next;
     }
     std::fill(even, even + 2 * K, 0.0);

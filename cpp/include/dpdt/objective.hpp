@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include "dpdt/criterion.hpp"
 #include "dpdt/params.hpp"
@@ -46,6 +47,11 @@ struct Classification {
     double generator_impurity(const double* s) const {
         const double t = weight(s);
         return t * impurity(s, n_classes, t, criterion);
+    }
+    // At least the generator score of any split of s (see the solver's CART generator): a split
+    // removes at most all the impurity; a gain ratio has no such bound.
+    double generator_score_bound(const double* s) const {
+        return criterion == Criterion::GainRatio ? std::numeric_limits<double>::infinity() : generator_impurity(s);
     }
     double node_impurity(const double* s) const { return impurity(s, n_classes, weight(s), criterion); }
     int value_dim() const { return n_classes; }
@@ -100,6 +106,7 @@ struct SquaredError {
     bool improvable(const double* s) const { return loss(s) > 0.0; }
     double tie(const double*) const { return 0.0; }
     double generator_impurity(const double* s) const { return loss(s); }
+    double generator_score_bound(const double* s) const { return loss(s); }
     double node_impurity(const double* s) const { return s[0] > 0.0 ? loss(s) / s[0] : 0.0; }
     int value_dim() const { return n_outputs; }
     void value(const double* s, double* out) const {
@@ -141,6 +148,8 @@ struct Newton {
     bool improvable(const double*) const { return true; }
     double tie(const double*) const { return 0.0; }
     double generator_impurity(const double* s) const { return loss(s); }
+    // The children's losses have no lower bound of their own here.
+    double generator_score_bound(const double*) const { return std::numeric_limits<double>::infinity(); }
     double node_impurity(const double* s) const { return loss(s); }
     int value_dim() const { return 1; }
     void value(const double* s, double* out) const {

@@ -7,6 +7,9 @@
 #include <limits>
 #include <type_traits>
 #include <vector>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "dpdt/dataset.hpp"
 #include "dpdt/objective.hpp"
@@ -133,6 +136,49 @@ void scan_thresholds(const Dataset& data, const O& obj, const int32_t* ids, int3
     }
 }
 
+// Added to the loss (subtracted from the score) of a position where no threshold may go, so that
+// the scans need no branch there: a branch taken at random (ties in x, the leaf limits) costs more
+// than the whole update of a position.
+constexpr double kNoThreshold = 1e300;
+// A generator score below kNoScore marks a position where no threshold may go.
+constexpr double kNoScore = -0.5 * kNoThreshold;
+
+// std::min, std::max and the penalties below, with no branch: compilers turn the plain forms into
+// branches where they guess them predictable, and in the scans they are not.
+#if defined(__SSE2__)
+inline double min_of(double a, double b) {
+    return _mm_cvtsd_f64(_mm_min_sd(_mm_set_sd(b), _mm_set_sd(a)));   // b < a ? b : a
+}
+inline double max_of(double a, double b) {
+    return _mm_cvtsd_f64(_mm_max_sd(_mm_set_sd(b), _mm_set_sd(a)));   // b > a ? b : a
+}
+// kNoThreshold where no threshold separates x from the next value (equal, or x missing), else 0.
+inline double cut_penalty(double x, double next) {
+    const __m128d vx = _mm_set_sd(x);
+    const __m128d none = _mm_or_pd(_mm_cmpeq_sd(vx, _mm_set_sd(next)), _mm_cmpunord_sd(vx, vx));
+    return _mm_cvtsd_f64(_mm_and_pd(none, _mm_set_sd(kNoThreshold)));
+}
+// kNoThreshold where a side of weight w is lighter than min_weight, else 0.
+inline double light_penalty(double w, double min_weight) {
+    return _mm_cvtsd_f64(_mm_and_pd(_mm_cmplt_sd(_mm_set_sd(w), _mm_set_sd(min_weight)), _mm_set_sd(kNoThreshold)));
+}
+#else
+inline double min_of(double a, double b) { return std::min(a, b); }
+inline double max_of(double a, double b) { return std::max(a, b); }
+inline double cut_penalty(double x, double next) { return x == next || x != x ? kNoThreshold : 0.0; }
+inline double light_penalty(double w, double min_weight) { return w < min_weight ? kNoThreshold : 0.0; }
+#endif
+
+// The positions j of a scan order where a threshold may go (between samples j and j + 1) as far
+// as the sample counts of the leaf limits go: [first, last], empty when first > last.
+struct CutRange {
+    int32_t first, last;
+};
+inline CutRange cut_range(int32_t m, const LeafLimits& limits) {
+    const int32_t min_samples = std::max(1, limits.min_samples);
+    return CutRange{min_samples - 1, m - 1 - min_samples};
+}
+
 // Buffers of the 0-1 scans, kept by the caller across features and states.
 struct ScanScratch {
     std::vector<double> loss;   // per position of a scan order
@@ -147,33 +193,50 @@ SplitRecord best_01_split(const Dataset& data, const Classification& obj, const 
                           int64_t f, const LeafLimits& limits, const double* class_w, ScanScratch& scratch,
                           double skip_tie_above = std::numeric_limits<double>::infinity());
 
-// Classification's generator scores: gini from running sums of squares, entropy and gain ratio
-// from the class sums (running sums of x log x drift and would break exact ties: k samples of
-// weight 1 must give the tree of one sample of weight k).
+// Classification's generator scores: calls visit(j, score) at each valid threshold between
+// samples j and j + 1 whose score exceeds *floor (read at each threshold: the visitor may raise
+// it; no floor, every valid threshold). Gini comes from running sums of squares, scored at every
+// position with no branch but the floor's; entropy and gain ratio from the class sums (running
+// sums of x log x drift and would break exact ties: k samples of weight 1 must give the tree of
+// one sample of weight k).
 template <class Visit>
 void classification_scores(const Dataset& data, const Classification& obj, const int32_t* ids, int32_t m,
-                           int64_t f, const LeafLimits& limits, const double* class_w, Visit&& visit) {
+                           int64_t f, const LeafLimits& limits, const double* class_w, Visit&& visit,
+                           const double* floor = nullptr) {
+    const double no_floor = kNoScore;
+    if (floor == nullptr) floor = &no_floor;
     const int K = obj.n_classes;
+    const double* col = data.column(f);
+    const CutRange range = cut_range(m, limits);
+    if (range.first > range.last) return;
+    // A side of no weight scores 0 / 0: NaN exceeds no floor, so it needs no penalty of its own
+    // (a side's weight is a sum of non-negative weights, its gini numerator 0 with it).
+    const double min_weight = limits.min_weight;
+    const bool weighed = min_weight > 0.0;
+    double bar = *floor;
     if (K == 2 && obj.criterion == Criterion::Gini) {
-        // Two classes under gini: W_L gini_L = 2 l0 l1 / W_L, all in registers.
-        const double* col = data.column(f);
+        // Two classes under gini: W_L gini_L = 2 l0 l1 / W_L, all in registers. The branch on
+        // the cut stays: for two classes it was measured cheaper than scoring every position.
         const double c0 = class_w[0], c1 = class_w[1], total = c0 + c1;
         const double parent = total > 0.0 ? 2.0 * c0 * c1 / total : 0.0;
         double l0 = 0.0, l1 = 0.0;
-        for (int32_t j = 0; j + 1 < m; ++j) {
+        for (int32_t j = 0; j <= range.last; ++j) {
             const int32_t i = ids[j];
             const double wi = obj.w[i];
             const bool is1 = obj.y[i] != 0;
             l0 += is1 ? 0.0 : wi;
             l1 += is1 ? wi : 0.0;
-            if (!cut_between(col[i], col[ids[j + 1]])) continue;
+            if (j < range.first || !cut_between(col[i], col[ids[j + 1]])) continue;
             const double wl = l0 + l1, r0 = std::max(0.0, c0 - l0), r1 = std::max(0.0, c1 - l1), wr = r0 + r1;
-            if (!limits.allow(j + 1, m - j - 1, wl, wr) || wl <= 0.0 || wr <= 0.0) continue;
-            visit(j, parent - 2.0 * l0 * l1 / wl - 2.0 * r0 * r1 / wr);
+            if (wl < min_weight || wr < min_weight || wl <= 0.0 || wr <= 0.0) continue;
+            const double score = parent - 2.0 * l0 * l1 / wl - 2.0 * r0 * r1 / wr;
+            if (score > bar) {
+                visit(j, score);
+                bar = *floor;
+            }
         }
         return;
     }
-    const double* col = data.column(f);
     std::vector<double> left(K, 0.0), right(class_w, class_w + K);
     double total = 0.0, sq_left = 0.0, sq_right = 0.0;
     for (int k = 0; k < K; ++k) {
@@ -182,33 +245,52 @@ void classification_scores(const Dataset& data, const Classification& obj, const
     }
     const double parent = total * impurity(class_w, K, total, obj.criterion);
     double wl = 0.0, wr = total;
-    for (int32_t j = 0; j + 1 < m; ++j) {
+    if (obj.criterion == Criterion::Gini) {
+        auto add = [&](int32_t j) {
+            const int32_t i = ids[j];
+            const int k = obj.y[i];
+            const double wi = obj.w[i];
+            sq_left += wi * (2.0 * left[k] + wi);
+            sq_right += wi * (wi - 2.0 * right[k]);
+            left[k] += wi;
+            right[k] = max_of(0.0, right[k] - wi);
+            wl += wi;
+            wr = max_of(0.0, wr - wi);
+        };
+        for (int32_t j = 0; j < range.first; ++j) add(j);
+        double x = col[ids[range.first]];
+        for (int32_t j = range.first; j <= range.last; ++j) {
+            add(j);
+            const double next = col[ids[j + 1]];
+            double penalty = cut_penalty(x, next);
+            if (weighed) penalty += light_penalty(wl, min_weight) + light_penalty(wr, min_weight);
+            x = next;
+            const double score = parent - (wl - sq_left / wl) - (wr - sq_right / wr) - penalty;
+            if (score > bar) {
+                visit(j, score);
+                bar = *floor;
+            }
+        }
+        return;
+    }
+    for (int32_t j = 0; j <= range.last; ++j) {
         const int32_t i = ids[j];
         const int k = obj.y[i];
         const double wi = obj.w[i];
-        if (obj.criterion == Criterion::Gini) {
-            sq_left += wi * (2.0 * left[k] + wi);
-            sq_right += wi * (wi - 2.0 * right[k]);
-        }
         left[k] += wi;
         right[k] = std::max(0.0, right[k] - wi);
         wl += wi;
         wr = std::max(0.0, wr - wi);
-        if (!cut_between(col[i], col[ids[j + 1]])) continue;
+        if (j < range.first || !cut_between(col[i], col[ids[j + 1]])) continue;
         if (!limits.allow(j + 1, m - j - 1, wl, wr) || wl <= 0.0 || wr <= 0.0) continue;
-        if (obj.criterion == Criterion::Gini) {
-            visit(j, parent - (wl - sq_left / wl) - (wr - sq_right / wr));
-            continue;
-        }
         const double gain = parent - wl * impurity(left.data(), K, wl, Criterion::Entropy) -
                             wr * impurity(right.data(), K, wr, Criterion::Entropy);
-        if (obj.criterion == Criterion::Entropy) {
-            visit(j, gain);
-            continue;
+        double score = gain;
+        if (obj.criterion == Criterion::GainRatio) {
+            const double pl = wl / total, pr = wr / total;
+            score = gain / -(pl * std::log2(pl) + pr * std::log2(pr));   // in weight units, like a decrease
         }
-        const double pl = wl / total, pr = wr / total;
-        const double split_info = -(pl * std::log2(pl) + pr * std::log2(pr));
-        visit(j, gain / split_info);   // in weight units, like a decrease
+        if (score > *floor) visit(j, score);
     }
 }
 
@@ -218,9 +300,9 @@ void classification_scores(const Dataset& data, const Classification& obj, const
 template <class O, class Visit>
 void generator_scores(const Dataset& data, const O& obj, const int32_t* ids, int32_t m, int64_t f,
                       const LeafLimits& limits, const double* stats, std::vector<double>& left,
-                      std::vector<double>& right, Visit&& visit) {
+                      std::vector<double>& right, Visit&& visit, const double* floor = nullptr) {
     if constexpr (std::is_same_v<O, Classification>) {
-        classification_scores(data, obj, ids, m, f, limits, stats, visit);
+        classification_scores(data, obj, ids, m, f, limits, stats, visit, floor);
     } else {
         const double parent = obj.generator_impurity(stats);
         scan_thresholds(data, obj, ids, m, f, limits, stats, left, right,
@@ -303,6 +385,8 @@ void best_generator_split_per_feature(const Dataset& data, const O& obj, NodeVie
         const int32_t* block = node.block(f);
         if (node.m < 2 || data.x(f, block[0]) == data.x(f, block[node.m - 1])) continue;
         SplitRecord& best = out[a];
+        // The visitor takes only a score above the best by more than tol: the scan skips the rest.
+        double floor = detail::kNoScore;
         for_each_order(data, node, f, order_scratch, [&](ScanOrder order) {
             const int32_t* ids = order.ids;
             detail::generator_scores(data, obj, ids, node.m, f, limits, stats, left, right,
@@ -313,7 +397,8 @@ void best_generator_split_per_feature(const Dataset& data, const O& obj, NodeVie
                 best.score = score;
                 best.missing_left = order.missing_left;
                 best.threshold = midpoint(data.x(f, ids[j]), data.x(f, ids[j + 1]));
-            });
+                floor = score + tol;
+            }, &floor);
         });
     }
 }
