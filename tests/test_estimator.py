@@ -325,6 +325,30 @@ def test_threshold_tie_on_tiny_data():
     assert_array_equal(clf.predict([[1.5], [1.625]]), [0, 1])
 
 
+@pytest.mark.parametrize("shift", [-0.5, -10.0])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_negative_values_and_signed_zeros_sort_as_numbers(shift, weighted):
+    # The presort orders the bit patterns of the values: a shift into negative numbers keeps the
+    # tree (its thresholds shifted), and -0.0 is 0.0. Weights make the order of tied samples
+    # count (sums in another order round otherwise).
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 5, size=(300, 3)) / 4.0
+    y = (X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(0, 0.3, 300) > 1.0).astype(int)
+    w = rng.uniform(0.1, 2.0, 300) if weighted else None
+    signed = X.copy()
+    signed[rng.random(X.shape) < 0.5] *= -1.0  # -0.0 for about half the zeros
+    signed = np.where(X == 0.0, signed, X)
+    assert np.signbit(signed).any()
+    params = dict(max_depth=3, splitter="cart", candidates=(3, 3, 3))
+    reference = DPDTreeClassifier(**params).fit(X, y, sample_weight=w)
+    for Z in (X + shift, signed):
+        clf = DPDTreeClassifier(**params).fit(Z, y, sample_weight=w)
+        assert_array_equal(clf.tree_.feature, reference.tree_.feature)
+        assert_array_equal(clf.tree_.n_node_samples, reference.tree_.n_node_samples)
+        assert_array_equal(clf.apply(Z), reference.apply(X))
+        assert_array_equal(clf.pareto_front_["train_loss"], reference.pareto_front_["train_loss"])
+
+
 @pytest.mark.parametrize("dataset", DATASETS)
 def test_feature_importances(dataset):
     X, y = DATASETS[dataset]()

@@ -1,31 +1,77 @@
 #include "dpdt/dataset.hpp"
 
-#include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstring>
 #include <utility>
 
 namespace dpdt {
+
+namespace {
+
+// An unsigned key ordered as the double is (-0.0 and 0.0 alike; no NaN here).
+inline uint64_t order_key(double x) {
+    if (x == 0.0) x = 0.0;
+    uint64_t bits;
+    std::memcpy(&bits, &x, sizeof bits);
+    return (bits >> 63) != 0 ? ~bits : bits | (uint64_t{1} << 63);
+}
+
+// Sorts ids by key, equal keys in their given order: a least-significant-digit radix sort, 11 bits
+// a pass, skipping the digits every key shares; one read counts every digit's values. Sorting
+// (value, id) pairs by comparison took 10 to 15% of a depth-3 fit.
+void radix_sort(std::vector<uint64_t>& keys, std::vector<int32_t>& ids, std::vector<uint64_t>& keys_tmp,
+                std::vector<int32_t>& ids_tmp, int64_t count) {
+    constexpr int kBits = 11, kDigits = (64 + kBits - 1) / kBits, kBuckets = 1 << kBits;
+    constexpr uint64_t kMask = kBuckets - 1;
+    std::vector<int32_t> counts(static_cast<size_t>(kDigits) * kBuckets, 0);
+    for (int64_t i = 0; i < count; ++i) {
+        const uint64_t k = keys[i];
+        for (int d = 0; d < kDigits; ++d) ++counts[d * kBuckets + ((k >> (kBits * d)) & kMask)];
+    }
+    std::vector<int32_t> start(kBuckets);
+    for (int d = 0; d < kDigits; ++d) {
+        const int shift = kBits * d;
+        const int32_t* c = counts.data() + d * kBuckets;
+        if (c[(keys[0] >> shift) & kMask] == count) continue;
+        int32_t sum = 0;
+        for (int b = 0; b < kBuckets; ++b) {
+            start[b] = sum;
+            sum += c[b];
+        }
+        for (int64_t i = 0; i < count; ++i) {
+            const int32_t at = start[(keys[i] >> shift) & kMask]++;
+            keys_tmp[at] = keys[i];
+            ids_tmp[at] = ids[i];
+        }
+        std::swap(keys, keys_tmp);
+        std::swap(ids, ids_tmp);
+    }
+}
+
+}  // namespace
 
 Dataset::Dataset(const double* X, int64_t n_samples, int64_t n_features)
     : n(n_samples), p(n_features), columns(n_samples * n_features), presorted(n_samples * n_features) {
     for (int64_t i = 0; i < n; ++i)
         for (int64_t f = 0; f < p; ++f) columns[f * n + i] = X[i * p + f];
-    // Sorting (value, id) pairs keeps the comparisons in cache, unlike sorting ids by lookup.
-    // Missing values (NaN) go last, in id order.
-    std::vector<std::pair<double, int32_t>> keyed(static_cast<size_t>(n));
+    // Each block sorted by (x, id), missing values (NaN) last, in id order.
+    std::vector<uint64_t> keys(n), keys_tmp(n);
+    std::vector<int32_t> ids(n), ids_tmp(n);
     for (int64_t f = 0; f < p; ++f) {
         const double* col = column(f);
-        int64_t present = 0, missing = n;
+        int64_t present = 0;
         for (int64_t i = 0; i < n; ++i) {
             if (std::isnan(col[i])) continue;
-            keyed[present++] = {col[i], static_cast<int32_t>(i)};
+            keys[present] = order_key(col[i]);
+            ids[present++] = static_cast<int32_t>(i);
         }
-        for (int64_t i = n - 1; i >= 0; --i)
-            if (std::isnan(col[i])) keyed[--missing] = {col[i], static_cast<int32_t>(i)};
         has_missing = has_missing || present < n;
-        std::sort(keyed.begin(), keyed.begin() + present);
+        if (present > 0) radix_sort(keys, ids, keys_tmp, ids_tmp, present);
         int32_t* block = presorted.data() + f * n;
-        for (int64_t i = 0; i < n; ++i) block[i] = keyed[i].second;
+        std::copy(ids.begin(), ids.begin() + present, block);
+        for (int64_t i = 0, missing = present; i < n; ++i)
+            if (std::isnan(col[i])) block[missing++] = static_cast<int32_t>(i);
     }
 }
 

@@ -124,7 +124,7 @@ SplitRecord best_01_split_multiclass(const Dataset& data, const Classification& 
 // registers. This scan keeps its branches: a branch-free one, computing every position, was
 // measured slower on two classes, whose loss is cheap where a threshold may go.
 SplitRecord best_01_split_binary(const Dataset& data, const Classification& obj, const int32_t* ids, int32_t m,
-                                 int64_t f, const LeafLimits& limits, const double* class_w) {
+                                 int64_t f, const LeafLimits& limits, const double* class_w, double skip_tie_above) {
     const double* col = data.column(f);
     const int32_t* y = obj.y;
     const double* w = obj.w;
@@ -145,6 +145,15 @@ SplitRecord best_01_split_binary(const Dataset& data, const Classification& obj,
         const double r0 = std::max(0.0, c0 - l0), r1 = std::max(0.0, c1 - l1);
         const double loss = std::min(l0, l1) + std::min(r0, r1);
         if (best_j >= 0 && loss > best.score + tol) continue;
+        if (loss > skip_tie_above) {
+            // This feature cannot win: its first split of least loss will do, with no impurity.
+            if (best_j < 0 || loss < best.score - tol) {
+                best.score = loss;
+                best.tie = std::numeric_limits<double>::infinity();
+                best_j = j;
+            }
+            continue;
+        }
         const double left[2] = {l0, l1}, right[2] = {r0, r1};
         const double tie = weighted_impurity(left, 2, wl, obj.criterion) + weighted_impurity(right, 2, r0 + r1, obj.criterion);
         // Lower loss wins; a tie in loss goes to the lower weighted impurity of the children.
@@ -167,7 +176,7 @@ SplitRecord best_01_split_binary(const Dataset& data, const Classification& obj,
 SplitRecord best_01_split(const Dataset& data, const Classification& obj, const int32_t* ids, int32_t m,
                           int64_t f, const LeafLimits& limits, const double* class_w, ScanScratch& scratch,
                           double skip_tie_above) {
-    if (obj.n_classes == 2) return best_01_split_binary(data, obj, ids, m, f, limits, class_w);
+    if (obj.n_classes == 2) return best_01_split_binary(data, obj, ids, m, f, limits, class_w, skip_tie_above);
     return best_01_split_multiclass(data, obj, ids, m, f, limits, class_w, scratch, skip_tie_above);
 }
 
