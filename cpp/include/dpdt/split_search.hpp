@@ -97,6 +97,22 @@ inline bool cut_between(double x, double next) { return x != next && x == x; }
 template <class O>
 void node_stats(const O& obj, const int32_t* ids, int32_t n, double* stats) {
     std::fill(stats, stats + obj.dim(), 0.0);
+    if constexpr (std::is_same_v<O, Classification>) {
+        if (obj.n_classes == 2) {
+            // In registers, the same sums: consecutive samples of one class would otherwise wait
+            // on each other's store.
+            double s0 = 0.0, s1 = 0.0;
+            for (int32_t j = 0; j < n; ++j) {
+                const int32_t i = ids[j];
+                const double is1 = obj.y[i], wi = obj.w[i];   // class code 0 or 1
+                s0 += (1.0 - is1) * wi;
+                s1 += is1 * wi;
+            }
+            stats[0] = s0;
+            stats[1] = s1;
+            return;
+        }
+    }
     for (int32_t j = 0; j < n; ++j) obj.add(stats, ids[j]);
 }
 
