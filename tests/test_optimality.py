@@ -535,3 +535,20 @@ def test_stump_is_the_enumerated_best_split(seed, n_classes, limits, criterion):
     feature, threshold, loss = _best_stump(X, y, w, n_classes, criterion, **limits)
     assert (clf.tree_.feature[0], clf.tree_.threshold[0]) == (feature, threshold)
     assert clf.pareto_front_["train_loss"][0] * w.sum() == pytest.approx(loss)
+
+
+def test_optimality_benchmark_speed_verdicts():
+    # The 50x target reads the one-core row; the every-core row has a verdict line of its own.
+    from dpdt.benchmarks import optimality
+
+    def row(config, dataset, speedup):
+        return dict(config=config, dataset=dataset, speedup_vs_published=speedup, ratio_to_cart=1.0,
+                    accuracy=1.0, published_accuracy=0.9)
+
+    rows = [row("(7,7,7)", "bank", 40.0), row("(7,7,7)", "wilt", 60.0),
+            row("(7,7,7) n_jobs=-1", "bank", 55.0), row("(7,7,7) n_jobs=-1", "wilt", 45.0)]
+    lines = optimality.summarise(rows)
+    one_core = [line for line in lines if line.startswith("(7,7,7) >= 50x")]
+    every_core = [line for line in lines if "n_jobs=-1 >= 50x" in line]
+    assert one_core == ["(7,7,7) >= 50x faster than published DPDT(8,8,8): FAIL (bank 40x)"]
+    assert len(every_core) == 1 and every_core[0].endswith("FAIL (wilt 45x)")
