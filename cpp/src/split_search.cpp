@@ -62,20 +62,21 @@ SplitRecord best_01_split_multiclass(const Dataset& data, const Classification& 
     double* loss = scratch.loss.data();
     double* even = scratch.sums.data();
     double* odd = even + K;
-    double wl = 0.0, max_left = 0.0;
-    auto add_left = [&](int32_t j) {
+    // Adds sample j to one side's class sums, raising `largest` to its class's sum and `weight`.
+    auto add = [&](int32_t j, double& largest, double& weight) {
         const int32_t i = ids[j];
         double* own = j % 2 == 0 ? even : odd;
         const double* other = j % 2 == 0 ? odd : even;
         const int k = y[i];
-        max_left = max_of(max_left, (own[k] += w[i]) + other[k]);
-        wl += w[i];
+        largest = max_of(largest, (own[k] += w[i]) + other[k]);
+        weight += w[i];
     };
-    for (int32_t j = 0; j < range.first; ++j) add_left(j);
+    double wl = 0.0, max_left = 0.0;
+    for (int32_t j = 0; j < range.first; ++j) add(j, max_left, wl);
     double x = col[ids[range.first]];
     const bool weighed = limits.min_weight > 0.0;
     for (int32_t j = range.first; j <= range.last; ++j) {
-        add_left(j);
+        add(j, max_left, wl);
         const double next = col[ids[j + 1]];
         double penalty = cut_penalty(x, next);
         if (weighed) penalty += light_penalty(wl, limits.min_weight) + light_penalty(total - wl, limits.min_weight);
@@ -84,17 +85,9 @@ SplitRecord best_01_split_multiclass(const Dataset& data, const Classification& 
     }
     std::fill(even, even + 2 * K, 0.0);
     double wr = 0.0, max_right = 0.0, lowest = kNoThreshold;
-    auto add_right = [&](int32_t j) {
-        const int32_t i = ids[j];
-        double* own = j % 2 == 0 ? even : odd;
-        const double* other = j % 2 == 0 ? odd : even;
-        const int k = y[i];
-        max_right = max_of(max_right, (own[k] += w[i]) + other[k]);
-        wr += w[i];
-    };
-    for (int32_t j = m - 1; j > range.last + 1; --j) add_right(j);
+    for (int32_t j = m - 1; j > range.last + 1; --j) add(j, max_right, wr);
     for (int32_t j = range.last + 1; j > range.first; --j) {
-        add_right(j);
+        add(j, max_right, wr);
         const double l = loss[j - 1] + max_of(0.0, wr - max_right);
         loss[j - 1] = l;
         lowest = min_of(lowest, l);
