@@ -116,6 +116,7 @@ SplitRecord best_01_split_multiclass(const Dataset& data, const Classification& 
 // Two classes: the right side's majority is max(c0 - l0, c1 - l1) and the class sums live in
 // registers. This scan keeps its branches: a branch-free one, computing every position, was
 // measured slower on two classes, whose loss is cheap where a threshold may go.
+template <bool Gini>
 SplitRecord best_01_split_binary(const Dataset& data, const Classification& obj, const int32_t* ids, int32_t m,
                                  int64_t f, const LeafLimits& limits, const double* class_w, double skip_tie_above) {
     const double* col = data.column(f);
@@ -147,8 +148,11 @@ SplitRecord best_01_split_binary(const Dataset& data, const Classification& obj,
             }
             continue;
         }
+        // Gini's W_L gini_L is 2 l0 l1 / W_L, with fewer operations than from the class sums.
         const double left[2] = {l0, l1}, right[2] = {r0, r1};
-        const double tie = weighted_impurity(left, 2, wl, obj.criterion) + weighted_impurity(right, 2, r0 + r1, obj.criterion);
+        const double tie = Gini ? 2.0 * l0 * l1 / wl + 2.0 * r0 * r1 / (r0 + r1)
+                                : weighted_impurity(left, 2, wl, obj.criterion) +
+                                      weighted_impurity(right, 2, r0 + r1, obj.criterion);
         // Lower loss wins; a tie in loss goes to the lower weighted impurity of the children.
         if (best_j < 0 || loss < best.score - tol || tie < best.tie - tol) {
             best.score = loss;
@@ -169,7 +173,11 @@ SplitRecord best_01_split_binary(const Dataset& data, const Classification& obj,
 SplitRecord best_01_split(const Dataset& data, const Classification& obj, const int32_t* ids, int32_t m,
                           int64_t f, const LeafLimits& limits, const double* class_w, ScanScratch& scratch,
                           double skip_tie_above) {
-    if (obj.n_classes == 2) return best_01_split_binary(data, obj, ids, m, f, limits, class_w, skip_tie_above);
+    if (obj.n_classes == 2) {
+        return obj.criterion == Criterion::Gini
+                   ? best_01_split_binary<true>(data, obj, ids, m, f, limits, class_w, skip_tie_above)
+                   : best_01_split_binary<false>(data, obj, ids, m, f, limits, class_w, skip_tie_above);
+    }
     return best_01_split_multiclass(data, obj, ids, m, f, limits, class_w, scratch, skip_tie_above);
 }
 
