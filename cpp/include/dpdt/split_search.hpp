@@ -225,8 +225,6 @@ void classification_scores(const Dataset& data, const Classification& obj, const
     const double* col = data.column(f);
     const CutRange range = cut_range(m, limits);
     if (range.first > range.last) return;
-    // A side of no weight scores 0 / 0: NaN exceeds no floor, so it needs no penalty of its own
-    // (a side's weight is a sum of non-negative weights, its gini numerator 0 with it).
     const double min_weight = limits.min_weight;
     const bool weighed = min_weight > 0.0;
     double bar = *floor;
@@ -282,7 +280,9 @@ void classification_scores(const Dataset& data, const Classification& obj, const
             if (weighed) penalty += light_penalty(wl, min_weight) + light_penalty(wr, min_weight);
             x = next;
             const double score = parent - (wl - sq_left / wl) - (wr - sq_right / wr) - penalty;
-            if (score > bar) {
+            // An empty side (a weight rounded to 0 included) scores NaN or an infinity; its check
+            // waits for the rare score that passes the bar.
+            if (score > bar && wl > 0.0 && wr > 0.0) {
                 visit(j, score);
                 bar = *floor;
             }
