@@ -12,7 +12,7 @@ from _trees import assert_tree_equal
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.datasets import make_classification, make_regression
 from sklearn.metrics import accuracy_score, get_scorer, mean_squared_error, r2_score
-from sklearn.model_selection import KFold, StratifiedKFold, cross_val_score
+from sklearn.model_selection import KFold, StratifiedKFold, check_cv
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import dpdt
@@ -222,12 +222,58 @@ def test_classifier_cv_equals_explicit_refits_at_every_alpha(selection):
     cv_model = DPDTreeClassifierCV(max_depths=[1, 2, 3], cv=5, selection=selection).fit(X, y)
     assert set(cv_model.validation_curve_["max_depth"]) == {1, 2, 3}
     _check_against_refits(cv_model, DPDTreeClassifier, X, y, StratifiedKFold(5))
-    # No alpha off the candidates does better: the candidates cover every combination.
-    for alpha in np.r_[0.0, np.geomspace(1e-4, 1.0, 12)]:
-        for depth in (1, 2, 3):
-            score = cross_val_score(DPDTreeClassifier(max_depth=depth, alpha=alpha), X, y,
-                                    cv=StratifiedKFold(5)).mean()
-            assert score <= cv_model.validation_curve_["mean_score"].max() + 1e-12
+
+
+def _clean_fold_data():
+    """A threshold at 20 with 14 of 40 labels flipped; the single fold trains on the 26 others.
+
+    The fold's stump is perfect, so its last breakpoint (0.5) lies far past the whole data's
+    (0.15): a leaf's alpha must be taken past the folds' breakpoints, not the refit's alone.
+    """
+    x = np.arange(40)
+    y = (x >= 20).astype(int)
+    flipped = np.r_[0:14:2, 26:40:2]
+    y[flipped] = 1 - y[flipped]
+    clean = np.setdiff1d(x, flipped)
+    return x[:, None].astype(float), y, [(clean, flipped)], [1]
+
+
+@pytest.mark.parametrize("make_data", [
+    lambda: (*_classification(), StratifiedKFold(5), [2, 3]),
+    lambda: (*_classification(n=300, seed=4), StratifiedKFold(5), [2, 3]),
+    lambda: (lambda d: (d.X_train, d.y_train))(dpdt.datasets.load("segment"))
+    + (StratifiedKFold(5), [2, 3]),
+    _clean_fold_data,
+], ids=["synthetic", "synthetic-300", "segment", "clean-fold"])
+def test_cv_rows_are_the_refits_trees_scored_at_their_own_regularisation(make_data):
+    X, y, splitter, depths = make_data()
+    cv_model = DPDTreeClassifierCV(max_depths=depths, cv=splitter).fit(X, y)
+    curve = cv_model.validation_curve_
+    for depth in depths:
+        rows = curve[curve["max_depth"] == depth]
+        refit = DPDTreeClassifier(max_depth=depth).fit(X, y)
+        front = refit.pareto_front_
+        # One row per tree of the whole-data front, in its order, at an alpha that selects it:
+        # Breiman's geometric mean wherever the tree's range has two positive ends.
+        assert [refit._front_index(alpha) for alpha in rows["alpha"]] == list(range(len(front)))
+        assert_array_equal(rows["complexity"], front["complexity"])
+        inner = (front["alpha_min"] > 0) & (front["alpha_min"] < front["alpha_max"])
+        inner[-1] = False
+        assert_allclose(rows["alpha"][inner],
+                        np.sqrt(front["alpha_min"] * front["alpha_max"])[inner], rtol=1e-15)
+        # The closing single leaf is scored by single leaves: a budget of no test gets the
+        # cross-validated score of a leaf, not that of the folds' larger trees.
+        leaf_scores = []
+        for train, test in check_cv(splitter, y, classifier=True).split(X, y):
+            fold = DPDTreeClassifier(max_depth=depth, alpha=rows["alpha"][-1]).fit(X[train],
+                                                                                 y[train])
+            assert fold.get_n_leaves() == 1
+            majority = np.bincount(y[train]).argmax()
+            leaf_scores.append(np.mean(y[test] == majority))
+        assert_allclose(rows["mean_score"][-1], np.mean(leaf_scores), rtol=0, atol=1e-12)
+    cv_model.select_tree(max_complexity=0.0)
+    assert cv_model.get_n_leaves() == 1
+    assert_allclose(cv_model.best_score_, np.mean(leaf_scores), rtol=0, atol=1e-12)
 
 
 @pytest.mark.parametrize("selection", ["best", "1se"])

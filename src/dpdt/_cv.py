@@ -30,16 +30,27 @@ _OWN_PARAMS = {"alpha", "max_depth", "max_depths", "cv", "scoring", "selection",
 _TREE_ONLY_PARAMS = {"full_front"}
 
 
-def candidate_alphas(fronts):
-    """Return one alpha per interval between the breakpoints pooled over several fronts.
+def representative_alphas(front, fold_fronts):
+    """Return, for each tree of the refit's front, the alpha at which the folds score it.
 
-    Inside an interval every front selects the same tree, so these alphas (0, a point inside each
-    interval, and one beyond the last breakpoint) reach every combination of trees that some
-    alpha selects, each exactly once, away from the ties at the breakpoints.
+    Breiman et al.'s choice (*Classification and Regression Trees*, 1984, ch. 3): the
+    geometric mean of the ends of the tree's alpha range, 0 for the first tree, and for the single
+    leaf closing the front an alpha past every fold's last breakpoint, so that the folds score
+    single leaves too. A tree that only alpha = 0's tie-break selects takes 0; the next one, whose
+    range starts at 0, the middle of its range. Each row of the curve is then one tree of the
+    refit, scored by fold trees of the same regularisation: a row's complexity is that of the
+    tree its score was measured for, which is what a budget on complexity needs.
     """
-    points = np.unique(np.concatenate([[0.0]] + [front["alpha_min"] for front in fronts]))
-    inner = [alpha_inside(lo, hi) for lo, hi in zip(points[:-1], points[1:], strict=True)]
-    return np.array([0.0, *inner, alpha_inside(points[-1], np.inf)])
+    last = max([front["alpha_min"][-1]] + [fold["alpha_min"][-1] for fold in fold_fronts])
+    alphas = []
+    for k, (lo, hi) in enumerate(zip(front["alpha_min"], front["alpha_max"], strict=True)):
+        if np.isinf(hi):
+            alphas.append(alpha_inside(last, np.inf))
+        elif lo == hi or (lo == 0 and k > 0):
+            alphas.append(alpha_inside(lo, hi))
+        else:
+            alphas.append(float(np.sqrt(lo * hi)))
+    return np.array(alphas)
 
 
 def standard_error(std_score, n_splits):
@@ -146,7 +157,8 @@ class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
         for i, depth in enumerate(depths):
             fold_models = models[i * per_depth:(i + 1) * per_depth - 1]
             refit = self._refits[depth] = models[(i + 1) * per_depth - 1]
-            alphas = candidate_alphas([model.pareto_front_ for model in fold_models])
+            alphas = representative_alphas(refit.pareto_front_,
+                                           [model.pareto_front_ for model in fold_models])
             scores = np.array([
                 _fold_scores(model, alphas, scorer, X[test], y[test],
                              None if sample_weight is None else sample_weight[test])
@@ -307,12 +319,13 @@ class DPDTreeClassifierCV(ClassifierMixin, _BaseDPDTreeCV):
 
     The cross-validation runs ``len(max_depths) * (n_folds + 1)`` fits in all: per depth limit, one
     fit per fold gives that fold's whole Pareto front, and one fit on all the data gives the front
-    the final tree is taken from. The candidate alphas are the intervals between the
-    breakpoints of the folds' fronts, pooled (inside one of them every fold's tree is fixed): one
-    alpha inside each, plus 0. Each fold's tree for each candidate is scored on the held-out part
-    and a candidate is chosen by ``selection`` from the mean and spread of its scores; the final
-    model is the whole-data fit with that ``max_depth`` and ``alpha``. No tree is ever refit per
-    alpha.
+    the final tree is taken from. The candidates are the trees of that whole-data front, each
+    at the alpha of Breiman et al. (*Classification and Regression Trees*, 1984, ch. 3): the
+    geometric mean of the ends of its alpha range (0 for the most complex tree, past every fold's
+    last breakpoint for the single leaf). Each fold's tree at that alpha is scored on the
+    held-out part, and a candidate is chosen by ``selection`` from the mean and spread of its
+    scores; the final model is the whole-data fit with that ``max_depth`` and ``alpha``. No tree
+    is ever refit per alpha.
 
     Candidates are ordered simplest first: lower ``complexity`` of the whole-data tree, then
     smaller depth limit, then larger alpha. ``selection="best"`` takes the simplest of those of
