@@ -360,7 +360,11 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         ``complexity`` at most ``max_complexity`` and depth at most ``max_depth``, the one of
         lowest ``train_loss`` is chosen (equal losses: the simpler tree, later on the front), and
         ``alpha`` is set to a value inside that row's range. The single leaf closing the front
-        meets every budget, so there is always a choice.
+        meets every budget, so there is always a choice. The front is the lower convex hull of
+        (complexity, train_loss): a budget that falls between two of its trees gets the simpler
+        one, even where some tree off the hull would fit the budget with a lower loss (a fit with
+        a smaller ``max_depth``, or a CV estimator with ``max_depths``, offers such trees
+        too).
 
         Parameters
         ----------
