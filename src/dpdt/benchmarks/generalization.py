@@ -17,6 +17,9 @@ is then measured once on the test split:
   under the same rule;
 - Top-k: ``DPDTreeClassifierCV(max_depth=d, splitter="topk", candidates=8)`` (Blanc et al.'s
   Top-k, k = 8 at every depth), the default selection rule;
+- DPDT-CV within CART-CV's tests (informative): the DPDT-CV default fit above, its choice
+  held by ``select_tree(max_complexity=...)`` to the expected tests per training sample of
+  CART-CV best's tree, no refit: the two at equal complexity;
 - STreeD (optional, ``pip install pystreed``): the optimal tree of depth d for accuracy on its
   own binarisation (5 quantile thresholds per feature), 60 s time limit per fit, no pruning.
 
@@ -85,6 +88,7 @@ STREED_TIME_LIMIT = 60.0
 RULES = ("best", "1se")
 OUTER_FOLDS = 5
 SELECTION_DEFAULT = DPDTreeClassifierCV().selection
+AT_CART_BUDGET = "DPDT-CV within CART-CV's tests"
 
 
 def _expected_tests(path_indicator):
@@ -180,21 +184,32 @@ def run(names, depths, streed):
         for name in progress(names, f"depth {depth}"):
             data = datasets.load(name)
             row = dict(depth=depth, dataset=name)
+            models = {}
             for method, fit in _methods(depth, streed).items():
                 start = time.perf_counter()
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")  # classes with < 5 members in some folds
                     model, leaves, tests = fit(data.X_train, data.y_train, data.X_test)
                 seconds = time.perf_counter() - start
-                predictions = model.predict(data.X_test)
-                row[method] = dict(accuracy=float(np.mean(predictions == data.y_test)),
-                                   leaves=int(leaves), tests=tests, seconds=seconds,
-                                   predictions=predictions)
-                print(f"  depth {depth} {name:10s} {method:14s} "
-                      f"acc {row[method]['accuracy']:.4f} leaves {leaves:3d} "
-                      f"tests {tests:.2f} {seconds:6.2f} s", flush=True)
+                models[method] = model
+                _measure(row, method, model, leaves, tests, seconds, data, depth)
+            # The same DPDT-CV fit, its choice held to the CART-CV tree's expected tests on the
+            # train split: accuracy at equal complexity (select_tree, no refit).
+            cv_model = models[f"DPDT-CV {SELECTION_DEFAULT}"]
+            cart = models["CART-CV best"].best_estimator_
+            cv_model.select_tree(max_complexity=_expected_tests(cart.decision_path(data.X_train)))
+            _measure(row, AT_CART_BUDGET, cv_model, cv_model.get_n_leaves(),
+                     _expected_tests(cv_model.decision_path(data.X_test)), 0.0, data, depth)
             rows.append(row)
     return rows
+
+
+def _measure(row, method, model, leaves, tests, seconds, data, depth):
+    predictions = model.predict(data.X_test)
+    row[method] = dict(accuracy=float(np.mean(predictions == data.y_test)), leaves=int(leaves),
+                       tests=tests, seconds=seconds, predictions=predictions)
+    print(f"  depth {depth} {data.name:10s} {method:14s} acc {row[method]['accuracy']:.4f} "
+          f"leaves {leaves:3d} tests {tests:.2f} {seconds:6.2f} s", flush=True)
 
 
 def _pairs(methods):
@@ -213,11 +228,11 @@ def _pairs(methods):
     return pairs
 
 
-def _compare(at, dpdt, cart):
+def _compare(at, dpdt, cart, prefix=""):
     """Print, for one depth limit, the verdicts of ``dpdt`` against ``cart``."""
-    depth = at[0]["depth"]
+    depth = f"{prefix}depth {at[0]['depth']}"
     mean = {m: np.mean([row[m]["accuracy"] for row in at]) for m in (dpdt, cart)}
-    print(f"depth {depth}: {dpdt} mean test accuracy {mean[dpdt]:.4f} > {cart} "
+    print(f"{depth}: {dpdt} mean test accuracy {mean[dpdt]:.4f} > {cart} "
           f"{mean[cart]:.4f}: " + verdict(mean[dpdt] > mean[cart],
                                          [f"{mean[dpdt] - mean[cart]:+.4f}"]))
     fewer, tied = [], []
@@ -232,11 +247,11 @@ def _compare(at, dpdt, cart):
             tied.append(row["dataset"] + (" (tie: same test predictions)" if same else " (tie)"))
     others = [row["dataset"] for row in at
               if row["dataset"] not in fewer + [t.split(" ")[0] for t in tied]]
-    print(f"depth {depth}: {dpdt} at least as accurate with no more expected tests than {cart} "
+    print(f"{depth}: {dpdt} at least as accurate with no more expected tests than {cart} "
           f"on {len(fewer) + len(tied)}/{len(at)} datasets (fewer: {', '.join(fewer) or 'none'}; "
           f"equal: {', '.join(tied) or 'none'}): "
           + verdict(2 * (len(fewer) + len(tied)) > len(at), others))
-    print(f"depth {depth}: {dpdt} at least as accurate with strictly fewer expected tests than "
+    print(f"{depth}: {dpdt} at least as accurate with strictly fewer expected tests than "
           f"{cart} on {len(fewer)}/{len(at)} datasets: "
           + verdict(2 * len(fewer) > len(at), [f"{len(fewer)}/{len(at)}"]))
 
@@ -266,6 +281,11 @@ def report(rows, methods):
         print()
         for depth in sorted({row["depth"] for row in rows}):
             _compare([row for row in rows if row["depth"] == depth], dpdt, cart)
+    if AT_CART_BUDGET in methods:
+        print()
+        for depth in sorted({row["depth"] for row in rows}):
+            _compare([row for row in rows if row["depth"] == depth], AT_CART_BUDGET,
+                     "CART-CV best", prefix="(informative, equal complexity) ")
     print()
     if "STreeD" in methods:
         total = {m: sum(row[m]["seconds"] for row in rows)
@@ -354,7 +374,7 @@ def main(argv=None):
             print("pystreed is not installed: the STreeD column is skipped")
             streed = False
     rows = run(args.datasets, args.depths, streed)
-    report(rows, list(_methods(args.depths[0], streed)))
+    report(rows, [*_methods(args.depths[0], streed), AT_CART_BUDGET])
 
 
 if __name__ == "__main__":
