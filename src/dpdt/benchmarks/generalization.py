@@ -230,9 +230,9 @@ def _pairs(methods):
 
 def _compare(at, dpdt, cart, prefix=""):
     """Print, for one depth limit, the verdicts of ``dpdt`` against ``cart``."""
-    depth = f"{prefix}depth {at[0]['depth']}"
+    label = f"{prefix}depth {at[0]['depth']}"
     mean = {m: np.mean([row[m]["accuracy"] for row in at]) for m in (dpdt, cart)}
-    print(f"{depth}: {dpdt} mean test accuracy {mean[dpdt]:.4f} > {cart} "
+    print(f"{label}: {dpdt} mean test accuracy {mean[dpdt]:.4f} > {cart} "
           f"{mean[cart]:.4f}: " + verdict(mean[dpdt] > mean[cart],
                                          [f"{mean[dpdt] - mean[cart]:+.4f}"]))
     fewer, tied = [], []
@@ -247,11 +247,11 @@ def _compare(at, dpdt, cart, prefix=""):
             tied.append(row["dataset"] + (" (tie: same test predictions)" if same else " (tie)"))
     others = [row["dataset"] for row in at
               if row["dataset"] not in fewer + [t.split(" ")[0] for t in tied]]
-    print(f"{depth}: {dpdt} at least as accurate with no more expected tests than {cart} "
+    print(f"{label}: {dpdt} at least as accurate with no more expected tests than {cart} "
           f"on {len(fewer) + len(tied)}/{len(at)} datasets (fewer: {', '.join(fewer) or 'none'}; "
           f"equal: {', '.join(tied) or 'none'}): "
           + verdict(2 * (len(fewer) + len(tied)) > len(at), others))
-    print(f"{depth}: {dpdt} at least as accurate with strictly fewer expected tests than "
+    print(f"{label}: {dpdt} at least as accurate with strictly fewer expected tests than "
           f"{cart} on {len(fewer)}/{len(at)} datasets: "
           + verdict(2 * len(fewer) > len(at), [f"{len(fewer)}/{len(at)}"]))
 
