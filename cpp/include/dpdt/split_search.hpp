@@ -197,17 +197,18 @@ inline CutRange cut_range(int32_t m, const LeafLimits& limits) {
 
 // Buffers of the 0-1 scans, kept by the caller across features and states.
 struct ScanScratch {
-    std::vector<double> loss;   // per position of a scan order
     std::vector<double> sums;   // class sums
+    std::vector<double> right;  // the right side's class sums
 };
 
 // Classification's 0-1 scan: the split of lowest weighted 0-1 loss of feature f's scan order
 // `ids`, a tie in loss going to the lower impurity of the children (score = loss, tie = that
-// impurity, weighted). Where its loss exceeds skip_tie_above (it cannot win), the first split of
-// lowest loss may come without its tie (+inf): the impurities are the dear part of some scans.
+// impurity, weighted). A split of loss above `cannot_win_above` loses to one found before; the scan
+// may then return it without its tie (+inf), or return none: the impurities, and with several
+// classes the scoring of each position, are the dear part of the scans.
 SplitRecord best_01_split(const Dataset& data, const Classification& obj, const int32_t* ids, int32_t m,
                           int64_t f, const LeafLimits& limits, const double* class_w, ScanScratch& scratch,
-                          double skip_tie_above = std::numeric_limits<double>::infinity());
+                          double cannot_win_above = std::numeric_limits<double>::infinity());
 
 // Classification's generator scores: calls visit(j, score) at each valid threshold between
 // samples j and j + 1 whose score exceeds *floor (read at each threshold: the visitor may raise
@@ -335,7 +336,7 @@ void generator_scores(const Dataset& data, const O& obj, const int32_t* ids, int
 // then missing values right); score = loss of the two children, tie = their tie-break value. Not
 // found where a feature has no valid threshold. With only_best, the caller wants the best split
 // over all features alone: a feature whose loss is beaten by an earlier one's may come without its
-// tie-break value (tie = +inf).
+// tie-break value (tie = +inf), or not found.
 template <class O>
 void best_loss_splits(const Dataset& data, const O& obj, NodeView node, const LeafLimits& limits,
                       const double* stats, std::vector<SplitRecord>& out, bool only_best = false) {
