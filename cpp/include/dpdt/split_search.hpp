@@ -244,6 +244,10 @@ void classification_scores(const Dataset& data, const Classification& obj, const
             if (j < range.first || !cut_between(col[i], col[ids[j + 1]])) continue;
             const double wl = l0 + l1, r0 = std::max(0.0, c0 - l0), r1 = std::max(0.0, c1 - l1), wr = r0 + r1;
             if (wl < min_weight || wr < min_weight || wl <= 0.0 || wr <= 0.0) continue;
+            // score > bar with the divisions multiplied out and a margin for rounding: the few
+            // positions that pass are scored exactly.
+            const double weights = wl * wr;
+            if (-2.0 * (l0 * l1 * wr + r0 * r1 * wl) <= (bar - parent - 1e-12 * total) * weights) continue;
             const double score = parent - 2.0 * l0 * l1 / wl - 2.0 * r0 * r1 / wr;
             if (score > bar) {
                 visit(j, score);
@@ -280,9 +284,13 @@ void classification_scores(const Dataset& data, const Classification& obj, const
             double penalty = cut_penalty(x, next);
             if (weighed) penalty += light_penalty(wl, min_weight) + light_penalty(wr, min_weight);
             x = next;
+            // score > bar with the divisions multiplied out and a margin for rounding, as for two
+            // classes. An empty side (a weight rounded to 0 included) scores NaN or an infinity;
+            // its check waits for the rare score that passes the bar.
+            const double weights = wl * wr;
+            if (sq_left * wr + sq_right * wl <= (bar - parent + wl + wr + penalty - 1e-12 * total) * weights)
+                continue;
             const double score = parent - (wl - sq_left / wl) - (wr - sq_right / wr) - penalty;
-            // An empty side (a weight rounded to 0 included) scores NaN or an infinity; its check
-            // waits for the rare score that passes the bar.
             if (score > bar && wl > 0.0 && wr > 0.0) {
                 visit(j, score);
                 bar = *floor;
