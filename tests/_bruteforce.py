@@ -235,6 +235,11 @@ def _enumerate(X, y_idx, w, n_classes, idx, depth):
     return _enumerate_trees(X, w, idx, depth, leaf)
 
 
+def _check_tiny(n, p, max_depth):
+    """Fail on a problem too large to enumerate in a test (16 samples: 14 classes fit)."""
+    assert n <= 16 and p <= 3 and max_depth <= 2, "brute force is for tiny problems only"
+
+
 class Enumeration:
     """All binary trees of depth <= ``max_depth`` on (X, y, w), with their contract quantities.
 
@@ -246,7 +251,7 @@ class Enumeration:
         X = np.asarray(X, dtype=float)
         y_idx = np.asarray(y_idx)
         n, p = X.shape
-        assert n <= 12 and p <= 3 and max_depth <= 2, "brute force is for tiny problems only"
+        _check_tiny(n, p, max_depth)
         self.X, self.y_idx, self.w = X, y_idx, np.asarray(w, dtype=float)
         self.n_classes = int(y_idx.max()) + 1 if n_classes is None else n_classes
         self.max_depth = max_depth
@@ -613,7 +618,7 @@ class RegressionEnumeration(Enumeration):
         X = np.asarray(X, dtype=float)
         Y = as_targets(Y)
         n, p = X.shape
-        assert n <= 12 and p <= 3 and max_depth <= 2, "brute force is for tiny problems only"
+        _check_tiny(n, p, max_depth)
         w = np.ones(n) if w is None else np.asarray(w, dtype=float)
         assert w.shape == (n,) and np.all(w > 0)
         self.X, self.Y, self.w = X, Y, w
@@ -805,7 +810,7 @@ class NewtonEnumeration(RegressionEnumeration):
         X = np.asarray(X, dtype=float)
         g, h = np.asarray(g, dtype=float), np.asarray(h, dtype=float)
         n, p = X.shape
-        assert n <= 12 and p <= 3 and max_depth <= 2, "brute force is for tiny problems only"
+        _check_tiny(n, p, max_depth)
         w = np.ones(n) if w is None else np.asarray(w, dtype=float)
         assert g.shape == h.shape == w.shape == (n,) and np.all(w > 0)
         self.X, self.g, self.h, self.w = X, g, h, w

@@ -76,6 +76,31 @@ TINY = {
     for costed in (False, True)
 }
 TINY["s1-u-zerocost"] = functools.partial(_tiny, 1, False, True, zero_cost=True)
+
+
+def _many_classes(seed, weighted):
+    """n = 16, p = 2, 14 classes: the core's 0-1 scan for many classes (more than 12)."""
+    rng = np.random.default_rng(300 + seed)
+    n, k = 16, 14
+    if seed % 2 == 0:  # many duplicated feature values
+        X = rng.integers(0, 6, size=(n, 2)).astype(float)
+    else:
+        X = rng.random((n, 2)).round(3)
+    y = np.concatenate([np.arange(k), rng.integers(0, 3, n - k)])
+    rng.shuffle(y)
+    return SimpleNamespace(
+        X=X,
+        y=y,
+        sample_weight=rng.uniform(0.2, 3.0, n) if weighted else None,
+        feature_costs=None,
+        class_weight=None,
+    )
+
+
+for _seed in range(4):
+    TINY[f"many{_seed}-{'w' if _seed % 2 else 'u'}"] = functools.partial(
+        _many_classes, _seed, _seed % 2 == 1
+    )
 TINY["s4-w-zerocost"] = functools.partial(_tiny, 4, True, True, zero_cost=True)
 TINY["s0-w-classweight"] = functools.partial(_tiny, 0, True, False, True)
 TINY["s3-u-cost-classweight"] = functools.partial(_tiny, 3, False, True, True)

@@ -197,6 +197,7 @@ inline CutRange cut_range(int32_t m, const LeafLimits& limits) {
 
 // Buffers of the 0-1 scans, kept by the caller across features and states.
 struct ScanScratch {
+    std::vector<double> loss;   // per position of a scan order
     std::vector<double> sums;   // class sums
     std::vector<double> right;  // the right side's class sums
 };
