@@ -54,7 +54,7 @@ SplitRecord lowest_loss(const Dataset& data, const int32_t* ids, int64_t f, cons
 // needing every class sum, is found by replaying the scan up to the tied positions.
 SplitRecord best_01_split_many_classes(const Dataset& data, const Classification& obj, const int32_t* ids,
                                        int32_t m, int64_t f, const LeafLimits& limits, const double* class_w,
-                                       ScanScratch& scratch, double cannot_win_above){
+                                       ScanScratch& scratch, double cannot_win_above) {
     const int K = obj.n_classes;
     const double* col = data.column(f);
     const int32_t* y = obj.y;
@@ -130,7 +130,7 @@ SplitRecord best_01_split_many_classes(const Dataset& data, const Classification
 // passed over like the others, so the scan may return no split.
 SplitRecord best_01_split_few_classes(const Dataset& data, const Classification& obj, const int32_t* ids,
                                       int32_t m, int64_t f, const LeafLimits& limits, const double* class_w,
-                                      ScanScratch& scratch, double cannot_win_above){
+                                      ScanScratch& scratch, double cannot_win_above) {
     const int K = obj.n_classes;
     const double* col = data.column(f);
     const int32_t* y = obj.y;
