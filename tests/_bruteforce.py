@@ -419,6 +419,24 @@ def hull_by_definition(points, tol=1e-9):
     return out[np.argsort(out[:, 0])]
 
 
+def pareto_set(C, L, impurity, S, tol=TIE_TOL):
+    """Indices of the trees no other beats on both counts, by increasing complexity.
+
+    V = (L, I, S) (loss, tie-break impurity, splits) is compared lexicographically, within
+    ``tol``: a tree is kept when its V is smaller than that of every simpler tree, and it is the
+    first of smallest V among the trees of its complexity (values equal to 9 decimals).
+    """
+    C, L, impurity, S = (np.asarray(a, dtype=float) for a in (C, L, impurity, S))
+    keep, best = [], None
+    for k in np.lexsort([np.round(a, 9) for a in (S, impurity, L, C)]):
+        v = (L[k], impurity[k], S[k])
+        if best is None or next((a < b for a, b in zip(v, best, strict=True)
+                                 if abs(a - b) > tol), False):
+            keep.append(k)
+            best = v
+    return np.array(keep, dtype=int)
+
+
 def expected_front(hull):
     """Rows of the Pareto front implied by a hull, in pareto_front_ order (increasing alpha).
 

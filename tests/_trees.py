@@ -32,3 +32,10 @@ def assert_tree_equal(a, b, msg="", skip=(), rtol=0.0):
             assert_allclose(x, y, rtol=rtol, atol=1e-12, err_msg=f"{msg}: {name}")
         else:
             assert_array_equal(x, y, err_msg=f"{msg}: {name}")
+
+
+def assert_front_equal(a, b, msg=""):
+    """Two ``pareto_front_`` arrays field by field (NaN alpha ranges compare equal)."""
+    assert a.dtype == b.dtype, msg
+    for field in a.dtype.names:
+        assert_array_equal(a[field], b[field], err_msg=f"{msg} {field}")

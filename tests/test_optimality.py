@@ -21,11 +21,12 @@ from _bruteforce import (
     encode_labels,
     expected_front,
     lower_hull,
+    pareto_set,
     pruning_objectives,
     tree_complexity,
     tree_stats,
 )
-from _trees import assert_tree_equal
+from _trees import assert_front_equal, assert_tree_equal
 from numpy.testing import assert_array_equal
 from sklearn.tree import DecisionTreeClassifier
 
@@ -347,12 +348,13 @@ def test_pareto_front_is_brute_force_hull(name, depth, complexity):
         )
 
 
+@pytest.mark.parametrize("front", ["convex", "pareto"])
 @pytest.mark.parametrize("complexity", COMPLEXITIES)
 @pytest.mark.parametrize("depth", [1, 2])
 @pytest.mark.parametrize("name", TINY)
-def test_pareto_rows_match_their_trees(name, depth, complexity):
+def test_pareto_rows_match_their_trees(name, depth, complexity, front):
     data = tiny_data(name)
-    clf = fit_tiny(name, depth, complexity=complexity)
+    clf = fit_tiny(name, depth, complexity=complexity, front=front)
     for k, (row, tree) in enumerate(zip(clf.pareto_front_, clf.trees_, strict=True)):
         s = stats(clf, data, tree)
         assert row["train_loss"] == pytest.approx(s["train_loss"], abs=ATOL), k
@@ -372,7 +374,104 @@ def test_front_does_not_depend_on_alpha(name, complexity):
 
 
 # --------------------------------------------------------------------------------------------
-# set_params(alpha=...) after fit
+# front="pareto": every tree no other beats on both counts; a budget gets the best within it
+# --------------------------------------------------------------------------------------------
+def assert_same_hull_rows(pareto, convex):
+    """The rows of a Pareto front that some alpha selects are the convex front, trees included."""
+    rows = np.flatnonzero(~np.isnan(pareto.pareto_front_["alpha_min"]))
+    assert_array_equal(pareto.pareto_front_[rows], convex.pareto_front_)
+    for k, row in enumerate(rows):
+        assert_tree_equal(pareto.trees_[row], convex.trees_[k], f"hull row {k}")
+
+
+@pytest.mark.parametrize("complexity", COMPLEXITIES)
+@pytest.mark.parametrize("depth", [1, 2])
+@pytest.mark.parametrize("name", TINY)
+def test_pareto_set_is_brute_force(name, depth, complexity):
+    data = tiny_data(name)
+    clf = fit_tiny(name, depth, complexity=complexity, front="pareto")
+    enum = tiny_enum(name, depth)
+    C = enum.complexity(complexity, data.feature_costs)
+    keep = pareto_set(C, enum.train_loss, enum.impurity("gini"), enum.n_splits)
+    front = clf.pareto_front_[::-1]  # by increasing complexity, as pareto_set
+    expected = np.column_stack([C[keep], enum.train_loss[keep], enum.n_splits[keep]])
+    assert len(front) == len(keep), f"{front}\nvs (C, L, splits)\n{expected}"
+    np.testing.assert_allclose(front["complexity"], C[keep], atol=ATOL)
+    np.testing.assert_allclose(front["train_loss"], enum.train_loss[keep], atol=ATOL)
+    assert_array_equal(clf._front_n_splits[::-1], enum.n_splits[keep])
+    assert np.all(np.diff(front["train_loss"]) <= ATOL)
+    assert_same_hull_rows(clf, fit_tiny(name, depth, complexity=complexity))
+
+
+def budgets(values):
+    """Every distinct value and a point strictly between each two consecutive ones."""
+    values = np.unique(values)
+    return np.concatenate([values, (values[:-1] + values[1:]) / 2])
+
+
+@pytest.mark.parametrize("complexity", COMPLEXITIES)
+@pytest.mark.parametrize("name", TINY)
+def test_budget_gets_the_best_tree_within_it(name, complexity):
+    data = tiny_data(name)
+    clf = fit_tiny(name, 2, complexity=complexity, front="pareto")
+    enum = tiny_enum(name, 2)
+    C = enum.complexity(complexity, data.feature_costs)
+    for budget in budgets(C):
+        within = C <= budget + ATOL
+        clf.select_tree(max_complexity=budget)
+        s = stats(clf, data)
+        assert tree_complexity(s, complexity) <= budget + ATOL
+        assert s["train_loss"] == pytest.approx(enum.train_loss[within].min(), abs=ATOL), budget
+        for alpha in ALPHAS:
+            clf.set_params(alpha=alpha, max_complexity=budget)
+            best = enum.objective(alpha, complexity, data.feature_costs)[within].min()
+            assert objective(stats(clf, data), alpha, complexity) == pytest.approx(best, abs=ATOL)
+
+
+@pytest.mark.parametrize("name", [name for name in TINY if "cost" not in name])
+def test_most_accurate_tree_with_at_most_k_leaves(name):
+    data = tiny_data(name)
+    clf = fit_tiny(name, 2, complexity="n_splits", front="pareto")
+    convex = fit_tiny(name, 2, complexity="n_splits")
+    enum = tiny_enum(name, 2)
+    hull_short = False
+    for k in range(1, 5):
+        best = enum.train_loss[enum.trees.n_leaves <= k].min()
+        clf.select_tree(max_leaves=k)
+        s = stats(clf, data)
+        assert s["n_leaves"] <= k and s["train_loss"] == pytest.approx(best, abs=ATOL), k
+        convex.select_tree(max_leaves=k)
+        hull_short |= stats(convex, data)["train_loss"] > best + ATOL
+    # The convex front falls short there (measured), so this test tells the fronts apart.
+    if name in ("s3-u", "s4-w", "many2-u"):
+        assert hull_short
+
+
+@pytest.mark.parametrize("name", ["s1-u", "s2-w-cost", "s5-w"])
+def test_budget_with_full_front_false(name):
+    data = tiny_data(name)
+    for front in ("convex", "pareto"):
+        full = fit_tiny(name, 2, front=front, alpha=0.01, max_complexity=0.8)
+        one = fit_tiny(name, 2, front=front, alpha=0.01, max_complexity=0.8, full_front=False)
+        assert len(one.pareto_front_) == 1
+        assert_tree_equal(one.tree_, full.tree_, front)
+        one.set_params(max_complexity=None)
+        with pytest.raises(ValueError, match="full_front=False"):
+            one.predict(data.X)
+
+
+@pytest.mark.parametrize("name", MEDIUM)
+def test_pareto_front_on_cart_candidates(name):
+    data = medium_data(name)
+    for complexity in COMPLEXITIES:
+        pareto = fit(data, max_depth=3, complexity=complexity, front="pareto")
+        assert_same_hull_rows(pareto, fit(data, max_depth=3, complexity=complexity))
+        front = pareto.pareto_front_
+        # equal losses: the more complex tree has purer leaves (the tie-break)
+        assert np.all(np.diff(front["complexity"]) < 0)
+        assert np.all(np.diff(front["train_loss"]) >= -ATOL)
+
+
 # --------------------------------------------------------------------------------------------
 def check_set_alpha_without_refit(data, **params):
     clf = fit(data, alpha=0.0, **params)
@@ -489,19 +588,20 @@ def determinism_data(case):
     return ds.X_train, ds.y_train, None
 
 
+@pytest.mark.parametrize("front", ["convex", "pareto"])
 @pytest.mark.parametrize("complexity", COMPLEXITIES)
 @pytest.mark.parametrize("case", DETERMINISM_CASES)
-def test_n_jobs_gives_identical_trees(case, complexity):
+def test_n_jobs_gives_identical_trees(case, complexity, front):
     X, y, sw = determinism_data(case)
     fits = [
-        DPDTreeClassifier(max_depth=3, complexity=complexity, n_jobs=n_jobs).fit(
+        DPDTreeClassifier(max_depth=3, complexity=complexity, front=front, n_jobs=n_jobs).fit(
             X, y, sample_weight=sw
         )
         for n_jobs in (1, 2)
     ]
     a, b = fits
     assert_tree_equal(a.tree_, b.tree_, "tree_")
-    assert_array_equal(a.pareto_front_, b.pareto_front_)
+    assert_front_equal(a.pareto_front_, b.pareto_front_)
     for k, (ta, tb) in enumerate(zip(a.trees_, b.trees_, strict=True)):
         assert_tree_equal(ta, tb, f"trees_[{k}]")
 

@@ -51,6 +51,11 @@ dpdt::Criterion parse_criterion(const std::string& s) {
     if (s == "gain_ratio") return dpdt::Criterion::GainRatio;
     throw nb::value_error(("unknown criterion: " + s).c_str());
 }
+dpdt::Front parse_front(const std::string& s) {
+    if (s == "convex") return dpdt::Front::Convex;
+    if (s == "pareto") return dpdt::Front::Pareto;
+    throw nb::value_error(("unknown front: " + s).c_str());
+}
 dpdt::Complexity parse_complexity(const std::string& s) {
     if (s == "expected_tests") return dpdt::Complexity::ExpectedTests;
     if (s == "n_splits") return dpdt::Complexity::NSplits;
@@ -79,6 +84,7 @@ struct FitOptions {
     std::vector<std::string> splitters;
     int64_t exact_depth2_work = 0;
     std::string complexity;
+    std::string front = "convex";
     int min_samples_split = 2, min_samples_leaf = 1;
     double min_weight_leaf = 0.0, min_impurity_decrease = 0.0;
     int max_features = 0;
@@ -130,6 +136,7 @@ nb::dict run_fit(MakeData&& make_data, Array1<double> feature_costs, const O& ob
     for (const std::string& s : o.splitters) params.splitters.push_back(parse_splitter(s));
     params.exact_depth2_work = o.exact_depth2_work;
     params.complexity = parse_complexity(o.complexity);
+    params.front = parse_front(o.front);
     params.feature_costs.assign(feature_costs.data(), feature_costs.data() + feature_costs.shape(0));
     params.min_samples_split = o.min_samples_split;
     params.min_samples_leaf = o.min_samples_leaf;
@@ -211,6 +218,7 @@ FitOptions options(nb::kwargs kwargs) {
         else if (k == "splitters") o.splitters = nb::cast<std::vector<std::string>>(value);
         else if (k == "exact_depth2_work") o.exact_depth2_work = nb::cast<int64_t>(value);
         else if (k == "complexity") o.complexity = nb::cast<std::string>(value);
+        else if (k == "front") o.front = nb::cast<std::string>(value);
         else if (k == "min_samples_split") o.min_samples_split = nb::cast<int>(value);
         else if (k == "min_samples_leaf") o.min_samples_leaf = nb::cast<int>(value);
         else if (k == "min_weight_leaf") o.min_weight_leaf = nb::cast<double>(value);

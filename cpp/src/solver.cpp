@@ -365,15 +365,20 @@ class Search {
     void finish(Solution& sol, const std::vector<Candidate>& candidates,
                 const std::vector<std::pair<SolutionPtr, SolutionPtr>>& children) {
         std::vector<HullPoint> points = sol.hull;
+        const bool pareto = params_.front == Front::Pareto;
         for (size_t a = 0; a < candidates.size(); ++a) {
             Action action{candidates[a].split.feature, candidates[a].split.threshold,
                           candidates[a].split.missing_left, children[a].first, children[a].second};
-            Hull h = split_hull(action.left->hull, action.right->hull, candidates[a].cost,
-                                static_cast<int32_t>(sol.actions.size()));
+            const auto id = static_cast<int32_t>(sol.actions.size());
+            if (pareto) {
+                add_split_pairs(action.left->hull, action.right->hull, candidates[a].cost, id, points);
+            } else {
+                Hull h = split_hull(action.left->hull, action.right->hull, candidates[a].cost, id);
+                points.insert(points.end(), h.begin(), h.end());
+            }
             sol.actions.push_back(std::move(action));
-            points.insert(points.end(), h.begin(), h.end());
         }
-        sol.hull = lower_hull(std::move(points));
+        sol.hull = pareto ? pareto_set(std::move(points)) : lower_hull(std::move(points));
         keep_used_actions(sol);
         charge(static_cast<int64_t>(sol.hull.size() * sizeof(HullPoint) + sol.actions.size() * sizeof(Action)));
     }
@@ -802,9 +807,12 @@ void emit(const O& obj, const Solution& sol, int32_t point, TreeArrays& t) {
     emit(obj, *a.right, p.right_point, t);
 }
 
+// The root's trees, most complex first. A tree of a Pareto set that is no vertex of its lower hull
+// is optimal for no alpha: its alpha range is NaN.
 template <class O>
-std::vector<FrontTree> front_of(const O& obj, const Solution& root, double total_weight) {
-    const Hull& h = root.hull;
+std::vector<FrontTree> front_of(const O& obj, const Solution& root, double total_weight, Front shape) {
+    const Hull& points = root.hull;
+    const Hull h = shape == Front::Pareto ? lower_hull(points) : points;
     const size_t n = h.size();
     // Breakpoint between vertices k and k + 1 (k + 1 is more complex, less lossy).
     std::vector<double> brk(n > 0 ? n - 1 : 0);
@@ -813,17 +821,28 @@ std::vector<FrontTree> front_of(const O& obj, const Solution& root, double total
         const bool tie = hull_detail::sign_diff(h[k].L, h[k + 1].L) == 0;
         brk[k] = tie || dc <= 0.0 ? 0.0 : std::max(0.0, dl / dc);
     }
+    // vertex[q]: the hull vertex that point q is, or -1. The vertices are copies of points, in the
+    // same order (both by increasing C).
+    std::vector<int64_t> vertex(points.size(), -1);
+    for (size_t q = 0, k = 0; q < points.size() && k < n; ++q) {
+        const HullPoint &a = points[q], &b = h[k];
+        if (a.C == b.C && a.L == b.L && a.I == b.I && a.S == b.S) vertex[q] = static_cast<int64_t>(k++);
+    }
     std::vector<FrontTree> front;
-    for (size_t r = 0; r < n; ++r) {
-        const size_t k = n - 1 - r;   // most complex first
+    for (size_t r = 0; r < points.size(); ++r) {
+        const size_t q = points.size() - 1 - r;   // most complex first
+        const HullPoint& p = points[q];
         FrontTree ft;
-        ft.alpha_min = k < n - 1 ? brk[k] : 0.0;
-        ft.alpha_max = k > 0 ? brk[k - 1] : std::numeric_limits<double>::infinity();
-        ft.loss = h[k].L / total_weight;
-        ft.complexity = h[k].C / total_weight;
-        ft.impurity = h[k].I / total_weight;
-        ft.n_splits = static_cast<int64_t>(h[k].S + 0.5);
-        emit(obj, root, static_cast<int32_t>(k), ft.tree);
+        ft.alpha_min = ft.alpha_max = std::numeric_limits<double>::quiet_NaN();
+        if (const int64_t k = vertex[q]; k >= 0) {
+            ft.alpha_min = k + 1 < static_cast<int64_t>(n) ? brk[k] : 0.0;
+            ft.alpha_max = k > 0 ? brk[k - 1] : std::numeric_limits<double>::infinity();
+        }
+        ft.loss = p.L / total_weight;
+        ft.complexity = p.C / total_weight;
+        ft.impurity = p.I / total_weight;
+        ft.n_splits = static_cast<int64_t>(p.S + 0.5);
+        emit(obj, root, static_cast<int32_t>(q), ft.tree);
         front.push_back(std::move(ft));
     }
     return front;
@@ -967,7 +986,7 @@ FitResult run(const L& layout, const O& objective, const Params& params, const P
     search.drop_unsolved(candidates, children);
     if (!candidates.empty()) search.finish(*root_sol, candidates, children);
 
-    result.front = front_of(objective, *root_sol, search.total_weight());
+    result.front = front_of(objective, *root_sol, search.total_weight(), params.front);
     result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return result;
 }

@@ -125,10 +125,20 @@ def budget_mask(n_leaves, complexity, depth, *, max_leaves, max_complexity, max_
     limits = dict(max_leaves=max_leaves, max_complexity=max_complexity, max_depth=max_depth)
     validate_parameter_constraints(_BUDGET_CONSTRAINTS, limits, caller_name=caller)
     mask = np.ones(len(n_leaves), dtype=bool)
-    for values, limit in ((n_leaves, max_leaves), (complexity, max_complexity), (depth, max_depth)):
+    for values, limit in ((n_leaves, max_leaves), (depth, max_depth)):
         if limit is not None:
             mask &= np.asarray(values) <= limit
+    if max_complexity is not None:
+        mask &= within_complexity(complexity, max_complexity)
     return mask
+
+
+def within_complexity(complexity, max_complexity):
+    """Return the mask of the complexities within ``max_complexity``.
+
+    A complexity is a sum of rounded terms: a budget equal to it up to rounding admits it.
+    """
+    return np.asarray(complexity) <= max_complexity * (1 + _TIE_TOL) + _TIE_TOL
 
 
 def alpha_inside(alpha_min, alpha_max):
@@ -177,7 +187,9 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
                        list],
         "splitter": [StrOptions(SPLITTERS | {"auto"}), tuple, list],
         "alpha": [Interval(Real, 0, None, closed="left")],
+        "max_complexity": [Interval(Real, 0, None, closed="left"), None],
         "complexity": [StrOptions({"expected_tests", "n_splits"})],
+        "front": [StrOptions({"convex", "pareto"})],
         "feature_costs": ["array-like", None],
         "min_samples_split": [Interval(Integral, 2, None, closed="left")],
         "min_samples_leaf": [Interval(Integral, 1, None, closed="left")],
@@ -240,13 +252,15 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
                 n_bins=self.n_bins_, code_bytes=binned["codes"].itemsize if binned else 1,
                 sample_quantities=sample_quantities)
             state_bytes = state_budget(int(self.memory_limit), fixed)
-        bounded = (not self.full_front and depth <= MAX_BOUNDED_DEPTH
+        # The bounded search finds the tree of alpha over every tree, not within a budget.
+        bounded = (not self.full_front and self.max_complexity is None
+                   and depth <= MAX_BOUNDED_DEPTH
                    and self._bounded_search_serves(splitters, bins, X))
         single = {"single_alpha": float(self.alpha)} if bounded else {}
         result = fit_core(
             weight=weight, feature_costs=self._feature_costs(n_features), max_depth=depth,
             candidates=candidates, splitters=splitters, exact_depth2_work=exact_depth2_work,
-            complexity=self.complexity,
+            complexity=self.complexity, front=self.front,
             # Beyond n_samples these limits forbid every split, as n_samples + 1 does.
             min_samples_split=min(self.min_samples_split, n_samples + 1),
             min_samples_leaf=min(self.min_samples_leaf, n_samples + 1),
@@ -277,9 +291,10 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         if not complete:
             warnings.warn(f"time_limit={self.time_limit} s expired: the tree is the best among the "
                           "candidates explored so far", ConvergenceWarning, stacklevel=3)
+        self._fitted_max_complexity = self.max_complexity
         self._keep_selectable_rows()
         if not self.full_front and not bounded:
-            self._keep_rows([self._front_index(self.alpha)])
+            self._keep_rows([self._front_index(self.alpha, self.max_complexity)])
             self.pareto_front_["alpha_min"] = self.pareto_front_["alpha_max"] = self.alpha
 
     def _bounded_search_serves(self, splitters, bins, X):
@@ -305,11 +320,16 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
 
     def _keep_selectable_rows(self):
         # The solver's hull also holds trees that tie with their neighbours at a single alpha and
-        # lose the tie-break there; no alpha selects them, so they are not part of the front.
+        # lose the tie-break there. No alpha selects them: they leave the convex front, and in a
+        # Pareto front, where a budget selects them, they join the trees of no alpha.
         front = self.pareto_front_
-        self._keep_rows([k for k in range(len(front))
-                         if front["alpha_max"][k] > front["alpha_min"][k]
-                         or self._front_index(front["alpha_min"][k]) == k])
+        unselectable = [k for k in range(len(front))
+                        if front["alpha_max"][k] == front["alpha_min"][k]
+                        and self._front_index(front["alpha_min"][k]) != k]
+        if self.front == "pareto":
+            front["alpha_min"][unselectable] = front["alpha_max"][unselectable] = np.nan
+        else:
+            self._keep_rows(np.setdiff1d(np.arange(len(front)), unselectable))
 
     def _keep_rows(self, keep):
         front = self.pareto_front_
@@ -343,28 +363,38 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         """Scale of the front's losses, for tie tolerances: 1, as the loss is a fraction."""
         return 1.0
 
-    def _front_index(self, alpha):
+    def _front_index(self, alpha, max_complexity=None):
+        """Return the row of the tree of ``alpha`` among those within ``max_complexity``."""
         front = self.pareto_front_
+        if max_complexity is not None:
+            rows = np.flatnonzero(within_complexity(front["complexity"], max_complexity))
+        else:
+            # Without a budget, the trees of some alpha (the others are above their hull).
+            rows = np.flatnonzero(~np.isnan(front["alpha_min"]))
         if np.isinf(alpha):
-            return len(front) - 1
-        objective = front["train_loss"] + alpha * front["complexity"]
+            return int(rows[-1])
+        objective = front["train_loss"][rows] + alpha * front["complexity"][rows]
         best = objective.min()
         tied = np.flatnonzero(objective <= best + _TIE_TOL * max(self._loss_unit(), abs(best)))
-        order = np.lexsort((self._front_n_splits[tied], self._front_impurity[tied]))
-        return int(tied[order[0]])
+        order = np.lexsort((self._front_n_splits[rows[tied]], self._front_impurity[rows[tied]]))
+        return int(rows[tied[order[0]]])
 
     def select_tree(self, *, max_leaves=None, max_complexity=None, max_depth=None):
-        """Set ``alpha`` to select the most accurate tree of the front within a budget.
+        """Set ``alpha`` and ``max_complexity`` to select the most accurate tree within a budget.
 
         No refit: among the rows of :attr:`pareto_front_` with at most ``max_leaves`` leaves,
         ``complexity`` at most ``max_complexity`` and depth at most ``max_depth``, the one of
-        lowest ``train_loss`` is chosen (equal losses: the simpler tree, later on the front), and
-        ``alpha`` is set to a value inside that row's range. The single leaf closing the front
-        meets every budget, so there is always a choice. The front is the lower convex hull of
-        (complexity, train_loss): a budget that falls between two of its trees gets the simpler
-        one, even where some tree off the hull would fit the budget with a lower loss (a fit with
-        a smaller ``max_depth``, or a CV estimator with ``max_depths``, offers such trees
-        too).
+        lowest ``train_loss`` is chosen (equal losses: the simpler tree, later on the front). The
+        single leaf closing the front meets every budget, so there is always a choice. A tree
+        optimal for some alpha is selected by setting ``alpha`` to a value inside its range (and
+        the ``max_complexity`` parameter to None); any other, by ``alpha=0`` and the
+        ``max_complexity`` parameter set to its complexity.
+
+        With ``front="convex"`` the rows are the lower convex hull of (complexity, train_loss):
+        a budget that falls between two of its trees gets the simpler one, even where a tree off
+        the hull fits the budget with a lower loss. With ``front="pareto"`` the rows hold every
+        such tree, and the choice is the most accurate tree of the search within
+        ``max_complexity`` (and, with ``complexity="n_splits"``, within ``max_leaves``).
 
         Parameters
         ----------
@@ -379,7 +409,8 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         Returns
         -------
         self : object
-            The estimator, its ``alpha`` set; :attr:`tree_` is the chosen tree.
+            The estimator, its ``alpha`` and ``max_complexity`` set; :attr:`tree_` is the
+            chosen tree.
 
         Examples
         --------
@@ -401,21 +432,27 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         ranked = np.where(loss <= loss.min() + tolerance, loss.min(), loss)
         order = np.lexsort((-rows, ranked))
         for k in rows[order]:
-            alpha = alpha_inside(front["alpha_min"][k], front["alpha_max"][k])
-            # A range narrower than the tie tolerance has no point where its tree wins outright.
-            if self._front_index(alpha) == k:
-                return self.set_params(alpha=alpha)
+            lo, hi = front["alpha_min"][k], front["alpha_max"][k]
+            choices = [(0.0, float(front["complexity"][k]))]
+            if not np.isnan(lo):
+                choices.insert(0, (alpha_inside(lo, hi), None))
+            for alpha, budget in choices:
+                # A range narrower than the tie tolerance has no point where its tree wins
+                # outright; neither has a budget whose simpler trees tie with it.
+                if self._front_index(alpha, budget) == k:
+                    return self.set_params(alpha=alpha, max_complexity=budget)
         raise ValueError("no tree of the front can be selected within this budget")
 
     @property
     def tree_(self):
         """The tree of :attr:`pareto_front_` optimal for the current ``alpha``."""
         check_is_fitted(self)
-        fitted_alpha = self.pareto_front_["alpha_min"][0]
-        if not self.full_front and self.alpha != fitted_alpha:
+        fitted = (self.pareto_front_["alpha_min"][0], self._fitted_max_complexity)
+        if not self.full_front and (self.alpha, self.max_complexity) != fitted:
             raise ValueError(f"this estimator was fitted with full_front=False for "
-                             f"alpha={fitted_alpha}: refit it for alpha={self.alpha}")
-        return self.trees_[self._front_index(self.alpha)]
+                             f"alpha={fitted[0]}, max_complexity={fitted[1]}: refit it for "
+                             f"alpha={self.alpha}, max_complexity={self.max_complexity}")
+        return self.trees_[self._front_index(self.alpha, self.max_complexity)]
 
     def _validate_X_predict(self, X):
         check_is_fitted(self)
@@ -529,10 +566,26 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
         (lower weighted leaf impurity first, then fewer splits).
     alpha : float, default=0.0
         Weight of the complexity penalty. Can be changed with ``set_params`` after fitting.
+    max_complexity : float or None, default=None
+        A budget: predictions use the tree minimising ``train_loss + alpha * complexity`` among
+        the trees of :attr:`pareto_front_` of ``complexity`` at most this. With
+        ``front="pareto"`` and ``alpha=0`` that is the most accurate tree of the search within
+        the budget (with ``complexity="n_splits"``: with at most ``max_complexity + 1`` leaves).
+        Can be changed with ``set_params`` after fitting, as :meth:`select_tree` does. None
+        means no budget.
     complexity : {"expected_tests", "n_splits"}, default="expected_tests"
         ``"expected_tests"``: the expected number of tests a training sample goes through (the
         weighted fraction of samples reaching each split node, summed). ``"n_splits"``: the number
         of split nodes, as in cost-complexity pruning.
+    front : {"convex", "pareto"}, default="convex"
+        The trees :attr:`pareto_front_` holds. ``"convex"``: the trees optimal for some
+        ``alpha``, the lower convex hull of (complexity, train_loss). ``"pareto"``: every tree of
+        the search that no other beats on both complexity and loss (the tie-break included),
+        which adds the trees between hull vertices that no ``alpha`` selects, such as the most
+        accurate tree with at most k splits; a budget (``max_complexity``,
+        :meth:`select_tree`) then gets the best tree within it, not the best hull tree. It
+        costs more: each state combines its children's fronts pair by pair instead of edge by
+        edge (at depth 3 a few percent more time; deeper, sets of hundreds of trees).
     feature_costs : array-like of shape (n_features,), default=None
         Non-negative cost of testing each feature; each split counts its feature's cost in the
         complexity instead of 1 (then "expected_tests" is the expected cost of the tests).
@@ -608,11 +661,14 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
         misclassification rate), ``complexity``, ``n_leaves`` and ``depth``. The first row is the
         tree of ``alpha = 0``; the last is a single leaf. A first row with
         ``alpha_max == 0`` is the tree chosen at exactly ``alpha = 0`` by the tie-break: as
-        accurate as the next row but with purer leaves.
+        accurate as the next row but with purer leaves. With ``front="pareto"`` the rows are by
+        decreasing complexity and increasing loss (a tree as accurate as a simpler one has purer
+        leaves), and those of trees optimal for no alpha have NaN ``alpha_min`` and
+        ``alpha_max``.
     trees_ : list of Tree
         The trees of :attr:`pareto_front_`, in the same order.
     tree_ : Tree
-        The tree for the current ``alpha``.
+        The tree for the current ``alpha`` and ``max_complexity``.
     stats_ : dict
         Search statistics: ``states`` solved, ``candidates`` (splits generated), ``exact_scans``
         (states whose last split was searched exactly), ``cache_hits`` and ``seconds``.
@@ -644,7 +700,8 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
     }
 
     def __init__(self, *, max_depth=3, candidates="auto", splitter="auto", criterion="gini",
-                 alpha=0.0, complexity="expected_tests", feature_costs=None, min_samples_split=2,
+                 alpha=0.0, max_complexity=None, complexity="expected_tests", front="convex",
+                 feature_costs=None, min_samples_split=2,
                  min_samples_leaf=1, min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0,
                  max_features=None, max_bins="auto", class_weight=None, max_states=5_000_000,
                  memory_limit=None, time_limit=None, full_front=True, n_jobs=None,
@@ -654,7 +711,9 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
         self.splitter = splitter
         self.criterion = criterion
         self.alpha = alpha
+        self.max_complexity = max_complexity
         self.complexity = complexity
+        self.front = front
         self.feature_costs = feature_costs
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
@@ -777,8 +836,14 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         trees whose leaves take the weighted median residual).
     alpha : float, default=0.0
         Weight of the complexity penalty. Can be changed with ``set_params`` after fitting.
+    max_complexity : float or None, default=None
+        A budget on the complexity of the tree used for predictions; see
+        :class:`DPDTreeClassifier`.
     complexity : {"expected_tests", "n_splits"}, default="expected_tests"
         The complexity measure; see :class:`DPDTreeClassifier`.
+    front : {"convex", "pareto"}, default="convex"
+        The convex hull of the trees optimal for some ``alpha``, or every Pareto-optimal tree;
+        see :class:`DPDTreeClassifier`.
     feature_costs : array-like of shape (n_features,), default=None
         Non-negative cost of testing each feature.
     min_samples_split : int, default=2
@@ -839,7 +904,7 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         The trees of :attr:`pareto_front_`; ``value`` holds the leaf means, shape
         ``(node_count, n_outputs, 1)`` as in scikit-learn.
     tree_ : Tree
-        The tree for the current ``alpha``.
+        The tree for the current ``alpha`` and ``max_complexity``.
     stats_ : dict
         Search statistics, as for :class:`DPDTreeClassifier`.
     is_optimal_ : bool
@@ -861,9 +926,10 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
     }
 
     def __init__(self, *, max_depth=3, candidates="auto", splitter="auto",
-                 criterion="squared_error", alpha=0.0, complexity="expected_tests",
-                 feature_costs=None, min_samples_split=2, min_samples_leaf=1,
-                 min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0, max_features=None,
+                 criterion="squared_error", alpha=0.0, max_complexity=None,
+                 complexity="expected_tests", front="convex", feature_costs=None,
+                 min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
+                 min_impurity_decrease=0.0, max_features=None,
                  max_bins="auto", max_states=5_000_000, memory_limit=None, time_limit=None,
                  full_front=True, n_jobs=None, random_state=None, verbose=0):
         self.max_depth = max_depth
@@ -871,7 +937,9 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         self.splitter = splitter
         self.criterion = criterion
         self.alpha = alpha
+        self.max_complexity = max_complexity
         self.complexity = complexity
+        self.front = front
         self.feature_costs = feature_costs
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf

@@ -27,7 +27,7 @@ CURVE_DTYPE = np.dtype([
 _OWN_PARAMS = {"alpha", "max_depth", "max_depths", "cv", "scoring", "selection", "n_jobs",
                "random_state", "verbose"}
 # Parameters of the trees that the CV estimator does not have: it scores whole fronts.
-_TREE_ONLY_PARAMS = {"full_front"}
+_TREE_ONLY_PARAMS = {"full_front", "front", "max_complexity"}
 
 
 def representative_alphas(front, fold_fronts):

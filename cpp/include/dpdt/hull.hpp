@@ -98,6 +98,44 @@ inline Hull lower_hull(std::vector<HullPoint> points) {
     return chain;
 }
 
+// The points that no other beats on both counts (no more complex with a smaller V), by increasing
+// C: the lower hull's vertices and, between them, the trees no alpha selects, such as the most
+// accurate tree within a complexity budget. Among equal points the earlier one is kept.
+inline Hull pareto_set(std::vector<HullPoint> points) {
+    using namespace hull_detail;
+    std::stable_sort(points.begin(), points.end(),
+                     [](const HullPoint& a, const HullPoint& b) { return sign_diff(a.C, b.C) < 0; });
+    Hull out;
+    for (const HullPoint& p : points) {
+        if (!out.empty() && sign_diff(p.C, out.back().C) == 0) {
+            // Still below every simpler point, as out.back() was.
+            if (lex_compare(p, out.back()) < 0) out.back() = p;
+        } else if (out.empty() || lex_compare(p, out.back()) < 0) {
+            out.push_back(p);
+        }
+    }
+    return out;
+}
+
+// Every tree "split with cost `split_cost`, then a tree of each child's set": all the pairs, to be
+// filtered by pareto_set (unlike hulls, Pareto sets do not add edge by edge).
+inline void add_split_pairs(const Hull& left, const Hull& right, double split_cost, int32_t action,
+                            std::vector<HullPoint>& out) {
+    for (size_t i = 0; i < left.size(); ++i) {
+        for (size_t j = 0; j < right.size(); ++j) {
+            HullPoint p;
+            p.C = left[i].C + right[j].C + split_cost;
+            p.L = left[i].L + right[j].L;
+            p.I = left[i].I + right[j].I;
+            p.S = left[i].S + right[j].S + 1.0;
+            p.action = action;
+            p.left_point = static_cast<int32_t>(i);
+            p.right_point = static_cast<int32_t>(j);
+            out.push_back(p);
+        }
+    }
+}
+
 // All trees "split with cost `split_cost`, then the left and right subtrees": the Minkowski sum of
 // the children's hulls (merging their edges by slope), shifted by the split.
 inline Hull split_hull(const Hull& left, const Hull& right, double split_cost, int32_t action) {

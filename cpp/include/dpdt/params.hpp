@@ -10,6 +10,10 @@ enum class Splitter { Cart, Exhaustive, Quantile, TopK, TopB, Lookahead, Screen 
 // impurity (tie-break, node impurity) it is the entropy.
 enum class Criterion { Gini, Entropy, GainRatio };
 enum class Complexity { ExpectedTests, NSplits };
+// What each state keeps of its subtrees: the lower convex hull of (complexity, loss), the trees
+// optimal for some alpha; or the whole Pareto set, which adds the trees between hull vertices (the
+// most accurate within a complexity budget) at the cost of combining children pair by pair.
+enum class Front { Convex, Pareto };
 
 struct Params {
     int max_depth = 3;
@@ -24,6 +28,7 @@ struct Params {
     // thresholds without missing values; other fits ignore it.
     int64_t exact_depth2_work = 0;
     Complexity complexity = Complexity::ExpectedTests;
+    Front front = Front::Convex;
     // One non-negative cost per feature; empty means every test costs 1.
     std::vector<double> feature_costs;
     int min_samples_split = 2;
