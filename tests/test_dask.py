@@ -6,7 +6,7 @@ import sys
 
 import numpy as np
 import pytest
-from _trees import assert_tree_equal
+from _trees import assert_front_equal, assert_tree_equal
 from numpy.testing import assert_array_equal
 
 distributed = pytest.importorskip("distributed")
@@ -45,7 +45,7 @@ def classification_data(n=400, seed=0):
 
 
 def assert_same_fit(a, b):
-    assert_array_equal(a.pareto_front_, b.pareto_front_)
+    assert_front_equal(a.pareto_front_, b.pareto_front_)
     assert len(a.trees_) == len(b.trees_)
     for k, (ta, tb) in enumerate(zip(a.trees_, b.trees_, strict=True)):
         assert_tree_equal(ta, tb, msg=f"tree {k}")
@@ -68,6 +68,16 @@ def test_classifier_is_the_local_fit(client, chunks):
     assert est.stats_["states"] >= serial.stats_["states"]
     assert est.stats_["candidates"] >= serial.stats_["candidates"]
     assert est.stats_["seconds"] > 0
+
+
+def test_pareto_front_is_the_local_fit(client):
+    X, y, weight = classification_data()
+    params = dict(max_depth=4, candidates=(4, 3, 2), front="pareto")
+    local = DPDTreeClassifier(**params).fit(X, y, weight)
+    assert np.isnan(local.pareto_front_["alpha_min"]).any()
+    est = DPDTreeClassifier(**params)
+    dpdt.dask.fit(est, X, y, weight, client=client)
+    assert_same_fit(est, local)
 
 
 def test_multioutput_regressor_is_the_local_fit(client):

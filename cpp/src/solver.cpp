@@ -36,8 +36,9 @@ struct Action {
     SolutionPtr left, right;
 };
 
-// What is known of a state once solved: its statistics, and the hull of its optimal subtrees with
-// the actions those subtrees start with. Child solutions are shared between parents.
+// What is known of a state once solved: its statistics, and the hull (or, with Front::Pareto, the
+// Pareto set) of its optimal subtrees with the actions those subtrees start with. Child solutions
+// are shared between parents.
 struct Solution {
     int32_t n_samples = 0;
     double total = 0.0;
@@ -371,7 +372,7 @@ class Search {
                           candidates[a].split.missing_left, children[a].first, children[a].second};
             const auto id = static_cast<int32_t>(sol.actions.size());
             if (pareto) {
-                add_split_pairs(action.left->hull, action.right->hull, candidates[a].cost, id, points);
+                add_pareto_sum(action.left->hull, action.right->hull, candidates[a].cost, id, points);
             } else {
                 Hull h = split_hull(action.left->hull, action.right->hull, candidates[a].cost, id);
                 points.insert(points.end(), h.begin(), h.end());

@@ -27,7 +27,10 @@ def format_front(estimator):
              "|---:|---:|---:|---:|---:|---:|"]
     for row in front:
         value = 1 - row["train_loss"] if classifier else row["train_loss"]
-        lines.append(f"| {row['alpha_min']:.6g} | {row['alpha_max']:.6g} | "
+        # A tree of a Pareto front that no alpha selects has no alpha range.
+        alphas = ("-", "-") if np.isnan(row["alpha_min"]) else (
+            f"{row['alpha_min']:.6g}", f"{row['alpha_max']:.6g}")
+        lines.append(f"| {alphas[0]} | {alphas[1]} | "
                      f"{value:.4f} | {row['complexity']:.4f} | "
                      f"{row['n_leaves']} | {row['depth']} |")
     return "\n".join(lines)
@@ -148,7 +151,8 @@ def _estimator(args, regression):
     return cls(max_depth=args.max_depth,
                candidates=tuple(args.candidates) if args.candidates else "auto",
                splitter=args.splitter[0] if len(args.splitter) == 1 else tuple(args.splitter),
-               alpha=args.alpha, complexity=args.complexity, n_jobs=args.n_jobs)
+               alpha=args.alpha, complexity=args.complexity, front=args.front,
+               n_jobs=args.n_jobs)
 
 
 def _metrics(estimator, X, y):
@@ -309,6 +313,8 @@ def _add_fit_options(parser):
     parser.add_argument("--alpha", type=float, default=0.0)
     parser.add_argument("--complexity", choices=["expected_tests", "n_splits"],
                         default="expected_tests")
+    parser.add_argument("--front", choices=["convex", "pareto"], default="convex",
+                        help="pareto: also the trees between the hull's, which no alpha selects")
     parser.add_argument("--n-jobs", type=int, default=None)
 
 

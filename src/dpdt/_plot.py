@@ -172,8 +172,10 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None):
     Every tree of ``pareto_front_`` is a point (complexity, train accuracy) for classifiers or
     (complexity, train mean squared error) for regressors, numbered by its leaves. The segments
     between them are the lower convex hull of (complexity, loss): no tree built from the
-    candidate splits lies beyond it. With the training data, CART's cost-complexity pruning
-    path (same depth, measured with the same loss and complexity) is drawn beside it.
+    candidate splits lies beyond it. A front of ``front="pareto"`` is drawn as steps: at each
+    complexity, the best tree of at most that complexity. With the training data, CART's
+    cost-complexity pruning path (same depth, measured with the same loss and complexity) is
+    drawn beside it.
     Estimators that carry a ``validation_curve_`` (the cross-validated ``DPDTreeClassifierCV``
     and ``DPDTreeRegressorCV``) also show the mean validation score, with a band of one
     standard deviation, against complexity.
@@ -219,10 +221,12 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None):
     def metric(loss):
         return 1.0 - loss if classifier else loss
 
-    # The front is the lower convex hull of (complexity, loss): straight segments between its
-    # trees show that a point beyond the hull (e.g. CART's) loses for every alpha.
+    # A convex front is the lower hull of (complexity, loss): straight segments between its
+    # trees show that a point beyond the hull (e.g. CART's) loses for every alpha. A Pareto
+    # front's trees are all there is below the steps.
+    steps = {"drawstyle": "steps-post"} if getattr(estimator, "front", "convex") == "pareto" else {}
     ax.plot(front["complexity"], metric(front["train_loss"]), color="C0", linewidth=1.5,
-            marker="o", label="DPDT Pareto front")
+            marker="o", label="DPDT Pareto front", **steps)
     for row in front:
         ax.annotate(f"{row['n_leaves']}", (row["complexity"], metric(row["train_loss"])),
                     textcoords="offset points", xytext=(4, 4), fontsize=7, color="C0")

@@ -117,21 +117,49 @@ inline Hull pareto_set(std::vector<HullPoint> points) {
     return out;
 }
 
-// Every tree "split with cost `split_cost`, then a tree of each child's set": all the pairs, to be
-// filtered by pareto_set (unlike hulls, Pareto sets do not add edge by edge).
-inline void add_split_pairs(const Hull& left, const Hull& right, double split_cost, int32_t action,
-                            std::vector<HullPoint>& out) {
-    for (size_t i = 0; i < left.size(); ++i) {
-        for (size_t j = 0; j < right.size(); ++j) {
-            HullPoint p;
-            p.C = left[i].C + right[j].C + split_cost;
-            p.L = left[i].L + right[j].L;
-            p.I = left[i].I + right[j].I;
-            p.S = left[i].S + right[j].S + 1.0;
-            p.action = action;
-            p.left_point = static_cast<int32_t>(i);
-            p.right_point = static_cast<int32_t>(j);
+// The Pareto set of the trees "split with cost `split_cost`, then a tree of each child's set",
+// appended to `out`. Sets do not add edge by edge as hulls do: the pairs are merged by increasing
+// C, one sorted row per left point (a heap, so memory stays linear), keeping those that improve
+// on every simpler pair; the pair of both children's last points has the smallest V and ends it.
+inline void add_pareto_sum(const Hull& left, const Hull& right, double split_cost, int32_t action,
+                           std::vector<HullPoint>& out) {
+    using namespace hull_detail;
+    struct Next {
+        double C;
+        int32_t i, j;
+    };
+    // The heap's top is the smallest C, then the smallest i: the order of a stable sort of the
+    // pairs listed left point by left point.
+    auto later = [](const Next& a, const Next& b) { return a.C != b.C ? a.C > b.C : a.i > b.i; };
+    std::vector<Next> heap;
+    heap.reserve(left.size());
+    for (size_t i = 0; i < left.size(); ++i)
+        heap.push_back({left[i].C + right[0].C, static_cast<int32_t>(i), 0});
+    std::make_heap(heap.begin(), heap.end(), later);
+    const size_t first = out.size();
+    const auto last_i = static_cast<int32_t>(left.size() - 1), last_j = static_cast<int32_t>(right.size() - 1);
+    while (!heap.empty()) {
+        std::pop_heap(heap.begin(), heap.end(), later);
+        const Next at = heap.back();
+        HullPoint p;
+        p.C = left[at.i].C + right[at.j].C + split_cost;
+        p.L = left[at.i].L + right[at.j].L;
+        p.I = left[at.i].I + right[at.j].I;
+        p.S = left[at.i].S + right[at.j].S + 1.0;
+        p.action = action;
+        p.left_point = at.i;
+        p.right_point = at.j;
+        if (out.size() > first && sign_diff(p.C, out.back().C) == 0) {
+            if (lex_compare(p, out.back()) < 0) out.back() = p;
+        } else if (out.size() == first || lex_compare(p, out.back()) < 0) {
             out.push_back(p);
+        }
+        if (at.i == last_i && at.j == last_j) break;
+        if (at.j < last_j) {
+            heap.back() = {left[at.i].C + right[at.j + 1].C, at.i, at.j + 1};
+            std::push_heap(heap.begin(), heap.end(), later);
+        } else {
+            heap.pop_back();
         }
     }
 }
