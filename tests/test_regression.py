@@ -27,6 +27,7 @@ from _bruteforce import (
     expected_front,
     hull_by_definition,
     lower_hull,
+    pareto_set,
     regression_pruning_objectives,
     regression_tree_stats,
     tree_complexity,
@@ -250,6 +251,25 @@ def test_tree_arrays_match_routed_samples(name):
 # --------------------------------------------------------------------------------------------
 # Pareto front
 # --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("complexity", COMPLEXITIES)
+@pytest.mark.parametrize("name", TINY)
+def test_pareto_set_and_budgets_are_brute_force(name, complexity):
+    data = tiny_data(name)
+    reg = fit_tiny(name, 2, complexity=complexity, front="pareto")
+    enum = tiny_enum(name, 2)
+    C = enum.complexity(complexity, data.feature_costs)
+    # regression breaks ties by fewer splits only
+    keep = pareto_set(C, enum.train_loss, np.zeros(len(C)), enum.n_splits)
+    front = reg.pareto_front_[::-1]
+    assert len(front) == len(keep), f"{front}\nvs\n{np.column_stack([C, enum.train_loss])[keep]}"
+    assert_allclose(front["complexity"], C[keep], atol=ATOL)
+    assert_allclose(front["train_loss"], enum.train_loss[keep], atol=ATOL)
+    for budget in np.unique(C):
+        reg.select_tree(max_complexity=budget)
+        best = enum.train_loss[C <= budget + ATOL].min()
+        assert stats(data, reg.tree_)["train_loss"] == pytest.approx(best, abs=ATOL), budget
+
+
 @pytest.mark.parametrize("complexity", COMPLEXITIES)
 @pytest.mark.parametrize("depth", [1, 2])
 @pytest.mark.parametrize("name", TINY)
