@@ -99,6 +99,23 @@ def test_round_trip_keeps_the_whole_front(tmp_path):
     assert loaded.is_optimal_ is clf.is_optimal_
 
 
+def test_round_trip_of_a_pareto_front_and_its_budget(tmp_path):
+    data = datasets.load("bank")
+    clf = DPDTreeClassifier(max_depth=3, front="pareto", max_complexity=1.5)
+    clf.fit(data.X_train, data.y_train)
+    clf.save(tmp_path / "pareto.json")
+    loaded = load(tmp_path / "pareto.json")
+    assert loaded.front == "pareto" and loaded.max_complexity == 1.5
+    assert np.isnan(loaded.pareto_front_["alpha_min"]).any()
+    for field in clf.pareto_front_.dtype.names:   # NaN alpha ranges included
+        assert_array_equal(loaded.pareto_front_[field], clf.pareto_front_[field])
+    assert_tree_equal(loaded.tree_, clf.tree_)
+    for k in (2, 3, 5):
+        clf.select_tree(max_leaves=k)
+        loaded.select_tree(max_leaves=k)
+        assert_array_equal(loaded.predict(data.X_test), clf.predict(data.X_test))
+
+
 def test_parameters_keep_their_types(tmp_path):
     X, y = load_iris(return_X_y=True)
     clf = DPDTreeClassifier(max_depth=2, candidates=(3, 2), class_weight={0: 2.0, 1: 1.0, 2: 1.0},

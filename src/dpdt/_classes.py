@@ -447,7 +447,9 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
     def tree_(self):
         """The tree of :attr:`pareto_front_` optimal for the current ``alpha``."""
         check_is_fitted(self)
-        fitted = (self.pareto_front_["alpha_min"][0], self._fitted_max_complexity)
+        # Models saved before max_complexity existed were fitted without a budget.
+        fitted = (self.pareto_front_["alpha_min"][0],
+                  getattr(self, "_fitted_max_complexity", None))
         if not self.full_front and (self.alpha, self.max_complexity) != fitted:
             raise ValueError(f"this estimator was fitted with full_front=False for "
                              f"alpha={fitted[0]}, max_complexity={fitted[1]}: refit it for "
