@@ -445,7 +445,7 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
 
     @property
     def tree_(self):
-        """The tree of :attr:`pareto_front_` optimal for the current ``alpha``."""
+        """The tree of :attr:`pareto_front_` for the current ``alpha`` and ``max_complexity``."""
         check_is_fitted(self)
         # Models saved before max_complexity existed were fitted without a budget.
         fitted = (self.pareto_front_["alpha_min"][0],
