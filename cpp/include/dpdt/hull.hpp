@@ -98,6 +98,18 @@ inline Hull lower_hull(std::vector<HullPoint> points) {
     return chain;
 }
 
+// Adds p to the Pareto set being built in out[first:] from points by increasing C, unless a point
+// there beats it; p replaces the last point when of equal C and smaller V (still below every
+// simpler point, as that one was).
+inline void add_if_unbeaten(std::vector<HullPoint>& out, size_t first, const HullPoint& p) {
+    using namespace hull_detail;
+    if (out.size() > first && sign_diff(p.C, out.back().C) == 0) {
+        if (lex_compare(p, out.back()) < 0) out.back() = p;
+    } else if (out.size() == first || lex_compare(p, out.back()) < 0) {
+        out.push_back(p);
+    }
+}
+
 // The points that no other beats on both counts (no more complex with a smaller V), by increasing
 // C: the lower hull's vertices and, between them, the trees no alpha selects, such as the most
 // accurate tree within a complexity budget. Among equal points the earlier one is kept.
@@ -106,14 +118,7 @@ inline Hull pareto_set(std::vector<HullPoint> points) {
     std::stable_sort(points.begin(), points.end(),
                      [](const HullPoint& a, const HullPoint& b) { return sign_diff(a.C, b.C) < 0; });
     Hull out;
-    for (const HullPoint& p : points) {
-        if (!out.empty() && sign_diff(p.C, out.back().C) == 0) {
-            // Still below every simpler point, as out.back() was.
-            if (lex_compare(p, out.back()) < 0) out.back() = p;
-        } else if (out.empty() || lex_compare(p, out.back()) < 0) {
-            out.push_back(p);
-        }
-    }
+    for (const HullPoint& p : points) add_if_unbeaten(out, 0, p);
     return out;
 }
 
@@ -123,7 +128,6 @@ inline Hull pareto_set(std::vector<HullPoint> points) {
 // on every simpler pair; the pair of both children's last points has the smallest V and ends it.
 inline void add_pareto_sum(const Hull& left, const Hull& right, double split_cost, int32_t action,
                            std::vector<HullPoint>& out) {
-    using namespace hull_detail;
     struct Next {
         double C;
         int32_t i, j;
@@ -149,11 +153,7 @@ inline void add_pareto_sum(const Hull& left, const Hull& right, double split_cos
         p.action = action;
         p.left_point = at.i;
         p.right_point = at.j;
-        if (out.size() > first && sign_diff(p.C, out.back().C) == 0) {
-            if (lex_compare(p, out.back()) < 0) out.back() = p;
-        } else if (out.size() == first || lex_compare(p, out.back()) < 0) {
-            out.push_back(p);
-        }
+        add_if_unbeaten(out, first, p);
         if (at.i == last_i && at.j == last_j) break;
         if (at.j < last_j) {
             heap.back() = {left[at.i].C + right[at.j + 1].C, at.i, at.j + 1};
