@@ -63,11 +63,15 @@ class Tree:
         self.weighted_n_node_samples = np.asarray(weighted_n_node_samples, dtype=np.float64)
         self.n_features = int(n_features)
         self.node_count = int(self.feature.shape[0])
+        # Level by level from the root: a front of thousands of deep trees is built per fit.
         depth = np.zeros(self.node_count, dtype=np.int64)
-        for node in range(self.node_count):  # preorder: a parent precedes its children
-            if self.children_left[node] != TREE_LEAF:
-                depth[self.children_left[node]] = depth[node] + 1
-                depth[self.children_right[node]] = depth[node] + 1
+        level = np.zeros(min(self.node_count, 1), dtype=np.int64)
+        for d in range(self.node_count):
+            if not level.size:
+                break
+            depth[level] = d
+            level = level[self.children_left[level] != TREE_LEAF]
+            level = np.concatenate([self.children_left[level], self.children_right[level]])
         self.node_depth = depth
         self.max_depth = int(depth.max()) if self.node_count else 0
         self.n_leaves = int(np.sum(self.children_left == TREE_LEAF))
