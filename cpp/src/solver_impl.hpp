@@ -1,3 +1,7 @@
+// The solver's definitions, included by one translation unit per objective (solver_*.cpp): the
+// search is instantiated for every objective and layout, and one unit for all of them was the
+// build's critical path.
+#pragma once
 #include "dpdt/solver.hpp"
 
 #include <algorithm>
@@ -1006,13 +1010,10 @@ FitResult fit(const BinnedData<Code>& data, const O& objective, const Params& pa
     return run(BinnedLayout<Code, O>(data, objective), objective, params, poll, plan);
 }
 
+// The fits of objective O, for the exact and both binned layouts.
 #define DPDT_INSTANTIATE(O)                                                                              \
     template FitResult fit(const Dataset&, const O&, const Params&, const Poll&, const RootPlan&);        \
     template FitResult fit(const BinnedData<uint8_t>&, const O&, const Params&, const Poll&, const RootPlan&); \
     template FitResult fit(const BinnedData<uint16_t>&, const O&, const Params&, const Poll&, const RootPlan&);
-DPDT_INSTANTIATE(Classification)
-DPDT_INSTANTIATE(SquaredError)
-DPDT_INSTANTIATE(Newton)
-#undef DPDT_INSTANTIATE
 
 }  // namespace dpdt
