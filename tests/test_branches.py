@@ -384,10 +384,38 @@ def test_max_bins_bins_numeric_columns():
     assert_array_equal(exact.predict(unseen[4:]), 1)  # 74.0 was seen
 
 
+@pytest.mark.parametrize("max_bins", [None, 3, 40])
+@pytest.mark.parametrize("values", ["ties", "continuous", "signed_zeros"])
+def test_float_arrays_encode_as_their_columns_one_by_one(values, max_bins):
+    # A float array is encoded all columns at once; a DataFrame column by column. Same codes,
+    # tables and trees (bins where a column has more than max_bins values).
+    rng = np.random.default_rng(2)
+    X = rng.integers(-3, 4, size=(50, 4)).astype(float) / 2
+    if values == "continuous":
+        X[:, 1:] = rng.normal(size=(50, 3))
+    elif values == "signed_zeros":
+        X[:, 0] = np.where(rng.random(50) < 0.5, -0.0, 0.0)
+    y = (X[:, 1] > np.median(X[:, 1])).astype(int) ^ (rng.random(50) < 0.2)
+    weight = rng.integers(0, 3, size=50).astype(float)   # zero weights: rows not encoded
+    from_array = BranchesClassifier(lam=0.01, max_bins=max_bins, max_depth=2).fit(
+        X, y, sample_weight=weight)
+    from_columns = BranchesClassifier(lam=0.01, max_bins=max_bins, max_depth=2).fit(
+        pd.DataFrame(X), y, sample_weight=weight)
+    for (kind_a, table_a), (kind_c, table_c) in zip(from_array._codes.encoders_,
+                                                    from_columns._codes.encoders_, strict=True):
+        assert kind_a == kind_c
+        assert_array_equal(table_a, table_c)
+    assert from_array.objective_ == from_columns.objective_
+    assert_array_equal(from_array.tree_.feature, from_columns.tree_.feature)
+    assert_array_equal(from_array.tree_.edge_category, from_columns.tree_.edge_category)
+    unseen = rng.normal(size=(20, 4))
+    assert_array_equal(from_array.predict(unseen), from_columns.predict(pd.DataFrame(unseen)))
+
+
 @pytest.mark.parametrize("max_bins", [None, 3])
 @pytest.mark.parametrize("values", ["codes", "negative", "sparse", "extreme", "unsigned", "huge"])
 def test_integer_arrays_encode_as_their_float_copies(values, max_bins):
-    # Integer arrays take a vectorised encoding; floats take the per-column one. Both must give
+    # Integer arrays take their own vectorised encoding, float arrays another. Both must give
     # the same codes, bins, trees and predictions, on every kind of integer column.
     rng = np.random.default_rng(1)
     X = rng.integers(0, 4, size=(60, 3))
