@@ -51,10 +51,13 @@ def test_greedy_never_beats_the_optimum(seed, criterion):
     assert best.objective_ == pytest.approx(h_objective(best, X, y, lam), abs=1e-12)
 
 
-def test_depth_and_leaf_size_limits():
-    rng = np.random.default_rng(0)
-    X = rng.integers(0, 4, size=(200, 5))
-    y = rng.integers(0, 2, 200)
-    tree = MultiwayGreedyClassifier(max_depth=2, min_samples_leaf=5).fit(X, y).tree_
-    assert tree.max_depth <= 2
+@pytest.mark.parametrize("seed", range(4))
+def test_depth_and_leaf_size_limits(seed):
+    # Many small categories: most features have one below the leaf size at some node.
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 6, size=(120, 5))
+    y = rng.integers(0, 2, 120)
+    tree = MultiwayGreedyClassifier(max_depth=3, min_samples_leaf=5).fit(X, y).tree_
+    assert tree.max_depth <= 3
     assert tree.n_node_samples[tree.feature < 0].min() >= 5
+    assert tree.n_splits > 0
