@@ -384,6 +384,17 @@ def test_max_bins_bins_numeric_columns():
     assert_array_equal(exact.predict(unseen[4:]), 1)  # 74.0 was seen
 
 
+def assert_same_encoding_and_tree(a, b):
+    """Two fits encoded the features alike and found the same tree."""
+    for (kind_a, table_a), (kind_b, table_b) in zip(a._codes.encoders_, b._codes.encoders_,
+                                                    strict=True):
+        assert kind_a == kind_b
+        assert_array_equal(table_a, table_b)
+    assert a.objective_ == b.objective_
+    assert_array_equal(a.tree_.feature, b.tree_.feature)
+    assert_array_equal(a.tree_.edge_category, b.tree_.edge_category)
+
+
 @pytest.mark.parametrize("max_bins", [None, 3, 40])
 @pytest.mark.parametrize("values", ["ties", "continuous", "signed_zeros"])
 def test_float_arrays_encode_as_their_columns_one_by_one(values, max_bins):
@@ -401,13 +412,7 @@ def test_float_arrays_encode_as_their_columns_one_by_one(values, max_bins):
         X, y, sample_weight=weight)
     from_columns = BranchesClassifier(lam=0.01, max_bins=max_bins, max_depth=2).fit(
         pd.DataFrame(X), y, sample_weight=weight)
-    for (kind_a, table_a), (kind_c, table_c) in zip(from_array._codes.encoders_,
-                                                    from_columns._codes.encoders_, strict=True):
-        assert kind_a == kind_c
-        assert_array_equal(table_a, table_c)
-    assert from_array.objective_ == from_columns.objective_
-    assert_array_equal(from_array.tree_.feature, from_columns.tree_.feature)
-    assert_array_equal(from_array.tree_.edge_category, from_columns.tree_.edge_category)
+    assert_same_encoding_and_tree(from_array, from_columns)
     unseen = rng.normal(size=(20, 4))
     assert_array_equal(from_array.predict(unseen), from_columns.predict(pd.DataFrame(unseen)))
 
@@ -434,13 +439,7 @@ def test_integer_arrays_encode_as_their_float_copies(values, max_bins):
     as_int = BranchesClassifier(lam=0.01, max_bins=max_bins).fit(X, y, sample_weight=weight)
     as_float = BranchesClassifier(lam=0.01, max_bins=max_bins).fit(X.astype(float), y,
                                                                    sample_weight=weight)
-    for (kind_i, table_i), (kind_f, table_f) in zip(as_int._codes.encoders_,
-                                                    as_float._codes.encoders_, strict=True):
-        assert kind_i == kind_f
-        assert_array_equal(table_i, table_f)
-    assert as_int.objective_ == as_float.objective_
-    assert_array_equal(as_int.tree_.feature, as_float.tree_.feature)
-    assert_array_equal(as_int.tree_.edge_category, as_float.tree_.edge_category)
+    assert_same_encoding_and_tree(as_int, as_float)
     assert_array_equal(as_int.apply(X), as_float.apply(X.astype(float)))
 
 
