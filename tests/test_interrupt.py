@@ -9,9 +9,13 @@ import time
 import pytest
 
 LONG_FIT = textwrap.dedent("""
+    import signal
     import sys
     import numpy as np
     from dpdt import DPDTreeClassifier
+    # A test runner started in the background ignores SIGINT, and so would this child, which
+    # inherits that: take Ctrl-C as an interactive session does.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     rng = np.random.default_rng(0)
     X = rng.random((3000, 10))
     y = (X[:, 0] + rng.random(3000) > 1).astype(int)
