@@ -17,7 +17,3 @@ if _expected_core:
     if not dpdt._core.__file__.startswith(_expected_core):
         raise RuntimeError(f"the sanitized build is not the one imported: {dpdt._core.__file__}")
 
-
-def pytest_report_header(config):
-    if _expected_core:
-        return f"sanitized core: {dpdt._core.__file__}"
