@@ -437,6 +437,15 @@ def test_cv_does_not_depend_on_n_jobs_and_pickles():
         max_depth=two.max_depth_, alpha=two.alpha_).fit(X, y))
 
 
+@pytest.mark.parametrize("depths", [(1, 3), range(1, 4, 2), np.array([3, 1])], ids=repr)
+def test_cv_takes_depth_limits_in_any_sequence(depths):
+    X, y = _classification()
+    as_list = DPDTreeClassifierCV(max_depths=[1, 3], cv=3).fit(X, y)
+    model = DPDTreeClassifierCV(max_depths=depths, cv=3).fit(X, y)
+    assert_array_equal(model.validation_curve_, as_list.validation_curve_)
+    assert_tree_equal(model.tree_, as_list.tree_)
+
+
 def test_cv_curve_layout():
     X, y = _classification()
     curve = DPDTreeClassifierCV(max_depths=[3, 2], cv=3).fit(X, y).validation_curve_
@@ -454,6 +463,8 @@ def test_cv_curve_layout():
     (dict(max_depths=[0, 2]), "max_depths"),
     (dict(max_depths=[2.5]), "max_depths"),
     (dict(max_depths="3"), "max_depths"),
+    (dict(max_depths=np.array([[2, 3]])), "max_depths"),
+    (dict(max_depths=range(0)), "max_depths"),
     (dict(cv="five"), "cv"),
     (dict(scoring="not_a_metric"), "scoring"),
     (dict(candidates=(0, 2)), "candidates"),

@@ -51,6 +51,7 @@ def _cases():
             n_estimators=5, n_iter_no_change=2, random_state=0), X[:, :3], X[:, 3]),
         ("classifier CV", DPDTreeClassifierCV(max_depth=2, cv=3), X, y),
         ("regressor CV", DPDTreeRegressorCV(max_depths=[1, 2], cv=3), X[:, :3], X[:, 3]),
+        ("classifier CV depth range", DPDTreeClassifierCV(max_depths=range(1, 3), cv=3), X, y),
     ]
 
 
@@ -66,6 +67,7 @@ def test_round_trip_predicts_identically(tmp_path, name, estimator, X, y):
     assert type(loaded) is type(estimator)
     for key, value in estimator.get_params().items():
         assert_array_equal(loaded.get_params()[key], value, err_msg=key)
+        assert type(loaded.get_params()[key]) is type(value), key
     assert_array_equal(loaded.predict(X), estimator.predict(X))
     if hasattr(estimator, "predict_proba"):
         assert_array_equal(loaded.predict_proba(X), estimator.predict_proba(X))
@@ -177,6 +179,14 @@ def test_structure_is_validated_even_with_a_valid_checksum(tmp_path):
     document["sha256"] = _digest(document)
     with pytest.raises(ValueError, match="max_depth"):
         load(_write(path, document))
+
+    for bad in ({"start": 0, "stop": 3, "step": 0}, {"start": 0, "stop": "3", "step": 1},
+                {"start": True, "stop": 3, "step": 1}):
+        path, document = _saved(tmp_path)
+        document["params"]["max_depth"] = {"__type__": "range", **bad}
+        document["sha256"] = _digest(document)
+        with pytest.raises(ValueError, match="bad range"):
+            load(_write(path, document))
 
     path, document = _saved(tmp_path)
     document["attributes"]["__class__"] = "os.system"

@@ -306,7 +306,7 @@ class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
 def _cv_constraints(estimator_class):
     constraints = {name: rule for name, rule in estimator_class._parameter_constraints.items()
                    if name not in ("alpha", "verbose")}
-    return {**constraints, "max_depths": [list, tuple, None], "cv": ["cv_object"],
+    return {**constraints, "max_depths": ["array-like", None], "cv": ["cv_object"],
             "scoring": [StrOptions(set(get_scorer_names())), callable, None],
             "selection": [StrOptions({"best", "1se"})]}
 
@@ -339,7 +339,7 @@ class DPDTreeClassifierCV(ClassifierMixin, _BaseDPDTreeCV):
     ----------
     max_depth : int, default=3
         Depth limit of the trees when ``max_depths`` is None.
-    max_depths : sequence of int or None, default=None
+    max_depths : sequence of int (list, tuple, range, array) or None, default=None
         Depth limits to choose from by the same cross-validation; None means ``[max_depth]``.
     cv : int, cross-validation generator or iterable, default=5
         As in scikit-learn's ``GridSearchCV``: an int is the number of folds of a
@@ -502,7 +502,7 @@ class DPDTreeRegressorCV(RegressorMixin, _BaseDPDTreeCV):
     ----------
     max_depth : int, default=3
         Depth limit of the trees when ``max_depths`` is None.
-    max_depths : sequence of int or None, default=None
+    max_depths : sequence of int (list, tuple, range, array) or None, default=None
         Depth limits to choose from by the same cross-validation; None means ``[max_depth]``.
     cv : int, cross-validation generator or iterable, default=5
         As in scikit-learn's ``GridSearchCV``: an int is the number of folds of a ``KFold``

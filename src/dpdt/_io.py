@@ -8,7 +8,7 @@ A model file is one JSON object::
 ``params`` are the constructor arguments, ``attributes`` the fitted state (every attribute
 that is not a parameter, including the whole Pareto front and its trees). Values that JSON
 has no type for are tagged objects ``{"__type__": name, ...}``: ndarray, tuple, dict, float
-(non-finite), scalar (numpy), Tree, MultiwayTree, CategoryCodes, loss, estimator. ``sha256``
+(non-finite), scalar (numpy), range, Tree, MultiwayTree, CategoryCodes, loss, estimator. ``sha256``
 is the digest of the canonical JSON of everything else, so that a file modified after saving
 is refused. Loading only ever builds these types, from a fixed list of estimator classes:
 nothing in the file is imported, evaluated or unpickled.
@@ -162,6 +162,8 @@ def _encode(value, where):
         return [_encode(v, where) for v in value]
     if isinstance(value, tuple):
         return {"__type__": "tuple", "items": [_encode(v, where) for v in value]}
+    if isinstance(value, range):
+        return {"__type__": "range", "start": value.start, "stop": value.stop, "step": value.step}
     if isinstance(value, dict):
         return {"__type__": "dict",
                 "items": [[_encode(k, where), _encode(v, where)] for k, v in value.items()]}
@@ -351,6 +353,11 @@ class _Decoder:
         if kind == "tuple":
             self.expect(isinstance(node.get("items"), list), f"{where}: bad tuple")
             return tuple(self.value(v, where) for v in node["items"])
+        if kind == "range":
+            ends = [node.get(key) for key in ("start", "stop", "step")]
+            self.expect(all(isinstance(v, int) and not isinstance(v, bool) for v in ends)
+                        and ends[2] != 0, f"{where}: bad range")
+            return range(*ends)
         if kind == "dict":
             items = node.get("items")
             self.expect(isinstance(items, list)
