@@ -344,7 +344,7 @@ NESTED_METHODS = {
 
 
 def nested(names, depths):
-    """Run the protocol that chose ``selection``'s default, on the train splits only.
+    """Run the protocol that chose ``selection``'s default and the depth limits (train splits).
 
     Returns
     -------
