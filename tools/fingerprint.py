@@ -3,10 +3,11 @@
     python tools/fingerprint.py record before.json     # with the code as it was
     python tools/fingerprint.py compare before.json    # after each step: exit 1 on any difference
 
-Every case fits one estimator and hashes (SHA-256 of dtype, shape and bytes) each public fitted
-attribute (``trees_``, ``pareto_front_``, ``estimators_``, ...) and each prediction method on held-out
-rows, so a difference names the case and the attribute. Bitwise equality is the test: a refactor
-that only moves code must not move a single bit. Timings and search statistics are left out.
+Every case fits one estimator and hashes (SHA-256 of dtype, shape and bytes) each public
+fitted attribute (``trees_``, ``pareto_front_``, ``estimators_``, ...) and each prediction method
+on held-out rows, so a difference names the case and the attribute. Bitwise equality is the
+test: a refactor that only moves code must not move a single bit. Timings and search
+statistics are left out.
 """
 
 import hashlib
@@ -155,6 +156,7 @@ def _cases():
 
 
 def run():
+    """Fit every case; return {case: {attribute or method: digest}}."""
     results = {}
     for name, estimator, X, y, fit_kwargs in _cases():
         with warnings.catch_warnings():
@@ -171,6 +173,7 @@ def run():
 
 
 def main(argv):
+    """Record or compare the fingerprints; return the exit status."""
     if len(argv) != 3 or argv[1] not in ("record", "compare"):
         print(__doc__)
         return 2
