@@ -1,7 +1,6 @@
 """Gradient boosting with DPDT weak learners, optimal for the second-order boosting objective."""
 
 from concurrent.futures import ThreadPoolExecutor
-from numbers import Integral, Real
 
 import numpy as np
 from joblib import effective_n_jobs
@@ -9,14 +8,14 @@ from scipy.special import expit, logsumexp, softmax
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from . import _core
 from ._binning import bin_features
-from ._classes import SPLITTERS, resolve_candidates, resolve_splitters, search_depth
+from ._classes import resolve_candidates, resolve_splitters, search_depth
 from ._io import SaveMixin
+from ._params import BOOSTING, BOOSTING_REGRESSOR, declare
 from ._tree import Tree
 
 # Hessians below this are clipped, as the leaf value -G / (H + lambda) needs H + lambda > 0.
@@ -173,44 +172,6 @@ class _MultinomialLogLoss:
 class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
     """The boosting loop shared by the classifier and the regressor."""
 
-    _parameter_constraints: dict = {
-        "n_estimators": [Interval(Integral, 1, None, closed="left")],
-        "learning_rate": [Interval(Real, 0, None, closed="neither")],
-        "max_depth": [Interval(Integral, 1, None, closed="left")],
-        "candidates": [Interval(Integral, 1, None, closed="left"), tuple, list],
-        "splitter": [StrOptions(SPLITTERS - {"lookahead"}), tuple, list],
-        "reg_lambda": [Interval(Real, 0, None, closed="left")],
-        "gamma": [Interval(Real, 0, None, closed="left")],
-        "subsample": [Interval(Real, 0, 1, closed="right")],
-        "min_samples_leaf": [Interval(Integral, 1, None, closed="left")],
-        "max_bins": [Interval(Integral, 2, 65535, closed="both"), None],
-        "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
-        "n_iter_no_change": [Interval(Integral, 1, None, closed="left"), None],
-        "tol": [Interval(Real, 0, None, closed="left")],
-        "n_jobs": [Integral, None],
-        "random_state": ["random_state"],
-    }
-
-    def __init__(self, *, n_estimators=100, learning_rate=0.1, max_depth=3, candidates=(3, 3, 3),
-                 splitter="cart", reg_lambda=1.0, gamma=0.0, subsample=1.0, min_samples_leaf=1,
-                 max_bins=255, validation_fraction=0.1, n_iter_no_change=None, tol=1e-7,
-                 n_jobs=None, random_state=None):
-        self.n_estimators = n_estimators
-        self.learning_rate = learning_rate
-        self.max_depth = max_depth
-        self.candidates = candidates
-        self.splitter = splitter
-        self.reg_lambda = reg_lambda
-        self.gamma = gamma
-        self.subsample = subsample
-        self.min_samples_leaf = min_samples_leaf
-        self.max_bins = max_bins
-        self.validation_fraction = validation_fraction
-        self.n_iter_no_change = n_iter_no_change
-        self.tol = tol
-        self.n_jobs = n_jobs
-        self.random_state = random_state
-
     def _boost(self, X, y, sample_weight, loss, stratify):
         rng = check_random_state(self.random_state)
         weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
@@ -337,50 +298,9 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
         return raw
 
 
-_BOOSTING_PARAMETERS = """
-    Parameters
-    ----------
-    n_estimators : int, default=100
-        Number of boosting rounds.
-    learning_rate : float, default=0.1
-        Shrinkage of each tree's contribution.
-    max_depth : int, default=3
-        Depth limit of each tree.
-    candidates : int or tuple of int, default=(3, 3, 3)
-        Candidate splits per depth of the DPDT search (see :class:`DPDTreeClassifier`).
-    splitter : {"cart", "exhaustive", "quantile"} or sequence of them, default="cart"
-        The split generator, or one per depth; ``"cart"`` grows a CART on the Newton gain.
-    reg_lambda : float, default=1.0
-        L2 penalty on leaf values (the lambda of -G / (H + lambda)).
-    gamma : float, default=0.0
-        Penalty per leaf added to the objective each tree minimises.
-    subsample : float, default=1.0
-        Fraction of the samples drawn for each round. The others get weight 0 for that round
-        (the features are prepared once for every round): they add nothing to the objective but
-        still count for ``min_samples_leaf`` and can place a threshold.
-    min_samples_leaf : int, default=1
-        Minimum number of samples in each leaf.
-    max_bins : int or None, default=255
-        Each feature is cut once into at most this many bins (2 to 65535) of training values,
-        at quantiles, and every tree searches histograms, as LightGBM and scikit-learn's
-        HistGradientBoosting do; thresholds are training values, so prediction needs no bins.
-        None keeps the exact thresholds of presorted features (slower).
-    validation_fraction : float, default=0.1
-        Fraction of the training data held out for early stopping.
-    n_iter_no_change : int or None, default=None
-        Stop when the validation loss has not improved by ``tol`` for this many rounds;
-        None disables early stopping.
-    tol : float, default=1e-7
-        Improvement of the validation loss that counts for early stopping.
-    n_jobs : int, default=None
-        Threads of each tree's search; the model does not depend on it.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the validation split and the subsampling.
-"""
-
-
+@declare(BOOSTING_REGRESSOR)
 class DPDTGradientBoostingRegressor(RegressorMixin, _BaseDPDTBoosting):
-    __doc__ = """Gradient boosting of DPDT regression trees.
+    """Gradient boosting of DPDT regression trees.
 
     Each round fits the tree of depth at most ``max_depth`` minimising XGBoost's second-order
     objective, sum over leaves of ``-G^2 / (2 (H + reg_lambda)) + gamma``, exactly over the
@@ -393,15 +313,7 @@ class DPDTGradientBoostingRegressor(RegressorMixin, _BaseDPDTBoosting):
     (absolute error), or that median plus the weighted mean of the deviations from it clipped
     to the Huber delta (Friedman, 2001). ``reg_lambda`` and ``gamma`` then shape the trees
     only. The starting prediction is the weighted median of y.
-""" + _BOOSTING_PARAMETERS.replace("""    ----------
-""", """    ----------
-    loss : {"squared_error", "absolute_error", "huber"}, default="squared_error"
-        The loss minimised; ``train_score_``, ``validation_score_`` and early stopping use it.
-    huber_quantile : float, default=0.9
-        For ``loss="huber"``: each round, the Huber delta (where the loss turns from quadratic
-        to linear) is this weighted quantile of the absolute training residuals (the ``alpha``
-        of scikit-learn's GradientBoostingRegressor).
-""", 1) + """
+
     Attributes
     ----------
     estimators_ : list of list of Tree
@@ -425,26 +337,6 @@ class DPDTGradientBoostingRegressor(RegressorMixin, _BaseDPDTBoosting):
     >>> bool(reg.score(X, np.sin(X[:, 0])) > 0.95)
     True
     """
-
-    _parameter_constraints: dict = {
-        **_BaseDPDTBoosting._parameter_constraints,
-        "loss": [StrOptions({"squared_error", "absolute_error", "huber"})],
-        "huber_quantile": [Interval(Real, 0, 1, closed="neither")],
-    }
-
-    def __init__(self, *, loss="squared_error", huber_quantile=0.9, n_estimators=100,
-                 learning_rate=0.1, max_depth=3, candidates=(3, 3, 3), splitter="cart",
-                 reg_lambda=1.0, gamma=0.0, subsample=1.0, min_samples_leaf=1, max_bins=255,
-                 validation_fraction=0.1, n_iter_no_change=None, tol=1e-7, n_jobs=None,
-                 random_state=None):
-        super().__init__(
-            n_estimators=n_estimators, learning_rate=learning_rate, max_depth=max_depth,
-            candidates=candidates, splitter=splitter, reg_lambda=reg_lambda, gamma=gamma,
-            subsample=subsample, min_samples_leaf=min_samples_leaf, max_bins=max_bins,
-            validation_fraction=validation_fraction, n_iter_no_change=n_iter_no_change, tol=tol,
-            n_jobs=n_jobs, random_state=random_state)
-        self.loss = loss
-        self.huber_quantile = huber_quantile
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
@@ -502,13 +394,14 @@ class DPDTGradientBoostingRegressor(RegressorMixin, _BaseDPDTBoosting):
             yield raw[:, 0]
 
 
+@declare(BOOSTING)
 class DPDTGradientBoostingClassifier(ClassifierMixin, _BaseDPDTBoosting):
-    __doc__ = """Gradient boosting of DPDT trees for classification (log-loss).
+    """Gradient boosting of DPDT trees for classification (log-loss).
 
     Binary problems boost one logit; with K > 2 classes each round fits one tree per class on the
     softmax log-loss. Each tree is optimal for XGBoost's second-order objective over the candidate
     splits of the DPDT search (see :class:`DPDTGradientBoostingRegressor`).
-""" + _BOOSTING_PARAMETERS + """
+
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)

@@ -10,8 +10,6 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state, compute_sample_weight
 from sklearn.utils._param_validation import (
     Interval,
-    RealNotInt,
-    StrOptions,
     validate_parameter_constraints,
 )
 from sklearn.utils.multiclass import check_classification_targets
@@ -20,6 +18,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 from ._binning import bin_features, uses_bins
 from ._io import SaveMixin
 from ._memory import fixed_fit_bytes, state_budget
+from ._params import CLASSIFIER, REGRESSOR, SPLITTERS, declare
 from ._progress import REPORT_SECONDS, progress_reporter
 from ._runner import call_core
 from ._tree import Tree
@@ -36,7 +35,6 @@ PARETO_DTYPE = np.dtype([
 # Relative tolerance under which two objectives are equal and the tie-break decides.
 _TIE_TOL = 1e-9
 
-SPLITTERS = {"cart", "exhaustive", "quantile", "topk", "topb", "lookahead", "screen"}
 # The bounded search recurses about depth**2 / 2 frames deep; deeper limits take the front's path.
 MAX_BOUNDED_DEPTH = 64
 MAX_CANDIDATES = 2**31 - 1
@@ -176,41 +174,14 @@ def power_of_two_scale(weight):
 
 
 class _BaseDPDTree(SaveMixin, BaseEstimator):
-    """Parameters, fitting and traversal shared by the DPDT estimators."""
+    """Fitting and traversal shared by the DPDT estimators.
+
+    Each estimator's parameters, their constraints and the "Parameters" section of its docstring
+    come from its declaration in ``_params`` (``@declare``).
+    """
 
     # Whether "auto" at depth 3 adds the exact depth-2 candidates (see DPDTreeClassifier).
     _auto_exact_depth2 = False
-
-    _parameter_constraints: dict = {
-        "max_depth": [Interval(Integral, 1, None, closed="left")],
-        "candidates": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"}), tuple,
-                       list],
-        "splitter": [StrOptions(SPLITTERS | {"auto"}), tuple, list],
-        "alpha": [Interval(Real, 0, None, closed="left")],
-        "max_complexity": [Interval(Real, 0, None, closed="left"), None],
-        "complexity": [StrOptions({"expected_tests", "n_splits"})],
-        "front": [StrOptions({"convex", "pareto"})],
-        "feature_costs": ["array-like", None],
-        "min_samples_split": [Interval(Integral, 2, None, closed="left")],
-        "min_samples_leaf": [Interval(Integral, 1, None, closed="left")],
-        "min_weight_fraction_leaf": [Interval(Real, 0.0, 0.5, closed="both")],
-        "min_impurity_decrease": [Interval(Real, 0, None, closed="left")],
-        "max_features": [
-            Interval(Integral, 1, None, closed="left"),
-            Interval(RealNotInt, 0, 1, closed="right"),
-            StrOptions({"sqrt", "log2"}),
-            None,
-        ],
-        "max_bins": [Interval(Integral, 2, 65535, closed="both"), StrOptions({"auto"}), None],
-        "max_states": [Interval(Integral, 1, None, closed="left"), None],
-        "memory_limit": [Interval(Integral, 1, None, closed="left"), None],
-        "time_limit": [Interval(Real, 0, None, closed="neither"), None],
-        "full_front": ["boolean"],
-        "n_jobs": [Integral, None],
-        "verbose": ["verbose"],
-        "random_state": ["random_state"],
-    }
-
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -505,6 +476,7 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         return self.tree_.compute_feature_importances()
 
 
+@declare(CLASSIFIER)
 class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
     """Decision tree classifier learned non-greedily by dynamic programming (DPDT).
 
@@ -521,132 +493,6 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
     changing ``alpha`` after fitting selects another of them without refitting. The result is
     never worse, for the objective, than greedy CART of the same depth or any pruning of it
     (Kohler, Akrour and Preux, "Breiman meets Bellman", KDD 2025).
-
-    Parameters
-    ----------
-    max_depth : int, default=3
-        Maximum depth of the tree.
-    candidates : "auto", int or tuple of int, default="auto"
-        Number of candidate splits generated at a state of depth ``d`` is ``candidates[d]``;
-        depths beyond the tuple use 1 (the greedy split). An int means that budget at every
-        depth. A state with a single split left ignores it: its split is searched exactly over
-        all features and thresholds for the 0-1 loss. Larger budgets give better trees at a cost
-        growing like their product; the budgets near the root matter most. ``"auto"`` is
-        ``(1, 31)`` at ``max_depth=3`` and ``(1, 15, 7)`` deeper when the root's splitter
-        is ``"screen"``, else the DPDT paper's ``(7, 7, 7)``.
-    splitter : "auto", str or sequence of str, default="auto"
-        The split generator, one of "cart", "lookahead", "screen", "topk", "topb", "quantile" and
-        "exhaustive"; a sequence gives one per depth (depths beyond it use "cart"), since
-        non-greediness matters most near the root. ``"auto"`` is ``["screen", "cart"]``, or
-        ``"cart"`` when the features are binned (``max_bins``), which the screen does not take, or
-        ``max_depth`` is below 3. With both ``"auto"`` at ``max_depth=3``, the root and depth-1
-        states also get the split of best exact depth-2 lookahead wherever its search is cheap
-        (reads at most 2.5 million sample ids). At depth 3 on the eight bundled benchmarks the
-        default comes within 0.093 accuracy points of the proven optima on average (0.18 at
-        most), against 0.38 for CART with ``(7, 7, 7)``. ``"cart"`` grows a best-first CART
-        with ``candidates[d] + 1`` leaves on the state's samples and offers its internal nodes'
-        splits (the DPDT paper's generator).
-        ``"lookahead"`` offers CART's splits plus the ``candidates[d]`` splits that root the best
-        trees of depth 2 (each child's best single split found exactly), found over every threshold
-        by branch and bound: where two levels are left, its first split is the one of the optimal
-        depth-2 subtree, so accuracy gets close to the optimum at a higher cost. ``"screen"`` offers
-        CART's splits plus the ``candidates[d]`` splits that root the best trees of depth 3 as DPDT
-        itself would grow them with a small budget (a 3-split CART on each side, each child then
-        split by its best single split), estimated on histograms of at most 256 bins per feature at
-        16 thresholds per feature and refined around the best: the first split of a deep tree, which
-        greedy and depth-2 scores misjudge, at the cost of histogram scans of p * 256 bins for each
-        of its 16 p thresholds, so it grows like the square of the number of features; beyond 32
-        features it screens the 32 of best single split. Use it at the root. ``"topk"`` offers the
-        best split of each of the ``candidates[d]`` features of highest impurity decrease (Blanc et
-        al.), ``"topb"`` the ``candidates[d]`` best (feature, threshold) pairs. ``"quantile"``
-        offers, for every feature, the thresholds at ``candidates[d]`` evenly spaced quantiles of
-        the state's samples. ``"exhaustive"`` offers every threshold of every feature, which makes
-        the result the optimal tree of depth at most ``max_depth``; its cost is exponential in
-        depth, use it on small data.
-    criterion : {"gini", "entropy"}, default="gini"
-        Impurity used by the CART generator, and to break ties between trees of equal objective
-        (lower weighted leaf impurity first, then fewer splits).
-    alpha : float, default=0.0
-        Weight of the complexity penalty. Can be changed with ``set_params`` after fitting.
-    max_complexity : float or None, default=None
-        A budget: predictions use the tree minimising ``train_loss + alpha * complexity`` among
-        the trees of :attr:`pareto_front_` of ``complexity`` at most this. With
-        ``front="pareto"`` and ``alpha=0`` that is the most accurate tree of the search within
-        the budget (with ``complexity="n_splits"``: with at most ``max_complexity + 1`` leaves).
-        Can be changed with ``set_params`` after fitting, as :meth:`select_tree` does. None
-        means no budget.
-    complexity : {"expected_tests", "n_splits"}, default="expected_tests"
-        ``"expected_tests"``: the expected number of tests a training sample goes through (the
-        weighted fraction of samples reaching each split node, summed). ``"n_splits"``: the number
-        of split nodes, as in cost-complexity pruning.
-    front : {"convex", "pareto"}, default="convex"
-        The trees :attr:`pareto_front_` holds. ``"convex"``: the trees optimal for some
-        ``alpha``, the lower convex hull of (complexity, train_loss). ``"pareto"``: every tree of
-        the search that no other beats on both complexity and loss (the tie-break included),
-        which adds the trees between hull vertices that no ``alpha`` selects, such as the most
-        accurate tree with at most k splits; a budget (``max_complexity``,
-        :meth:`select_tree`) then gets the best tree within it, not the best hull tree. It
-        costs more: each state combines its children's fronts pair by pair instead of edge by
-        edge, and keeps more trees (with expected tests, hundreds at depth 5 and thousands at
-        depth 10; with split counts, at most one per number of splits).
-    feature_costs : array-like of shape (n_features,), default=None
-        Non-negative cost of testing each feature; each split counts its feature's cost in the
-        complexity instead of 1 (then "expected_tests" is the expected cost of the tests).
-    min_samples_split : int, default=2
-        Minimum number of samples a node needs to be split.
-    min_samples_leaf : int, default=1
-        Minimum number of samples in each leaf.
-    min_weight_fraction_leaf : float, default=0.0
-        Minimum fraction of the total sample weight in each leaf.
-    min_impurity_decrease : float, default=0.0
-        A split of the CART generator must decrease the weighted impurity by at least this much
-        (scikit-learn's definition). The exact search of the last level does not use it.
-    max_features : int, float, {"sqrt", "log2"} or None, default=None
-        Number of features drawn at random at each node of the CART generator.
-    max_bins : "auto", int or None, default="auto"
-        The histogram engine: each feature is cut once into at most this many bins (2 to
-        65535) of training values, at quantiles, and split search reads per-state
-        histograms; a state then costs 4 bytes per sample instead of 4 per sample and
-        feature. Thresholds are training values, so prediction needs no bins. None keeps
-        exact thresholds. "auto" bins into 255 from 100 000 samples on and is exact below.
-        Missing values (NaN) are taken either way: at each split they go to the side better
-        for the objective (where the node's training samples had none, to the side with more
-        samples), as in scikit-learn's trees.
-    class_weight : dict, "balanced" or None, default=None
-        Weights of the classes, multiplied with ``sample_weight``.
-    max_states : int or None, default=5_000_000
-        The fit stops with ``MemoryError`` if it would solve more states than this (a state
-        costs a few hundred bytes). None means no limit.
-    memory_limit : int or None, default=None
-        Bytes the fit may allocate besides the training data: the layout of the samples, the
-        per-thread buffers and the solved states (formula in the user guide, "Memory"). A fit
-        whose fixed part exceeds it raises ``MemoryError`` before starting, and one whose
-        solved states would cross it raises ``MemoryError`` when they would. None means no
-        limit.
-    time_limit : float or None, default=None
-        Seconds after which no further candidate split is explored: the fit returns the best
-        trees among the candidates explored so far, with a ``ConvergenceWarning``, and
-        ``is_optimal_`` is False. None means no limit.
-    full_front : bool, default=True
-        Whether to compute the whole Pareto front. False computes the tree of the current
-        ``alpha`` only: :attr:`pareto_front_` has that one row and changing ``alpha`` needs a
-        refit. With ``splitter="exhaustive"`` this is what makes optimal trees affordable:
-        without a front to keep, the search prunes every split whose bound cannot beat the best
-        tree found so far (depth-first branch and bound, with interval bounds along each
-        feature's thresholds), and is orders of magnitude faster. That search serves exact
-        thresholds (``max_bins=None`` or small data) without missing values, feature costs or
-        leaf limits (``min_samples_leaf=1``, ``min_samples_split=2``,
-        ``min_weight_fraction_leaf=0``); other configurations compute the front and keep the
-        row of ``alpha``. Its first incumbent is CART's tree (pruned where a leaf is better
-        for the objective), so a search stopped by ``time_limit`` is never worse than it.
-    n_jobs : int, default=None
-        Number of threads solving the root's subproblems. ``None`` means 1, ``-1`` all cores.
-        The tree does not depend on it.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the feature draws of ``max_features``.
-    verbose : int, default=0
-        With 1 or more, a fit reports its progress every second on the ``dpdt`` logger (states
-        solved, root subproblems done out of the total, elapsed seconds); nothing when 0.
 
     Attributes
     ----------
@@ -695,43 +541,6 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
     # The default's extra exact depth-2 candidates (AUTO_EXACT_DEPTH2_WORK) pay off for the 0-1
     # loss; for squared error they doubled the fit time of the bundled benchmarks for no gain.
     _auto_exact_depth2 = True
-
-    _parameter_constraints: dict = {
-        **_BaseDPDTree._parameter_constraints,
-        "criterion": [StrOptions({"gini", "entropy", "gain_ratio"})],
-        "class_weight": [dict, StrOptions({"balanced"}), None],
-    }
-
-    def __init__(self, *, max_depth=3, candidates="auto", splitter="auto", criterion="gini",
-                 alpha=0.0, max_complexity=None, complexity="expected_tests", front="convex",
-                 feature_costs=None, min_samples_split=2,
-                 min_samples_leaf=1, min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0,
-                 max_features=None, max_bins="auto", class_weight=None, max_states=5_000_000,
-                 memory_limit=None, time_limit=None, full_front=True, n_jobs=None,
-                 random_state=None, verbose=0):
-        self.max_depth = max_depth
-        self.candidates = candidates
-        self.splitter = splitter
-        self.criterion = criterion
-        self.alpha = alpha
-        self.max_complexity = max_complexity
-        self.complexity = complexity
-        self.front = front
-        self.feature_costs = feature_costs
-        self.min_samples_split = min_samples_split
-        self.min_samples_leaf = min_samples_leaf
-        self.min_weight_fraction_leaf = min_weight_fraction_leaf
-        self.min_impurity_decrease = min_impurity_decrease
-        self.max_features = max_features
-        self.max_bins = max_bins
-        self.class_weight = class_weight
-        self.max_states = max_states
-        self.memory_limit = memory_limit
-        self.time_limit = time_limit
-        self.full_front = full_front
-        self.n_jobs = n_jobs
-        self.random_state = random_state
-        self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
@@ -809,6 +618,7 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
         return self.classes_[np.argmax(proba, axis=1)]
 
 
+@declare(REGRESSOR)
 class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
     """Regression tree learned non-greedily by dynamic programming (DPDT).
 
@@ -822,75 +632,6 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
     ``(n_samples, n_outputs)``) the loss is the sum of the outputs' mean squared errors. The
     candidate splits come from a regression CART grown on each state's samples, and the last level
     is solved exactly (the split of least squared error over all features and thresholds).
-
-    Parameters
-    ----------
-    max_depth : int, default=3
-        Maximum depth of the tree.
-    candidates : "auto", int or tuple of int, default="auto"
-        Candidate splits generated at each depth; see :class:`DPDTreeClassifier`.
-    splitter : "auto", str or sequence of str, default="auto"
-        The split generator, or one per depth; see :class:`DPDTreeClassifier`.
-    criterion : {"squared_error"}, default="squared_error"
-        The loss. There is no ``"absolute_error"``: the engine's exact scans and its histogram
-        subtraction rest on a leaf loss that is a function of sums over the leaf's samples,
-        and a weighted median's is not. For median regression use
-        :class:`DPDTGradientBoostingRegressor` with ``loss="absolute_error"`` (first-order
-        trees whose leaves take the weighted median residual).
-    alpha : float, default=0.0
-        Weight of the complexity penalty. Can be changed with ``set_params`` after fitting.
-    max_complexity : float or None, default=None
-        A budget on the complexity of the tree used for predictions; see
-        :class:`DPDTreeClassifier`.
-    complexity : {"expected_tests", "n_splits"}, default="expected_tests"
-        The complexity measure; see :class:`DPDTreeClassifier`.
-    front : {"convex", "pareto"}, default="convex"
-        The convex hull of the trees optimal for some ``alpha``, or every Pareto-optimal tree;
-        see :class:`DPDTreeClassifier`.
-    feature_costs : array-like of shape (n_features,), default=None
-        Non-negative cost of testing each feature.
-    min_samples_split : int, default=2
-        Minimum number of samples a node needs to be split.
-    min_samples_leaf : int, default=1
-        Minimum number of samples in each leaf.
-    min_weight_fraction_leaf : float, default=0.0
-        Minimum fraction of the total sample weight in each leaf.
-    min_impurity_decrease : float, default=0.0
-        A split of the CART generator must decrease the weighted squared error by at least this
-        much, per unit of total weight.
-    max_features : int, float, {"sqrt", "log2"} or None, default=None
-        Number of features drawn at random at each node of the CART generator.
-    max_bins : "auto", int or None, default="auto"
-        The histogram engine: each feature is cut once into at most this many bins (2 to
-        65535) of training values, at quantiles, and split search reads per-state
-        histograms; a state then costs 4 bytes per sample instead of 4 per sample and
-        feature. Thresholds are training values, so prediction needs no bins. None keeps
-        exact thresholds. "auto" bins into 255 from 100 000 samples on and is exact below.
-        Missing values (NaN) are taken either way: at each split they go to the side better
-        for the objective (where the node's training samples had none, to the side with more
-        samples), as in scikit-learn's trees.
-    max_states : int or None, default=5_000_000
-        The fit stops with ``MemoryError`` if it would solve more states than this (a state
-        costs a few hundred bytes). None means no limit.
-    memory_limit : int or None, default=None
-        Bytes the fit may allocate besides the training data: the layout of the samples, the
-        per-thread buffers and the solved states (formula in the user guide, "Memory"). A fit
-        whose fixed part exceeds it raises ``MemoryError`` before starting, and one whose
-        solved states would cross it raises ``MemoryError`` when they would. None means no
-        limit.
-    time_limit : float or None, default=None
-        Seconds after which no further candidate split is explored; see
-        :class:`DPDTreeClassifier`.
-    full_front : bool, default=True
-        False computes the tree of the current ``alpha`` only (the front's row of ``alpha``);
-        changing ``alpha`` then needs a refit.
-    n_jobs : int, default=None
-        Number of threads solving the root's subproblems; the tree does not depend on it.
-    random_state : int, RandomState instance or None, default=None
-        Seeds the feature draws of ``max_features``.
-    verbose : int, default=0
-        With 1 or more, a fit reports its progress every second on the ``dpdt`` logger (states
-        solved, root subproblems done out of the total, elapsed seconds); nothing when 0.
 
     Attributes
     ----------
@@ -922,41 +663,6 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
     >>> reg.predict([[1.0], [6.0]])
     array([ 0., 10.])
     """
-
-    _parameter_constraints: dict = {
-        **_BaseDPDTree._parameter_constraints,
-        "criterion": [StrOptions({"squared_error"})],
-    }
-
-    def __init__(self, *, max_depth=3, candidates="auto", splitter="auto",
-                 criterion="squared_error", alpha=0.0, max_complexity=None,
-                 complexity="expected_tests", front="convex", feature_costs=None,
-                 min_samples_split=2, min_samples_leaf=1, min_weight_fraction_leaf=0.0,
-                 min_impurity_decrease=0.0, max_features=None,
-                 max_bins="auto", max_states=5_000_000, memory_limit=None, time_limit=None,
-                 full_front=True, n_jobs=None, random_state=None, verbose=0):
-        self.max_depth = max_depth
-        self.candidates = candidates
-        self.splitter = splitter
-        self.criterion = criterion
-        self.alpha = alpha
-        self.max_complexity = max_complexity
-        self.complexity = complexity
-        self.front = front
-        self.feature_costs = feature_costs
-        self.min_samples_split = min_samples_split
-        self.min_samples_leaf = min_samples_leaf
-        self.min_weight_fraction_leaf = min_weight_fraction_leaf
-        self.min_impurity_decrease = min_impurity_decrease
-        self.max_features = max_features
-        self.max_bins = max_bins
-        self.max_states = max_states
-        self.memory_limit = memory_limit
-        self.time_limit = time_limit
-        self.full_front = full_front
-        self.n_jobs = n_jobs
-        self.random_state = random_state
-        self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):

@@ -5,15 +5,15 @@ from numbers import Integral
 import numpy as np
 from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context, is_classifier
-from sklearn.metrics import check_scoring, get_scorer_names
+from sklearn.metrics import check_scoring
 from sklearn.model_selection import check_cv
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from ._classes import _TIE_TOL, DPDTreeClassifier, DPDTreeRegressor, alpha_inside, budget_mask
 from ._io import SaveMixin
+from ._params import CLASSIFIER_CV, REGRESSOR_CV, declare, passed_on
 
 CURVE_DTYPE = np.dtype([
     ("max_depth", np.int64),
@@ -22,13 +22,6 @@ CURVE_DTYPE = np.dtype([
     ("mean_score", np.float64),
     ("std_score", np.float64),
 ])
-
-# Parameters of the CV estimator that are not passed on to the fits as they are.
-_OWN_PARAMS = {"alpha", "max_depth", "max_depths", "cv", "scoring", "selection", "n_jobs",
-               "random_state", "verbose"}
-# Parameters of the trees that the CV estimator does not have: it scores whole fronts.
-_TREE_ONLY_PARAMS = {"full_front", "front", "max_complexity"}
-
 
 def representative_alphas(front, fold_fronts):
     """Return, for each tree of the refit's front, the alpha at which the folds score it.
@@ -129,8 +122,8 @@ class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
         return tags
 
     def _make(self, max_depth, random_state):
-        params = {name: getattr(self, name) for name in self._estimator_class._get_param_names()
-                  if name not in _OWN_PARAMS | _TREE_ONLY_PARAMS}
+        params = {param.name: getattr(self, param.name)
+                  for param in passed_on(self._estimator_class._params)}
         return self._estimator_class(max_depth=max_depth, random_state=random_state, **params)
 
     def _fit_cv(self, X, y, sample_weight):
@@ -303,14 +296,7 @@ class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
         return self.best_estimator_.get_n_leaves()
 
 
-def _cv_constraints(estimator_class):
-    constraints = {name: rule for name, rule in estimator_class._parameter_constraints.items()
-                   if name not in ("alpha", "verbose")}
-    return {**constraints, "max_depths": ["array-like", None], "cv": ["cv_object"],
-            "scoring": [StrOptions(set(get_scorer_names())), callable, None],
-            "selection": [StrOptions({"best", "1se"})]}
-
-
+@declare(CLASSIFIER_CV)
 class DPDTreeClassifierCV(ClassifierMixin, _BaseDPDTreeCV):
     """DPDT classifier with ``alpha`` (and ``max_depth``) chosen by cross-validation.
 
@@ -334,34 +320,6 @@ class DPDTreeClassifierCV(ClassifierMixin, _BaseDPDTreeCV):
     score is at least the best one's minus its standard error, the folds' sample standard
     deviation over ``sqrt(n_splits_)``. Differences within one standard error are mostly fold
     noise, so the rule keeps the smaller tree the data cannot tell apart from the best one.
-
-    Parameters
-    ----------
-    max_depth : int, default=3
-        Depth limit of the trees when ``max_depths`` is None.
-    max_depths : sequence of int (list, tuple, range, array) or None, default=None
-        Depth limits to choose from by the same cross-validation; None means ``[max_depth]``.
-    cv : int, cross-validation generator or iterable, default=5
-        As in scikit-learn's ``GridSearchCV``: an int is the number of folds of a
-        ``StratifiedKFold`` (unshuffled).
-    scoring : str, callable or None, default=None
-        The validation score, higher is better; None means accuracy (the estimator's
-        ``score``). Sample weights, when given, weight the score too.
-    selection : {"best", "1se"}, default="best"
-        How the candidate is chosen from the cross-validated scores: ``"best"`` the best mean
-        score, ``"1se"`` the simplest tree within one standard error of it (see above). In
-        nested cross-validation on the train splits of the eight bundled datasets, ``"1se"``
-        gave trees with 16 % fewer expected tests and 0.001 lower accuracy, a loss larger than
-        its standard error, hence the default (protocol in ``dpdt.benchmarks.generalization``).
-    n_jobs : int or None, default=None
-        Number of fits run at once on threads (the core releases the GIL); -1 means all cores.
-        The result does not depend on it.
-    random_state : int, RandomState instance or None, default=None
-        Seed of ``max_features``' draws, the same for every fit.
-    candidates, splitter, criterion, complexity, feature_costs, min_samples_split, \
-min_samples_leaf, min_weight_fraction_leaf, min_impurity_decrease, max_features, max_bins, \
-class_weight, max_states, memory_limit, time_limit
-        Passed to every :class:`DPDTreeClassifier` fit; see there.
 
     Attributes
     ----------
@@ -402,37 +360,6 @@ class_weight, max_states, memory_limit, time_limit
     """
 
     _estimator_class = DPDTreeClassifier
-    _parameter_constraints = _cv_constraints(DPDTreeClassifier)
-
-    def __init__(self, *, max_depth=3, max_depths=None, cv=5, scoring=None, selection="best",
-                 candidates="auto", splitter="auto", criterion="gini",
-                 complexity="expected_tests",
-                 feature_costs=None, min_samples_split=2, min_samples_leaf=1,
-                 min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0, max_features=None,
-                 max_bins="auto", class_weight=None, max_states=5_000_000, memory_limit=None,
-                 time_limit=None, n_jobs=None, random_state=None):
-        self.max_depth = max_depth
-        self.max_depths = max_depths
-        self.cv = cv
-        self.scoring = scoring
-        self.selection = selection
-        self.candidates = candidates
-        self.splitter = splitter
-        self.criterion = criterion
-        self.complexity = complexity
-        self.feature_costs = feature_costs
-        self.min_samples_split = min_samples_split
-        self.min_samples_leaf = min_samples_leaf
-        self.min_weight_fraction_leaf = min_weight_fraction_leaf
-        self.min_impurity_decrease = min_impurity_decrease
-        self.max_features = max_features
-        self.max_bins = max_bins
-        self.class_weight = class_weight
-        self.max_states = max_states
-        self.memory_limit = memory_limit
-        self.time_limit = time_limit
-        self.n_jobs = n_jobs
-        self.random_state = random_state
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
@@ -491,38 +418,13 @@ class_weight, max_states, memory_limit, time_limit
         return self.best_estimator_.predict(X)
 
 
+@declare(REGRESSOR_CV)
 class DPDTreeRegressorCV(RegressorMixin, _BaseDPDTreeCV):
     """DPDT regressor with ``alpha`` (and ``max_depth``) chosen by cross-validation.
 
     The estimator is itself the final model, a :class:`DPDTreeRegressor` refit on all the data
     at the chosen ``alpha_`` and ``max_depth_``, found as by :class:`DPDTreeClassifierCV`
     (``len(max_depths) * (n_folds + 1)`` fits, no refit per alpha).
-
-    Parameters
-    ----------
-    max_depth : int, default=3
-        Depth limit of the trees when ``max_depths`` is None.
-    max_depths : sequence of int (list, tuple, range, array) or None, default=None
-        Depth limits to choose from by the same cross-validation; None means ``[max_depth]``.
-    cv : int, cross-validation generator or iterable, default=5
-        As in scikit-learn's ``GridSearchCV``: an int is the number of folds of a ``KFold``
-        (unshuffled).
-    scoring : str, callable or None, default=None
-        The validation score, higher is better; None means R² (the estimator's ``score``).
-        Sample weights, when given, weight the score too.
-    selection : {"best", "1se"}, default="best"
-        How the candidate is chosen from the cross-validated scores: ``"best"`` the best mean
-        score, ``"1se"`` the simplest tree within one standard error of it (see
-        :class:`DPDTreeClassifierCV`).
-    n_jobs : int or None, default=None
-        Number of fits run at once on threads; -1 means all cores. The result does not depend
-        on it.
-    random_state : int, RandomState instance or None, default=None
-        Seed of ``max_features``' draws, the same for every fit.
-    candidates, splitter, criterion, complexity, feature_costs, min_samples_split, \
-min_samples_leaf, min_weight_fraction_leaf, min_impurity_decrease, max_features, max_bins, \
-max_states, memory_limit, time_limit
-        Passed to every :class:`DPDTreeRegressor` fit; see there.
 
     Attributes
     ----------
@@ -561,36 +463,6 @@ max_states, memory_limit, time_limit
     """
 
     _estimator_class = DPDTreeRegressor
-    _parameter_constraints = _cv_constraints(DPDTreeRegressor)
-
-    def __init__(self, *, max_depth=3, max_depths=None, cv=5, scoring=None, selection="best",
-                 candidates="auto", splitter="auto", criterion="squared_error",
-                 complexity="expected_tests",
-                 feature_costs=None, min_samples_split=2, min_samples_leaf=1,
-                 min_weight_fraction_leaf=0.0, min_impurity_decrease=0.0, max_features=None,
-                 max_bins="auto", max_states=5_000_000, memory_limit=None, time_limit=None,
-                 n_jobs=None, random_state=None):
-        self.max_depth = max_depth
-        self.max_depths = max_depths
-        self.cv = cv
-        self.scoring = scoring
-        self.selection = selection
-        self.candidates = candidates
-        self.splitter = splitter
-        self.criterion = criterion
-        self.complexity = complexity
-        self.feature_costs = feature_costs
-        self.min_samples_split = min_samples_split
-        self.min_samples_leaf = min_samples_leaf
-        self.min_weight_fraction_leaf = min_weight_fraction_leaf
-        self.min_impurity_decrease = min_impurity_decrease
-        self.max_features = max_features
-        self.max_bins = max_bins
-        self.max_states = max_states
-        self.memory_limit = memory_limit
-        self.time_limit = time_limit
-        self.n_jobs = n_jobs
-        self.random_state = random_state
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):

@@ -1,0 +1,541 @@
+"""The estimators' parameters, each declared once: name, default, constraint and documentation.
+
+An estimator takes a tuple of :class:`Param` records, and :func:`declare` derives from it the
+estimator's ``__init__`` (an explicit keyword-only signature that only assigns, as scikit-learn's
+``get_params``, ``clone`` and ``__repr__`` read it), its ``_parameter_constraints`` and the
+"Parameters" section of its docstring. Where estimators differ (the criterion, the boosting's
+defaults, the cross-validation's own parameters, a regressor's wording), the difference is a
+record of its own below, put in place of its namesake by :func:`derive`.
+
+Adding a parameter to the DPDT trees is one record in :data:`TREE`; the CV estimators pass it on
+to their fits with no further change.
+"""
+
+import dataclasses
+import inspect
+import re
+import textwrap
+from numbers import Integral, Real
+
+from sklearn.metrics import get_scorer_names
+from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
+
+# The string options of the parameters; each constraint and documented type is made from these.
+SPLITTERS = {"cart", "exhaustive", "quantile", "topk", "topb", "lookahead", "screen"}
+CLASSIFIER_CRITERIA = ("gini", "entropy", "gain_ratio")
+COMPLEXITIES = ("expected_tests", "n_splits")
+FRONTS = ("convex", "pareto")
+# The Newton objective's leaf loss can fall as samples are added, which the lookahead's bound
+# does not allow.
+BOOSTING_SPLITTERS = SPLITTERS - {"lookahead"}
+
+
+def one_of(names):
+    """Return the numpydoc type of a string option, ``{"a", "b"}``, in the order of ``names``."""
+    return "{" + ", ".join(f'"{name}"' for name in names) + "}"
+
+
+@dataclasses.dataclass(frozen=True)
+class Param:
+    """One parameter of an estimator.
+
+    ``type`` and ``doc`` are the numpydoc entry: ``name : type, default=...`` and its
+    description (dedented, its line breaks kept). ``shown`` writes the default in the entry when
+    its ``repr`` reads worse (``5_000_000``). An entry whose ``type`` is None is written without
+    one.
+    """
+
+    name: str
+    default: object
+    constraint: list
+    type: str | None
+    doc: str
+    shown: str | None = None
+
+    def but(self, **changes):
+        """Return this parameter with ``changes`` (fields of :class:`Param`) applied."""
+        return dataclasses.replace(self, **changes)
+
+    def header(self):
+        """Return the first line of the numpydoc entry."""
+        if self.type is None:
+            return self.name
+        shown = self.shown or (f'"{self.default}"' if isinstance(self.default, str)
+                               else repr(self.default))
+        return f"{self.name} : {self.type}, default={shown}"
+
+
+def derive(params, *changes, drop=(), after=None):
+    """Return ``params`` with each of ``changes`` in place of its namesake.
+
+    The parameters named in ``drop`` are left out, and ``after`` maps a name to the parameters
+    inserted right after it.
+    """
+    replaced = {param.name: param for param in changes}
+    unknown = set(replaced) - {param.name for param in params}
+    if unknown:
+        raise ValueError(f"no parameter to replace named {sorted(unknown)}")
+    derived = []
+    for param in params:
+        if param.name not in drop:
+            derived.append(replaced.get(param.name, param))
+        derived.extend((after or {}).get(param.name, ()))
+    return tuple(derived)
+
+
+def declare(params):
+    """Return a class decorator giving the class the parameters ``params``.
+
+    The class gets ``__init__`` (keyword-only, in the order of ``params``), its
+    ``_parameter_constraints``, ``_params`` (the records) and a "Parameters" section in its
+    docstring, before the first section the docstring has (Attributes, Examples, ...).
+    """
+    def decorate(cls):
+        cls._params = tuple(params)
+        cls._parameter_constraints = {param.name: param.constraint for param in params}
+        cls.__init__ = _make_init(cls, params)
+        cls.__doc__ = _with_parameters(cls.__doc__, params)
+        return cls
+
+    return decorate
+
+
+def _make_init(cls, params):
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    signature = inspect.Signature(
+        [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+        + [inspect.Parameter(param.name, keyword, default=param.default) for param in params])
+
+    def __init__(self, **kwargs):
+        # Only assigns (scikit-learn's rule): the values are validated by fit.
+        try:
+            bound = signature.bind(self, **kwargs)
+        except TypeError as error:   # as Python words it for a written-out signature
+            raise TypeError(f"{__init__.__qualname__}() {error}") from None
+        bound.apply_defaults()
+        for name, value in list(bound.arguments.items())[1:]:
+            setattr(self, name, value)
+
+    # What inspect.signature, and so get_params, clone, __repr__ and help, read.
+    __init__.__signature__ = signature
+    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    __init__.__module__ = cls.__module__
+    return __init__
+
+
+def parameters_section(params, indent=""):
+    """Return the numpydoc "Parameters" section of ``params``.
+
+    Parameters of the same type and description share one entry (numpydoc's ``x1, x2 : type``),
+    after the entries of one parameter.
+    """
+    groups = {}
+    for param in params:
+        groups.setdefault((param.type, param.doc), []).append(param)
+    lines = ["Parameters", "----------"]
+    for members in sorted(groups.values(), key=lambda members: len(members) > 1):
+        header = members[0].header()
+        if len(members) > 1:
+            names = ", ".join(param.name for param in members)
+            header = names + header[len(members[0].name):]
+        lines.append(header)
+        body = textwrap.dedent(members[0].doc).strip("\n")
+        lines.extend("    " + line if line else "" for line in body.splitlines())
+    return "".join(f"{indent}{line}\n" if line else "\n" for line in lines)
+
+
+def _with_parameters(doc, params):
+    heading = re.search(r"^( *)\S.*\n *-{3,}\n", doc, flags=re.MULTILINE)
+    if heading is None:
+        raise ValueError("the docstring needs a section (Attributes, Examples, ...) to put the "
+                         "Parameters before")
+    section = parameters_section(params, indent=heading.group(1))
+    return doc[:heading.start()] + section + "\n" + doc[heading.start():]
+
+
+# --------------------------------------------------------------------------- the DPDT trees
+
+MAX_DEPTH = Param(
+    "max_depth", 3, [Interval(Integral, 1, None, closed="left")], "int",
+    "Maximum depth of the tree.")
+
+CANDIDATES = Param(
+    "candidates", "auto",
+    [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"}), tuple, list],
+    '"auto", int or tuple of int', """
+    Number of candidate splits generated at a state of depth ``d`` is ``candidates[d]``;
+    depths beyond the tuple use 1 (the greedy split). An int means that budget at every
+    depth. A state with a single split left ignores it: its split is searched exactly over
+    all features and thresholds for the training loss. Larger budgets give better trees at a
+    cost growing like their product; the budgets near the root matter most. ``"auto"`` is
+    ``(1, 31)`` at ``max_depth=3`` and ``(1, 15, 7)`` deeper when the root's splitter
+    is ``"screen"``, else the DPDT paper's ``(7, 7, 7)``.
+    """)
+
+SPLITTER = Param(
+    "splitter", "auto", [StrOptions(SPLITTERS | {"auto"}), tuple, list],
+    '"auto", str or sequence of str', """
+    The split generator, one of "cart", "lookahead", "screen", "topk", "topb", "quantile" and
+    "exhaustive"; a sequence gives one per depth (depths beyond it use "cart"), since
+    non-greediness matters most near the root. ``"auto"`` is ``["screen", "cart"]``, or
+    ``"cart"`` when the features are binned (``max_bins``), which the screen does not take, or
+    ``max_depth`` is below 3. With both ``"auto"`` at ``max_depth=3``, the root and depth-1
+    states also get the split of best exact depth-2 lookahead wherever its search is cheap
+    (reads at most 2.5 million sample ids). The default is chosen to come close to the proven
+    optima at depth 3, much closer than CART with ``(7, 7, 7)``, at a similar cost (figures in
+    the benchmarks page, ``docs/benchmarks.md``). ``"cart"`` grows a best-first CART
+    with ``candidates[d] + 1`` leaves on the state's samples and offers its internal nodes'
+    splits (the DPDT paper's generator).
+    ``"lookahead"`` offers CART's splits plus the ``candidates[d]`` splits that root the best
+    trees of depth 2 (each child's best single split found exactly), found over every threshold
+    by branch and bound: where two levels are left, its first split is the one of the optimal
+    depth-2 subtree, so accuracy gets close to the optimum at a higher cost. ``"screen"`` offers
+    CART's splits plus the ``candidates[d]`` splits that root the best trees of depth 3 as DPDT
+    itself would grow them with a small budget (a 3-split CART on each side, each child then
+    split by its best single split), estimated on histograms of at most 256 bins per feature at
+    16 thresholds per feature and refined around the best: the first split of a deep tree, which
+    greedy and depth-2 scores misjudge, at the cost of histogram scans of p * 256 bins for each
+    of its 16 p thresholds, so it grows like the square of the number of features; beyond 32
+    features it screens the 32 of best single split. Use it at the root. ``"topk"`` offers the
+    best split of each of the ``candidates[d]`` features of highest impurity decrease (Blanc et
+    al.), ``"topb"`` the ``candidates[d]`` best (feature, threshold) pairs. ``"quantile"``
+    offers, for every feature, the thresholds at ``candidates[d]`` evenly spaced quantiles of
+    the state's samples. ``"exhaustive"`` offers every threshold of every feature, which makes
+    the result the optimal tree of depth at most ``max_depth``; its cost is exponential in
+    depth, use it on small data.
+    """)
+
+CRITERION = Param(
+    "criterion", "gini", [StrOptions(set(CLASSIFIER_CRITERIA))], one_of(CLASSIFIER_CRITERIA), """
+    Impurity used by the CART generator, and to break ties between trees of equal objective
+    (lower weighted leaf impurity first, then fewer splits). ``"gain_ratio"`` scores the
+    generator's splits by C4.5's gain ratio (the information gain over the split information)
+    and is the entropy as an impurity.
+    """)
+
+ALPHA = Param(
+    "alpha", 0.0, [Interval(Real, 0, None, closed="left")], "float",
+    "Weight of the complexity penalty. Can be changed with ``set_params`` after fitting.")
+
+MAX_COMPLEXITY = Param(
+    "max_complexity", None, [Interval(Real, 0, None, closed="left"), None], "float or None", """
+    A budget: predictions use the tree minimising ``train_loss + alpha * complexity`` among
+    the trees of :attr:`pareto_front_` of ``complexity`` at most this. With
+    ``front="pareto"`` and ``alpha=0`` that is the most accurate tree of the search within
+    the budget (with ``complexity="n_splits"``: with at most ``max_complexity + 1`` leaves).
+    Can be changed with ``set_params`` after fitting, as :meth:`select_tree` does. None
+    means no budget.
+    """)
+
+COMPLEXITY = Param(
+    "complexity", "expected_tests", [StrOptions(set(COMPLEXITIES))], one_of(COMPLEXITIES), """
+    ``"expected_tests"``: the expected number of tests a training sample goes through (the
+    weighted fraction of samples reaching each split node, summed). ``"n_splits"``: the number
+    of split nodes, as in cost-complexity pruning.
+    """)
+
+FRONT = Param(
+    "front", "convex", [StrOptions(set(FRONTS))], one_of(FRONTS), """
+    The trees :attr:`pareto_front_` holds. ``"convex"``: the trees optimal for some
+    ``alpha``, the lower convex hull of (complexity, train_loss). ``"pareto"``: every tree of
+    the search that no other beats on both complexity and loss (the tie-break included),
+    which adds the trees between hull vertices that no ``alpha`` selects, such as the most
+    accurate tree with at most k splits; a budget (``max_complexity``,
+    :meth:`select_tree`) then gets the best tree within it, not the best hull tree. It
+    costs more: each state combines its children's fronts pair by pair instead of edge by
+    edge, and keeps more trees (with expected tests, hundreds at depth 5 and thousands at
+    depth 10; with split counts, at most one per number of splits).
+    """)
+
+FEATURE_COSTS = Param(
+    "feature_costs", None, ["array-like", None], "array-like of shape (n_features,)", """
+    Non-negative cost of testing each feature; each split counts its feature's cost in the
+    complexity instead of 1 (then "expected_tests" is the expected cost of the tests).
+    """)
+
+MIN_SAMPLES_SPLIT = Param(
+    "min_samples_split", 2, [Interval(Integral, 2, None, closed="left")], "int",
+    "Minimum number of samples a node needs to be split.")
+
+MIN_SAMPLES_LEAF = Param(
+    "min_samples_leaf", 1, [Interval(Integral, 1, None, closed="left")], "int",
+    "Minimum number of samples in each leaf.")
+
+MIN_WEIGHT_FRACTION_LEAF = Param(
+    "min_weight_fraction_leaf", 0.0, [Interval(Real, 0.0, 0.5, closed="both")], "float",
+    "Minimum fraction of the total sample weight in each leaf.")
+
+MIN_IMPURITY_DECREASE = Param(
+    "min_impurity_decrease", 0.0, [Interval(Real, 0, None, closed="left")], "float", """
+    A split of the CART generator must decrease the weighted impurity by at least this much
+    (scikit-learn's definition). The exact search of the last level does not use it.
+    """)
+
+MAX_FEATURES = Param(
+    "max_features", None,
+    [Interval(Integral, 1, None, closed="left"), Interval(RealNotInt, 0, 1, closed="right"),
+     StrOptions({"sqrt", "log2"}), None],
+    'int, float, {"sqrt", "log2"} or None',
+    "Number of features drawn at random at each node of the CART generator.")
+
+MAX_BINS = Param(
+    "max_bins", "auto",
+    [Interval(Integral, 2, 65535, closed="both"), StrOptions({"auto"}), None],
+    '"auto", int or None', """
+    The histogram engine: each feature is cut once into at most this many bins (2 to
+    65535) of training values, at quantiles, and split search reads per-state
+    histograms; a state then costs 4 bytes per sample instead of 4 per sample and
+    feature. Thresholds are training values, so prediction needs no bins. None keeps
+    exact thresholds. "auto" bins into 255 from 100 000 samples on and is exact below.
+    Missing values (NaN) are taken either way: at each split they go to the side better
+    for the objective (where the node's training samples had none, to the side with more
+    samples), as in scikit-learn's trees.
+    """)
+
+CLASS_WEIGHT = Param(
+    "class_weight", None, [dict, StrOptions({"balanced"}), None], 'dict, "balanced" or None',
+    "Weights of the classes, multiplied with ``sample_weight``.")
+
+MAX_STATES = Param(
+    "max_states", 5_000_000, [Interval(Integral, 1, None, closed="left"), None], "int or None",
+    """
+    The fit stops with ``MemoryError`` if it would solve more states than this (a state
+    costs a few hundred bytes). None means no limit.
+    """, shown="5_000_000")
+
+MEMORY_LIMIT = Param(
+    "memory_limit", None, [Interval(Integral, 1, None, closed="left"), None], "int or None", """
+    Bytes the fit may allocate besides the training data: the layout of the samples, the
+    per-thread buffers and the solved states (formula in the user guide, "Memory"). A fit
+    whose fixed part exceeds it raises ``MemoryError`` before starting, and one whose
+    solved states would cross it raises ``MemoryError`` when they would. None means no
+    limit.
+    """)
+
+TIME_LIMIT = Param(
+    "time_limit", None, [Interval(Real, 0, None, closed="neither"), None], "float or None", """
+    Seconds after which no further candidate split is explored: the fit returns the best
+    trees among the candidates explored so far, with a ``ConvergenceWarning``, and
+    ``is_optimal_`` is False. None means no limit.
+    """)
+
+FULL_FRONT = Param(
+    "full_front", True, ["boolean"], "bool", """
+    Whether to compute the whole Pareto front. False computes the tree of the current
+    ``alpha`` only: :attr:`pareto_front_` has that one row and changing ``alpha`` needs a
+    refit. With ``splitter="exhaustive"`` this is what makes optimal trees affordable:
+    without a front to keep, the search prunes every split whose bound cannot beat the best
+    tree found so far (depth-first branch and bound, with interval bounds along each
+    feature's thresholds), and is orders of magnitude faster. That search serves exact
+    thresholds (``max_bins=None`` or small data) without missing values, feature costs or
+    leaf limits (``min_samples_leaf=1``, ``min_samples_split=2``,
+    ``min_weight_fraction_leaf=0``); other configurations compute the front and keep the
+    row of ``alpha``. Its first incumbent is CART's tree (pruned where a leaf is better
+    for the objective), so a search stopped by ``time_limit`` is never worse than it.
+    """)
+
+N_JOBS = Param(
+    "n_jobs", None, [Integral, None], "int", """
+    Number of threads solving the root's subproblems. ``None`` means 1, ``-1`` all cores.
+    The tree does not depend on it.
+    """)
+
+RANDOM_STATE = Param(
+    "random_state", None, ["random_state"], "int, RandomState instance or None",
+    "Seeds the feature draws of ``max_features``.")
+
+VERBOSE = Param(
+    "verbose", 0, ["verbose"], "int", """
+    With 1 or more, a fit reports its progress every second on the ``dpdt`` logger (states
+    solved, root subproblems done out of the total, elapsed seconds); nothing when 0.
+    """)
+
+# The parameters of DPDTreeClassifier, in the order of its signature; the other DPDT estimators
+# derive theirs from it.
+TREE = (MAX_DEPTH, CANDIDATES, SPLITTER, CRITERION, ALPHA, MAX_COMPLEXITY, COMPLEXITY, FRONT,
+        FEATURE_COSTS, MIN_SAMPLES_SPLIT, MIN_SAMPLES_LEAF, MIN_WEIGHT_FRACTION_LEAF,
+        MIN_IMPURITY_DECREASE, MAX_FEATURES, MAX_BINS, CLASS_WEIGHT, MAX_STATES, MEMORY_LIMIT,
+        TIME_LIMIT, FULL_FRONT, N_JOBS, RANDOM_STATE, VERBOSE)
+CLASSIFIER = TREE
+
+# Where the regressor differs: its loss, no class weights, and "auto" and full_front=False
+# without the classifier's exact depth-2 candidates and branch and bound.
+REGRESSOR = derive(
+    TREE,
+    SPLITTER.but(doc="The split generator, or one per depth; see :class:`DPDTreeClassifier`."),
+    CRITERION.but(default="squared_error", constraint=[StrOptions({"squared_error"})],
+                  type=one_of(["squared_error"]), doc="""
+    The loss. There is no ``"absolute_error"``: the engine's exact scans and its histogram
+    subtraction rest on a leaf loss that is a function of sums over the leaf's samples,
+    and a weighted median's is not. For median regression use
+    :class:`DPDTGradientBoostingRegressor` with ``loss="absolute_error"`` (first-order
+    trees whose leaves take the weighted median residual).
+    """),
+    MIN_IMPURITY_DECREASE.but(doc="""
+    A split of the CART generator must decrease the weighted squared error by at least this
+    much, per unit of total weight.
+    """),
+    FULL_FRONT.but(doc="""
+    False computes the tree of the current ``alpha`` only (the front's row of ``alpha``);
+    changing ``alpha`` then needs a refit.
+    """),
+    drop={"class_weight"})
+
+# ------------------------------------------------------------------ the cross-validated trees
+
+# Tree parameters a CV estimator handles itself (max_depth is the depth when max_depths is None,
+# n_jobs runs the fits in parallel, random_state seeds them all) or does not take (it chooses
+# alpha, scores whole fronts and reports no progress). It passes the others on to every fit.
+CV_OWN = {"max_depth", "n_jobs", "random_state"}
+CV_DROPPED = {"alpha", "verbose", "full_front", "front", "max_complexity"}
+
+
+def passed_on(tree):
+    """Return the parameters of ``tree`` that a CV estimator passes on to its fits as they are."""
+    return tuple(param for param in tree if param.name not in CV_OWN | CV_DROPPED)
+
+
+MAX_DEPTHS = Param(
+    "max_depths", None, ["array-like", None],
+    "sequence of int (list, tuple, range, array) or None",
+    "Depth limits to choose from by the same cross-validation; None means ``[max_depth]``.")
+
+CV = Param(
+    "cv", 5, ["cv_object"], "int, cross-validation generator or iterable", """
+    As in scikit-learn's ``GridSearchCV``: an int is the number of folds of a
+    ``StratifiedKFold`` (unshuffled).
+    """)
+
+SCORING = Param(
+    "scoring", None, [StrOptions(set(get_scorer_names())), callable, None],
+    "str, callable or None", """
+    The validation score, higher is better; None means accuracy (the estimator's
+    ``score``). Sample weights, when given, weight the score too.
+    """)
+
+SELECTION = Param(
+    "selection", "best", [StrOptions({"best", "1se"})], one_of(["best", "1se"]), """
+    How the candidate is chosen from the cross-validated scores: ``"best"`` the best mean
+    score, ``"1se"`` the simplest tree within one standard error of it (see above). In
+    nested cross-validation on the train splits of the bundled datasets, ``"1se"`` gave
+    trees with fewer expected tests but a lower accuracy, a loss larger than its standard
+    error, hence the default (figures and protocol in ``docs/benchmarks.md``).
+    """)
+
+
+def cross_validated(tree, estimator, cv=CV, scoring=SCORING, selection=SELECTION):
+    """Return the parameters of the CV estimator of the tree estimator named ``estimator``.
+
+    Its own (``max_depths``, ``cv``, ``scoring``, ``selection``) follow ``max_depth``; the
+    tree's parameters it passes on to every fit share one entry that refers to the tree's.
+    """
+    own = (
+        MAX_DEPTH.but(doc="Depth limit of the trees when ``max_depths`` is None."),
+        N_JOBS.but(type="int or None", doc="""
+    Number of fits run at once on threads (the core releases the GIL); -1 means all cores.
+    The result does not depend on it.
+    """),
+        RANDOM_STATE.but(doc="Seed of ``max_features``' draws, the same for every fit."))
+    see = f"Passed to every :class:`{estimator}` fit; see there."
+    passed = [param.but(type=None, doc=see) for param in passed_on(tree)]
+    return derive(tree, *own, *passed, drop=CV_DROPPED,
+                  after={"max_depth": (MAX_DEPTHS, cv, scoring, selection)})
+
+
+CLASSIFIER_CV = cross_validated(CLASSIFIER, "DPDTreeClassifier")
+REGRESSOR_CV = cross_validated(
+    REGRESSOR, "DPDTreeRegressor",
+    cv=CV.but(doc="""
+    As in scikit-learn's ``GridSearchCV``: an int is the number of folds of a ``KFold``
+    (unshuffled).
+    """),
+    scoring=SCORING.but(doc="""
+    The validation score, higher is better; None means R² (the estimator's ``score``).
+    Sample weights, when given, weight the score too.
+    """),
+    selection=SELECTION.but(doc="""
+    How the candidate is chosen from the cross-validated scores: ``"best"`` the best mean
+    score, ``"1se"`` the simplest tree within one standard error of it (see
+    :class:`DPDTreeClassifierCV`).
+    """))
+
+# ------------------------------------------------------------------------------------ boosting
+
+N_ESTIMATORS = Param(
+    "n_estimators", 100, [Interval(Integral, 1, None, closed="left")], "int",
+    "Number of boosting rounds.")
+
+LEARNING_RATE = Param(
+    "learning_rate", 0.1, [Interval(Real, 0, None, closed="neither")], "float",
+    "Shrinkage of each tree's contribution.")
+
+REG_LAMBDA = Param(
+    "reg_lambda", 1.0, [Interval(Real, 0, None, closed="left")], "float",
+    "L2 penalty on leaf values (the lambda of -G / (H + lambda)).")
+
+GAMMA = Param(
+    "gamma", 0.0, [Interval(Real, 0, None, closed="left")], "float",
+    "Penalty per leaf added to the objective each tree minimises.")
+
+SUBSAMPLE = Param(
+    "subsample", 1.0, [Interval(Real, 0, 1, closed="right")], "float", """
+    Fraction of the samples drawn for each round. The others get weight 0 for that round
+    (the features are prepared once for every round): they add nothing to the objective but
+    still count for ``min_samples_leaf`` and can place a threshold.
+    """)
+
+VALIDATION_FRACTION = Param(
+    "validation_fraction", 0.1, [Interval(Real, 0, 1, closed="neither")], "float",
+    "Fraction of the training data held out for early stopping.")
+
+N_ITER_NO_CHANGE = Param(
+    "n_iter_no_change", None, [Interval(Integral, 1, None, closed="left"), None], "int or None",
+    """
+    Stop when the validation loss has not improved by ``tol`` for this many rounds;
+    None disables early stopping.
+    """)
+
+TOL = Param(
+    "tol", 1e-7, [Interval(Real, 0, None, closed="left")], "float",
+    "Improvement of the validation loss that counts for early stopping.", shown="1e-7")
+
+LOSS = Param(
+    "loss", "squared_error", [StrOptions({"squared_error", "absolute_error", "huber"})],
+    one_of(["squared_error", "absolute_error", "huber"]),
+    "The loss minimised; ``train_score_``, ``validation_score_`` and early stopping use it.")
+
+HUBER_QUANTILE = Param(
+    "huber_quantile", 0.9, [Interval(Real, 0, 1, closed="neither")], "float", """
+    For ``loss="huber"``: each round, the Huber delta (where the loss turns from quadratic
+    to linear) is this weighted quantile of the absolute training residuals (the ``alpha``
+    of scikit-learn's GradientBoostingRegressor).
+    """)
+
+# The parameters of DPDTGradientBoostingClassifier. Those it shares with the trees take the
+# boosting's defaults: a small fixed budget and CART on histograms, as every round fits a tree.
+BOOSTING = (
+    N_ESTIMATORS, LEARNING_RATE,
+    MAX_DEPTH.but(doc="Depth limit of each tree."),
+    CANDIDATES.but(default=(3, 3, 3), constraint=[Interval(Integral, 1, None, closed="left"),
+                                                  tuple, list],
+                   type="int or tuple of int",
+                   doc="Candidate splits per depth of the DPDT search (see "
+                       ":class:`DPDTreeClassifier`)."),
+    SPLITTER.but(default="cart", constraint=[StrOptions(BOOSTING_SPLITTERS), tuple, list],
+                 type=f"{one_of(sorted(BOOSTING_SPLITTERS))} or sequence of them", doc="""
+    The split generator, or one per depth, as for :class:`DPDTreeClassifier`; ``"cart"``
+    grows a CART on the Newton gain. There is no ``"lookahead"``: its bound needs a leaf
+    loss that only grows as samples are added, which the Newton objective's does not.
+    """),
+    REG_LAMBDA, GAMMA, SUBSAMPLE, MIN_SAMPLES_LEAF,
+    MAX_BINS.but(default=255, constraint=[Interval(Integral, 2, 65535, closed="both"), None],
+                 type="int or None", doc="""
+    Each feature is cut once into at most this many bins (2 to 65535) of training values,
+    at quantiles, and every tree searches histograms, as LightGBM and scikit-learn's
+    HistGradientBoosting do; thresholds are training values, so prediction needs no bins.
+    None keeps the exact thresholds of presorted features (slower).
+    """),
+    VALIDATION_FRACTION, N_ITER_NO_CHANGE, TOL,
+    N_JOBS.but(doc="Threads of each tree's search; the model does not depend on it."),
+    RANDOM_STATE.but(doc="Seeds the validation split and the subsampling."))
+BOOSTING_REGRESSOR = (LOSS, HUBER_QUANTILE, *BOOSTING)
