@@ -11,13 +11,14 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
 from ._binning import bin_features
-from ._classes import SPLITTERS, resolve_candidates, resolve_splitters, search_depth
 from ._io import SaveMixin
+from ._search_policy import SPLITTERS, resolve_candidates, resolve_splitters, search_depth
 from ._tree import Tree
+from ._validation import training_weight
 
 # Hessians below this are clipped, as the leaf value -G / (H + lambda) needs H + lambda > 0.
 _MIN_HESSIAN = 1e-16
@@ -213,11 +214,7 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
 
     def _boost(self, X, y, sample_weight, loss, stratify):
         rng = check_random_state(self.random_state)
-        weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
-        if not np.all(np.isfinite(weight)) or weight.sum() <= 0:
-            raise ValueError("sample_weight must be finite and sum to a positive value")
-        # A sample of zero weight is a removed sample: it must not even shape the thresholds.
-        kept = weight > 0
+        weight, kept = training_weight(sample_weight, X)
         if not kept.all():
             X, y, weight = np.ascontiguousarray(X[kept]), y[kept], weight[kept]
             stratify = None if stratify is None else stratify[kept]

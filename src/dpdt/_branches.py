@@ -11,15 +11,11 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import (
-    _check_sample_weight,
-    check_is_fitted,
-    validate_data,
-)
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
-from ._classes import power_of_two_scale
 from ._io import SaveMixin
+from ._validation import power_of_two_scale, training_weight
 
 
 class MultiwayTree:
@@ -250,12 +246,9 @@ class _MultiwayClassifier(SaveMixin, ClassifierMixin, BaseEstimator):
         if y.dtype.kind not in "iubUS":
             check_classification_targets(y)
         self.classes_, y_codes = np.unique(y, return_inverse=True)
-        weight = _check_sample_weight(sample_weight, np.empty((len(y_codes), 0)), dtype=np.float64,
-                                      ensure_non_negative=True)
+        weight, _ = training_weight(sample_weight, np.empty((len(y_codes), 0)))
         weight = weight / power_of_two_scale(weight)   # accuracy ignores the scale; floats do not
-        kept = weight > 0   # a sample of zero weight is a removed sample
-        if not kept.any():
-            raise ValueError("sample_weight must have a positive entry")
+        kept = weight > 0   # the scaling can flush a tiny weight to zero
         self._codes = _CategoryCodes(self.max_bins)
         codes = self._codes.fit_transform(X, weight)
         return (codes,

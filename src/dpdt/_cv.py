@@ -12,7 +12,8 @@ from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from ._classes import _TIE_TOL, DPDTreeClassifier, DPDTreeRegressor, alpha_inside, budget_mask
+from ._classes import DPDTreeClassifier, DPDTreeRegressor
+from ._front import TIE_TOL, alpha_inside, budget_mask
 from ._io import SaveMixin
 
 CURVE_DTYPE = np.dtype([
@@ -81,7 +82,7 @@ def select_row(mean_score, std_score, complexity, max_depth, alpha, *, n_splits,
     score = mean_score[order]
 
     def simplest_at_least(floor):
-        return order[np.argmax(score >= floor - _TIE_TOL * max(1.0, abs(floor)))]
+        return order[np.argmax(score >= floor - TIE_TOL * max(1.0, abs(floor)))]
 
     best = simplest_at_least(score.max())
     if selection == "best":
