@@ -10,6 +10,7 @@ from ._io import load
 from ._plot import plot_pareto, plot_tree
 from ._sklearn import to_sklearn
 from ._tree import Tree
+from ._version import __version__ as __version__
 
 __all__ = [
     "BranchesClassifier",
@@ -21,4 +22,3 @@ __all__ = [
     "DPDTreeClassifier", "DPDTreeRegressor", "Tree", "datasets", "export_text",
     "export_graphviz", "to_sklearn", "load",
     "plot_tree", "plot_pareto"]
-__version__ = "0.1.0"

@@ -15,7 +15,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
 from ._binning import bin_features
-from ._io import SaveMixin
+from ._io import SaveMixin, register_estimator, register_type
 from ._search_policy import SPLITTERS, resolve_candidates, resolve_splitters, search_depth
 from ._tree import Tree
 from ._validation import training_weight
@@ -56,7 +56,19 @@ def _weighted_quantile(values, weights, q):
     return _grouped_quantile(values, weights, np.zeros(values.shape[0], dtype=np.intp), 1, q)[0]
 
 
-class _SquaredError:
+class _Loss:
+    """A boosting loss in a model file: its name and, for the few it needs, its state."""
+
+    def _encode(self, encoder, where):
+        return {"n_classes": self.n_trees_per_round}
+
+    @classmethod
+    def _decode(cls, node, decoder, where):
+        return cls()
+
+
+@register_type("loss", name="_SquaredError")
+class _SquaredError(_Loss):
     """Half squared error: gradient raw - y, hessian 1."""
 
     n_trees_per_round = 1
@@ -72,7 +84,8 @@ class _SquaredError:
         return np.average((y - raw[:, 0]) ** 2, weights=w)
 
 
-class _AbsoluteError:
+@register_type("loss", name="_AbsoluteError")
+class _AbsoluteError(_Loss):
     """Absolute error: first-order trees on -sign(y - raw), leaves the weighted median residual."""
 
     n_trees_per_round = 1
@@ -91,7 +104,8 @@ class _AbsoluteError:
         return _grouped_quantile(residual, w, leaf, n_nodes, 0.5)
 
 
-class _Huber:
+@register_type("loss", name="_Huber")
+class _Huber(_Loss):
     """Huber loss whose delta is, each round, the ``quantile`` of the absolute residuals.
 
     As in scikit-learn's GradientBoostingRegressor: the trees are first-order (hessian 1) on the
@@ -105,6 +119,15 @@ class _Huber:
     def __init__(self, quantile, delta=np.nan):
         self.quantile = quantile
         self.delta = delta   # set by each round's gradients, used by loss and leaf_values
+
+    def _encode(self, encoder, where):
+        return {"quantile": encoder.float(self.quantile), "delta": encoder.float(self.delta)}
+
+    @classmethod
+    def _decode(cls, node, decoder, where):
+        quantile = decoder.float(node.get("quantile"), where)
+        decoder.expect(0 < quantile < 1, f"{where}: bad huber quantile")
+        return cls(quantile, decoder.float(node.get("delta"), where))
 
     def init_raw(self, y, w):
         return np.array([_weighted_quantile(y, w, 0.5)])
@@ -129,7 +152,8 @@ class _Huber:
             return median + correction / total
 
 
-class _BinaryLogLoss:
+@register_type("loss", name="_BinaryLogLoss")
+class _BinaryLogLoss(_Loss):
     """Log-loss of one logit."""
 
     n_trees_per_round = 1
@@ -149,13 +173,20 @@ class _BinaryLogLoss:
         return np.average(np.logaddexp(0, z) - y * z, weights=w)
 
 
-class _MultinomialLogLoss:
+@register_type("loss", name="_MultinomialLogLoss")
+class _MultinomialLogLoss(_Loss):
     """Log-loss of a softmax over one logit per class (one tree per class and round)."""
 
     refits_leaves = False
 
     def __init__(self, n_classes):
         self.n_trees_per_round = n_classes
+
+    @classmethod
+    def _decode(cls, node, decoder, where):
+        n_classes = node.get("n_classes")
+        decoder.expect(isinstance(n_classes, int) and n_classes > 2, f"{where}: bad loss")
+        return cls(n_classes)
 
     def init_raw(self, y, w):
         prior = np.bincount(y, weights=w, minlength=self.n_trees_per_round) / w.sum()
@@ -302,6 +333,19 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
         if early_stopping:
             self.validation_score_ = np.asarray(self.validation_score_)
 
+    def _check_fitted_state(self, decoder, where):
+        rounds, init_raw = getattr(self, "estimators_", None), getattr(self, "init_raw_", None)
+        decoder.expect(isinstance(rounds, list)
+                       and all(isinstance(r, list) and all(isinstance(t, Tree) for t in r)
+                               for r in rounds), f"{where}: bad estimators_")
+        decoder.expect(isinstance(init_raw, np.ndarray)
+                       and all(len(r) == len(init_raw) for r in rounds),
+                       f"{where}: estimators_ and init_raw_ do not match")
+        for tree in (tree for r in rounds for tree in r):
+            decoder.expect(tree.n_features == self.n_features_in_,
+                           f"{where}: a tree has {tree.n_features} features, the estimator "
+                           f"{self.n_features_in_}")
+
     @staticmethod
     def _refit_leaves(tree, loss, X, residual, weight):
         """Give each leaf the loss's own estimate from its samples (Friedman's line search).
@@ -376,6 +420,7 @@ _BOOSTING_PARAMETERS = """
 """
 
 
+@register_estimator
 class DPDTGradientBoostingRegressor(RegressorMixin, _BaseDPDTBoosting):
     __doc__ = """Gradient boosting of DPDT regression trees.
 
@@ -499,6 +544,7 @@ class DPDTGradientBoostingRegressor(RegressorMixin, _BaseDPDTBoosting):
             yield raw[:, 0]
 
 
+@register_estimator
 class DPDTGradientBoostingClassifier(ClassifierMixin, _BaseDPDTBoosting):
     __doc__ = """Gradient boosting of DPDT trees for classification (log-loss).
 

@@ -14,10 +14,15 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
-from ._io import SaveMixin
+from ._io import SaveMixin, register_estimator, register_type
 from ._validation import power_of_two_scale, training_weight
 
+# The arrays a model file holds for a multiway tree (see _io).
+_MULTIWAY_ARRAYS = ("feature", "edge_begin", "edge_category", "edge_child", "value",
+                    "n_node_samples")
 
+
+@register_type("MultiwayTree")
 class MultiwayTree:
     """A fitted multiway tree stored as flat arrays.
 
@@ -62,6 +67,28 @@ class MultiwayTree:
         self.n_splits = int(np.sum(self.feature >= 0))
         self.n_leaves = self.node_count - self.n_splits
 
+    def _encode(self, encoder, where):
+        return {name: encoder.array(getattr(self, name), where) for name in _MULTIWAY_ARRAYS}
+
+    @classmethod
+    def _decode(cls, node, decoder, where):
+        arrays = {name: decoder.array(node.get(name), f"{where}.{name}")
+                  for name in _MULTIWAY_ARRAYS}
+        n = arrays["feature"].shape[0]
+        begin, child = arrays["edge_begin"], arrays["edge_child"]
+        decoder.expect(n >= 1 and arrays["value"].ndim == 2 and arrays["value"].shape[0] == n
+                       and arrays["n_node_samples"].shape == (n,) and begin.shape == (n + 1,)
+                       and child.shape == arrays["edge_category"].shape and begin[0] == 0
+                       and np.all(np.diff(begin) >= 0) and begin[-1] == child.shape[0],
+                       f"{where}: arrays of inconsistent shapes")
+        parents = np.repeat(np.arange(n), np.diff(begin))
+        decoder.expect(np.all(child > parents) and np.all(child < n)
+                       and np.array_equal(np.sort(child), np.arange(1, n)),
+                       f"{where}: the edges do not form a tree")
+        tree = cls({**arrays, "value": arrays["value"]})
+        tree.value = arrays["value"]   # the saved fractions, not renormalised
+        return tree
+
     @functools.cached_property
     def max_depth(self):
         # On demand: a Python loop over the nodes is a fair share of a small fit.
@@ -105,6 +132,7 @@ def _columns(X):
     return list(np.asarray(X).T)
 
 
+@register_type("CategoryCodes")
 class _CategoryCodes:
     """Per-column encoding of features into non-negative category codes, kept for predict.
 
@@ -116,6 +144,23 @@ class _CategoryCodes:
 
     def __init__(self, max_bins):
         self.max_bins = max_bins
+
+    def _encode(self, encoder, where):
+        return {"max_bins": self.max_bins,
+                "encoders": [[kind, encoder.array(table, where)] for kind, table in self.encoders_]}
+
+    @classmethod
+    def _decode(cls, node, decoder, where):
+        encoders = node.get("encoders")
+        decoder.expect(isinstance(encoders, list), f"{where}: bad encoders")
+        codes = cls(decoder.value(node.get("max_bins"), where))
+        codes.encoders_ = []
+        for item in encoders:
+            decoder.expect(isinstance(item, list) and len(item) == 2
+                           and item[0] in ("categories", "bins", "values"),
+                           f"{where}: bad encoder {item!r:.60}")
+            codes.encoders_.append((item[0], decoder.array(item[1], where)))
+        return codes
 
     def fit_transform(self, X, weight):
         """Learn the codes from the rows of positive weight (quantiles are weighted).
@@ -316,6 +361,19 @@ class _MultiwayClassifier(SaveMixin, ClassifierMixin, BaseEstimator):
             return math.inf
         return math.ceil((1.0 - objective) / self.lam + 1e-9) - 1
 
+    def _check_fitted_state(self, decoder, where):
+        codes, tree = getattr(self, "_codes", None), getattr(self, "tree_", None)
+        decoder.expect(isinstance(codes, _CategoryCodes)
+                       and len(codes.encoders_) == self.n_features_in_,
+                       f"{where}: the category encoders do not match n_features_in_")
+        decoder.expect(isinstance(tree, MultiwayTree)
+                       and np.all(tree.feature < self.n_features_in_),
+                       f"{where}: feature out of range")
+        classes = getattr(self, "classes_", None)
+        decoder.expect(isinstance(classes, np.ndarray) and classes.ndim == 1
+                       and tree.value.shape[-1] == len(classes),
+                       f"{where}: the trees' class fractions do not match classes_")
+
     def _codes_for_predict(self, X):
         check_is_fitted(self)
         validate_data(self, X, dtype=None, ensure_all_finite=False, reset=False)
@@ -370,6 +428,7 @@ class _MultiwayClassifier(SaveMixin, ClassifierMixin, BaseEstimator):
         return self.classes_[np.argmax(proba, axis=1)]
 
 
+@register_estimator
 class BranchesClassifier(_MultiwayClassifier):
     """Optimal sparse decision tree with multiway categorical splits (BRANCHES).
 
@@ -488,6 +547,7 @@ class BranchesClassifier(_MultiwayClassifier):
         return self
 
 
+@register_estimator
 class MultiwayGreedyClassifier(_MultiwayClassifier):
     """Greedy multiway decision tree: ID3 (information gain) or C4.5 (gain ratio).
 

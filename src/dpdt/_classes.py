@@ -14,7 +14,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._binning import bin_features, uses_bins
 from ._front import PARETO_DTYPE, TIE_TOL, alpha_inside, budget_mask, within_complexity
-from ._io import SaveMixin
+from ._io import SaveMixin, register_estimator
 from ._memory import fixed_fit_bytes, state_budget
 from ._progress import REPORT_SECONDS, progress_reporter
 from ._runner import call_core
@@ -152,6 +152,27 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         added, which leaf limits, feature costs and missing values break; classifiers only.
         """
         return False
+
+    def _check_fitted_state(self, decoder, where):
+        front, trees = getattr(self, "pareto_front_", None), getattr(self, "trees_", None)
+        decoder.expect(isinstance(front, np.ndarray) and front.dtype == PARETO_DTYPE
+                       and front.ndim == 1 and len(front) >= 1 and isinstance(trees, list)
+                       and len(trees) == len(front) and all(isinstance(t, Tree) for t in trees),
+                       f"{where}: pareto_front_ and trees_ do not match")
+        for name in ("_front_impurity", "_front_n_splits"):
+            value = getattr(self, name, None)
+            decoder.expect(isinstance(value, np.ndarray) and value.shape == front.shape,
+                           f"{where}: {name} does not match pareto_front_")
+        for tree in trees:
+            decoder.expect(tree.n_features == self.n_features_in_,
+                           f"{where}: a tree has {tree.n_features} features, the estimator "
+                           f"{self.n_features_in_}")
+        classes = getattr(self, "classes_", None)
+        if classes is not None:
+            # A classifier's trees hold one class fraction per class.
+            decoder.expect(isinstance(classes, np.ndarray) and classes.ndim == 1
+                           and all(t.value.shape[-1] == len(classes) for t in trees),
+                           f"{where}: the trees' class fractions do not match classes_")
 
     def _keep_selectable_rows(self):
         # The solver's hull also holds trees that tie with their neighbours at a single alpha and
@@ -333,6 +354,7 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         return self.tree_.compute_feature_importances()
 
 
+@register_estimator
 class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
     """Decision tree classifier learned non-greedily by dynamic programming (DPDT).
 
@@ -637,6 +659,7 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
         return self.classes_[np.argmax(proba, axis=1)]
 
 
+@register_estimator
 class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
     """Regression tree learned non-greedily by dynamic programming (DPDT).
 

@@ -14,7 +14,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 
 from ._classes import DPDTreeClassifier, DPDTreeRegressor
 from ._front import TIE_TOL, alpha_inside, budget_mask
-from ._io import SaveMixin
+from ._io import SaveMixin, register_estimator
 
 CURVE_DTYPE = np.dtype([
     ("max_depth", np.int64),
@@ -231,6 +231,16 @@ class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
         return validate_data(self, X, dtype=np.float64, order="C", reset=False,
                              ensure_all_finite="allow-nan")
 
+    def _check_fitted_state(self, decoder, where):
+        # The refit models were checked when they were decoded.
+        decoder.expect(isinstance(vars(self).get("best_estimator_"), self._estimator_class),
+                       f"{where}: best_estimator_ is not a {self._estimator_class.__name__}")
+        classes = getattr(self, "classes_", None)
+        if classes is not None:
+            decoder.expect(isinstance(classes, np.ndarray) and classes.ndim == 1
+                           and self.tree_.value.shape[-1] == len(classes),
+                           f"{where}: the trees' class fractions do not match classes_")
+
     @property
     def pareto_front_(self):
         """The Pareto front of the refit model, see :attr:`DPDTreeClassifier.pareto_front_`."""
@@ -312,6 +322,7 @@ def _cv_constraints(estimator_class):
             "selection": [StrOptions({"best", "1se"})]}
 
 
+@register_estimator
 class DPDTreeClassifierCV(ClassifierMixin, _BaseDPDTreeCV):
     """DPDT classifier with ``alpha`` (and ``max_depth``) chosen by cross-validation.
 
@@ -492,6 +503,7 @@ class_weight, max_states, memory_limit, time_limit
         return self.best_estimator_.predict(X)
 
 
+@register_estimator
 class DPDTreeRegressorCV(RegressorMixin, _BaseDPDTreeCV):
     """DPDT regressor with ``alpha`` (and ``max_depth``) chosen by cross-validation.
 
