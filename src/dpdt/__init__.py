@@ -2,11 +2,12 @@
 
 from . import datasets
 from ._boosting import DPDTGradientBoostingClassifier, DPDTGradientBoostingRegressor
-from ._branches import BranchesClassifier, MultiwayGreedyClassifier, MultiwayTree
+from ._branches import BranchesClassifier, MultiwayGreedyClassifier
 from ._classes import DPDTreeClassifier, DPDTreeRegressor
 from ._cv import DPDTreeClassifierCV, DPDTreeRegressorCV
 from ._export import export_graphviz, export_text
 from ._io import load
+from ._multiway_tree import MultiwayTree
 from ._plot import plot_pareto, plot_tree
 from ._sklearn import to_sklearn
 from ._tree import Tree

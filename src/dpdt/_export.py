@@ -3,7 +3,7 @@
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from ._branches import MultiwayTree
+from ._multiway_tree import MultiwayTree
 from ._tree import TREE_LEAF
 
 

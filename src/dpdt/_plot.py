@@ -4,8 +4,8 @@ import numpy as np
 from sklearn.base import is_classifier
 from sklearn.utils.validation import check_is_fitted
 
-from ._branches import MultiwayTree
 from ._export import category_names, display_feature_names, node_prediction, node_value
+from ._multiway_tree import MultiwayTree
 
 
 def _pyplot():
