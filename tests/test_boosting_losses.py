@@ -15,7 +15,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from sklearn.utils.stats import _weighted_percentile
 
 from dpdt import DPDTGradientBoostingRegressor, load
-from dpdt._boosting import _grouped_quantile
+from dpdt._losses import _grouped_quantile
 
 ROBUST = ["absolute_error", "huber"]
 

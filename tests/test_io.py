@@ -239,3 +239,55 @@ def test_unsupported_values_cannot_be_saved(tmp_path):
 def test_load_is_top_level():
     assert dpdt.load is load
     assert "load" in dpdt.__all__
+
+
+def test_every_public_estimator_is_registered():
+    """load builds exactly dpdt's public estimators that can be saved."""
+    from dpdt._io import _ESTIMATORS, SaveMixin
+
+    public = {name for name in dpdt.__all__ if isinstance(getattr(dpdt, name), type)
+              and issubclass(getattr(dpdt, name), SaveMixin)}
+    assert set(_ESTIMATORS) == public
+    assert all(_ESTIMATORS[name] is getattr(dpdt, name) for name in public)
+
+
+def test_a_taken_type_tag_cannot_be_registered_again():
+    from dpdt._io import register_type
+
+    for tag, name in [("Tree", None), ("loss", "_Huber"), ("loss", None), ("Tree", "other"),
+                      ("ndarray", None), ("estimator", None)]:
+        with pytest.raises(ValueError, match="already has the type"):
+            register_type(tag, name=name)(type("Other", (), {}))
+
+
+@pytest.mark.parametrize("estimator, X, y, edit, message", [
+    (DPDTGradientBoostingClassifier(n_estimators=2), *load_iris(return_X_y=True),
+     lambda a: (a["init_raw_"]["data"].pop(), a["init_raw_"]["shape"].__setitem__(0, 2)),
+     "estimators_ and init_raw_ do not match"),
+    (DPDTGradientBoostingRegressor(n_estimators=2), *load_iris(return_X_y=True),
+     lambda a: a.__setitem__("_loss", {"__type__": "loss", "name": "os.system"}),
+     "unknown loss 'os.system'"),
+    (DPDTGradientBoostingClassifier(n_estimators=2), *load_iris(return_X_y=True),
+     lambda a: a["_loss"].__setitem__("n_classes", 2), "bad loss"),
+    (BranchesClassifier(max_bins=3), *load_iris(return_X_y=True),
+     lambda a: a.__setitem__("classes_", {"__type__": "ndarray", "dtype": "<i8", "shape": [2],
+                                          "data": [0, 1]}),
+     "class fractions do not match classes_"),
+    (BranchesClassifier(max_bins=3), *load_iris(return_X_y=True),
+     lambda a: a["_codes"]["encoders"].pop(), "category encoders do not match"),
+    (DPDTreeRegressorCV(max_depth=1, cv=2), *load_iris(return_X_y=True),
+     lambda a: a.pop("best_estimator_"), "best_estimator_ is not a DPDTreeRegressor"),
+    (DPDTreeClassifier(max_depth=1), *load_iris(return_X_y=True),
+     lambda a: a.pop("trees_"), "pareto_front_ and trees_ do not match"),
+], ids=["boosting init_raw_", "unknown loss", "multinomial loss", "branches classes",
+        "branches encoders", "cv best_estimator_", "dpdt trees_"])
+def test_each_estimator_checks_its_loaded_state(tmp_path, estimator, X, y, edit, message):
+    from dpdt._io import _digest
+
+    path = tmp_path / "model.json"
+    estimator.fit(X, y).save(path)
+    document = json.loads(path.read_text())
+    edit(document["attributes"])
+    document["sha256"] = _digest(document)
+    with pytest.raises(ValueError, match=message):
+        load(_write(path, document))

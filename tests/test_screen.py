@@ -113,7 +113,7 @@ def test_default_is_the_screen_at_the_root_with_exact_thresholds(
     # At depth 3 the default also offers the exact depth-2 split where its search is affordable;
     # a budget of one sample id affords none.
     if exact_depth2_work is not None:
-        monkeypatch.setattr(dpdt._classes, "AUTO_EXACT_DEPTH2_WORK", exact_depth2_work)
+        monkeypatch.setattr(dpdt._search_policy, "AUTO_EXACT_DEPTH2_WORK", exact_depth2_work)
     X, y, _ = _data(4, 400, 5, 3)
     default = DPDTreeClassifier(max_depth=max_depth).fit(X, y)
     explicit = DPDTreeClassifier(max_depth=max_depth, splitter=["screen", "cart"],
@@ -141,10 +141,10 @@ def test_default_finds_the_raisin_optimum_that_the_screen_misses(monkeypatch):
     # root threshold that the screen's binned estimate ranks far down (79 errors); the exact
     # depth-2 candidates reach 77. Without them (no budget) the default is the screen's 79.
     data = dpdt.datasets.load("raisin")
-    default_work = dpdt._classes.AUTO_EXACT_DEPTH2_WORK
+    default_work = dpdt._search_policy.AUTO_EXACT_DEPTH2_WORK
     errors = {}
     for work in (default_work, 1):
-        monkeypatch.setattr(dpdt._classes, "AUTO_EXACT_DEPTH2_WORK", work)
+        monkeypatch.setattr(dpdt._search_policy, "AUTO_EXACT_DEPTH2_WORK", work)
         model = DPDTreeClassifier(max_depth=3).fit(data.X_train, data.y_train)
         errors[work] = int(np.sum(model.predict(data.X_train) != data.y_train))
     assert errors == {default_work: 77, 1: 79}

@@ -4,169 +4,21 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from joblib import effective_n_jobs
-from scipy.special import expit, logsumexp, softmax
+from scipy.special import expit, softmax
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
 from ._binning import bin_features
-from ._classes import resolve_candidates, resolve_splitters, search_depth
-from ._io import SaveMixin
+from ._io import SaveMixin, register_estimator
+from ._losses import AbsoluteError, BinaryLogLoss, Huber, MultinomialLogLoss, SquaredError
 from ._params import BOOSTING, BOOSTING_REGRESSOR, declare
+from ._search_policy import resolve_candidates, resolve_splitters, search_depth
 from ._tree import Tree
-
-# Hessians below this are clipped, as the leaf value -G / (H + lambda) needs H + lambda > 0.
-_MIN_HESSIAN = 1e-16
-
-
-def _grouped_quantile(values, weights, groups, n_groups, q):
-    """Lower weighted ``q``-quantile of ``values`` within each group (NaN for a weightless group).
-
-    The smallest value whose cumulative weight, in increasing order, reaches ``q`` of its
-    group's weight: scikit-learn's ``_weighted_percentile``. A row of integer weight k and k
-    copies of it give the same quantile.
-    """
-    positive = weights > 0
-    values, weights, groups = values[positive], weights[positive], groups[positive]
-    order = np.lexsort((values, groups))
-    values, weights, groups = values[order], weights[order], groups[order]
-    out = np.full(n_groups, np.nan)
-    if values.size == 0:
-        return out
-    cumulative = np.cumsum(weights)
-    starts = np.flatnonzero(np.r_[True, groups[1:] != groups[:-1]])
-    ends = np.r_[starts[1:], groups.size]
-    before = np.r_[0.0, cumulative][starts]
-    # The same subtraction gives each row's running weight and its group's total, so the last
-    # row of a group always reaches q <= 1 of the total.
-    running = cumulative - np.repeat(before, ends - starts)
-    total = (cumulative[ends - 1] - before)[np.repeat(np.arange(starts.size), ends - starts)]
-    reached = np.flatnonzero(running >= q * total)
-    present, first = np.unique(groups[reached], return_index=True)
-    out[present] = values[reached[first]]
-    return out
-
-
-def _weighted_quantile(values, weights, q):
-    return _grouped_quantile(values, weights, np.zeros(values.shape[0], dtype=np.intp), 1, q)[0]
-
-
-class _SquaredError:
-    """Half squared error: gradient raw - y, hessian 1."""
-
-    n_trees_per_round = 1
-    refits_leaves = False
-
-    def init_raw(self, y, w):
-        return np.full((1,), np.average(y, weights=w))
-
-    def gradients(self, y, raw, w):
-        return (raw[:, 0] - y)[:, None], np.ones_like(raw)
-
-    def loss(self, y, raw, w):
-        return np.average((y - raw[:, 0]) ** 2, weights=w)
-
-
-class _AbsoluteError:
-    """Absolute error: first-order trees on -sign(y - raw), leaves the weighted median residual."""
-
-    n_trees_per_round = 1
-    refits_leaves = True
-
-    def init_raw(self, y, w):
-        return np.array([_weighted_quantile(y, w, 0.5)])
-
-    def gradients(self, y, raw, w):
-        return np.sign(raw[:, 0] - y)[:, None], np.ones_like(raw)
-
-    def loss(self, y, raw, w):
-        return np.average(np.abs(y - raw[:, 0]), weights=w)
-
-    def leaf_values(self, residual, w, leaf, n_nodes):
-        return _grouped_quantile(residual, w, leaf, n_nodes, 0.5)
-
-
-class _Huber:
-    """Huber loss whose delta is, each round, the ``quantile`` of the absolute residuals.
-
-    As in scikit-learn's GradientBoostingRegressor: the trees are first-order (hessian 1) on the
-    clipped residuals, and each leaf then takes Friedman's (2001) one-step estimate, the median
-    residual plus the weighted mean of the residuals' deviations from it clipped to delta.
-    """
-
-    n_trees_per_round = 1
-    refits_leaves = True
-
-    def __init__(self, quantile, delta=np.nan):
-        self.quantile = quantile
-        self.delta = delta   # set by each round's gradients, used by loss and leaf_values
-
-    def init_raw(self, y, w):
-        return np.array([_weighted_quantile(y, w, 0.5)])
-
-    def gradients(self, y, raw, w):
-        residual = y - raw[:, 0]
-        self.delta = float(_weighted_quantile(np.abs(residual), w, self.quantile))
-        return -np.clip(residual, -self.delta, self.delta)[:, None], np.ones_like(raw)
-
-    def loss(self, y, raw, w):
-        a = np.abs(y - raw[:, 0])
-        d = self.delta
-        return np.average(np.where(a <= d, 0.5 * a**2, d * (a - 0.5 * d)), weights=w)
-
-    def leaf_values(self, residual, w, leaf, n_nodes):
-        median = _grouped_quantile(residual, w, leaf, n_nodes, 0.5)
-        deviation = residual - median[leaf]
-        clipped = np.sign(deviation) * np.minimum(np.abs(deviation), self.delta)
-        total = np.bincount(leaf, weights=w, minlength=n_nodes)
-        correction = np.bincount(leaf, weights=w * clipped, minlength=n_nodes)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return median + correction / total
-
-
-class _BinaryLogLoss:
-    """Log-loss of one logit."""
-
-    n_trees_per_round = 1
-    refits_leaves = False
-
-    def init_raw(self, y, w):
-        p = np.clip(np.average(y, weights=w), 1e-12, 1 - 1e-12)
-        return np.array([np.log(p / (1 - p))])
-
-    def gradients(self, y, raw, w):
-        p = expit(raw[:, 0])
-        return (p - y)[:, None], np.maximum(p * (1 - p), _MIN_HESSIAN)[:, None]
-
-    def loss(self, y, raw, w):
-        z = raw[:, 0]
-        # log(1 + e^z) - y z, computed without overflow.
-        return np.average(np.logaddexp(0, z) - y * z, weights=w)
-
-
-class _MultinomialLogLoss:
-    """Log-loss of a softmax over one logit per class (one tree per class and round)."""
-
-    refits_leaves = False
-
-    def __init__(self, n_classes):
-        self.n_trees_per_round = n_classes
-
-    def init_raw(self, y, w):
-        prior = np.bincount(y, weights=w, minlength=self.n_trees_per_round) / w.sum()
-        return np.log(np.clip(prior, 1e-12, None))
-
-    def gradients(self, y, raw, w):
-        p = softmax(raw, axis=1)
-        onehot = np.zeros_like(p)
-        onehot[np.arange(len(y)), y] = 1.0
-        return p - onehot, np.maximum(p * (1 - p), _MIN_HESSIAN)
-
-    def loss(self, y, raw, w):
-        return np.average(logsumexp(raw, axis=1) - raw[np.arange(len(y)), y], weights=w)
+from ._validation import training_weight
 
 
 class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
@@ -174,11 +26,7 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
 
     def _boost(self, X, y, sample_weight, loss, stratify):
         rng = check_random_state(self.random_state)
-        weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
-        if not np.all(np.isfinite(weight)) or weight.sum() <= 0:
-            raise ValueError("sample_weight must be finite and sum to a positive value")
-        # A sample of zero weight is a removed sample: it must not even shape the thresholds.
-        kept = weight > 0
+        weight, kept = training_weight(sample_weight, X)
         if not kept.all():
             X, y, weight = np.ascontiguousarray(X[kept]), y[kept], weight[kept]
             stratify = None if stratify is None else stratify[kept]
@@ -266,6 +114,19 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
         if early_stopping:
             self.validation_score_ = np.asarray(self.validation_score_)
 
+    def _check_fitted_state(self, decoder, where):
+        rounds, init_raw = getattr(self, "estimators_", None), getattr(self, "init_raw_", None)
+        decoder.expect(isinstance(rounds, list)
+                       and all(isinstance(r, list) and all(isinstance(t, Tree) for t in r)
+                               for r in rounds), f"{where}: bad estimators_")
+        decoder.expect(isinstance(init_raw, np.ndarray)
+                       and all(len(r) == len(init_raw) for r in rounds),
+                       f"{where}: estimators_ and init_raw_ do not match")
+        for tree in (tree for r in rounds for tree in r):
+            decoder.expect(tree.n_features == self.n_features_in_,
+                           f"{where}: a tree has {tree.n_features} features, the estimator "
+                           f"{self.n_features_in_}")
+
     @staticmethod
     def _refit_leaves(tree, loss, X, residual, weight):
         """Give each leaf the loss's own estimate from its samples (Friedman's line search).
@@ -298,6 +159,7 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
         return raw
 
 
+@register_estimator
 @declare(BOOSTING_REGRESSOR)
 class DPDTGradientBoostingRegressor(RegressorMixin, _BaseDPDTBoosting):
     """Gradient boosting of DPDT regression trees.
@@ -357,8 +219,8 @@ class DPDTGradientBoostingRegressor(RegressorMixin, _BaseDPDTBoosting):
             The fitted estimator.
         """
         X, y = validate_data(self, X, y, dtype=np.float64, order="C", y_numeric=True)
-        loss = {"squared_error": _SquaredError, "absolute_error": _AbsoluteError,
-                "huber": lambda: _Huber(float(self.huber_quantile))}[self.loss]()
+        loss = {"squared_error": SquaredError, "absolute_error": AbsoluteError,
+                "huber": lambda: Huber(float(self.huber_quantile))}[self.loss]()
         self._boost(X, y.astype(np.float64), sample_weight, loss, stratify=None)
         return self
 
@@ -394,6 +256,7 @@ class DPDTGradientBoostingRegressor(RegressorMixin, _BaseDPDTBoosting):
             yield raw[:, 0]
 
 
+@register_estimator
 @declare(BOOSTING)
 class DPDTGradientBoostingClassifier(ClassifierMixin, _BaseDPDTBoosting):
     """Gradient boosting of DPDT trees for classification (log-loss).
@@ -451,7 +314,7 @@ class DPDTGradientBoostingClassifier(ClassifierMixin, _BaseDPDTBoosting):
         n_classes = len(self.classes_)
         if n_classes == 1:
             raise ValueError("y has 1 class; boosting needs at least two classes")
-        loss = _BinaryLogLoss() if n_classes == 2 else _MultinomialLogLoss(n_classes)
+        loss = BinaryLogLoss() if n_classes == 2 else MultinomialLogLoss(n_classes)
         target = codes.astype(np.float64) if n_classes == 2 else codes
         stratify = codes if self.n_iter_no_change is not None else None
         self._boost(X, target, sample_weight, loss, stratify=stratify)

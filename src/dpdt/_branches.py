@@ -1,240 +1,22 @@
 """BRANCHES: certified optimal sparse trees with multiway splits on categorical features."""
 
-import functools
 import math
 import time
 import warnings
-from numbers import Integral, Number, Real
+from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import (
-    _check_sample_weight,
-    check_is_fitted,
-    validate_data,
-)
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
-from ._classes import power_of_two_scale
-from ._io import SaveMixin
-
-
-class MultiwayTree:
-    """A fitted multiway tree stored as flat arrays.
-
-    Node ``k`` tests feature ``feature[k]`` (-1 for a leaf). Its children are the edges
-    ``e`` in ``range(edge_begin[k], edge_begin[k + 1])``: a sample whose category code for
-    that feature is ``edge_category[e]`` goes to node ``edge_child[e]``. A sample whose
-    category has no edge (unseen in that branch during training) stops at node ``k`` and is
-    predicted by that node's majority class. Node 0 is the root; nodes are in preorder.
-
-    Attributes
-    ----------
-    node_count : int
-        Number of nodes.
-    feature : ndarray of shape (node_count,)
-        Feature tested by each node, -1 for leaves.
-    edge_begin : ndarray of shape (node_count + 1,)
-        Start of each node's edges.
-    edge_category, edge_child : ndarray of shape (n_edges,)
-        Category code and child node of each edge.
-    value : ndarray of shape (node_count, n_classes)
-        Weighted class fractions of the training samples reaching each node.
-    n_node_samples : ndarray of shape (node_count,)
-        Training samples reaching each node.
-    n_splits : int
-        Number of internal nodes.
-    n_leaves : int
-        Number of leaves.
-    max_depth : int
-        Depth of the tree.
-    """
-
-    def __init__(self, arrays):
-        self.feature = np.asarray(arrays["feature"], dtype=np.int64)
-        self.edge_begin = np.asarray(arrays["edge_begin"], dtype=np.int64)
-        self.edge_category = np.asarray(arrays["edge_category"], dtype=np.int64)
-        self.edge_child = np.asarray(arrays["edge_child"], dtype=np.int64)
-        counts = np.asarray(arrays["value"], dtype=np.float64)
-        totals = counts.sum(axis=1, keepdims=True)
-        self.value = np.divide(counts, totals, out=np.zeros_like(counts), where=totals > 0)
-        self.n_node_samples = np.asarray(arrays["n_node_samples"], dtype=np.int64)
-        self.node_count = int(self.feature.shape[0])
-        self.n_splits = int(np.sum(self.feature >= 0))
-        self.n_leaves = self.node_count - self.n_splits
-
-    @functools.cached_property
-    def max_depth(self):
-        # On demand: a Python loop over the nodes is a fair share of a small fit.
-        depth = np.zeros(self.node_count, dtype=np.int64)
-        for node in range(self.node_count):
-            children = self.edge_child[self.edge_begin[node]:self.edge_begin[node + 1]]
-            depth[children] = depth[node] + 1
-        return int(depth.max()) if self.node_count else 0
-
-    def children(self, node):
-        """Return the (category, child) pairs of a node."""
-        edges = slice(self.edge_begin[node], self.edge_begin[node + 1])
-        return list(zip(self.edge_category[edges].tolist(), self.edge_child[edges].tolist(),
-                        strict=True))
-
-    def apply(self, codes):
-        """Return the node where each row of integer ``codes`` stops (-1 codes are unknown)."""
-        n_categories = int(max(self.edge_category.max(initial=0), codes.max(initial=0))) + 2
-        # child[node, category + 1]; column 0 is the unknown category.
-        child = np.full((self.node_count, n_categories), -1, dtype=np.int64)
-        for node in range(self.node_count):
-            for category, target in self.children(node):
-                child[node, category + 1] = target
-        node = np.zeros(codes.shape[0], dtype=np.int64)
-        active = np.flatnonzero(self.feature[node] >= 0)
-        while active.size:
-            feature = self.feature[node[active]]
-            category = codes[active, feature]
-            nxt = child[node[active], np.clip(category, -1, n_categories - 2) + 1]
-            moved = nxt >= 0
-            node[active[moved]] = nxt[moved]
-            active = active[moved]
-            active = active[self.feature[node[active]] >= 0]
-        return node
-
-
-def _columns(X):
-    """Return the columns of an array-like or DataFrame (a DataFrame's keep their dtypes)."""
-    if hasattr(X, "iloc"):
-        return [X.iloc[:, j] for j in range(X.shape[1])]
-    return list(np.asarray(X).T)
-
-
-class _CategoryCodes:
-    """Per-column encoding of features into non-negative category codes, kept for predict.
-
-    Columns of a DataFrame with object, string, category or bool dtype are encoded by their
-    sorted categories. Numeric columns are encoded by their sorted distinct values, or, when
-    they have more than ``max_bins`` of them, by quantile bins (edges kept for predict).
-    A value unseen in training gets code -1.
-    """
-
-    def __init__(self, max_bins):
-        self.max_bins = max_bins
-
-    def fit_transform(self, X, weight):
-        """Learn the codes from the rows of positive weight (quantiles are weighted).
-
-        Returns the codes of those rows, an int32 array of shape (n_kept, n_columns).
-        """
-        self.encoders_ = []
-        kept = weight > 0
-        fast = self._fit_integer_array(X, kept)
-        if fast is None:
-            fast = self._fit_float_array(X, kept)
-        if fast is not None:
-            return fast
-        codes = []
-        for column in _columns(X):
-            values = np.asarray(column)[kept]
-            if values.dtype.kind in "OUSb" or str(getattr(column, "dtype", "")) == "category":
-                if values.dtype.kind == "O" and not all(
-                        isinstance(v, str | Number | np.generic) for v in values):
-                    raise TypeError("argument must be a string or a number: categorical features "
-                                    "hold strings, numbers or booleans")
-                table, inverse = np.unique(values.astype(str), return_inverse=True)
-                self.encoders_.append(("categories", table))
-                codes.append(inverse)
-                continue
-            values = values.astype(np.float64)
-            if not np.all(np.isfinite(values)):
-                raise ValueError("Input X contains NaN or inf; numeric features must be finite")
-            distinct, inverse = np.unique(values, return_inverse=True)
-            if self.max_bins is not None and len(distinct) > self.max_bins:
-                # Weighted quantiles: a weight of k counts as k repeated rows.
-                order = np.argsort(values, kind="stable")
-                cumulative = np.cumsum(weight[kept][order])
-                targets = np.linspace(0, 1, self.max_bins + 1)[1:-1] * cumulative[-1]
-                at = np.clip(np.searchsorted(cumulative, targets, side="left"), 0, len(values) - 1)
-                edges = np.unique(values[order][at])
-                self.encoders_.append(("bins", edges))
-                codes.append(np.searchsorted(edges, values, side="left"))
-            else:
-                self.encoders_.append(("values", distinct))
-                codes.append(inverse)
-        return np.ascontiguousarray(np.column_stack(codes), dtype=np.int32)
-
-    def _fit_integer_array(self, X, kept):
-        """Return the codes of an integer array with few distinct values per column, or None.
-
-        The encoding of the general path (sorted distinct values), computed for all columns at
-        once from a table of the values present: small fits are dominated by per-column
-        ``np.unique`` calls otherwise.
-        """
-        if not isinstance(X, np.ndarray) or X.dtype.kind not in "iu" or X.ndim != 2:
-            return None
-        values = X[kept]
-        low, high = values.min(axis=0), values.max(axis=0)
-        # Beyond 2**53 the general path's float keys merge values; predict reads those keys.
-        if max(abs(int(low.min())), abs(int(high.max()))) > 2**53:
-            return None
-        span = [int(h) - int(lo) + 1 for h, lo in zip(high, low, strict=True)]
-        if sum(span) > 4 * values.size + 1024:   # sparse values: sorting is cheaper
-            return None
-        span = np.array(span, dtype=np.int64)
-        start = np.concatenate(([0], np.cumsum(span)[:-1]))
-        slot = (values - low).astype(np.int64) + start
-        present = np.zeros(span.sum(), dtype=bool)
-        present[slot.ravel()] = True
-        rank = np.cumsum(present)
-        distinct = [np.flatnonzero(present[b:b + n]) + lo
-                    for b, n, lo in zip(start, span, low, strict=True)]
-        if self.max_bins is not None and max(map(len, distinct)) > self.max_bins:
-            return None
-        self.encoders_ = [("values", d.astype(np.float64)) for d in distinct]
-        before = rank[start] - present[start]   # values present in the earlier columns
-        return np.ascontiguousarray(rank[slot] - 1 - before, dtype=np.int32)
-
-    def _fit_float_array(self, X, kept):
-        """Return the codes of a float array, or None where a column needs quantile bins.
-
-        The general path's encoding (sorted distinct values) for all columns at once, by one
-        sort along the rows: wide data (many columns, few rows) is otherwise dominated by a
-        ``np.unique`` call per column.
-        """
-        if not isinstance(X, np.ndarray) or X.dtype.kind != "f" or X.ndim != 2:
-            return None
-        values = np.asarray(X[kept], dtype=np.float64)
-        if values.shape[0] == 0:
-            return None
-        if not np.all(np.isfinite(values)):
-            raise ValueError("Input X contains NaN or inf; numeric features must be finite")
-        order = np.argsort(values, axis=0, kind="stable")
-        ordered = np.take_along_axis(values, order, axis=0)
-        starts_value = np.ones(ordered.shape, dtype=bool)
-        starts_value[1:] = ordered[1:] != ordered[:-1]
-        rank = np.cumsum(starts_value, axis=0) - 1
-        n_distinct = rank[-1] + 1
-        if self.max_bins is not None and n_distinct.max() > self.max_bins:
-            return None
-        codes = np.empty_like(rank)
-        np.put_along_axis(codes, order, rank, axis=0)
-        distinct = ordered.T[starts_value.T]   # column after column, each increasing
-        self.encoders_ = [("values", d) for d in np.split(distinct, np.cumsum(n_distinct)[:-1])]
-        return np.ascontiguousarray(codes, dtype=np.int32)
-
-    def transform(self, X):
-        codes = []
-        for column, (kind, table) in zip(_columns(X), self.encoders_, strict=True):
-            values = np.asarray(column)
-            if kind != "categories" and not np.all(np.isfinite(values.astype(np.float64))):
-                raise ValueError("Input X contains NaN or inf; numeric features must be finite")
-            if kind == "bins":
-                codes.append(np.searchsorted(table, values.astype(np.float64), side="left"))
-                continue
-            keys = values.astype(str) if kind == "categories" else values.astype(np.float64)
-            position = np.clip(np.searchsorted(table, keys), 0, len(table) - 1)
-            codes.append(np.where(table[position] == keys, position, -1))
-        return np.ascontiguousarray(np.column_stack(codes), dtype=np.int32)
+from ._categories import CategoryCodes
+from ._io import SaveMixin, register_estimator
+from ._multiway_tree import MultiwayTree
+from ._validation import power_of_two_scale, training_weight
 
 
 class _MultiwayClassifier(SaveMixin, ClassifierMixin, BaseEstimator):
@@ -250,13 +32,10 @@ class _MultiwayClassifier(SaveMixin, ClassifierMixin, BaseEstimator):
         if y.dtype.kind not in "iubUS":
             check_classification_targets(y)
         self.classes_, y_codes = np.unique(y, return_inverse=True)
-        weight = _check_sample_weight(sample_weight, np.empty((len(y_codes), 0)), dtype=np.float64,
-                                      ensure_non_negative=True)
+        weight, _ = training_weight(sample_weight, np.empty((len(y_codes), 0)))
         weight = weight / power_of_two_scale(weight)   # accuracy ignores the scale; floats do not
-        kept = weight > 0   # a sample of zero weight is a removed sample
-        if not kept.any():
-            raise ValueError("sample_weight must have a positive entry")
-        self._codes = _CategoryCodes(self.max_bins)
+        kept = weight > 0   # the scaling can flush a tiny weight to zero
+        self._codes = CategoryCodes(self.max_bins)
         codes = self._codes.fit_transform(X, weight)
         return (codes,
                 np.ascontiguousarray(y_codes[kept], dtype=np.int32),
@@ -323,6 +102,19 @@ class _MultiwayClassifier(SaveMixin, ClassifierMixin, BaseEstimator):
             return math.inf
         return math.ceil((1.0 - objective) / self.lam + 1e-9) - 1
 
+    def _check_fitted_state(self, decoder, where):
+        codes, tree = getattr(self, "_codes", None), getattr(self, "tree_", None)
+        decoder.expect(isinstance(codes, CategoryCodes)
+                       and len(codes.encoders_) == self.n_features_in_,
+                       f"{where}: the category encoders do not match n_features_in_")
+        decoder.expect(isinstance(tree, MultiwayTree)
+                       and np.all(tree.feature < self.n_features_in_),
+                       f"{where}: feature out of range")
+        classes = getattr(self, "classes_", None)
+        decoder.expect(isinstance(classes, np.ndarray) and classes.ndim == 1
+                       and tree.value.shape[-1] == len(classes),
+                       f"{where}: the trees' class fractions do not match classes_")
+
     def _codes_for_predict(self, X):
         check_is_fitted(self)
         validate_data(self, X, dtype=None, ensure_all_finite=False, reset=False)
@@ -377,6 +169,7 @@ class _MultiwayClassifier(SaveMixin, ClassifierMixin, BaseEstimator):
         return self.classes_[np.argmax(proba, axis=1)]
 
 
+@register_estimator
 class BranchesClassifier(_MultiwayClassifier):
     """Optimal sparse decision tree with multiway categorical splits (BRANCHES).
 
@@ -495,6 +288,7 @@ class BranchesClassifier(_MultiwayClassifier):
         return self
 
 
+@register_estimator
 class MultiwayGreedyClassifier(_MultiwayClassifier):
     """Greedy multiway decision tree: ID3 (information gain) or C4.5 (gain ratio).
 

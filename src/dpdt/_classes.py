@@ -1,176 +1,26 @@
 """Dynamic Programming Decision Trees as scikit-learn estimators."""
 
 import warnings
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 from joblib import effective_n_jobs
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state, compute_sample_weight
-from sklearn.utils._param_validation import (
-    Interval,
-    validate_parameter_constraints,
-)
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._binning import bin_features, uses_bins
-from ._io import SaveMixin
+from ._front import PARETO_DTYPE, TIE_TOL, alpha_inside, budget_mask, within_complexity
+from ._io import SaveMixin, register_estimator
 from ._memory import fixed_fit_bytes, state_budget
-from ._params import CLASSIFIER, REGRESSOR, SPLITTERS, declare
+from ._params import CLASSIFIER, REGRESSOR, declare
 from ._progress import REPORT_SECONDS, progress_reporter
 from ._runner import call_core
+from ._search_policy import MAX_BOUNDED_DEPTH, resolve_search, search_depth
 from ._tree import Tree
-
-PARETO_DTYPE = np.dtype([
-    ("alpha_min", np.float64),
-    ("alpha_max", np.float64),
-    ("train_loss", np.float64),
-    ("complexity", np.float64),
-    ("n_leaves", np.int64),
-    ("depth", np.int64),
-])
-
-# Relative tolerance under which two objectives are equal and the tie-break decides.
-_TIE_TOL = 1e-9
-
-# The bounded search recurses about depth**2 / 2 frames deep; deeper limits take the front's path.
-MAX_BOUNDED_DEPTH = 64
-MAX_CANDIDATES = 2**31 - 1
-
-
-# What splitter="auto" and candidates="auto" resolve to. The screen at the root finds the first
-# split greedy generators miss (benchmarks/optimality.py: mean gap to the depth-3 optima 0.13
-# points against 0.38 for CART (7, 7, 7), at similar time); a wider CART below it pays off at
-# depth 3, a narrower one with a third level of choice deeper (same time as (7, 7, 7) at depths 4
-# and 5, higher train accuracy on seven of the eight benchmarks). Binned features, which the
-# screen does not take, and trees of depth 1 or 2, for which its depth-3 estimate is no guide
-# (CART's candidates hold XOR's exact root, the screen's binned one need not), keep the DPDT
-# paper's CART (7, 7, 7).
-AUTO_SCREEN_SPLITTERS = ("screen", "cart")
-AUTO_SCREEN_CANDIDATES_DEPTH_3 = (1, 31)
-# At depth 3 "auto" also offers, at the root and at depth 1, the first split of the best depth-2
-# tree (each child then split by its best single split), found exactly by branch and bound, when
-# that search reads at most this many sample ids (about 10 ms): on small data the screen's
-# binned estimate can miss the one threshold the optimum needs (raisin: 79 errors against the
-# optimal 76, 77 with it), and this bound caps what the search costs on large or wide data.
-AUTO_EXACT_DEPTH2_WORK = 2_500_000
-AUTO_SCREEN_CANDIDATES_DEEPER = (1, 15, 7)
-AUTO_CART_CANDIDATES = (7, 7, 7)
-
-
-def resolve_search(splitter, candidates, max_depth, binned, exact_depth2=False):
-    """Return the per-depth split generators, candidate budgets and exact depth-2 work.
-
-    ``binned`` tells whether the features are binned (``max_bins``), which rules out the screen.
-    The work is the core's ``exact_depth2_work``: 0, or, when ``exact_depth2`` allows it, the
-    sample ids a search for the split of best exact depth-2 lookahead may read to join a state's
-    candidates.
-    """
-    auto = isinstance(splitter, str) and splitter == "auto"
-    if auto:
-        splitter = "cart" if binned or max_depth < 3 else AUTO_SCREEN_SPLITTERS
-    splitters = resolve_splitters(splitter, max_depth)
-    exact_depth2_work = 0
-    if isinstance(candidates, str) and candidates == "auto":
-        if splitters[0] == "screen":
-            candidates = (AUTO_SCREEN_CANDIDATES_DEPTH_3 if max_depth <= 3
-                          else AUTO_SCREEN_CANDIDATES_DEEPER)
-            if exact_depth2 and auto and max_depth == 3:
-                exact_depth2_work = AUTO_EXACT_DEPTH2_WORK
-        else:
-            candidates = AUTO_CART_CANDIDATES
-    return splitters, resolve_candidates(candidates, max_depth), exact_depth2_work
-
-
-def resolve_candidates(candidates, max_depth):
-    """Return the per-depth candidate budgets as a list of ints; raise ValueError if invalid."""
-    budgets = [candidates] * max_depth if isinstance(candidates, Integral) else list(candidates)
-    if not budgets or not all(isinstance(b, Integral) and not isinstance(b, bool) for b in budgets):
-        raise ValueError(f"candidates must be a non-empty tuple of ints, got {candidates!r}")
-    # The core counts candidates in 32-bit ints; no state could hold more split records anyway.
-    if min(budgets) < 1 or max(budgets) > MAX_CANDIDATES:
-        raise ValueError(f"every entry of candidates must be in [1, {MAX_CANDIDATES}], "
-                         f"got {candidates!r}")
-    return [int(b) for b in budgets]
-
-
-def resolve_splitters(splitter, max_depth):
-    """Return the per-depth split generators as a list of names; raise ValueError if invalid."""
-    if isinstance(splitter, str):
-        return [splitter] * max_depth
-    splitters = list(splitter)
-    unknown = [s for s in splitters if s not in SPLITTERS]
-    if not splitters or unknown:
-        raise ValueError(f"splitter must be one of {sorted(SPLITTERS)} or a non-empty sequence of "
-                         f"them, one per depth; got {splitter!r}")
-    return splitters
-
-
-_BUDGET_CONSTRAINTS = {
-    "max_leaves": [Interval(Integral, 1, None, closed="left"), None],
-    "max_complexity": [Interval(Real, 0, None, closed="left"), None],
-    "max_depth": [Interval(Integral, 0, None, closed="left"), None],
-}
-
-
-def budget_mask(n_leaves, complexity, depth, *, max_leaves, max_complexity, max_depth, caller):
-    """Return the mask of the trees within the budget; a limit of None does not constrain.
-
-    Raises ``InvalidParameterError`` (a ValueError) naming ``caller`` for a limit out of range.
-    """
-    limits = dict(max_leaves=max_leaves, max_complexity=max_complexity, max_depth=max_depth)
-    validate_parameter_constraints(_BUDGET_CONSTRAINTS, limits, caller_name=caller)
-    mask = np.ones(len(n_leaves), dtype=bool)
-    for values, limit in ((n_leaves, max_leaves), (depth, max_depth)):
-        if limit is not None:
-            mask &= np.asarray(values) <= limit
-    if max_complexity is not None:
-        mask &= within_complexity(complexity, max_complexity)
-    return mask
-
-
-def within_complexity(complexity, max_complexity):
-    """Return the mask of the complexities within ``max_complexity``.
-
-    A complexity is a sum of rounded terms: a budget equal to it up to rounding admits it.
-    """
-    return np.asarray(complexity) <= max_complexity * (1 + _TIE_TOL) + _TIE_TOL
-
-
-def alpha_inside(alpha_min, alpha_max):
-    """Return an alpha strictly inside ``[alpha_min, alpha_max]`` (``alpha_min`` if it is a point).
-
-    At an end of the range the neighbouring tree ties and the tie-break decides; inside it the
-    tree is the only optimum, so the choice does not hang on rounding.
-    """
-    if alpha_max == alpha_min:
-        return float(alpha_min)
-    if np.isinf(alpha_max):
-        return 2.0 * alpha_min if alpha_min > 0 else 1.0
-    return 0.5 * (alpha_min + alpha_max)
-
-
-def search_depth(max_depth, n_samples):
-    """Return the depth limit given to the core: ``max_depth``, or ``n_samples`` if smaller.
-
-    A split leaves a sample on each side, so no tree on n samples is deeper than n - 1 and a
-    limit of n never binds: the tree is the same, while the per-depth lists of a limit such as
-    10**9 would exhaust memory (and overflow the core's int).
-    """
-    return min(int(max_depth), max(1, int(n_samples)))
-
-
-def power_of_two_scale(weight):
-    """Return the power of two that brings the largest weight into [1, 2) (1.0 if none is > 0).
-
-    Every objective is invariant to the scale of the weights, but sums of squares overflow near
-    1e300 and absolute tolerances swallow weights near 1e-300. Dividing by a power of two brings
-    the weights to a safe scale without rounding any of them (and leaves unit weights alone).
-    """
-    largest = np.max(weight, initial=0.0)
-    return float(np.ldexp(1.0, int(np.frexp(largest)[1]) - 1)) if largest > 0 else 1.0
+from ._validation import check_feature_costs, power_of_two_scale, training_weight
 
 
 class _BaseDPDTree(SaveMixin, BaseEstimator):
@@ -276,18 +126,26 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         """
         return False
 
-    @staticmethod
-    def _training_weight(sample_weight, X, factor=None):
-        """Return the validated weights (times ``factor``) and the mask of the samples that count.
-
-        A sample of zero weight is a removed sample: it must not even shape the thresholds.
-        """
-        weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
-        if factor is not None:
-            weight = weight * factor
-        if not np.all(np.isfinite(weight)) or weight.sum() <= 0:
-            raise ValueError("sample_weight must be finite and sum to a positive value")
-        return weight, weight > 0
+    def _check_fitted_state(self, decoder, where):
+        front, trees = getattr(self, "pareto_front_", None), getattr(self, "trees_", None)
+        decoder.expect(isinstance(front, np.ndarray) and front.dtype == PARETO_DTYPE
+                       and front.ndim == 1 and len(front) >= 1 and isinstance(trees, list)
+                       and len(trees) == len(front) and all(isinstance(t, Tree) for t in trees),
+                       f"{where}: pareto_front_ and trees_ do not match")
+        for name in ("_front_impurity", "_front_n_splits"):
+            value = getattr(self, name, None)
+            decoder.expect(isinstance(value, np.ndarray) and value.shape == front.shape,
+                           f"{where}: {name} does not match pareto_front_")
+        for tree in trees:
+            decoder.expect(tree.n_features == self.n_features_in_,
+                           f"{where}: a tree has {tree.n_features} features, the estimator "
+                           f"{self.n_features_in_}")
+        classes = getattr(self, "classes_", None)
+        if classes is not None:
+            # A classifier's trees hold one class fraction per class.
+            decoder.expect(isinstance(classes, np.ndarray) and classes.ndim == 1
+                           and all(t.value.shape[-1] == len(classes) for t in trees),
+                           f"{where}: the trees' class fractions do not match classes_")
 
     def _keep_selectable_rows(self):
         # The solver's hull also holds trees that tie with their neighbours at a single alpha and
@@ -310,14 +168,7 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         self._front_n_splits = self._front_n_splits[keep]
 
     def _feature_costs(self, n_features):
-        if self.feature_costs is None:
-            return np.zeros(0)
-        costs = np.ascontiguousarray(self.feature_costs, dtype=np.float64)
-        if costs.shape != (n_features,):
-            raise ValueError(f"feature_costs must have shape ({n_features},), got {costs.shape}")
-        if not np.all(np.isfinite(costs)) or np.any(costs < 0):
-            raise ValueError("feature_costs must be finite and non-negative")
-        return costs
+        return check_feature_costs(self.feature_costs, n_features)
 
     def _max_features(self, n_features):
         if self.max_features is None:
@@ -346,7 +197,7 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
             return int(rows[-1])
         objective = front["train_loss"][rows] + alpha * front["complexity"][rows]
         best = objective.min()
-        tied = np.flatnonzero(objective <= best + _TIE_TOL * max(self._loss_unit(), abs(best)))
+        tied = np.flatnonzero(objective <= best + TIE_TOL * max(self._loss_unit(), abs(best)))
         order = np.lexsort((self._front_n_splits[rows[tied]], self._front_impurity[rows[tied]]))
         return int(rows[tied[order[0]]])
 
@@ -399,7 +250,7 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
             max_complexity=max_complexity, max_depth=max_depth, caller="select_tree"))
         loss = front["train_loss"][rows]
         # Equal losses within the tie tolerance rank as equal, and then later (simpler) first.
-        tolerance = _TIE_TOL * max(1.0, abs(loss.min()))
+        tolerance = TIE_TOL * max(1.0, abs(loss.min()))
         ranked = np.where(loss <= loss.min() + tolerance, loss.min(), loss)
         order = np.lexsort((-rows, ranked))
         for k in rows[order]:
@@ -476,6 +327,7 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         return self.tree_.compute_feature_importances()
 
 
+@register_estimator
 @declare(CLASSIFIER)
 class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
     """Decision tree classifier learned non-greedily by dynamic programming (DPDT).
@@ -565,7 +417,7 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
         self.classes_, y_encoded = np.unique(y, return_inverse=True)
         self.n_classes_ = len(self.classes_)
         factor = None if self.class_weight is None else compute_sample_weight(self.class_weight, y)
-        weight, kept = self._training_weight(sample_weight, X, factor)
+        weight, kept = training_weight(sample_weight, X, factor)
         if not kept.all():
             X, y_encoded, weight = X[kept], y_encoded[kept], weight[kept]
 
@@ -618,6 +470,7 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
         return self.classes_[np.argmax(proba, axis=1)]
 
 
+@register_estimator
 @declare(REGRESSOR)
 class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
     """Regression tree learned non-greedily by dynamic programming (DPDT).
@@ -687,7 +540,7 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
                              y_numeric=True)
         targets = np.ascontiguousarray(y.reshape(y.shape[0], -1), dtype=np.float64)
         self.n_outputs_ = targets.shape[1]
-        weight, kept = self._training_weight(sample_weight, X)
+        weight, kept = training_weight(sample_weight, X)
         if not kept.all():
             X, targets, weight = X[kept], targets[kept], weight[kept]
 

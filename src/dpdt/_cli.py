@@ -8,9 +8,10 @@ from pathlib import Path
 import numpy as np
 
 from . import datasets
-from ._classes import SPLITTERS, DPDTreeClassifier, DPDTreeRegressor
+from ._classes import DPDTreeClassifier, DPDTreeRegressor
 from ._export import export_text
 from ._io import load
+from ._search_policy import SPLITTERS
 from .benchmarks import BENCHMARKS as BENCHMARK_NAMES
 
 

@@ -11,8 +11,9 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from ._classes import _TIE_TOL, DPDTreeClassifier, DPDTreeRegressor, alpha_inside, budget_mask
-from ._io import SaveMixin
+from ._classes import DPDTreeClassifier, DPDTreeRegressor
+from ._front import TIE_TOL, alpha_inside, budget_mask
+from ._io import SaveMixin, register_estimator
 from ._params import CLASSIFIER_CV, REGRESSOR_CV, declare, passed_on
 
 CURVE_DTYPE = np.dtype([
@@ -74,7 +75,7 @@ def select_row(mean_score, std_score, complexity, max_depth, alpha, *, n_splits,
     score = mean_score[order]
 
     def simplest_at_least(floor):
-        return order[np.argmax(score >= floor - _TIE_TOL * max(1.0, abs(floor)))]
+        return order[np.argmax(score >= floor - TIE_TOL * max(1.0, abs(floor)))]
 
     best = simplest_at_least(score.max())
     if selection == "best":
@@ -223,6 +224,16 @@ class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
         return validate_data(self, X, dtype=np.float64, order="C", reset=False,
                              ensure_all_finite="allow-nan")
 
+    def _check_fitted_state(self, decoder, where):
+        # The refit models were checked when they were decoded.
+        decoder.expect(isinstance(vars(self).get("best_estimator_"), self._estimator_class),
+                       f"{where}: best_estimator_ is not a {self._estimator_class.__name__}")
+        classes = getattr(self, "classes_", None)
+        if classes is not None:
+            decoder.expect(isinstance(classes, np.ndarray) and classes.ndim == 1
+                           and self.tree_.value.shape[-1] == len(classes),
+                           f"{where}: the trees' class fractions do not match classes_")
+
     @property
     def pareto_front_(self):
         """The Pareto front of the refit model, see :attr:`DPDTreeClassifier.pareto_front_`."""
@@ -296,6 +307,7 @@ class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
         return self.best_estimator_.get_n_leaves()
 
 
+@register_estimator
 @declare(CLASSIFIER_CV)
 class DPDTreeClassifierCV(ClassifierMixin, _BaseDPDTreeCV):
     """DPDT classifier with ``alpha`` (and ``max_depth``) chosen by cross-validation.
@@ -418,6 +430,7 @@ class DPDTreeClassifierCV(ClassifierMixin, _BaseDPDTreeCV):
         return self.best_estimator_.predict(X)
 
 
+@register_estimator
 @declare(REGRESSOR_CV)
 class DPDTreeRegressorCV(RegressorMixin, _BaseDPDTreeCV):
     """DPDT regressor with ``alpha`` (and ``max_depth``) chosen by cross-validation.

@@ -3,7 +3,7 @@
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from ._branches import MultiwayTree
+from ._multiway_tree import MultiwayTree
 from ._tree import TREE_LEAF
 
 
@@ -46,7 +46,7 @@ def export_text(estimator, *, feature_names=None, class_names=None, decimals=3, 
     tree = estimator.tree_
     if isinstance(tree, MultiwayTree):
         return _export_multiway(estimator, feature_names, class_names)
-    feature_names = _feature_names(estimator, feature_names)
+    feature_names = display_feature_names(estimator, feature_names)
     lines = []
 
     def leaf_line(node, indent):
@@ -75,7 +75,8 @@ def export_text(estimator, *, feature_names=None, class_names=None, decimals=3, 
     return "\n".join(lines) + "\n"
 
 
-def _category_names(estimator, feature):
+def category_names(estimator, feature):
+    """Return the label of each category code of a multiway estimator's ``feature``."""
     kind, table = estimator._codes.encoders_[feature]
     if kind == "bins":
         edges = [-np.inf, *table.tolist(), np.inf]
@@ -85,7 +86,7 @@ def _category_names(estimator, feature):
 
 def _export_multiway(estimator, feature_names, class_names):
     tree = estimator.tree_
-    feature_names = _feature_names(estimator, feature_names)
+    feature_names = display_feature_names(estimator, feature_names)
     if class_names is None:
         class_names = [str(c) for c in estimator.classes_]
     lines = []
@@ -96,7 +97,7 @@ def _export_multiway(estimator, feature_names, class_names):
             lines.append(f"{indent}|--- class: {class_names[int(np.argmax(tree.value[node]))]}")
             return
         f = int(tree.feature[node])
-        categories = _category_names(estimator, f)
+        categories = category_names(estimator, f)
         for category, child in tree.children(node):
             lines.append(f"{indent}|--- {feature_names[f]} {categories[category]}")
             walk(child, depth + 1)
@@ -105,7 +106,8 @@ def _export_multiway(estimator, feature_names, class_names):
     return "\n".join(lines) + "\n"
 
 
-def _feature_names(estimator, feature_names):
+def display_feature_names(estimator, feature_names):
+    """Return the names to display for the features: ``feature_names``, or the fitted ones."""
     if feature_names is None:
         names = getattr(estimator, "feature_names_in_", None)
         return ([str(n) for n in names] if names is not None
@@ -179,7 +181,7 @@ def export_graphviz(estimator, out_file=None, *, feature_names=None, class_names
     """
     check_is_fitted(estimator)
     tree = estimator.tree_
-    names = _feature_names(estimator, feature_names)
+    names = display_feature_names(estimator, feature_names)
     lines = ["digraph Tree {",
              'node [shape=box, style="rounded", fontname="helvetica"] ;',
              'edge [fontname="helvetica"] ;']
@@ -197,7 +199,7 @@ def export_graphviz(estimator, out_file=None, *, feature_names=None, class_names
         if multiway:
             if tree.feature[node] < 0:
                 continue
-            categories = _category_names(estimator, int(tree.feature[node]))
+            categories = category_names(estimator, int(tree.feature[node]))
             for category, child in tree.children(node):
                 lines.append(f'{node} -> {child} [label="{_dot_label(categories[category])}"] ;')
         elif tree.children_left[node] != TREE_LEAF:

@@ -4,8 +4,8 @@ import numpy as np
 from sklearn.base import is_classifier
 from sklearn.utils.validation import check_is_fitted
 
-from ._branches import MultiwayTree
-from ._export import _category_names, _feature_names, node_prediction, node_value
+from ._export import category_names, display_feature_names, node_prediction, node_value
+from ._multiway_tree import MultiwayTree
 
 
 def _pyplot():
@@ -26,7 +26,7 @@ def _axes(ax, figsize):
 def _children(estimator, tree, node, names, decimals):
     """Return the (edge label, child) pairs of a node, for binary and multiway trees alike."""
     if isinstance(tree, MultiwayTree):
-        categories = _category_names(estimator, int(tree.feature[node]))
+        categories = category_names(estimator, int(tree.feature[node]))
         return [(categories[category], child) for category, child in tree.children(node)]
     if tree.feature[node] < 0:
         return []
@@ -76,7 +76,7 @@ def plot_tree(estimator, ax=None, *, feature_names=None, class_names=None, decim
     """
     check_is_fitted(estimator)
     tree = estimator.tree_
-    names = _feature_names(estimator, feature_names)
+    names = display_feature_names(estimator, feature_names)
     # Layout: leaves at consecutive x positions in preorder, parents centred over children.
     position, depth, edges = {}, {}, []
     next_leaf = [0]

@@ -6,8 +6,8 @@ from sklearn.tree._tree import NODE_DTYPE
 from sklearn.tree._tree import Tree as SklearnTree
 from sklearn.utils.validation import check_is_fitted
 
-from ._branches import MultiwayTree
 from ._classes import DPDTreeClassifier, DPDTreeRegressor
+from ._multiway_tree import MultiwayTree
 
 
 def _sklearn_tree(tree, n_classes):

@@ -4,11 +4,19 @@ import numpy as np
 from scipy import sparse
 
 from . import _core
+from ._io import register_type
 
 TREE_LEAF = -1
 TREE_UNDEFINED = -2
 
+# The arrays a model file holds for a tree (see _io).
+_TREE_ARRAYS = ("children_left", "children_right", "feature", "threshold", "value", "impurity",
+                "n_node_samples", "weighted_n_node_samples", "missing_go_to_left")
+# Arrays that files of an earlier dpdt may lack, and what they mean then.
+_TREE_ARRAY_DEFAULTS = {"missing_go_to_left": lambda n: np.zeros(n, dtype=np.uint8)}
 
+
+@register_type("Tree")
 class Tree:
     """A fitted binary decision tree stored as parallel arrays, one entry per node.
 
@@ -75,6 +83,44 @@ class Tree:
         self.node_depth = depth
         self.max_depth = int(depth.max()) if self.node_count else 0
         self.n_leaves = int(np.sum(self.children_left == TREE_LEAF))
+
+    def _encode(self, encoder, where):
+        return {"n_features": self.n_features,
+                **{name: encoder.array(getattr(self, name), where) for name in _TREE_ARRAYS}}
+
+    @classmethod
+    def _decode(cls, node, decoder, where):
+        arrays = {name: decoder.array(node.get(name), f"{where}.{name}") for name in _TREE_ARRAYS
+                  if name in node or name not in _TREE_ARRAY_DEFAULTS}
+        n_features = node.get("n_features")
+        decoder.expect(isinstance(n_features, int) and n_features >= 1,
+                       f"{where}: bad n_features")
+        n = arrays["feature"].shape[0]
+        for name, default in _TREE_ARRAY_DEFAULTS.items():
+            arrays.setdefault(name, default(n))
+        decoder.expect(np.isin(arrays["missing_go_to_left"], (0, 1)).all(),
+                       f"{where}.missing_go_to_left: expected 0 or 1")
+        decoder.expect(n >= 1 and all(a.shape[:1] == (n,) for a in arrays.values())
+                       and arrays["value"].ndim == 3, f"{where}: arrays of inconsistent shapes")
+        for name in ("children_left", "children_right", "feature", "n_node_samples"):
+            decoder.expect(arrays[name].dtype.kind == "i", f"{where}.{name}: expected integers")
+        left, right, feature = arrays["children_left"], arrays["children_right"], arrays["feature"]
+        leaf = left == TREE_LEAF
+        nodes = np.arange(n)
+        # Preorder (children after their parent) rules out cycles; every node but the root is
+        # the child of exactly one split.
+        decoder.expect(np.array_equal(leaf, right == TREE_LEAF)
+                       and np.all(left[~leaf] > nodes[~leaf])
+                       and np.all(right[~leaf] > left[~leaf]) and np.all(right[~leaf] < n)
+                       and np.array_equal(np.sort(np.concatenate([left[~leaf], right[~leaf]])),
+                                          nodes[1:]),
+                       f"{where}: the children arrays do not form a binary tree")
+        decoder.expect(np.all((feature[~leaf] >= 0) & (feature[~leaf] < n_features))
+                       and np.all(feature[leaf] == TREE_UNDEFINED),
+                       f"{where}: feature index out of range")
+        decoder.expect(np.all(np.isfinite(arrays["threshold"][~leaf])),
+                       f"{where}: non-finite threshold")
+        return cls(**arrays, n_features=n_features)
 
     @classmethod
     def from_weighted_counts(cls, arrays, n_features):

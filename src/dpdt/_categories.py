@@ -1,0 +1,160 @@
+"""Encoding features as category codes for the multiway trees, kept for predict."""
+
+from numbers import Number
+
+import numpy as np
+
+from ._io import register_type
+
+
+def _columns(X):
+    """Return the columns of an array-like or DataFrame (a DataFrame's keep their dtypes)."""
+    if hasattr(X, "iloc"):
+        return [X.iloc[:, j] for j in range(X.shape[1])]
+    return list(np.asarray(X).T)
+
+
+@register_type("CategoryCodes")
+class CategoryCodes:
+    """Per-column encoding of features into non-negative category codes, kept for predict.
+
+    Columns of a DataFrame with object, string, category or bool dtype are encoded by their
+    sorted categories. Numeric columns are encoded by their sorted distinct values, or, when
+    they have more than ``max_bins`` of them, by quantile bins (edges kept for predict).
+    A value unseen in training gets code -1.
+    """
+
+    def __init__(self, max_bins):
+        self.max_bins = max_bins
+
+    def _encode(self, encoder, where):
+        return {"max_bins": self.max_bins,
+                "encoders": [[kind, encoder.array(table, where)] for kind, table in self.encoders_]}
+
+    @classmethod
+    def _decode(cls, node, decoder, where):
+        encoders = node.get("encoders")
+        decoder.expect(isinstance(encoders, list), f"{where}: bad encoders")
+        codes = cls(decoder.value(node.get("max_bins"), where))
+        codes.encoders_ = []
+        for item in encoders:
+            decoder.expect(isinstance(item, list) and len(item) == 2
+                           and item[0] in ("categories", "bins", "values"),
+                           f"{where}: bad encoder {item!r:.60}")
+            codes.encoders_.append((item[0], decoder.array(item[1], where)))
+        return codes
+
+    def fit_transform(self, X, weight):
+        """Learn the codes from the rows of positive weight (quantiles are weighted).
+
+        Returns the codes of those rows, an int32 array of shape (n_kept, n_columns).
+        """
+        self.encoders_ = []
+        kept = weight > 0
+        fast = self._fit_integer_array(X, kept)
+        if fast is None:
+            fast = self._fit_float_array(X, kept)
+        if fast is not None:
+            return fast
+        codes = []
+        for column in _columns(X):
+            values = np.asarray(column)[kept]
+            if values.dtype.kind in "OUSb" or str(getattr(column, "dtype", "")) == "category":
+                if values.dtype.kind == "O" and not all(
+                        isinstance(v, str | Number | np.generic) for v in values):
+                    raise TypeError("argument must be a string or a number: categorical features "
+                                    "hold strings, numbers or booleans")
+                table, inverse = np.unique(values.astype(str), return_inverse=True)
+                self.encoders_.append(("categories", table))
+                codes.append(inverse)
+                continue
+            values = values.astype(np.float64)
+            if not np.all(np.isfinite(values)):
+                raise ValueError("Input X contains NaN or inf; numeric features must be finite")
+            distinct, inverse = np.unique(values, return_inverse=True)
+            if self.max_bins is not None and len(distinct) > self.max_bins:
+                # Weighted quantiles: a weight of k counts as k repeated rows.
+                order = np.argsort(values, kind="stable")
+                cumulative = np.cumsum(weight[kept][order])
+                targets = np.linspace(0, 1, self.max_bins + 1)[1:-1] * cumulative[-1]
+                at = np.clip(np.searchsorted(cumulative, targets, side="left"), 0, len(values) - 1)
+                edges = np.unique(values[order][at])
+                self.encoders_.append(("bins", edges))
+                codes.append(np.searchsorted(edges, values, side="left"))
+            else:
+                self.encoders_.append(("values", distinct))
+                codes.append(inverse)
+        return np.ascontiguousarray(np.column_stack(codes), dtype=np.int32)
+
+    def _fit_integer_array(self, X, kept):
+        """Return the codes of an integer array with few distinct values per column, or None.
+
+        The encoding of the general path (sorted distinct values), computed for all columns at
+        once from a table of the values present: small fits are dominated by per-column
+        ``np.unique`` calls otherwise.
+        """
+        if not isinstance(X, np.ndarray) or X.dtype.kind not in "iu" or X.ndim != 2:
+            return None
+        values = X[kept]
+        low, high = values.min(axis=0), values.max(axis=0)
+        # Beyond 2**53 the general path's float keys merge values; predict reads those keys.
+        if max(abs(int(low.min())), abs(int(high.max()))) > 2**53:
+            return None
+        span = [int(h) - int(lo) + 1 for h, lo in zip(high, low, strict=True)]
+        if sum(span) > 4 * values.size + 1024:   # sparse values: sorting is cheaper
+            return None
+        span = np.array(span, dtype=np.int64)
+        start = np.concatenate(([0], np.cumsum(span)[:-1]))
+        slot = (values - low).astype(np.int64) + start
+        present = np.zeros(span.sum(), dtype=bool)
+        present[slot.ravel()] = True
+        rank = np.cumsum(present)
+        distinct = [np.flatnonzero(present[b:b + n]) + lo
+                    for b, n, lo in zip(start, span, low, strict=True)]
+        if self.max_bins is not None and max(map(len, distinct)) > self.max_bins:
+            return None
+        self.encoders_ = [("values", d.astype(np.float64)) for d in distinct]
+        before = rank[start] - present[start]   # values present in the earlier columns
+        return np.ascontiguousarray(rank[slot] - 1 - before, dtype=np.int32)
+
+    def _fit_float_array(self, X, kept):
+        """Return the codes of a float array, or None where a column needs quantile bins.
+
+        The general path's encoding (sorted distinct values) for all columns at once, by one
+        sort along the rows: wide data (many columns, few rows) is otherwise dominated by a
+        ``np.unique`` call per column.
+        """
+        if not isinstance(X, np.ndarray) or X.dtype.kind != "f" or X.ndim != 2:
+            return None
+        values = np.asarray(X[kept], dtype=np.float64)
+        if values.shape[0] == 0:
+            return None
+        if not np.all(np.isfinite(values)):
+            raise ValueError("Input X contains NaN or inf; numeric features must be finite")
+        order = np.argsort(values, axis=0, kind="stable")
+        ordered = np.take_along_axis(values, order, axis=0)
+        starts_value = np.ones(ordered.shape, dtype=bool)
+        starts_value[1:] = ordered[1:] != ordered[:-1]
+        rank = np.cumsum(starts_value, axis=0) - 1
+        n_distinct = rank[-1] + 1
+        if self.max_bins is not None and n_distinct.max() > self.max_bins:
+            return None
+        codes = np.empty_like(rank)
+        np.put_along_axis(codes, order, rank, axis=0)
+        distinct = ordered.T[starts_value.T]   # column after column, each increasing
+        self.encoders_ = [("values", d) for d in np.split(distinct, np.cumsum(n_distinct)[:-1])]
+        return np.ascontiguousarray(codes, dtype=np.int32)
+
+    def transform(self, X):
+        codes = []
+        for column, (kind, table) in zip(_columns(X), self.encoders_, strict=True):
+            values = np.asarray(column)
+            if kind != "categories" and not np.all(np.isfinite(values.astype(np.float64))):
+                raise ValueError("Input X contains NaN or inf; numeric features must be finite")
+            if kind == "bins":
+                codes.append(np.searchsorted(table, values.astype(np.float64), side="left"))
+                continue
+            keys = values.astype(str) if kind == "categories" else values.astype(np.float64)
+            position = np.clip(np.searchsorted(table, keys), 0, len(table) - 1)
+            codes.append(np.where(table[position] == keys, position, -1))
+        return np.ascontiguousarray(np.column_stack(codes), dtype=np.int32)

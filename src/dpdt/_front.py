@@ -1,0 +1,62 @@
+"""The vocabulary of the Pareto front: its rows, the tolerance of ties, choosing within budgets."""
+
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.utils._param_validation import Interval, validate_parameter_constraints
+
+PARETO_DTYPE = np.dtype([
+    ("alpha_min", np.float64),
+    ("alpha_max", np.float64),
+    ("train_loss", np.float64),
+    ("complexity", np.float64),
+    ("n_leaves", np.int64),
+    ("depth", np.int64),
+])
+
+# Relative tolerance under which two objectives are equal and the tie-break decides.
+TIE_TOL = 1e-9
+
+_BUDGET_CONSTRAINTS = {
+    "max_leaves": [Interval(Integral, 1, None, closed="left"), None],
+    "max_complexity": [Interval(Real, 0, None, closed="left"), None],
+    "max_depth": [Interval(Integral, 0, None, closed="left"), None],
+}
+
+
+def budget_mask(n_leaves, complexity, depth, *, max_leaves, max_complexity, max_depth, caller):
+    """Return the mask of the trees within the budget; a limit of None does not constrain.
+
+    Raises ``InvalidParameterError`` (a ValueError) naming ``caller`` for a limit out of range.
+    """
+    limits = dict(max_leaves=max_leaves, max_complexity=max_complexity, max_depth=max_depth)
+    validate_parameter_constraints(_BUDGET_CONSTRAINTS, limits, caller_name=caller)
+    mask = np.ones(len(n_leaves), dtype=bool)
+    for values, limit in ((n_leaves, max_leaves), (depth, max_depth)):
+        if limit is not None:
+            mask &= np.asarray(values) <= limit
+    if max_complexity is not None:
+        mask &= within_complexity(complexity, max_complexity)
+    return mask
+
+
+def within_complexity(complexity, max_complexity):
+    """Return the mask of the complexities within ``max_complexity``.
+
+    A complexity is a sum of rounded terms: a budget equal to it up to rounding admits it.
+    """
+    return np.asarray(complexity) <= max_complexity * (1 + TIE_TOL) + TIE_TOL
+
+
+def alpha_inside(alpha_min, alpha_max):
+    """Return an alpha strictly inside ``[alpha_min, alpha_max]`` (``alpha_min`` if it is a point).
+
+    At an end of the range the neighbouring tree ties and the tie-break decides; inside it the
+    tree is the only optimum, so the choice does not hang on rounding.
+    """
+    if alpha_max == alpha_min:
+        return float(alpha_min)
+    if np.isinf(alpha_max):
+        return 2.0 * alpha_min if alpha_min > 0 else 1.0
+    return 0.5 * (alpha_min + alpha_max)
+
