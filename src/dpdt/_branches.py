@@ -17,9 +17,9 @@ from sklearn.utils.validation import (
     validate_data,
 )
 
-from . import _core
 from ._classes import power_of_two_scale
 from ._io import SaveMixin
+from ._runner import call_core
 
 
 class MultiwayTree:
@@ -267,9 +267,10 @@ class _MultiwayClassifier(SaveMixin, ClassifierMixin, BaseEstimator):
             # A path tests a feature once, so a depth limit beyond n_features never binds; the
             # core takes both limits as fixed-width ints.
             depth = min(max_depth, codes.shape[1]) if max_depth else 0
-            return _core.fit_branches(codes, y_codes, weight, n_classes=len(self.classes_),
-                                      lam=float(self.lam), max_depth=depth, time_limit=time_limit,
-                                      max_branches=min(self.max_branches, 2**63 - 1))
+            return call_core("fit_branches", codes, y_codes, weight, n_classes=len(self.classes_),
+                             params=dict(lam=float(self.lam), max_depth=depth,
+                                         time_limit=time_limit,
+                                         max_branches=min(self.max_branches, 2**63 - 1)))
 
         if not self.time_limit:
             return search(self.max_depth, 0.0)
