@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "dpdt/branches.hpp"
+#include "dpdt/memory.hpp"
 #include "dpdt/optimal.hpp"
 #include "dpdt/solver.hpp"
 #include "dpdt/tree.hpp"
@@ -477,6 +478,19 @@ NB_MODULE(_core, m) {
           "sample_weight"_a.noconvert(), "params"_a, nb::kw_only(), "reg_lambda"_a, "gamma"_a);
     m.def("fit_branches", &fit_branches, "X"_a.noconvert(), "y"_a.noconvert(), "sample_weight"_a.noconvert(),
           "params"_a, nb::kw_only(), "n_classes"_a);
+    m.def(
+        "fixed_fit_bytes",
+        [](int64_t n_samples, int64_t n_features, int64_t max_depth, int64_t max_budget, int64_t n_threads,
+           int64_t stat_dim, std::optional<std::vector<int32_t>> n_bins, int64_t code_bytes,
+           std::optional<int64_t> sample_quantities) {
+            return dpdt::fixed_fit_bytes(dpdt::FitShape{n_samples, n_features, max_depth, max_budget, n_threads,
+                                                        stat_dim, n_bins.value_or(std::vector<int32_t>{}), code_bytes,
+                                                        sample_quantities.value_or(stat_dim)});
+        },
+        "n_samples"_a, "n_features"_a, "max_depth"_a, "max_budget"_a, "n_threads"_a, "stat_dim"_a, nb::kw_only(),
+        "n_bins"_a.none() = nb::none(), "code_bytes"_a = 1, "sample_quantities"_a.none() = nb::none(),
+        "The bytes a fit allocates in the core besides its solved states (dpdt/memory.hpp); n_bins None means "
+        "exact thresholds, sample_quantities None the statistics' size.");
     m.def("apply", &apply_tree, "children_left"_a.noconvert(), "children_right"_a.noconvert(),
           "feature"_a.noconvert(), "threshold"_a.noconvert(), "missing_go_to_left"_a.noconvert(),
           "X"_a.noconvert());
