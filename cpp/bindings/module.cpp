@@ -2,7 +2,6 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/optional.h>
-#include <nanobind/stl/string.h>
 #include <nanobind/stl/variant.h>
 #include <nanobind/stl/vector.h>
 
@@ -110,16 +109,16 @@ dpdt::FitResult solve(const Data& data, const O& objective, const dpdt::Params& 
 
 // `data` is built by `make_data` with the GIL released (it presorts), unless given ready-made.
 template <class O, class MakeData>
-nb::dict run_fit(MakeData&& make_data, const O& objective, const dpdt::Params& params, const Call& o) {
+nb::dict run_fit(MakeData&& make_data, const O& objective, const dpdt::Params& params, const Call& call) {
     // Only the calling (main) thread may check for Ctrl-C; the solver asks it every few ms.
-    double next_report = o.progress_seconds;
+    double next_report = call.progress_seconds;
     auto poll = [&](const dpdt::Progress& at) {
         nb::gil_scoped_acquire gil;
         if (PyErr_CheckSignals() != 0) return true;
-        if (!o.progress.is_none() && at.seconds >= next_report) {
-            next_report = at.seconds + o.progress_seconds;
+        if (!call.progress.is_none() && at.seconds >= next_report) {
+            next_report = at.seconds + call.progress_seconds;
             try {
-                o.progress(at.states, at.root_tasks_done, at.root_tasks, at.seconds);
+                call.progress(at.states, at.root_tasks_done, at.root_tasks, at.seconds);
             } catch (nb::python_error& e) {
                 e.discard_as_unraisable("dpdt progress callback");   // a report never stops a fit
             }
@@ -130,7 +129,7 @@ nb::dict run_fit(MakeData&& make_data, const O& objective, const dpdt::Params& p
     {
         nb::gil_scoped_release release;
         try {
-            result = solve(make_data(), objective, params, poll, o.plan);
+            result = solve(make_data(), objective, params, poll, call.plan);
         } catch (const dpdt::Interrupted&) {
             nb::gil_scoped_acquire gil;
             if (!PyErr_Occurred()) PyErr_SetInterrupt();
@@ -147,12 +146,12 @@ nb::dict run_fit(MakeData&& make_data, const O& objective, const dpdt::Params& p
     nb::dict out;
     out["stats"] = stats;
     out["root_tasks"] = result.root_tasks;
-    if (o.plan.mode == dpdt::RootPlan::Mode::Solve) {
+    if (call.plan.mode == dpdt::RootPlan::Mode::Solve) {
         nb::list solutions;
         for (const std::string& bytes : result.solutions) solutions.append(nb::bytes(bytes.data(), bytes.size()));
         out["solutions"] = solutions;
     }
-    if (o.plan.mode == dpdt::RootPlan::Mode::Count || o.plan.mode == dpdt::RootPlan::Mode::Solve) return out;
+    if (call.plan.mode == dpdt::RootPlan::Mode::Count || call.plan.mode == dpdt::RootPlan::Mode::Solve) return out;
     const size_t value_dim = static_cast<size_t>(objective.value_dim());
     nb::list front;
     for (dpdt::FrontTree& ft : result.front) {
