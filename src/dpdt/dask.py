@@ -77,7 +77,7 @@ class _DaskRunner:
             return run(name, args, params, arguments)
 
         # What the workers get: the arguments without the callback, and every array (the data,
-        # as arguments or parameters such as the binned codes) scattered once to every worker.
+        # the binned codes, the feature costs) scattered once to every worker.
         client = self.client
         remote_args = list(args)
         remote_params = dict(params)
