@@ -21,11 +21,11 @@ from . import _core
 #: ``run(name, args, params, arguments)`` in its own way and returns the same result.
 RUNNER = ContextVar("dpdt_core_runner", default=None)
 
-# The core's choices by the names the estimators take (the members of its enums).
-SPLITTERS = frozenset(_core.Splitter.__members__)
-CRITERIA = frozenset(_core.Criterion.__members__)
-COMPLEXITIES = frozenset(_core.Complexity.__members__)
-FRONTS = frozenset(_core.Front.__members__)
+# The core's choices by the names the estimators take: its enums' members, in declaration order.
+SPLITTERS = tuple(_core.Splitter.__members__)
+CRITERIA = tuple(_core.Criterion.__members__)
+COMPLEXITIES = tuple(_core.Complexity.__members__)
+FRONTS = tuple(_core.Front.__members__)
 
 # The parameter struct of each core function that takes one.
 _PARAMS = {
