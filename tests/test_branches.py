@@ -493,15 +493,16 @@ def test_shallow_searches_certify_by_split_count(monkeypatch, name, lam):
     # then run as they are. One proven at a depth >= ceil((1 - best) / lam) - 1 certifies the
     # optimum (a better tree has fewer splits than that, hence no more depth); otherwise the
     # result must not claim optimality.
-    real = dpdt._branches._core.fit_branches
+    real = dpdt._core.fit_branches
 
-    def full_search_times_out(codes, y, w, *, max_depth, **kwargs):
-        if max_depth:
-            return real(codes, y, w, max_depth=max_depth, **kwargs)
-        stump = real(codes, y, w, max_depth=1, **kwargs)
+    def full_search_times_out(codes, y, w, params, **kwargs):
+        if params.max_depth:
+            return real(codes, y, w, params, **kwargs)
+        params.max_depth = 1
+        stump = real(codes, y, w, params, **kwargs)
         return dict(stump, optimal=False, upper_bound=1.0)
 
-    monkeypatch.setattr(dpdt._branches._core, "fit_branches", full_search_times_out)
+    monkeypatch.setattr(dpdt._core, "fit_branches", full_search_times_out)
     data = tiny_data(name)
     values, total = tiny_values(name, None)
     optimum = best_objective(values, total, lam)

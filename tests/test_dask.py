@@ -21,8 +21,8 @@ from dpdt import (  # noqa: E402
     DPDTreeClassifier,
     DPDTreeClassifierCV,
     DPDTreeRegressor,
-    _core,
 )
+from dpdt._runner import run  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -152,19 +152,22 @@ def test_a_worker_exception_is_raised_on_the_driver(client):
 
 def test_corrupt_solutions_are_refused():
     X, y, weight = classification_data(200)
-    args = (np.ascontiguousarray(X), np.ascontiguousarray(y, dtype=np.int32), weight,
-            np.zeros(0))
-    options = dict(n_classes=4, criterion="gini", max_depth=3, candidates=[3, 3, 3],
-                   splitters=["cart"], complexity="expected_tests")
-    n = _core.fit_classifier(*args, count_root_tasks=True, **options)["root_tasks"]
-    solutions = _core.fit_classifier(*args, root_tasks=list(range(n)), **options)["solutions"]
-    combined = _core.fit_classifier(*args, root_solutions=solutions, **options)
-    assert len(combined["front"]) == len(_core.fit_classifier(*args, **options)["front"])
+    args = (np.ascontiguousarray(X), np.ascontiguousarray(y, dtype=np.int32), weight)
+    params = dict(criterion="gini", max_depth=3, candidates=[3, 3, 3], splitters=["cart"],
+                  complexity="expected_tests")
+
+    def fit(**arguments):
+        return run("fit_classifier", args, params, dict(arguments, n_classes=4))
+
+    n = fit(count_root_tasks=True)["root_tasks"]
+    solutions = fit(root_tasks=list(range(n)))["solutions"]
+    combined = fit(root_solutions=solutions)
+    assert len(combined["front"]) == len(fit()["front"])
     # Bytes that do not decode, and a wrong number of solutions.
     for bad in ([s[:-3] for s in solutions], [b"\0" * 8] * n, [b""] * n, solutions[:-1],
                 solutions + solutions[:1]):
         with pytest.raises(ValueError):
-            _core.fit_classifier(*args, root_solutions=bad, **options)
+            fit(root_solutions=bad)
 
 
 def test_grid_search_with_joblibs_dask_backend(client):

@@ -30,7 +30,9 @@ from dpdt import (
     DPDTreeRegressor,
     MultiwayGreedyClassifier,
     MultiwayTree,
+    _core,
 )
+from dpdt._runner import core_params, run
 
 # --------------------------------------------------------------------------- registry
 
@@ -548,6 +550,40 @@ def test_tree_apply_checks_the_number_of_columns(name):
         # In preorder the leaf is the last node of each path.
         path = tree.decision_path(X)
         assert_array_equal(tree.apply(X), [row.indices.max() for row in path])
+
+
+@pytest.mark.parametrize(("key", "value"), [
+    ("splitters", ["nope"]), ("splitters", "cart"), ("complexity", "nope"), ("criterion", None),
+    ("max_depth", "3"), ("max_depth", 2.5), ("random_state", -1), ("max_states", 2**70),
+    ("candidates", [1.5]), ("feature_costs", ["a"])])
+def test_core_parameters_of_a_wrong_type_are_clear_errors(key, value):
+    # The one conversion of a fit's parameters into the core's struct names the field.
+    with pytest.raises(ValueError, match=f"Params.{key}"):
+        core_params(_core.Params, {key: value})
+    with pytest.raises(TypeError, match="nope is not a field of Params"):
+        core_params(_core.Params, {"nope": 1})
+    with pytest.raises(ValueError, match="BranchesParams.max_branches"):
+        core_params(_core.BranchesParams, {"max_branches": 2**64})
+
+
+def test_core_arguments_of_a_wrong_type_are_clear_errors():
+    X = np.random.RandomState(0).rand(20, 3)
+    data = (X, (X[:, 0] > 0.5).astype(np.int32), np.ones(20))
+    bins = dict(n_bins=np.ones(3, dtype=np.int32), upper=np.zeros(3))
+
+    def fit_core(**arguments):
+        return run("fit_classifier", data, {}, dict(arguments, n_classes=2))
+
+    with pytest.raises(ValueError, match="codes, n_bins"):
+        fit_core(codes=np.zeros((20, 3), dtype=np.uint8))
+    with pytest.raises(TypeError, match="codes"):   # int8: neither code type
+        fit_core(codes=np.zeros((20, 3), dtype=np.int8), **bins)
+    with pytest.raises(TypeError, match="root_solutions"):
+        fit_core(root_solutions=[1, 2])
+    with pytest.raises(ValueError, match="exclude each other"):
+        fit_core(count_root_tasks=True, root_tasks=[0])
+    with pytest.raises(TypeError, match="params"):
+        _core.fit_classifier(*data, {}, n_classes=2)   # a dict is not the struct
 
 
 def read_only_memmap(array, directory):

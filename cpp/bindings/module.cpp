@@ -1,11 +1,13 @@
 // The Python boundary: validated, contiguous arrays in; plain arrays and dicts out.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
-#include <nanobind/stl/string.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/variant.h>
 #include <nanobind/stl/vector.h>
 
 #include <limits>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -13,6 +15,7 @@
 #include <vector>
 
 #include "dpdt/branches.hpp"
+#include "dpdt/memory.hpp"
 #include "dpdt/optimal.hpp"
 #include "dpdt/solver.hpp"
 #include "dpdt/tree.hpp"
@@ -35,33 +38,6 @@ nb::ndarray<nb::numpy, T> to_numpy(std::vector<T>&& values, std::initializer_lis
     return nb::ndarray<nb::numpy, T>(owned->data(), shape, owner);
 }
 
-dpdt::Splitter parse_splitter(const std::string& s) {
-    if (s == "cart") return dpdt::Splitter::Cart;
-    if (s == "exhaustive") return dpdt::Splitter::Exhaustive;
-    if (s == "quantile") return dpdt::Splitter::Quantile;
-    if (s == "topk") return dpdt::Splitter::TopK;
-    if (s == "topb") return dpdt::Splitter::TopB;
-    if (s == "lookahead") return dpdt::Splitter::Lookahead;
-    if (s == "screen") return dpdt::Splitter::Screen;
-    throw nb::value_error(("unknown splitter: " + s).c_str());
-}
-dpdt::Criterion parse_criterion(const std::string& s) {
-    if (s == "gini") return dpdt::Criterion::Gini;
-    if (s == "entropy") return dpdt::Criterion::Entropy;
-    if (s == "gain_ratio") return dpdt::Criterion::GainRatio;
-    throw nb::value_error(("unknown criterion: " + s).c_str());
-}
-dpdt::Front parse_front(const std::string& s) {
-    if (s == "convex") return dpdt::Front::Convex;
-    if (s == "pareto") return dpdt::Front::Pareto;
-    throw nb::value_error(("unknown front: " + s).c_str());
-}
-dpdt::Complexity parse_complexity(const std::string& s) {
-    if (s == "expected_tests") return dpdt::Complexity::ExpectedTests;
-    if (s == "n_splits") return dpdt::Complexity::NSplits;
-    throw nb::value_error(("unknown complexity: " + s).c_str());
-}
-
 nb::dict tree_to_dict(dpdt::TreeArrays&& t, size_t n_classes) {
     const size_t nodes = static_cast<size_t>(t.node_count());
     nb::dict d;
@@ -77,25 +53,8 @@ nb::dict tree_to_dict(dpdt::TreeArrays&& t, size_t n_classes) {
     return d;
 }
 
-// Everything a fit needs besides the data and the objective, as Python passes it.
-struct FitOptions {
-    int max_depth = 3;
-    std::vector<int> candidates;
-    std::vector<std::string> splitters;
-    int64_t exact_depth2_work = 0;
-    std::string complexity;
-    std::string front = "convex";
-    int min_samples_split = 2, min_samples_leaf = 1;
-    double min_weight_leaf = 0.0, min_impurity_decrease = 0.0;
-    int max_features = 0;
-    uint64_t random_state = 0;
-    int64_t max_states = dpdt::Params{}.max_states;
-    int64_t max_state_bytes = 0;
-    int n_threads = 1;
-    double time_limit = 0.0;
-    // >= 0: only the tree optimal at this alpha is wanted (dpdt/optimal.hpp serves exhaustive
-    // classification on exact thresholds); < 0: the whole Pareto front.
-    double single_alpha = -1.0;
+// What a call adds to the Params: reports, and how it takes part in a fit split over processes.
+struct Call {
     // Called as progress(states, root_tasks_done, root_tasks, seconds) at most every
     // progress_seconds while the fit runs; None costs nothing.
     nb::object progress = nb::none();
@@ -104,12 +63,34 @@ struct FitOptions {
     dpdt::RootPlan plan;
 };
 
-void check_shapes(Array2<double> X, Array1<double> sample_weight, Array1<double> feature_costs) {
+// The RootPlan of the arguments count_root_tasks, root_tasks and root_solutions (at most one).
+dpdt::RootPlan root_plan(bool count_root_tasks, std::optional<std::vector<int64_t>> root_tasks,
+                         std::optional<std::vector<nb::bytes>> root_solutions) {
+    if (count_root_tasks + root_tasks.has_value() + root_solutions.has_value() > 1)
+        throw nb::value_error("count_root_tasks, root_tasks and root_solutions exclude each other");
+    dpdt::RootPlan plan;
+    if (count_root_tasks) plan.mode = dpdt::RootPlan::Mode::Count;
+    if (root_tasks) {
+        plan.mode = dpdt::RootPlan::Mode::Solve;
+        plan.tasks = std::move(*root_tasks);
+    }
+    if (root_solutions) {
+        plan.mode = dpdt::RootPlan::Mode::Combine;
+        for (const nb::bytes& b : *root_solutions) plan.solutions.emplace_back(b.c_str(), b.size());
+    }
+    return plan;
+}
+
+void check_feature_costs(const dpdt::Params& params, int64_t p) {
+    if (!params.feature_costs.empty() && static_cast<int64_t>(params.feature_costs.size()) != p)
+        throw nb::value_error("feature_costs must have one entry per feature");
+}
+
+void check_shapes(Array2<double> X, Array1<double> sample_weight, const dpdt::Params& params) {
     const int64_t n = static_cast<int64_t>(X.shape(0)), p = static_cast<int64_t>(X.shape(1));
     if (static_cast<int64_t>(sample_weight.shape(0)) != n)
         throw nb::value_error("X and sample_weight must have the same number of rows");
-    if (feature_costs.shape(0) != 0 && static_cast<int64_t>(feature_costs.shape(0)) != p)
-        throw nb::value_error("feature_costs must have one entry per feature");
+    check_feature_costs(params, p);
     if (n < 1 || p < 1) throw nb::value_error("empty training data");
     if (n > INT32_MAX - 1) throw nb::value_error("at most 2**31 - 2 samples are supported");
 }
@@ -118,46 +99,26 @@ void check_shapes(Array2<double> X, Array1<double> sample_weight, Array1<double>
 // dynamic programme over the whole front.
 template <class Data, class O>
 dpdt::FitResult solve(const Data& data, const O& objective, const dpdt::Params& params, const dpdt::Poll& poll,
-                      const FitOptions& o) {
+                      const dpdt::RootPlan& plan) {
     if constexpr (std::is_same_v<O, dpdt::Classification> && std::is_same_v<Data, dpdt::Dataset>)
-        if (o.single_alpha >= 0.0 && o.plan.mode == dpdt::RootPlan::Mode::Local)
-            return dpdt::fit_optimal(data, objective, params, o.single_alpha, poll);
-    if (o.single_alpha >= 0.0) throw std::invalid_argument("the bounded search serves exact-threshold classification on one machine only");
-    return dpdt::fit(data, objective, params, poll, o.plan);
+        if (params.single_alpha >= 0.0 && plan.mode == dpdt::RootPlan::Mode::Local)
+            return dpdt::fit_optimal(data, objective, params, params.single_alpha, poll);
+    if (params.single_alpha >= 0.0) throw std::invalid_argument("the bounded search serves exact-threshold classification on one machine only");
+    return dpdt::fit(data, objective, params, poll, plan);
 }
 
 // `data` is built by `make_data` with the GIL released (it presorts), unless given ready-made.
 template <class O, class MakeData>
-nb::dict run_fit(MakeData&& make_data, Array1<double> feature_costs, const O& objective, const FitOptions& o) {
-    dpdt::Params params;
-    params.max_depth = o.max_depth;
-    params.candidates = o.candidates;
-    params.splitters.clear();
-    for (const std::string& s : o.splitters) params.splitters.push_back(parse_splitter(s));
-    params.exact_depth2_work = o.exact_depth2_work;
-    params.complexity = parse_complexity(o.complexity);
-    params.front = parse_front(o.front);
-    params.feature_costs.assign(feature_costs.data(), feature_costs.data() + feature_costs.shape(0));
-    params.min_samples_split = o.min_samples_split;
-    params.min_samples_leaf = o.min_samples_leaf;
-    params.min_weight_leaf = o.min_weight_leaf;
-    params.min_impurity_decrease = o.min_impurity_decrease;
-    params.max_features = o.max_features;
-    params.random_state = o.random_state;
-    params.max_states = o.max_states;
-    params.max_state_bytes = o.max_state_bytes;
-    params.n_threads = o.n_threads;
-    params.time_limit = o.time_limit;
-
+nb::dict run_fit(MakeData&& make_data, const O& objective, const dpdt::Params& params, const Call& call) {
     // Only the calling (main) thread may check for Ctrl-C; the solver asks it every few ms.
-    double next_report = o.progress_seconds;
+    double next_report = call.progress_seconds;
     auto poll = [&](const dpdt::Progress& at) {
         nb::gil_scoped_acquire gil;
         if (PyErr_CheckSignals() != 0) return true;
-        if (!o.progress.is_none() && at.seconds >= next_report) {
-            next_report = at.seconds + o.progress_seconds;
+        if (!call.progress.is_none() && at.seconds >= next_report) {
+            next_report = at.seconds + call.progress_seconds;
             try {
-                o.progress(at.states, at.root_tasks_done, at.root_tasks, at.seconds);
+                call.progress(at.states, at.root_tasks_done, at.root_tasks, at.seconds);
             } catch (nb::python_error& e) {
                 e.discard_as_unraisable("dpdt progress callback");   // a report never stops a fit
             }
@@ -168,7 +129,7 @@ nb::dict run_fit(MakeData&& make_data, Array1<double> feature_costs, const O& ob
     {
         nb::gil_scoped_release release;
         try {
-            result = solve(make_data(), objective, params, poll, o);
+            result = solve(make_data(), objective, params, poll, call.plan);
         } catch (const dpdt::Interrupted&) {
             nb::gil_scoped_acquire gil;
             if (!PyErr_Occurred()) PyErr_SetInterrupt();
@@ -185,12 +146,12 @@ nb::dict run_fit(MakeData&& make_data, Array1<double> feature_costs, const O& ob
     nb::dict out;
     out["stats"] = stats;
     out["root_tasks"] = result.root_tasks;
-    if (o.plan.mode == dpdt::RootPlan::Mode::Solve) {
+    if (call.plan.mode == dpdt::RootPlan::Mode::Solve) {
         nb::list solutions;
         for (const std::string& bytes : result.solutions) solutions.append(nb::bytes(bytes.data(), bytes.size()));
         out["solutions"] = solutions;
     }
-    if (o.plan.mode == dpdt::RootPlan::Mode::Count || o.plan.mode == dpdt::RootPlan::Mode::Solve) return out;
+    if (call.plan.mode == dpdt::RootPlan::Mode::Count || call.plan.mode == dpdt::RootPlan::Mode::Solve) return out;
     const size_t value_dim = static_cast<size_t>(objective.value_dim());
     nb::list front;
     for (dpdt::FrontTree& ft : result.front) {
@@ -206,53 +167,6 @@ nb::dict run_fit(MakeData&& make_data, Array1<double> feature_costs, const O& ob
     }
     out["front"] = front;
     return out;
-}
-
-FitOptions options(nb::kwargs kwargs) {
-    FitOptions o;
-    for (auto [key, value] : kwargs) {
-        const std::string k = nb::cast<std::string>(key);
-        try {
-        if (k == "max_depth") o.max_depth = nb::cast<int>(value);
-        else if (k == "candidates") o.candidates = nb::cast<std::vector<int>>(value);
-        else if (k == "splitters") o.splitters = nb::cast<std::vector<std::string>>(value);
-        else if (k == "exact_depth2_work") o.exact_depth2_work = nb::cast<int64_t>(value);
-        else if (k == "complexity") o.complexity = nb::cast<std::string>(value);
-        else if (k == "front") o.front = nb::cast<std::string>(value);
-        else if (k == "min_samples_split") o.min_samples_split = nb::cast<int>(value);
-        else if (k == "min_samples_leaf") o.min_samples_leaf = nb::cast<int>(value);
-        else if (k == "min_weight_leaf") o.min_weight_leaf = nb::cast<double>(value);
-        else if (k == "min_impurity_decrease") o.min_impurity_decrease = nb::cast<double>(value);
-        else if (k == "max_features") o.max_features = nb::cast<int>(value);
-        else if (k == "random_state") o.random_state = nb::cast<uint64_t>(value);
-        else if (k == "max_states") o.max_states = nb::cast<int64_t>(value);
-        else if (k == "max_state_bytes") o.max_state_bytes = nb::cast<int64_t>(value);
-        else if (k == "n_threads") o.n_threads = nb::cast<int>(value);
-        else if (k == "time_limit") o.time_limit = nb::cast<double>(value);
-        else if (k == "single_alpha") o.single_alpha = nb::cast<double>(value);
-        else if (k == "progress") o.progress = nb::borrow(value);
-        else if (k == "progress_seconds") o.progress_seconds = nb::cast<double>(value);
-        else if (k == "codes" || k == "n_bins" || k == "upper") continue;   // read by with_layout
-        else if (k == "count_root_tasks") {
-            if (nb::cast<bool>(value)) o.plan.mode = dpdt::RootPlan::Mode::Count;
-        } else if (k == "root_tasks") {
-            o.plan.mode = dpdt::RootPlan::Mode::Solve;
-            o.plan.tasks = nb::cast<std::vector<int64_t>>(value);
-        } else if (k == "root_solutions") {
-            o.plan.mode = dpdt::RootPlan::Mode::Combine;
-            for (nb::handle item : value) {
-                nb::bytes b = nb::cast<nb::bytes>(item);
-                o.plan.solutions.emplace_back(b.c_str(), b.size());
-            }
-        }
-        else throw nb::type_error(("unknown fit option: " + k).c_str());
-        } catch (const nb::cast_error&) {
-            throw nb::value_error(("fit option " + k + " is not of the expected type or out of range").c_str());
-        } catch (const std::bad_cast&) {
-            throw nb::value_error(("fit option " + k + " is not of the expected type or out of range").c_str());
-        }
-    }
-    return o;
 }
 
 template <typename Code>
@@ -286,36 +200,42 @@ dpdt::BinnedData<Code> binned_data(Codes<Code> codes, Array1<int32_t> n_bins, Ar
     return dpdt::BinnedData<Code>(c, n, p, std::move(bins), upper.data());
 }
 
-// Calls go(codes, n_bins, upper) on the bins given as the options codes (uint8 or uint16, one
-// type or the other), n_bins and upper.
-template <class Go>
-auto with_bin_options(const nb::kwargs& kwargs, Go&& go) {
-    Array1<int32_t> n_bins;
-    Array1<double> upper;
-    if (!kwargs.contains("n_bins") || !kwargs.contains("upper") || !nb::try_cast(kwargs["n_bins"], n_bins, false) ||
-        !nb::try_cast(kwargs["upper"], upper, false))
-        throw nb::value_error("binned features need codes, n_bins (int32) and upper (float64)");
-    Codes<uint8_t> codes8;
-    if (nb::try_cast(kwargs["codes"], codes8, false)) return go(codes8, n_bins, upper);
-    Codes<uint16_t> codes16;
-    if (nb::try_cast(kwargs["codes"], codes16, false)) return go(codes16, n_bins, upper);
-    throw nb::value_error("bin codes must be a C-contiguous uint8 or uint16 array");
-}
+// Binned features as Python passes them (all three or none): the codes, one type or the other,
+// n_bins and upper.
+using AnyCodes = std::variant<Codes<uint8_t>, Codes<uint16_t>>;
+struct Bins {
+    std::optional<AnyCodes> codes;
+    std::optional<Array1<int32_t>> n_bins;
+    std::optional<Array1<double>> upper;
 
-// Runs `go(make_data)` on the exact layout of X, or on the bins given as options.
+    bool given() const {
+        if (codes.has_value() != n_bins.has_value() || codes.has_value() != upper.has_value())
+            throw nb::value_error("binned features need codes, n_bins (int32) and upper (float64)");
+        return codes.has_value();
+    }
+    // Calls go(codes, n_bins, upper) with the codes of their type.
+    template <class Go>
+    auto visit(Go&& go) const {
+        return std::visit([&](const auto& c) { return go(c, *n_bins, *upper); }, *codes);
+    }
+};
+
+// Runs `go(make_data)` on the exact layout of X, or on its bins.
 template <class Go>
-nb::dict with_layout(Array2<double> X, const nb::kwargs& kwargs, Go&& go) {
+nb::dict with_layout(Array2<double> X, const Bins& bins, Go&& go) {
     const int64_t n = static_cast<int64_t>(X.shape(0)), p = static_cast<int64_t>(X.shape(1));
-    if (!kwargs.contains("codes")) return go([&] { return dpdt::Dataset(X.data(), n, p); });
-    return with_bin_options(kwargs, [&](auto codes, Array1<int32_t> n_bins, Array1<double> upper) {
+    if (!bins.given()) return go([&] { return dpdt::Dataset(X.data(), n, p); });
+    return bins.visit([&](auto codes, Array1<int32_t> n_bins, Array1<double> upper) {
         auto data = binned_data(codes, n_bins, upper, n, p);
         return go([&]() -> const auto& { return data; });
     });
 }
 
-nb::dict fit_classifier(Array2<double> X, Array1<int32_t> y, Array1<double> sample_weight,
-                        Array1<double> feature_costs, int n_classes, const std::string& criterion,
-                        nb::kwargs kwargs) {
+nb::dict fit_classifier(Array2<double> X, Array1<int32_t> y, Array1<double> sample_weight, dpdt::Params params,
+                        int n_classes, nb::object progress, double progress_seconds, std::optional<AnyCodes> codes,
+                        std::optional<Array1<int32_t>> n_bins, std::optional<Array1<double>> upper,
+                        bool count_root_tasks, std::optional<std::vector<int64_t>> root_tasks,
+                        std::optional<std::vector<nb::bytes>> root_solutions) {
     if (y.shape(0) != X.shape(0)) throw nb::value_error("X and y must have the same number of rows");
     if (n_classes < 1) throw nb::value_error("n_classes must be >= 1");
     for (size_t i = 0; i < y.shape(0); ++i)
@@ -324,23 +244,28 @@ nb::dict fit_classifier(Array2<double> X, Array1<int32_t> y, Array1<double> samp
     objective.y = y.data();
     objective.w = sample_weight.data();
     objective.n_classes = n_classes;
-    objective.criterion = parse_criterion(criterion);
-    check_shapes(X, sample_weight, feature_costs);
-    const FitOptions o = options(kwargs);
-    return with_layout(X, kwargs, [&](auto&& make_data) { return run_fit(make_data, feature_costs, objective, o); });
+    objective.criterion = params.criterion;
+    check_shapes(X, sample_weight, params);
+    const Call call{progress, progress_seconds, root_plan(count_root_tasks, std::move(root_tasks), std::move(root_solutions))};
+    return with_layout(X, Bins{codes, n_bins, upper},
+                       [&](auto&& make_data) { return run_fit(make_data, objective, params, call); });
 }
 
-nb::dict fit_regressor(Array2<double> X, Array2<double> y, Array1<double> sample_weight,
-                       Array1<double> feature_costs, nb::kwargs kwargs) {
+nb::dict fit_regressor(Array2<double> X, Array2<double> y, Array1<double> sample_weight, dpdt::Params params,
+                       nb::object progress, double progress_seconds, std::optional<AnyCodes> codes,
+                       std::optional<Array1<int32_t>> n_bins, std::optional<Array1<double>> upper,
+                       bool count_root_tasks, std::optional<std::vector<int64_t>> root_tasks,
+                       std::optional<std::vector<nb::bytes>> root_solutions) {
     if (y.shape(0) != X.shape(0)) throw nb::value_error("X and y must have the same number of rows");
     if (y.shape(1) < 1) throw nb::value_error("y needs at least one output");
     dpdt::SquaredError objective;
     objective.y = y.data();
     objective.w = sample_weight.data();
     objective.n_outputs = static_cast<int>(y.shape(1));
-    check_shapes(X, sample_weight, feature_costs);
-    const FitOptions o = options(kwargs);
-    return with_layout(X, kwargs, [&](auto&& make_data) { return run_fit(make_data, feature_costs, objective, o); });
+    check_shapes(X, sample_weight, params);
+    const Call call{progress, progress_seconds, root_plan(count_root_tasks, std::move(root_tasks), std::move(root_solutions))};
+    return with_layout(X, Bins{codes, n_bins, upper},
+                       [&](auto&& make_data) { return run_fit(make_data, objective, params, call); });
 }
 
 // Boosting fits many trees on the same X: it is presorted, or binned, once into a PreparedData.
@@ -371,32 +296,28 @@ OwnedBins<Code> own_bins(Codes<Code> codes, Array1<int32_t> n_bins, Array1<doubl
     return owned;
 }
 
-PreparedData prepare(Array2<double> X, nb::kwargs kwargs) {
+PreparedData prepare(Array2<double> X, std::optional<AnyCodes> codes, std::optional<Array1<int32_t>> n_bins,
+                     std::optional<Array1<double>> upper) {
     const int64_t n = static_cast<int64_t>(X.shape(0)), p = static_cast<int64_t>(X.shape(1));
     if (n < 1 || p < 1) throw nb::value_error("empty training data");
     if (n > INT32_MAX - 1) throw nb::value_error("at most 2**31 - 2 samples are supported");
-    for (auto [key, value] : kwargs) {
-        const std::string k = nb::cast<std::string>(key);
-        if (k != "codes" && k != "n_bins" && k != "upper") throw nb::type_error(("unknown prepare option: " + k).c_str());
-    }
-    if (!kwargs.contains("codes")) {
+    const Bins bins{codes, n_bins, upper};
+    if (!bins.given()) {
         nb::gil_scoped_release release;
         return PreparedData(n, p, dpdt::Dataset(X.data(), n, p));
     }
-    return with_bin_options(kwargs, [&](auto codes, Array1<int32_t> n_bins, Array1<double> upper) {
+    return bins.visit([&](auto codes, Array1<int32_t> n_bins, Array1<double> upper) {
         return PreparedData(n, p, own_bins(codes, n_bins, upper, n, p));
     });
 }
 
 nb::dict fit_newton(const PreparedData& prepared, Array1<double> gradient, Array1<double> hessian,
-                    Array1<double> sample_weight, Array1<double> feature_costs, double reg_lambda,
-                    double gamma, nb::kwargs kwargs) {
+                    Array1<double> sample_weight, dpdt::Params params, double reg_lambda, double gamma) {
     const size_t n = static_cast<size_t>(prepared.n);
     if (gradient.shape(0) != n || hessian.shape(0) != n || sample_weight.shape(0) != n)
         throw nb::value_error("gradient, hessian and sample_weight need one entry per prepared row");
-    if (feature_costs.shape(0) != 0 && static_cast<int64_t>(feature_costs.shape(0)) != prepared.p)
-        throw nb::value_error("feature_costs must have one entry per feature");
-    FitOptions o = options(kwargs);
+    check_feature_costs(params, prepared.p);
+    const Call call;
     dpdt::Newton objective;
     objective.g = gradient.data();
     objective.h = hessian.data();
@@ -406,16 +327,16 @@ nb::dict fit_newton(const PreparedData& prepared, Array1<double> gradient, Array
     return std::visit(
         [&](const auto& layout) {
             if constexpr (std::is_same_v<std::decay_t<decltype(layout)>, dpdt::Dataset>)
-                return run_fit([&]() -> const dpdt::Dataset& { return layout; }, feature_costs, objective, o);
+                return run_fit([&]() -> const dpdt::Dataset& { return layout; }, objective, params, call);
             else
-                return run_fit([&]() -> const auto& { return layout.data; }, feature_costs, objective, o);
+                return run_fit([&]() -> const auto& { return layout.data; }, objective, params, call);
         },
         prepared.layout);
 }
 
 nb::dict fit_branches(nb::ndarray<const int32_t, nb::numpy, nb::ndim<2>, nb::c_contig, nb::device::cpu> X,
-                      Array1<int32_t> y, Array1<double> sample_weight, int n_classes, double lam, int max_depth,
-                      double time_limit, int64_t max_branches) {
+                      Array1<int32_t> y, Array1<double> sample_weight, dpdt::BranchesParams params,
+                      int n_classes) {
     const int64_t n = static_cast<int64_t>(X.shape(0)), q = static_cast<int64_t>(X.shape(1));
     if (n < 1 || q < 1) throw nb::value_error("empty training data");
     if (static_cast<int64_t>(y.shape(0)) != n || static_cast<int64_t>(sample_weight.shape(0)) != n)
@@ -436,11 +357,6 @@ nb::dict fit_branches(nb::ndarray<const int32_t, nb::numpy, nb::ndim<2>, nb::c_c
             data.n_categories[f] = std::max(data.n_categories[f], c + 1);
         }
     }
-    dpdt::BranchesParams params;
-    params.lambda = lam;
-    params.max_depth = max_depth;
-    params.time_limit = time_limit;
-    params.max_branches = max_branches;
     auto poll = []() {
         nb::gil_scoped_acquire gil;
         return PyErr_CheckSignals() != 0;
@@ -504,6 +420,21 @@ nb::ndarray<nb::numpy, int64_t> apply_tree(Array1<int64_t> children_left, Array1
     return to_numpy(std::move(leaves), {n});
 }
 
+// An enum whose Python member names are the strings of `names` (dpdt/params.hpp).
+template <class E, size_t N>
+void bind_enum(nb::module_& m, const char* name, const std::pair<const char*, E> (&names)[N]) {
+    nb::enum_<E> e(m, name);
+    for (const auto& [member, value] : names) e.value(member, value);
+}
+
+// A parameter struct, each of its fields (P::fields) read and written by name.
+template <class P>
+void bind_params(nb::module_& m, const char* name, const char* doc) {
+    nb::class_<P> params(m, name, doc);
+    params.def(nb::init<>());
+    P::fields([&](const char* field, auto member) { params.def_rw(field, member); });
+}
+
 }  // namespace
 
 NB_MODULE(_core, m) {
@@ -519,21 +450,46 @@ NB_MODULE(_core, m) {
             PyErr_SetString(PyExc_MemoryError, "dpdt ran out of memory during the fit");
         }
     });
-    m.def("fit_classifier", &fit_classifier, "X"_a.noconvert(), "y"_a.noconvert(),
-          "sample_weight"_a.noconvert(), "feature_costs"_a.noconvert(), "n_classes"_a, "criterion"_a,
-          "kwargs"_a);
-    m.def("fit_regressor", &fit_regressor, "X"_a.noconvert(), "y"_a.noconvert(),
-          "sample_weight"_a.noconvert(), "feature_costs"_a.noconvert(), "kwargs"_a);
+    bind_enum(m, "Splitter", dpdt::kSplitterNames);
+    bind_enum(m, "Criterion", dpdt::kCriterionNames);
+    bind_enum(m, "Complexity", dpdt::kComplexityNames);
+    bind_enum(m, "Front", dpdt::kFrontNames);
+    bind_params<dpdt::Params>(m, "Params", "Every knob of a DPDT fit (dpdt/params.hpp documents each field).");
+    bind_params<dpdt::BranchesParams>(m, "BranchesParams", "Every knob of a BRANCHES search (dpdt/branches.hpp).");
+
+    m.def("fit_classifier", &fit_classifier, "X"_a.noconvert(), "y"_a.noconvert(), "sample_weight"_a.noconvert(),
+          "params"_a, nb::kw_only(), "n_classes"_a, "progress"_a.none() = nb::none(), "progress_seconds"_a = 1.0,
+          "codes"_a.noconvert().none() = nb::none(), "n_bins"_a.noconvert().none() = nb::none(),
+          "upper"_a.noconvert().none() = nb::none(), "count_root_tasks"_a = false, "root_tasks"_a.none() = nb::none(),
+          "root_solutions"_a.none() = nb::none());
+    m.def("fit_regressor", &fit_regressor, "X"_a.noconvert(), "y"_a.noconvert(), "sample_weight"_a.noconvert(),
+          "params"_a, nb::kw_only(), "progress"_a.none() = nb::none(), "progress_seconds"_a = 1.0,
+          "codes"_a.noconvert().none() = nb::none(), "n_bins"_a.noconvert().none() = nb::none(),
+          "upper"_a.noconvert().none() = nb::none(), "count_root_tasks"_a = false, "root_tasks"_a.none() = nb::none(),
+          "root_solutions"_a.none() = nb::none());
     nb::class_<PreparedData>(m, "PreparedData", "Training features presorted or binned once, for many fits.")
         .def_prop_ro("n_samples", [](const PreparedData& d) { return d.n; })
         .def_prop_ro("n_features", [](const PreparedData& d) { return d.p; })
         .def_prop_ro("binned", &PreparedData::binned);
-    m.def("prepare", &prepare, "X"_a.noconvert(), "kwargs"_a);
+    m.def("prepare", &prepare, "X"_a.noconvert(), nb::kw_only(), "codes"_a.noconvert().none() = nb::none(),
+          "n_bins"_a.noconvert().none() = nb::none(), "upper"_a.noconvert().none() = nb::none());
     m.def("fit_newton", &fit_newton, "prepared"_a, "gradient"_a.noconvert(), "hessian"_a.noconvert(),
-          "sample_weight"_a.noconvert(), "feature_costs"_a.noconvert(), "reg_lambda"_a, "gamma"_a,
-          "kwargs"_a);
+          "sample_weight"_a.noconvert(), "params"_a, nb::kw_only(), "reg_lambda"_a, "gamma"_a);
     m.def("fit_branches", &fit_branches, "X"_a.noconvert(), "y"_a.noconvert(), "sample_weight"_a.noconvert(),
-          "n_classes"_a, "lam"_a, "max_depth"_a, "time_limit"_a, "max_branches"_a);
+          "params"_a, nb::kw_only(), "n_classes"_a);
+    m.def(
+        "fixed_fit_bytes",
+        [](int64_t n_samples, int64_t n_features, int64_t max_depth, int64_t max_budget, int64_t n_threads,
+           int64_t stat_dim, std::optional<std::vector<int32_t>> n_bins, int64_t code_bytes,
+           std::optional<int64_t> sample_quantities) {
+            return dpdt::fixed_fit_bytes(dpdt::FitShape{n_samples, n_features, max_depth, max_budget, n_threads,
+                                                        stat_dim, n_bins.value_or(std::vector<int32_t>{}), code_bytes,
+                                                        sample_quantities.value_or(stat_dim)});
+        },
+        "n_samples"_a, "n_features"_a, "max_depth"_a, "max_budget"_a, "n_threads"_a, "stat_dim"_a, nb::kw_only(),
+        "n_bins"_a.none() = nb::none(), "code_bytes"_a = 1, "sample_quantities"_a.none() = nb::none(),
+        "The bytes a fit allocates in the core besides its solved states (dpdt/memory.hpp); n_bins None means "
+        "exact thresholds, sample_quantities None the statistics' size.");
     m.def("apply", &apply_tree, "children_left"_a.noconvert(), "children_right"_a.noconvert(),
           "feature"_a.noconvert(), "threshold"_a.noconvert(), "missing_go_to_left"_a.noconvert(),
           "X"_a.noconvert());

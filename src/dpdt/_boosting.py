@@ -11,11 +11,11 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from . import _core
 from ._binning import bin_features
 from ._io import SaveMixin, register_estimator
 from ._losses import AbsoluteError, BinaryLogLoss, Huber, MultinomialLogLoss, SquaredError
 from ._params import BOOSTING, BOOSTING_REGRESSOR, declare
+from ._runner import call_core
 from ._search_policy import resolve_candidates, resolve_splitters, search_depth
 from ._tree import Tree
 from ._validation import training_weight
@@ -58,11 +58,10 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
         # Binned (or presorted) once, for every tree.
         if self.max_bins is None:
             self.n_bins_ = None
-            prepared = _core.prepare(X)
+            prepared = call_core("prepare", X)
         else:
             codes, self.n_bins_, upper = bin_features(X, int(self.max_bins), rng)
-            prepared = _core.prepare(X, codes=codes, n_bins=self.n_bins_, upper=upper)
-        no_costs = np.zeros(0)
+            prepared = call_core("prepare", X, codes=codes, n_bins=self.n_bins_, upper=upper)
 
         self._loss = loss
         self.init_raw_ = loss.init_raw(y, weight)
@@ -81,10 +80,10 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
                 gradient, hessian = loss.gradients(y, raw, weight)
 
                 def fit_tree(k, gradient=gradient, hessian=hessian, round_weight=round_weight):
-                    result = _core.fit_newton(
-                        prepared, np.ascontiguousarray(gradient[:, k] * round_weight),
-                        np.ascontiguousarray(hessian[:, k] * round_weight), round_weight, no_costs,
-                        float(self.reg_lambda), float(self.gamma), **options)
+                    result = call_core(
+                        "fit_newton", prepared, np.ascontiguousarray(gradient[:, k] * round_weight),
+                        np.ascontiguousarray(hessian[:, k] * round_weight), round_weight,
+                        params=options, reg_lambda=float(self.reg_lambda), gamma=float(self.gamma))
                     # The tree optimal at alpha = 0: gamma is the boosting objective's own penalty.
                     return Tree.from_means(result["front"][0]["tree"], X.shape[1])
 

@@ -12,10 +12,10 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from . import _core
 from ._categories import CategoryCodes
 from ._io import SaveMixin, register_estimator
 from ._multiway_tree import MultiwayTree
+from ._runner import call_core
 from ._validation import power_of_two_scale, training_weight
 
 
@@ -46,9 +46,10 @@ class _MultiwayClassifier(SaveMixin, ClassifierMixin, BaseEstimator):
             # A path tests a feature once, so a depth limit beyond n_features never binds; the
             # core takes both limits as fixed-width ints.
             depth = min(max_depth, codes.shape[1]) if max_depth else 0
-            return _core.fit_branches(codes, y_codes, weight, n_classes=len(self.classes_),
-                                      lam=float(self.lam), max_depth=depth, time_limit=time_limit,
-                                      max_branches=min(self.max_branches, 2**63 - 1))
+            return call_core("fit_branches", codes, y_codes, weight, n_classes=len(self.classes_),
+                             params=dict(lam=float(self.lam), max_depth=depth,
+                                         time_limit=time_limit,
+                                         max_branches=min(self.max_branches, 2**63 - 1)))
 
         if not self.time_limit:
             return search(self.max_depth, 0.0)

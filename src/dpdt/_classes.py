@@ -78,8 +78,8 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
                    and depth <= MAX_BOUNDED_DEPTH
                    and self._bounded_search_serves(splitters, bins, X))
         single = {"single_alpha": float(self.alpha)} if bounded else {}
-        result = fit_core(
-            weight=weight, feature_costs=self._feature_costs(n_features), max_depth=depth,
+        params = dict(
+            feature_costs=self._feature_costs(n_features), max_depth=depth,
             candidates=candidates, splitters=splitters, exact_depth2_work=exact_depth2_work,
             complexity=self.complexity, front=self.front,
             # Beyond n_samples these limits forbid every split, as n_samples + 1 does.
@@ -90,10 +90,11 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
             max_features=self._max_features(n_features), random_state=int(seed),
             max_states=min(self.max_states or 2**62, 2**62), max_state_bytes=state_bytes,
             n_threads=n_threads,
-            time_limit=float(self.time_limit) if self.time_limit is not None else 0.0,
-            progress=progress_reporter(self.verbose, type(self).__name__),
-            progress_seconds=REPORT_SECONDS, **binned, **single,
+            time_limit=float(self.time_limit) if self.time_limit is not None else 0.0, **single,
         )
+        result = fit_core(weight, params,
+                          progress=progress_reporter(self.verbose, type(self).__name__),
+                          progress_seconds=REPORT_SECONDS, **binned)
         front = result["front"]
         self.trees_ = [make_tree(row["tree"], n_features) for row in front]
         for tree in self.trees_:
@@ -423,9 +424,10 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
 
         y_codes = np.ascontiguousarray(y_encoded, dtype=np.int32)
 
-        def fit_core(weight, feature_costs, **options):
-            return call_core("fit_classifier", X, y_codes, weight, feature_costs,
-                             n_classes=self.n_classes_, criterion=self.criterion, **options)
+        def fit_core(weight, params, **arguments):
+            return call_core("fit_classifier", X, y_codes, weight,
+                             params=dict(params, criterion=self.criterion),
+                             n_classes=self.n_classes_, **arguments)
 
         self._fit_front(X, weight, fit_core, Tree.from_weighted_counts, stat_dim=self.n_classes_,
                         sample_quantities=1)
@@ -558,8 +560,8 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         exponent = int(np.frexp(power_of_two_scale(np.abs(centred)))[1]) - 1
         centred = np.ldexp(centred, -exponent)
 
-        def fit_core(weight, feature_costs, **options):
-            return call_core("fit_regressor", X, centred, weight, feature_costs, **options)
+        def fit_core(weight, params, **arguments):
+            return call_core("fit_regressor", X, centred, weight, params=params, **arguments)
 
         self._fit_front(X, weight, fit_core, Tree.from_means, stat_dim=1 + 2 * centred.shape[1],
                         loss_exponent=2 * exponent)

@@ -11,7 +11,7 @@ from . import datasets
 from ._classes import DPDTreeClassifier, DPDTreeRegressor
 from ._export import export_text
 from ._io import load
-from ._search_policy import SPLITTERS
+from ._params import SPLITTERS
 from .benchmarks import BENCHMARKS as BENCHMARK_NAMES
 
 

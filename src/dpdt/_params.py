@@ -20,11 +20,14 @@ from numbers import Integral, Real
 from sklearn.metrics import get_scorer_names
 from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
 
+from . import _runner
+
 # The string options of the parameters; each constraint and documented type is made from these.
-SPLITTERS = {"cart", "exhaustive", "quantile", "topk", "topb", "lookahead", "screen"}
-CLASSIFIER_CRITERIA = ("gini", "entropy", "gain_ratio")
-COMPLEXITIES = ("expected_tests", "n_splits")
-FRONTS = ("convex", "pareto")
+# The core's enums name them (cpp/include/dpdt/params.hpp), so that they are written once.
+SPLITTERS = set(_runner.SPLITTERS)
+CLASSIFIER_CRITERIA = _runner.CRITERIA
+COMPLEXITIES = _runner.COMPLEXITIES
+FRONTS = _runner.FRONTS
 # The Newton objective's leaf loss can fall as samples are added, which the lookahead's bound
 # does not allow.
 BOOSTING_SPLITTERS = SPLITTERS - {"lookahead"}

@@ -1,23 +1,91 @@
-"""The one place where the DPDT estimators call the C++ core's fit functions.
+"""The one place where dpdt calls the C++ core's fits, and the names the core gives its choices.
 
-By default :func:`call_core` calls ``dpdt._core`` directly. A runner set in :data:`RUNNER` (for
-the current thread or task only, as it is a context variable) receives every such call instead:
-``dpdt.dask`` installs one to split a fit over a cluster. The core function travels by name, so
-that a runner can resolve it in another process.
+A fit's knobs travel as a plain dict, ``params``, keyed by the fields of the core's parameter
+struct (``_core.Params``; ``_core.BranchesParams`` for BRANCHES), which
+``cpp/include/dpdt/params.hpp`` declares and documents, one field each. The dict becomes that
+struct only right before the core's call (:func:`run`), a string naming a member of the field's
+enum, so that a call can be pickled to another process as it is.
+
+By default :func:`call_core` runs the call here. A runner set in :data:`RUNNER` (for the current
+thread or task only, as it is a context variable) receives every such call instead: ``dpdt.dask``
+installs one to split a fit over a cluster. The core function travels by name, so that a runner
+can resolve it in another process.
 """
 
+import enum
 from contextvars import ContextVar
 
 from . import _core
 
-#: None, or a callable ``runner(name, args, options)`` that performs ``_core.<name>(*args,
-#: **options)`` in its own way and returns the same result.
+#: None, or a callable ``runner(name, args, params, arguments)`` that performs
+#: ``run(name, args, params, arguments)`` in its own way and returns the same result.
 RUNNER = ContextVar("dpdt_core_runner", default=None)
 
+# The core's choices by the names the estimators take: its enums' members, in declaration order.
+SPLITTERS = tuple(_core.Splitter.__members__)
+CRITERIA = tuple(_core.Criterion.__members__)
+COMPLEXITIES = tuple(_core.Complexity.__members__)
+FRONTS = tuple(_core.Front.__members__)
 
-def call_core(name, *args, **options):
-    """Return ``_core.<name>(*args, **options)``, run by the current runner if one is set."""
+# The parameter struct of each core function that takes one.
+_PARAMS = {
+    "fit_classifier": _core.Params,
+    "fit_regressor": _core.Params,
+    "fit_newton": _core.Params,
+    "fit_branches": _core.BranchesParams,
+}
+
+
+def call_core(name, *args, params=None, **arguments):
+    """Return ``_core.<name>(*args, params, **arguments)``, run by the current runner if one is set.
+
+    ``params`` is the dict of the function's parameter struct (None for a function without one,
+    such as ``prepare``); ``arguments`` are the function's other keyword arguments.
+    """
     runner = RUNNER.get()
     if runner is None:
-        return getattr(_core, name)(*args, **options)
-    return runner(name, args, options)
+        return run(name, args, params, arguments)
+    return runner(name, args, params, arguments)
+
+
+def run(name, args, params=None, arguments=None):
+    """Return ``_core.<name>(*args, core_params(params), **arguments)``, run in this process."""
+    core = getattr(_core, name)
+    if params is None:
+        return core(*args, **(arguments or {}))
+    return core(*args, core_params(_PARAMS[name], params), **(arguments or {}))
+
+
+def core_params(kind, params):
+    """Return the struct ``kind()`` with the fields named in the dict ``params`` set.
+
+    A field whose default is an enum member (or a non-empty list of them) takes member names.
+
+    Raises
+    ------
+    TypeError
+        If a key is not a field of ``kind``.
+    ValueError
+        If a value is not of the field's type or out of its range.
+    """
+    struct = kind()
+    for key, value in params.items():
+        try:
+            default = getattr(struct, key)
+        except AttributeError:
+            raise TypeError(f"{key} is not a field of {kind.__name__}") from None
+        try:
+            setattr(struct, key, _as_field(default, value))
+        except (TypeError, KeyError) as error:
+            raise ValueError(f"{kind.__name__}.{key}: {value!r} is not of the expected type or out "
+                             "of range") from error
+    return struct
+
+
+def _as_field(default, value):
+    """Return ``value`` as the core takes it for a field of this default: enums by member name."""
+    if isinstance(default, enum.Enum):
+        return type(default)[value]
+    if isinstance(default, list) and default and isinstance(default[0], enum.Enum):
+        return [type(default[0])[member] for member in value]
+    return value

@@ -26,9 +26,8 @@ except ImportError as error:  # pragma: no cover - depends on the environment
         'dpdt.dask needs dask.distributed; install it with: pip install "dpdt[dask]"'
     ) from error
 
-from . import _core
 from ._classes import DPDTreeClassifier, DPDTreeRegressor
-from ._runner import RUNNER
+from ._runner import RUNNER, run
 
 __all__ = ["fit"]
 
@@ -45,12 +44,12 @@ _ADDITIVE_STATS = ("states", "candidates", "exact_scans", "cache_hits")
 _CHUNKS_PER_THREAD = 2
 
 
-def _solve_tasks(name, args, root_tasks, options):
+def _solve_tasks(name, args, params, arguments, root_tasks):
     """Solve ``root_tasks`` of a fit on a worker; return their solutions (bytes) and the stats.
 
     The core function is looked up by ``name`` in the worker's own ``dpdt._core``.
     """
-    result = getattr(_core, name)(*args, root_tasks=list(root_tasks), **options)
+    result = run(name, args, params, dict(arguments, root_tasks=list(root_tasks)))
     return result["solutions"], result["stats"]
 
 
@@ -66,25 +65,26 @@ class _DaskRunner:
         self.client = client
         self.chunks = chunks
 
-    def __call__(self, name, args, options):
-        core = getattr(_core, name)
+    def __call__(self, name, args, params, arguments):
         if name not in _SPLITTABLE:
-            return core(*args, **options)
-        if options.get("time_limit", 0.0) > 0:
+            return run(name, args, params, arguments)
+        if params.get("time_limit", 0.0) > 0:
             raise ValueError("a fit with a time_limit cannot be split over a cluster")
         start = time.perf_counter()
-        progress = options.get("progress")
-        n_tasks = core(*args, count_root_tasks=True, **options)["root_tasks"]
+        progress = arguments.get("progress")
+        n_tasks = run(name, args, params, dict(arguments, count_root_tasks=True))["root_tasks"]
         if n_tasks == 0:  # the root is a leaf: nothing to distribute
-            return core(*args, **options)
+            return run(name, args, params, arguments)
 
-        # What the workers get: the options without the callback, and every array (the data,
-        # as arguments or options such as the binned codes) scattered once to every worker.
+        # What the workers get: the arguments without the callback, and every array (the data,
+        # the binned codes, the feature costs) scattered once to every worker.
         client = self.client
         remote_args = list(args)
-        remote = {key: value for key, value in options.items() if key != "progress"}
+        remote_params = dict(params)
+        remote = {key: value for key, value in arguments.items() if key != "progress"}
         places = [(remote_args, k) for k, arg in enumerate(args) if isinstance(arg, np.ndarray)]
-        places += [(remote, key) for key, value in remote.items() if isinstance(value, np.ndarray)]
+        places += [(where, key) for where in (remote_params, remote)
+                   for key, value in where.items() if isinstance(value, np.ndarray)]
         scattered = client.scatter([where[key] for where, key in places], broadcast=True,
                                    hash=False)
         for (where, key), future in zip(places, scattered, strict=True):
@@ -97,14 +97,14 @@ class _DaskRunner:
             n_chunks = self.chunks
         chunks = _chunks(n_tasks, min(n_chunks, n_tasks))
         fit_id = uuid.uuid4().hex
-        futures = [client.submit(_solve_tasks, name, remote_args, chunk, remote,
+        futures = [client.submit(_solve_tasks, name, remote_args, remote_params, remote, chunk,
                                  key=f"dpdt-{name}-{fit_id}-{k}")
                    for k, chunk in enumerate(chunks)]
         task_of = {future.key: chunk for future, chunk in zip(futures, chunks, strict=True)}
 
         solutions = [None] * n_tasks
         worker_stats = []
-        last_report, every = start, options.get("progress_seconds", 1.0)
+        last_report, every = start, arguments.get("progress_seconds", 1.0)
         try:
             for future, (chunk_solutions, stats) in distributed.as_completed(
                     futures, with_results=True):
@@ -122,9 +122,9 @@ class _DaskRunner:
             client.cancel(futures)
             raise
         finally:
-            del scattered, remote_args, remote
+            del scattered, remote_args, remote_params, remote
 
-        result = core(*args, root_solutions=solutions, **options)
+        result = run(name, args, params, dict(arguments, root_solutions=solutions))
         stats = result["stats"]
         for key in _ADDITIVE_STATS:
             stats[key] += sum(s[key] for s in worker_stats)

@@ -25,11 +25,21 @@ struct CategoricalData {
     const double* w = nullptr;           // sample weights > 0
 };
 
+// Every knob of a BRANCHES search, bound to Python as dpdt._core.BranchesParams.
 struct BranchesParams {
-    double lambda = 0.01;
+    double lambda = 0.01;         // the price of a split, in units of accuracy
     int max_depth = 0;            // <= 0: unlimited
     double time_limit = 0.0;      // seconds, <= 0: unlimited
-    int64_t max_branches = 50'000'000;
+    int64_t max_branches = 50'000'000;   // memoising more distinct branches throws
+
+    // Every field by its Python name (lambda is a Python keyword: lam, as the estimator says).
+    template <class Visit>
+    static void fields(Visit&& visit) {
+        visit("lam", &BranchesParams::lambda);
+        visit("max_depth", &BranchesParams::max_depth);
+        visit("time_limit", &BranchesParams::time_limit);
+        visit("max_branches", &BranchesParams::max_branches);
+    }
 };
 
 // A multiway tree: node k tests `feature[k]` (-1 for a leaf) and sends category c to node

@@ -1,19 +1,36 @@
-// Every knob of a fit, resolved by Python before it crosses the boundary.
+// Every knob of a fit, resolved by Python before it crosses the boundary: the one declaration of
+// each, bound field by field to Python as dpdt._core.Params (cpp/bindings/module.cpp), whose enum
+// member names are the strings the estimators take.
 #pragma once
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace dpdt {
 
+// The split generator of a depth (dpdt/split_search.hpp, dpdt/screen.hpp, dpdt/lookahead.hpp).
 enum class Splitter { Cart, Exhaustive, Quantile, TopK, TopB, Lookahead, Screen };
 // GainRatio (C4.5) scores generator splits by information gain over split information; as an
 // impurity (tie-break, node impurity) it is the entropy.
 enum class Criterion { Gini, Entropy, GainRatio };
+// What alpha prices: the expected number of tests on the way to a leaf (the weighted fraction of
+// samples reaching each split node, summed), or the number of splits.
 enum class Complexity { ExpectedTests, NSplits };
 // What each state keeps of its subtrees: the lower convex hull of (complexity, loss), the trees
 // optimal for some alpha; or the whole Pareto set, which adds the trees between hull vertices (the
 // most accurate within a complexity budget) at the cost of combining children pair by pair.
 enum class Front { Convex, Pareto };
+
+// Each enum's members by their Python names, the strings the estimators take.
+inline constexpr std::pair<const char*, Splitter> kSplitterNames[] = {
+    {"cart", Splitter::Cart},   {"exhaustive", Splitter::Exhaustive}, {"quantile", Splitter::Quantile},
+    {"topk", Splitter::TopK},   {"topb", Splitter::TopB},             {"lookahead", Splitter::Lookahead},
+    {"screen", Splitter::Screen}};
+inline constexpr std::pair<const char*, Criterion> kCriterionNames[] = {
+    {"gini", Criterion::Gini}, {"entropy", Criterion::Entropy}, {"gain_ratio", Criterion::GainRatio}};
+inline constexpr std::pair<const char*, Complexity> kComplexityNames[] = {
+    {"expected_tests", Complexity::ExpectedTests}, {"n_splits", Complexity::NSplits}};
+inline constexpr std::pair<const char*, Front> kFrontNames[] = {{"convex", Front::Convex}, {"pareto", Front::Pareto}};
 
 struct Params {
     int max_depth = 3;
@@ -22,6 +39,9 @@ struct Params {
     std::vector<int> candidates{7, 7, 7};
     // splitters[d]: the generator at depth d; depths beyond the vector use Cart.
     std::vector<Splitter> splitters{Splitter::Cart};
+    // Classification's impurity (the Classification objective is built with it); other objectives
+    // ignore it.
+    Criterion criterion = Criterion::Gini;
     // When > 0, every state with two or more levels left also takes the split of best exact depth-2
     // lookahead (dpdt/lookahead.hpp) as a candidate, if finding it reads at most this many sample
     // ids; a search that would read more adds nothing. Classification and squared error on exact
@@ -48,6 +68,35 @@ struct Params {
     // Seconds after which no further candidate is explored, and the best tree found so far among
     // the explored ones is returned; <= 0 means no limit.
     double time_limit = 0.0;
+    // >= 0: only the tree optimal at this alpha is wanted, found by the bounded search
+    // (dpdt/optimal.hpp), which serves exhaustive classification on exact thresholds on one
+    // machine; < 0: the whole front.
+    double single_alpha = -1.0;
+
+    // Every field by its Python name, for the binding: visit(name, &Params::field). A field
+    // missing here cannot be set from Python.
+    template <class Visit>
+    static void fields(Visit&& visit) {
+        visit("max_depth", &Params::max_depth);
+        visit("candidates", &Params::candidates);
+        visit("splitters", &Params::splitters);
+        visit("criterion", &Params::criterion);
+        visit("exact_depth2_work", &Params::exact_depth2_work);
+        visit("complexity", &Params::complexity);
+        visit("front", &Params::front);
+        visit("feature_costs", &Params::feature_costs);
+        visit("min_samples_split", &Params::min_samples_split);
+        visit("min_samples_leaf", &Params::min_samples_leaf);
+        visit("min_weight_leaf", &Params::min_weight_leaf);
+        visit("min_impurity_decrease", &Params::min_impurity_decrease);
+        visit("max_features", &Params::max_features);
+        visit("random_state", &Params::random_state);
+        visit("max_states", &Params::max_states);
+        visit("max_state_bytes", &Params::max_state_bytes);
+        visit("n_threads", &Params::n_threads);
+        visit("time_limit", &Params::time_limit);
+        visit("single_alpha", &Params::single_alpha);
+    }
 };
 
 }  // namespace dpdt
