@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from dpdt.benchmarks import generalization as bench
+import generalization as bench  # benchmarks/generalization.py (pyproject: pytest pythonpath)
 
 
 def _row(dataset, dpdt, cart, depth=3):
