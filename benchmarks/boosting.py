@@ -15,6 +15,7 @@ Prints one markdown table and summary lines; timings are never asserted.
 
 import argparse
 import statistics
+import sys
 import time
 
 import numpy as np
@@ -141,7 +142,7 @@ def run(names, methods, n_estimators, n_jobs):
                              p=X_train.shape[1], K=len(classes), accuracy=accuracy,
                              seconds=seconds))
             print(f"  {name:<10} {method:<13} test acc {accuracy:.4f}  fit {seconds:7.2f} s",
-                  flush=True)
+                  file=sys.stderr, flush=True)
     return rows
 
 
@@ -251,13 +252,13 @@ def main(argv=None):
           f"learning rate {LEARNING_RATE}, {args.n_jobs} thread(s) per method; "
           "fit on X_train, accuracy on X_test\n")
     for note in notes:
-        print(f"note: {note}")
+        print(f"- note: {note}")
     rows = run(args.datasets, methods, args.n_estimators, args.n_jobs)
     print("\ncell = test accuracy / fit seconds\n")
     print(markdown_table(rows, methods))
     print()
     for line in summarise(rows, methods):
-        print(line)
+        print(f"- {line}")
     return 0
 
 

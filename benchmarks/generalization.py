@@ -93,6 +93,7 @@ Run ``python benchmarks/generalization.py [--depths 3 4 5] [--datasets bank wilt
 """
 
 import argparse
+import sys
 import time
 import warnings
 
@@ -242,7 +243,7 @@ def _measure(row, method, model, leaves, tests, seconds, data, depth):
     row[method] = dict(accuracy=float(np.mean(predictions == data.y_test)), leaves=int(leaves),
                        tests=tests, seconds=seconds, predictions=predictions)
     print(f"  depth {depth} {data.name:10s} {method:14s} acc {row[method]['accuracy']:.4f} "
-          f"leaves {leaves:3d} tests {tests:.2f} {seconds:6.2f} s", flush=True)
+          f"leaves {leaves:3d} tests {tests:.2f} {seconds:6.2f} s", file=sys.stderr, flush=True)
 
 
 def _pairs(methods):
@@ -265,7 +266,7 @@ def _compare(at, dpdt, cart, prefix=""):
     """Print, for one depth limit, the verdicts of ``dpdt`` against ``cart``."""
     label = f"{prefix}depth {at[0]['depth']}"
     mean = {m: np.mean([row[m]["accuracy"] for row in at]) for m in (dpdt, cart)}
-    print(f"{label}: {dpdt} mean test accuracy {mean[dpdt]:.4f} > {cart} "
+    print(f"- {label}: {dpdt} mean test accuracy {mean[dpdt]:.4f} > {cart} "
           f"{mean[cart]:.4f}: " + verdict(mean[dpdt] > mean[cart],
                                          [f"{mean[dpdt] - mean[cart]:+.4f}"]))
     fewer, tied = [], []
@@ -280,11 +281,11 @@ def _compare(at, dpdt, cart, prefix=""):
             tied.append(row["dataset"] + (" (tie: same test predictions)" if same else " (tie)"))
     others = [row["dataset"] for row in at
               if row["dataset"] not in fewer + [t.split(" ")[0] for t in tied]]
-    print(f"{label}: {dpdt} at least as accurate with no more expected tests than {cart} "
+    print(f"- {label}: {dpdt} at least as accurate with no more expected tests than {cart} "
           f"on {len(fewer) + len(tied)}/{len(at)} datasets (fewer: {', '.join(fewer) or 'none'}; "
           f"equal: {', '.join(tied) or 'none'}): "
           + verdict(2 * (len(fewer) + len(tied)) > len(at), others))
-    print(f"{label}: {dpdt} at least as accurate with strictly fewer expected tests than "
+    print(f"- {label}: {dpdt} at least as accurate with strictly fewer expected tests than "
           f"{cart} on {len(fewer)}/{len(at)} datasets: "
           + verdict(2 * len(fewer) > len(at), [f"{len(fewer)}/{len(at)}"]))
 
@@ -326,10 +327,10 @@ def report(rows, methods):
         total = {m: sum(row[m]["seconds"] for row in rows)
                  for m in (f"DPDT-CV {SELECTION_DEFAULT}", "STreeD")}
         dpdt = total[f"DPDT-CV {SELECTION_DEFAULT}"]
-        print(f"time: DPDT-CV {SELECTION_DEFAULT} column {dpdt:.1f} s < STreeD column "
+        print(f"- time: DPDT-CV {SELECTION_DEFAULT} column {dpdt:.1f} s < STreeD column "
               f"{total['STreeD']:.1f} s: " + verdict(dpdt < total["STreeD"], [f"{dpdt:.1f} s"]))
     else:
-        print("time: STreeD not run (pip install pystreed, or drop --no-streed): n/a")
+        print("- time: STreeD not run (pip install pystreed, or drop --no-streed): n/a")
 
 
 # The variants the nested protocol compares: DPDT-CV at the depth limit alone (the benchmark's
@@ -374,7 +375,7 @@ def nested(names, depths):
                                 accuracy = model.score(X[val], y[val])
                                 tests = _expected_tests(model.decision_path(X[val]))
                             scores[method, rule][name].append((depth, accuracy, tests))
-            print(f"  {name:10s} depth {depth} done", flush=True)
+            print(f"  {name:10s} depth {depth} done", file=sys.stderr, flush=True)
     return scores
 
 
@@ -409,13 +410,13 @@ def report_nested(scores, names):
     for method in NESTED_METHODS:
         gain, se, tests = _paired_difference(scores, names, (method, "1se"), (method, "best"))
         rule = "1se" if gain >= -se else "best"
-        print(f"{method}: 1se - best accuracy {gain:+.4f} (standard error over {len(names)} "
+        print(f"- {method}: 1se - best accuracy {gain:+.4f} (standard error over {len(names)} "
               f"datasets {se:.4f}), expected tests {tests:+.2f}; the protocol picks {rule!r}")
     for rule in RULES:
         gain, se, tests = _paired_difference(scores, names, ("DPDT-CV depths 1..d", rule),
                                              ("DPDT-CV", rule))
         keep = "depths 1..d" if gain > se else "the depth limit alone"
-        print(f"DPDT-CV {rule}: depths 1..d - depth limit alone accuracy {gain:+.4f} (standard "
+        print(f"- DPDT-CV {rule}: depths 1..d - depth limit alone accuracy {gain:+.4f} (standard "
               f"error {se:.4f}), expected tests {tests:+.2f}; the protocol keeps {keep}")
     print()
     depths = sorted({depth for n in names for depth, _, _ in scores["CART-CV", "best"][n]})
@@ -432,7 +433,7 @@ def report_nested(scores, names):
                     if d == depth]).reshape(len(names), -1, 2)
                 on_datasets = _as_good_and_no_larger(differences.mean(axis=1)).sum()
                 on_folds = _as_good_and_no_larger(differences.reshape(-1, 2)).sum()
-                print(f"depth {depth}: {method} {rule} at least as accurate with no more "
+                print(f"- depth {depth}: {method} {rule} at least as accurate with no more "
                       f"expected tests than CART-CV {cart} on {on_datasets}/{len(names)} "
                       f"datasets (means over the outer folds), on {on_folds}/"
                       f"{differences.shape[0] * differences.shape[1]} (dataset, outer fold) "
@@ -462,7 +463,7 @@ def main(argv=None):
         try:
             import pystreed  # noqa: F401
         except ImportError:
-            print("pystreed is not installed: the STreeD column is skipped")
+            print("pystreed is not installed: the STreeD column is skipped\n")
             streed = False
     rows = run(args.datasets, args.depths, streed)
     report(rows, [*_methods(args.depths[0], streed), *INFORMATIVE])
