@@ -5,8 +5,9 @@ arguments of :data:`PAGE`: its docstring's first line is the heading, its printe
 verdicts are the body, and a line under them says when, on which machine (CPU, cores, load) and
 from which commit, and gives the command that reproduces it. ``--only`` reruns some sections and
 keeps the others as the page already has them, so the page can be rebuilt piece by piece; a
-section never run says so, with its command. ``--note`` adds a sentence under the page's title
-(say there whether the machine was shared: timings are only comparable within one section).
+section never run says so, with its command. ``--note`` puts a sentence under the page's title,
+kept by later runs (say there whether the machine was shared: timings are only comparable within
+one section).
 
 Run ``python benchmarks/report.py [--only optimality regression ...] [--note TEXT]`` from the
 root of a checkout, with dpdt installed (or ``PYTHONPATH=src``).
@@ -31,11 +32,23 @@ DEFAULT_OUT = HERE.parent / "docs" / "benchmarks.md"
 
 @dataclass(frozen=True)
 class Section:
-    """One benchmark run on the page: ``python benchmarks/<script>.py <args>``."""
+    """One benchmark run on the page: ``python benchmarks/<script>.py <args>``.
+
+    The heading is ``title``, or else the first line of the script's docstring.
+    """
 
     name: str
     script: str
     args: tuple = ()
+    title: str = ""
+
+    def heading(self):
+        """Return the section's heading."""
+        if self.title:
+            return self.title
+        source = (HERE / f"{self.script}.py").read_text(encoding="utf-8")
+        doc = ast.get_docstring(ast.parse(source)) or self.script
+        return doc.splitlines()[0].rstrip(".")
 
 
 # What the page shows, in this order. The arguments keep the whole page to about a quarter of an
@@ -47,7 +60,8 @@ PAGE = (
     Section("boosting", "boosting"),
     Section("branches", "branches", ("--time-limit", "60")),
     Section("generalization", "generalization"),
-    Section("generalization-nested", "generalization", ("--nested",)),
+    Section("generalization-nested", "generalization", ("--nested",),
+            "Generalisation: the nested cross-validation that chose the defaults"),
     Section("scaling", "scaling", ("--sizes", "100000", "1000000")),
 )
 
@@ -61,13 +75,6 @@ within a section, where every method ran in the same process on the same machine
 
 _BEGIN = "<!-- section: {} -->"
 _END = "<!-- end of section: {} -->"
-
-
-def title(script):
-    """Return the first line of a benchmark script's docstring, without its final period."""
-    source = (HERE / f"{script}.py").read_text(encoding="utf-8")
-    doc = ast.get_docstring(ast.parse(source)) or script
-    return doc.splitlines()[0].rstrip(".")
 
 
 def command(section):
@@ -104,6 +111,7 @@ def commit():
 def run_section(section):
     """Run one section's script and return its markdown block, output and provenance."""
     started = datetime.datetime.now(datetime.timezone.utc)
+    code = commit()
     load = f"{os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else "n/a"
     start = time.perf_counter()
     proc = subprocess.run([sys.executable, str(HERE / f"{section.script}.py"), *section.args],
@@ -114,14 +122,14 @@ def run_section(section):
         tail = "\n".join(proc.stderr.strip().splitlines()[-15:])
         body += f"\n\n**The run failed (exit status {proc.returncode}):**\n\n```\n{tail}\n```"
     provenance = (f"`{command(section)}`: {started:%Y-%m-%d %H:%M} UTC, {seconds:.0f} s; "
-                  f"{machine()}, load average {load} at the start; commit {commit()}.")
-    return "\n".join([_BEGIN.format(section.name), f"## {title(section.script)}", "",
+                  f"{machine()}, load average {load} at the start; commit {code}.")
+    return "\n".join([_BEGIN.format(section.name), f"## {section.heading()}", "",
                       body, "", f"*{provenance}*", _END.format(section.name)])
 
 
 def not_run(section):
     """Return the markdown block of a section that has not been generated yet."""
-    return "\n".join([_BEGIN.format(section.name), f"## {title(section.script)}", "",
+    return "\n".join([_BEGIN.format(section.name), f"## {section.heading()}", "",
                       f"Not generated yet: `python benchmarks/report.py --only {section.name}` "
                       f"runs `{command(section)}`.", _END.format(section.name)])
 
@@ -145,12 +153,15 @@ def write_page(out, sections=PAGE, only=None, note=None, log=sys.stderr):
     only : collection of str or None, default=None
         Names of the sections to run; None runs them all.
     note : str or None, default=None
-        A sentence printed under the page's title.
+        A sentence printed under the page's title; None keeps the page's.
     log : file, default=sys.stderr
         Where the progress lines go.
     """
     out = Path(out)
-    kept = existing_sections(out.read_text(encoding="utf-8")) if out.is_file() else {}
+    text = out.read_text(encoding="utf-8") if out.is_file() else ""
+    kept = existing_sections(text)
+    if note is None and text.startswith(HEADER.rstrip()):
+        note = text[len(HEADER.rstrip()):].split(_BEGIN.format(""), 1)[0].strip() or None
     blocks = {}
     for section in sections:
         if only is None or section.name in only:

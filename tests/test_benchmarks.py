@@ -22,8 +22,8 @@ def test_a_script_runs_from_the_checkout():
 def test_every_section_of_the_page_names_a_script():
     for section in report.PAGE:
         assert (BENCHMARKS / f"{section.script}.py").is_file(), section
-        assert report.title(section.script)   # the heading comes from the docstring
     assert len({section.name for section in report.PAGE}) == len(report.PAGE)
+    assert len({section.heading() for section in report.PAGE}) == len(report.PAGE)
 
 
 def test_report_writes_sections_and_keeps_the_others(tmp_path):
@@ -49,3 +49,4 @@ def test_report_writes_sections_and_keeps_the_others(tmp_path):
     assert report.existing_sections(again)["regression"] == report.existing_sections(text)[
         "regression"]
     assert "The run failed (exit status 2)" in again and "--no-such-option" in again
+    assert "A shared machine." in again   # the note stays until replaced
