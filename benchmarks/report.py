@@ -56,6 +56,7 @@ class Section:
 PAGE = (
     Section("optimality", "optimality", ("--repeats", "3")),
     Section("table1", "table1", ("--table", "1", "--repeats", "3", "--depth4")),
+    Section("fronts", "fronts"),
     Section("regression", "regression", ("--repeats", "3")),
     Section("boosting", "boosting"),
     Section("branches", "branches", ("--time-limit", "60")),
