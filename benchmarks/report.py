@@ -162,7 +162,7 @@ def write_page(out, sections=PAGE, only=None, note=None, log=sys.stderr):
     text = out.read_text(encoding="utf-8") if out.is_file() else ""
     kept = existing_sections(text)
     if note is None and text.startswith(HEADER.rstrip()):
-        note = text[len(HEADER.rstrip()):].split(_BEGIN.format(""), 1)[0].strip() or None
+        note = text[len(HEADER.rstrip()):].split(_BEGIN.split("{")[0], 1)[0].strip() or None
     blocks = {}
     for section in sections:
         if only is None or section.name in only:

@@ -50,3 +50,4 @@ def test_report_writes_sections_and_keeps_the_others(tmp_path):
         "regression"]
     assert "The run failed (exit status 2)" in again and "--no-such-option" in again
     assert "A shared machine." in again   # the note stays until replaced
+    assert again.count("<!-- section: regression -->") == 1 and again.count("A shared") == 1
