@@ -51,8 +51,10 @@ class Section:
         return doc.splitlines()[0].rstrip(".")
 
 
-# What the page shows, in this order. The arguments keep the whole page to about a quarter of an
-# hour on two cores; each script's --help gives the longer runs (more repeats, depth 5 tables).
+# What the page shows, in this order; each script's --help gives the longer runs (more repeats,
+# table1's depth-4 and binary tables). The whole page is long: on a 2-core machine shared with
+# other jobs it took about 1.5 h, half of it table1's exhaustive column (fault alone 18 min);
+# --only reruns one section at a time.
 PAGE = (
     Section("optimality", "optimality", ("--repeats", "3")),
     Section("table1", "table1", ("--table", "1", "--repeats", "3", "--depth4")),
