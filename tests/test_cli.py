@@ -170,29 +170,3 @@ def test_tampered_model_exit_code(iris_csv):
     proc = dpdt("show", path)
     assert proc.returncode == 2
     assert "checksum mismatch" in proc.stderr and "Traceback" not in proc.stderr
-
-
-def test_bench_runs_a_packaged_benchmark(capsys):
-    assert main(["bench", "regression", "--datasets", "fish", "--depths", "3",
-                 "--repeats", "1"]) == 0
-    out = capsys.readouterr().out
-    assert "| fish |" in out and "### targets" in out
-
-
-def test_bench_unknown_name(capsys):
-    assert main(["bench", "nope"]) == 2
-    assert "unknown benchmark 'nope'" in capsys.readouterr().err
-
-
-def test_benchmark_scripts_still_run_from_the_checkout():
-    """`python benchmarks/NAME.py` keeps working: the scripts wrap the packaged modules."""
-    from pathlib import Path
-
-    from dpdt.benchmarks import BENCHMARKS
-
-    root = Path(__file__).resolve().parent.parent
-    for name in BENCHMARKS:
-        assert (root / "benchmarks" / f"{name}.py").is_file(), name
-    proc = subprocess.run([sys.executable, str(root / "benchmarks" / "optimality.py"), "--help"],
-                          capture_output=True, text=True)
-    assert proc.returncode == 0 and "--repeats" in proc.stdout

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from dpdt.benchmarks import generalization as bench
+import generalization as bench  # benchmarks/generalization.py (pyproject: pytest pythonpath)
 
 
 def _row(dataset, dpdt, cart, depth=3):
@@ -21,11 +21,11 @@ def test_compare_counts_fewer_tests_ties_and_losses(capsys):
             _row("worse", (0.8, 1.0, [0]), (0.9, 2.0, [0]))]
     bench._compare(rows, "D", "C")
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "depth 3: D mean test accuracy 0.8500 > C 0.8600: FAIL (-0.0100)"
-    assert out[1] == ("depth 3: D at least as accurate with no more expected tests than C on "
+    assert out[0] == "- depth 3: D mean test accuracy 0.8500 > C 0.8600: FAIL (-0.0100)"
+    assert out[1] == ("- depth 3: D at least as accurate with no more expected tests than C on "
                       "3/5 datasets (fewer: fewer; equal: same_tree (tie: same test "
                       "predictions), tie (tie)): PASS")
-    assert out[2] == ("depth 3: D at least as accurate with strictly fewer expected tests than "
+    assert out[2] == ("- depth 3: D at least as accurate with strictly fewer expected tests than "
                       "C on 1/5 datasets: FAIL (1/5)")
 
 

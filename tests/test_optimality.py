@@ -664,7 +664,7 @@ def test_stump_is_the_enumerated_best_split(seed, n_classes, limits, criterion):
 
 def test_optimality_benchmark_speed_verdicts():
     # The 50x target reads the one-core row; the every-core row has a verdict line of its own.
-    from dpdt.benchmarks import optimality
+    import optimality  # benchmarks/optimality.py (pyproject: pytest pythonpath)
 
     def row(config, dataset, speedup):
         return dict(config=config, dataset=dataset, speedup_vs_published=speedup, ratio_to_cart=1.0,

@@ -5,8 +5,7 @@ import argparse
 import numpy as np
 import pytest
 
-from dpdt._cli import main as cli_main
-from dpdt.benchmarks import scaling
+import scaling  # benchmarks/scaling.py (pyproject: pytest pythonpath)
 
 
 def test_kdd_like_is_deterministic_imbalanced_and_has_every_class():
@@ -63,9 +62,9 @@ def test_tiny_run_prints_the_tables_and_the_verdicts(capsys):
     assert "from n=2000 to n=4000 <= 1.25x the n log n ratio" in out
 
 
-def test_cli_help_and_skipped_verdicts(capsys):
+def test_help_and_skipped_verdicts(capsys):
     with pytest.raises(SystemExit) as exit_info:
-        cli_main(["bench", "scaling", "--help"])
+        scaling.main(["--help"])
     assert exit_info.value.code == 0
     assert "--max-bins" in capsys.readouterr().out
     lines = scaling.summarise([1000], ["dpdt-3"], {(1000, "dpdt-3"): {"seconds": 1.0}})

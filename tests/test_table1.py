@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from dpdt.benchmarks import table1
+import table1  # benchmarks/table1.py (pyproject: pytest pythonpath)
 
 
 def test_binary_data_is_bundled():

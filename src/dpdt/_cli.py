@@ -1,4 +1,4 @@
-"""The ``dpdt`` command line: fit, pareto, show, predict, bench."""
+"""The ``dpdt`` command line: fit, pareto, show, predict."""
 
 import argparse
 import sys
@@ -12,7 +12,6 @@ from ._classes import DPDTreeClassifier, DPDTreeRegressor
 from ._export import export_text
 from ._io import load
 from ._params import SPLITTERS
-from .benchmarks import BENCHMARKS as BENCHMARK_NAMES
 
 
 class CommandError(ValueError):
@@ -292,12 +291,6 @@ def _predict(args):
     return 0
 
 
-def _bench(args):
-    from . import benchmarks
-
-    return benchmarks.run(args.name, args.args)
-
-
 def _add_fit_options(parser):
     parser.add_argument("data", nargs="?", help="training data: .csv, .parquet or .npz")
     parser.add_argument("--dataset", help="name of a bundled dataset instead of a file")
@@ -348,13 +341,6 @@ def build_parser():
     predict.add_argument("data", help="samples: .csv, .parquet or .npz")
     predict.add_argument("--out", help="write the predictions to this CSV (default: stdout)")
     predict.set_defaults(handler=_predict)
-
-    bench = commands.add_parser("bench", help="run a packaged benchmark",
-                                description="Run a packaged benchmark; arguments after its "
-                                            "name go to the benchmark (try `--help`).")
-    bench.add_argument("name", help="benchmark: " + ", ".join(BENCHMARK_NAMES))
-    bench.add_argument("args", nargs=argparse.REMAINDER, help="the benchmark's own options")
-    bench.set_defaults(handler=_bench)
     return parser
 
 

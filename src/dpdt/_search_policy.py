@@ -14,10 +14,10 @@ MAX_CANDIDATES = 2**31 - 1
 
 
 # What splitter="auto" and candidates="auto" resolve to. The screen at the root finds the first
-# split greedy generators miss (benchmarks/optimality.py: mean gap to the depth-3 optima 0.13
-# points against 0.38 for CART (7, 7, 7), at similar time); a wider CART below it pays off at
-# depth 3, a narrower one with a third level of choice deeper (same time as (7, 7, 7) at depths 4
-# and 5, higher train accuracy on seven of the eight benchmarks). Binned features, which the
+# split greedy generators miss (a smaller gap to the depth-3 optima than CART (7, 7, 7) at similar
+# time: the optimality section of docs/benchmarks.md); a wider CART below it pays off at depth 3,
+# a narrower one with a third level of choice deeper (the time of (7, 7, 7) at depths 4 and 5, and
+# a higher train accuracy on most of the bundled sets). Binned features, which the
 # screen does not take, and trees of depth 1 or 2, for which its depth-3 estimate is no guide
 # (CART's candidates hold XOR's exact root, the screen's binned one need not), keep the DPDT
 # paper's CART (7, 7, 7).
