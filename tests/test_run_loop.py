@@ -13,7 +13,8 @@ import time
 
 import pytest
 
-pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="address-space limits and SIGINT as on Linux")
+pytestmark = pytest.mark.skipif(sys.platform != "linux",
+                                reason="address-space limits and SIGINT as on Linux")
 
 # The limit leaves the process 200 MB above what it holds after setup: a few dozen thread stacks,
 # far fewer than n_jobs=400 asks for (every fit below has at least 400 root tasks).
@@ -45,8 +46,8 @@ FIT_UNDER_LIMIT = textwrap.dedent("""
 
 @pytest.mark.parametrize("search", ["front", "bounded"])
 def test_refused_thread_raises_instead_of_aborting(search):
-    proc = subprocess.run([sys.executable, "-c", FIT_UNDER_LIMIT, search], capture_output=True, text=True,
-                          timeout=120)
+    proc = subprocess.run([sys.executable, "-c", FIT_UNDER_LIMIT, search],
+                          capture_output=True, text=True, timeout=120)
     assert proc.returncode == 3, (proc.returncode, proc.stdout, proc.stderr[-2000:])
     assert "could not start thread" in proc.stdout and "n_jobs" in proc.stdout
     assert "terminate called" not in proc.stderr
@@ -71,7 +72,8 @@ LONG_BRANCHES_FIT = textwrap.dedent("""
 
 
 def test_ctrl_c_interrupts_branches():
-    proc = subprocess.Popen([sys.executable, "-c", LONG_BRANCHES_FIT], stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([sys.executable, "-c", LONG_BRANCHES_FIT], stdout=subprocess.PIPE,
+                            text=True)
     try:
         assert proc.stdout.readline().strip() == "start"
         time.sleep(1.0)   # well inside the search

@@ -149,7 +149,7 @@ class Search {
                 // Out of time, a state still completes its greedy candidate: the tree returned is
                 // then never worse than the greedy one.
                 if (task > 0 && out_of_time()) break;
-                children[order[task]] = solve_children(node, hash, depth, candidates[order[task]], ws);
+                children[order[task]] = solve_children(node, depth, candidates[order[task]], ws);
             }
             drop_unsolved(candidates, children);
             finish(*sol, candidates, children);
@@ -174,7 +174,7 @@ class Search {
         return sol;
     }
 
-    std::pair<SolutionPtr, SolutionPtr> solve_children(View node, SubsetHash hash, int depth,
+    std::pair<SolutionPtr, SolutionPtr> solve_children(View node, int depth,
                                                        const Candidate& c, Workspace& ws) {
         const SubsetHash& right_hash = c.right_hash;
         const int32_t n_left = c.split.n_left, n_right = node.m - n_left;
@@ -425,7 +425,7 @@ class Search {
     // CART's splits and the `budget` splits of best depth-2 lookahead (dpdt/lookahead.hpp).
     void lookahead_splits(View node, SubsetHash hash, const Solution& sol, int budget,
                           std::vector<SplitRecord>& out, Workspace& ws) {
-        if constexpr (std::is_same_v<O, Newton>) {
+        if constexpr (!O::kLossGrowsWithSamples) {
             throw std::invalid_argument("the lookahead splitter needs a loss that grows with the samples");
         } else if constexpr (!L::kExact) {
             throw std::invalid_argument("the lookahead splitter needs exact thresholds (max_bins=None)");
@@ -440,7 +440,7 @@ class Search {
     // The split of best exact depth-2 lookahead, if its search reads at most
     // params_.exact_depth2_work sample ids (an extra candidate where it is cheap).
     void add_exact_depth2_split(View node, std::vector<SplitRecord>& out, Workspace& ws) {
-        if constexpr (L::kExact && !std::is_same_v<O, Newton>) {
+        if constexpr (L::kExact && O::kLossGrowsWithSamples) {
             if (!layout_.data.has_missing) add_lookahead_splits(node, 1, params_.exact_depth2_work, out, ws);
         }
     }
@@ -448,7 +448,7 @@ class Search {
     // Appends the `count` splits of best lookahead, unless the search would read more than
     // max_reads > 0 sample ids; the splits already in `out` seed its bound.
     void add_lookahead_splits(View node, int count, int64_t max_reads, std::vector<SplitRecord>& out, Workspace& ws) {
-        if constexpr (L::kExact && !std::is_same_v<O, Newton>) {
+        if constexpr (L::kExact && O::kLossGrowsWithSamples) {
             const Dataset& data = layout_.data;
             if (ws.rank.empty()) ws.rank.resize(data.n);
             Lookahead<O> lookahead(data, obj_, limits_, ws.rank);
