@@ -441,7 +441,7 @@ nb::dict fit_branches(nb::ndarray<const int32_t, nb::numpy, nb::ndim<2>, nb::c_c
     params.max_depth = max_depth;
     params.time_limit = time_limit;
     params.max_branches = max_branches;
-    auto poll = []() {
+    auto poll = [](const dpdt::Progress&) {
         nb::gil_scoped_acquire gil;
         return PyErr_CheckSignals() != 0;
     };

@@ -623,7 +623,7 @@ void check_bounded(const Dataset& data, const Params& params, double alpha) {
 }
 
 // The best tree found on the run loop's workers, each with a search (its scratch and memo) kept
-// across the two phases; `stats` sums the searches'.
+// from task to task; `stats` sums the searches'.
 Shape search_optimal(const Dataset& data, const Classification& objective, const Params& params, double alpha,
                      double total, RunLoop& loop, FitStats& stats) {
     const int depth = params.max_depth;
@@ -641,28 +641,30 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
         return at;
     };
 
-    // Phase 1: CART's tree, then the root's optimum one level shallower: the incumbent to beat,
-    // and the bound at the ends of every root feature's thresholds.
+    // First (on one worker): CART's tree, then the root's optimum one level shallower: the
+    // incumbent to beat, and the bound at the ends of every root feature's thresholds.
     Outcome incumbent, shallow;
-    loop.run(1, [&](int w, int64_t) {
+    auto first = [&](int w) {
         incumbent = search(w).greedy_root(depth);
         shallow = search(w).solve_root(depth == 1 ? 1 : depth - 1, incumbent.value);
         tasks_done.fetch_add(1);
-    }, progress);
-    if (shallow.found) incumbent = shallow;
-    // Phase 2: each root feature searched on its own under that incumbent. Features do not share
+        if (shallow.found) incumbent = shallow;
+        return static_cast<int64_t>(depth >= 2 ? data.p : 0);
+    };
+    // Then each root feature searched on its own under that incumbent. Features do not share
     // their incumbents, and ties keep the first tree in a fixed order, so the tree does not
     // depend on which thread finds what first. (Sharing a tighter bound would not even help:
     // children searched under it fail sooner, and a failed child's lower bound prunes its
     // neighbouring thresholds less than an exact value does.)
     std::vector<RootTask> roots(static_cast<size_t>(depth >= 2 ? data.p : 0));
     std::vector<Outcome> searched(roots.size());
-    loop.run(static_cast<int64_t>(roots.size()), [&](int w, int64_t f) {
+    auto by_feature = [&](int w, int64_t f) {
         if (loop.timed_out()) return;   // the features left keep no tree
         roots[f] = RootTask{static_cast<int32_t>(f), &shallow};
         searched[f] = search(w).solve_root_feature(depth, incumbent.value, roots[f]);
         tasks_done.fetch_add(1);
-    }, progress);
+    };
+    loop.run(first, by_feature, progress);
 
     Outcome best = std::move(incumbent);
     for (Outcome& o : searched)

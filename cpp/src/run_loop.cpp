@@ -36,39 +36,51 @@ void RunLoop::fail(std::exception_ptr e) {
     stop_.store(true);
 }
 
-void RunLoop::run(int64_t n_tasks, const std::function<void(int, int64_t)>& task,
+void RunLoop::run(const std::function<int64_t(int)>& setup, const std::function<void(int, int64_t)>& task,
                   const std::function<Progress()>& progress) {
-    const int n = static_cast<int>(std::min<int64_t>(n_threads_, std::max<int64_t>(n_tasks, 0)));
-    std::atomic<int64_t> next{0};
     std::mutex mutex;
-    std::condition_variable done;
-    int running = 0;   // workers started and not yet returned, under `mutex`
+    std::condition_variable changed;
+    int running = 0;        // workers started and not yet returned, under `mutex`
+    bool set_up = false;    // under `mutex`: setup has returned (or thrown)
+    int64_t n_tasks = 0;    // written before set_up
+    std::atomic<int64_t> next{0};
     auto worker = [&](int w) {
         try {
+            if (w == 0) {
+                const int64_t n = setup(0);
+                std::lock_guard<std::mutex> lock(mutex);
+                n_tasks = n;
+                set_up = true;
+                changed.notify_all();
+            } else {
+                std::unique_lock<std::mutex> lock(mutex);
+                changed.wait(lock, [&] { return set_up; });
+            }
             for (int64_t k = next.fetch_add(1); k < n_tasks && !stopped(); k = next.fetch_add(1)) task(w, k);
         } catch (...) {
             fail(std::current_exception());
         }
         std::lock_guard<std::mutex> lock(mutex);
+        set_up = set_up || w == 0;   // a setup that threw releases the others too
         --running;
-        done.notify_all();
+        changed.notify_all();
     };
-    // Every path below reaches the joins: a thread that fails to start stops the others, and an
-    // exception of the polling thread does too.
+    // Every path below reaches the joins: a thread that fails to start stops the others (setup
+    // sees stopped()), and so does an exception of the polling thread.
     std::vector<std::thread> threads;
     try {
-        threads.reserve(static_cast<size_t>(n));
-        for (int w = 0; w < n; ++w) {
+        threads.reserve(static_cast<size_t>(n_threads_));
+        for (int w = 0; w < n_threads_; ++w) {
             std::lock_guard<std::mutex> lock(mutex);
             try {
                 threads.emplace_back(worker, w);
             } catch (const std::exception& e) {
-                throw ThreadStartFailed("could not start thread " + std::to_string(w + 1) + " of " + std::to_string(n) +
-                                        " (" + e.what() + "); lower n_jobs");
+                throw ThreadStartFailed("could not start thread " + std::to_string(w + 1) + " of " +
+                                        std::to_string(n_threads_) + " (" + e.what() + "); lower n_jobs");
             }
             ++running;
         }
-        poll_until_done(running, mutex, done, progress);
+        poll_until_done(running, mutex, changed, progress);
     } catch (...) {
         fail(std::current_exception());
     }
@@ -77,13 +89,13 @@ void RunLoop::run(int64_t n_tasks, const std::function<void(int, int64_t)>& task
     if (error_) std::rethrow_exception(error_);
 }
 
-void RunLoop::poll_until_done(const int& running, std::mutex& mutex, std::condition_variable& done,
+void RunLoop::poll_until_done(const int& running, std::mutex& mutex, std::condition_variable& changed,
                               const std::function<Progress()>& progress) {
     std::unique_lock<std::mutex> lock(mutex);
     while (running > 0) {
         auto wake = std::chrono::steady_clock::now() + kPollPeriod;
         if (limited_ && !timed_out()) wake = std::min(wake, deadline_);
-        done.wait_until(lock, wake);
+        changed.wait_until(lock, wake);
         if (running == 0) break;
         lock.unlock();
         if (limited_ && !timed_out() && std::chrono::steady_clock::now() >= deadline_) timed_out_.store(true);

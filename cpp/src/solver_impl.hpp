@@ -736,7 +736,7 @@ void receive_solutions(const RootPlan& plan, int dim, int64_t n_features, Root<O
 }
 
 // Expands the root, then solves `tasks` on the run loop's workers; a worker keeps its scratch from
-// task to task.
+// the root's expansion to its tasks.
 template <class O, class L>
 void solve_root(Search<O, L>& search, RunLoop& loop, const RootPlan& plan, Root<O, L>& root,
                 std::vector<int64_t>& tasks, int64_t n_samples, int max_depth) {
@@ -745,27 +745,29 @@ void solve_root(Search<O, L>& search, RunLoop& loop, const RootPlan& plan, Root<
         if (!workspaces[w]) workspaces[w] = std::make_unique<Workspace<typename L::Buffer>>(n_samples, max_depth);
         return *workspaces[w];
     };
-    std::atomic<int64_t> tasks_done{0};
-    auto progress = [&] {
-        Progress at;
-        at.states = search.states();
-        at.root_tasks = static_cast<int64_t>(tasks.size());
-        at.root_tasks_done = tasks_done.load();
-        return at;
-    };
-    loop.run(1, [&](int w, int64_t) {
+    std::atomic<int64_t> n_tasks{0}, tasks_done{0};
+    auto expand = [&](int w) {
         root.sol = search.expand(root.view, root.hash, 0, root.candidates, workspace(w));
-    }, progress);
-    root.children.resize(root.candidates.size());
-    root.order = search.solve_order(root.view, *root.sol, root.candidates);
-    tasks = tasks_to_solve(plan, root.n_tasks());
-    loop.run(static_cast<int64_t>(tasks.size()), [&](int w, int64_t k) {
+        root.children.resize(root.candidates.size());
+        root.order = search.solve_order(root.view, *root.sol, root.candidates);
+        tasks = tasks_to_solve(plan, root.n_tasks());
+        n_tasks.store(static_cast<int64_t>(tasks.size()));
+        return static_cast<int64_t>(tasks.size());
+    };
+    auto solve_task = [&](int w, int64_t k) {
         // Tasks 0 and 1 (the greedy candidate under a time limit) always run.
         if (k > 1 && search.out_of_time()) return;
         const int64_t t = tasks[k];
         root.side(t) = search.solve_side(root.view, 0, root.candidates[root.order[t / 2]], t % 2 == 0, workspace(w));
         tasks_done.fetch_add(1);
-    }, progress);
+    };
+    loop.run(expand, solve_task, [&] {
+        Progress at;
+        at.states = search.states();
+        at.root_tasks = n_tasks.load();
+        at.root_tasks_done = tasks_done.load();
+        return at;
+    });
 }
 
 template <class O, class L>

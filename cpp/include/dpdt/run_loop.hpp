@@ -14,8 +14,9 @@
 
 namespace dpdt {
 
-// How far a running fit is, as `poll` sees it: the root's subproblems (one side of one root
-// candidate each) are the unit of work; `root_tasks` is 0 until the root is expanded.
+// How far a running search is, as `poll` sees it: the states solved (BRANCHES: the branches
+// expanded), and the root's tasks done out of `root_tasks` (DPDT: one side of one root candidate
+// each, 0 until the root is expanded; the bounded search: the shallower root, then each feature).
 struct Progress {
     int64_t states = 0;
     int64_t root_tasks = 0, root_tasks_done = 0;
@@ -43,12 +44,12 @@ class RunLoop {
     // n_threads workers (at least 1); time_limit in seconds from now, <= 0 for none.
     RunLoop(int n_threads, double time_limit, const Poll& poll);
 
-    // Runs task(worker, k) for k = 0, 1, ..., n_tasks - 1, taken in that order by the workers
-    // (worker < n_workers(); at most n_tasks of them run), while the calling thread polls with
-    // progress(). Returns once every worker has returned, and rethrows the first exception of a
-    // worker, of poll or of starting a thread; Interrupted when poll asked to stop. After an
-    // error, the tasks not yet taken are skipped.
-    void run(int64_t n_tasks, const std::function<void(int, int64_t)>& task,
+    // Runs a search on the workers while the calling thread polls with progress(): worker 0 runs
+    // setup(0), which returns the number of tasks, then every worker takes task(worker, k) for
+    // k = 0, 1, ... in that order (worker < n_workers()). Returns once every worker has returned,
+    // and rethrows the first exception of setup, a task, poll or starting a thread; Interrupted
+    // when poll asked to stop. After an error, the tasks not yet taken are skipped.
+    void run(const std::function<int64_t(int)>& setup, const std::function<void(int, int64_t)>& task,
              const std::function<Progress()>& progress);
 
     int n_workers() const { return n_threads_; }
@@ -62,7 +63,7 @@ class RunLoop {
 
   private:
     void fail(std::exception_ptr e);
-    void poll_until_done(const int& running, std::mutex& mutex, std::condition_variable& done,
+    void poll_until_done(const int& running, std::mutex& mutex, std::condition_variable& changed,
                          const std::function<Progress()>& progress);
 
     const int n_threads_;
