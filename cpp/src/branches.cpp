@@ -173,16 +173,7 @@ class BranchSearch {
         }
 
         std::vector<Option> options = split_options(idx, depth);
-        // The best single split (its children leaves) is a tree too: the first incumbent, so that
-        // the options and children below must beat it from the start.
-        for (const Option& opt : options) {
-            double value = -p_.lambda;
-            for (const Child& c : opt.children) value += c.leaf;
-            if (value > node.lb + kEps) {
-                node.lb = value;
-                node.feature = opt.feature;
-            }
-        }
+        take_best_stump(options, node);
         std::sort(options.begin(), options.end(), [](const Option& x, const Option& y) {
             return x.ub > y.ub + kEps || (x.ub >= y.ub - kEps && x.feature < y.feature);
         });
@@ -197,32 +188,56 @@ class BranchSearch {
                 bound = std::max(bound, opt.ub);
                 continue;
             }
-            double lb = -p_.lambda, ub = opt.ub;
-            bool abandoned = false;
-            fill_children(idx, opt.feature, opt.children);
-            // Children of lowest bound first (measured: 20-30% fewer expansions than category
-            // order on tictactoe-f, careval-f, monk2, zoo): their targets are the tightest.
-            std::stable_sort(opt.children.begin(), opt.children.end(),
-                             [](const Child& x, const Child& y) { return x.ub < y.ub; });
-            for (Child& c : opt.children) {
-                const double rest = ub - c.ub;   // the others at their current bounds
-                const Bounds cb = solve(c.idx, c.a, c.b, depth + 1, needed - rest);
-                lb += cb.lb;
-                ub += cb.ub - c.ub;
-                c.ub = cb.ub;
-                if (ub <= std::max(node.lb, target) + kEps) {
-                    abandoned = true;
-                    break;
-                }
-            }
-            bound = std::max(bound, ub);
-            if (!abandoned && lb > node.lb + kEps) {
-                node.lb = lb;
+            const Explored split = explore(idx, opt, depth, needed);
+            bound = std::max(bound, split.ub);
+            if (!split.abandoned && split.lb > node.lb + kEps) {
+                node.lb = split.lb;
                 node.feature = opt.feature;
             }
         }
         node.ub = std::max(node.lb, std::min(bound, node.ub));
         return remember(key, node);
+    }
+
+    // The best single split (its children leaves) is a tree too: the first incumbent, so that
+    // the options and children below must beat it from the start.
+    void take_best_stump(const std::vector<Option>& options, Bounds& node) const {
+        for (const Option& opt : options) {
+            double value = -p_.lambda;
+            for (const Child& c : opt.children) value += c.leaf;
+            if (value > node.lb + kEps) {
+                node.lb = value;
+                node.feature = opt.feature;
+            }
+        }
+    }
+
+    // An option's children solved: the split's value lb (unless abandoned) and bound ub.
+    struct Explored {
+        double lb = 0.0, ub = 0.0;
+        bool abandoned = false;
+    };
+    // Solves the option's children one by one, each given the target the split needs of it to
+    // exceed `needed`, and abandons the option once its bound cannot.
+    Explored explore(const std::vector<int32_t>& idx, Option& opt, int depth, double needed) {
+        Explored out{-p_.lambda, opt.ub, false};
+        fill_children(idx, opt.feature, opt.children);
+        // Children of lowest bound first (measured: 20-30% fewer expansions than category
+        // order on tictactoe-f, careval-f, monk2, zoo): their targets are the tightest.
+        std::stable_sort(opt.children.begin(), opt.children.end(),
+                         [](const Child& x, const Child& y) { return x.ub < y.ub; });
+        for (Child& c : opt.children) {
+            const double rest = out.ub - c.ub;   // the others at their current bounds
+            const Bounds cb = solve(c.idx, c.a, c.b, depth + 1, needed - rest);
+            out.lb += cb.lb;
+            out.ub += cb.ub - c.ub;
+            c.ub = cb.ub;
+            if (out.ub <= needed + kEps) {
+                out.abandoned = true;
+                break;
+            }
+        }
+        return out;
     }
 
     // W * entropy of class weights w.
