@@ -357,7 +357,7 @@ nb::dict fit_branches(nb::ndarray<const int32_t, nb::numpy, nb::ndim<2>, nb::c_c
             data.n_categories[f] = std::max(data.n_categories[f], c + 1);
         }
     }
-    auto poll = []() {
+    auto poll = [](const dpdt::Progress&) {
         nb::gil_scoped_acquire gil;
         return PyErr_CheckSignals() != 0;
     };

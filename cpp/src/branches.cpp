@@ -1,13 +1,14 @@
 #include "dpdt/branches.hpp"
 
 #include <algorithm>
-#include <chrono>
+#include <atomic>
 #include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "dpdt/criterion.hpp"
+#include "dpdt/run_loop.hpp"
 #include "dpdt/solver.hpp"
 #include "dpdt/subset_hash.hpp"
 
@@ -107,8 +108,8 @@ struct Option {
 
 class BranchSearch {
   public:
-    BranchSearch(const CategoricalData& data, const BranchesParams& params, const std::function<bool()>& poll)
-        : d_(data), p_(params), poll_(poll), start_(std::chrono::steady_clock::now()) {
+    BranchSearch(const CategoricalData& data, const BranchesParams& params, const RunLoop& loop)
+        : d_(data), p_(params), loop_(loop) {
         total_ = 0.0;
         for (int64_t i = 0; i < d_.n; ++i) total_ += d_.w[i];
         // Every expansion hashes its children's subsets: each sample's two mixes are computed once.
@@ -172,16 +173,7 @@ class BranchSearch {
         }
 
         std::vector<Option> options = split_options(idx, depth);
-        // The best single split (its children leaves) is a tree too: the first incumbent, so that
-        // the options and children below must beat it from the start.
-        for (const Option& opt : options) {
-            double value = -p_.lambda;
-            for (const Child& c : opt.children) value += c.leaf;
-            if (value > node.lb + kEps) {
-                node.lb = value;
-                node.feature = opt.feature;
-            }
-        }
+        take_best_stump(options, node);
         std::sort(options.begin(), options.end(), [](const Option& x, const Option& y) {
             return x.ub > y.ub + kEps || (x.ub >= y.ub - kEps && x.feature < y.feature);
         });
@@ -196,32 +188,56 @@ class BranchSearch {
                 bound = std::max(bound, opt.ub);
                 continue;
             }
-            double lb = -p_.lambda, ub = opt.ub;
-            bool abandoned = false;
-            fill_children(idx, opt.feature, opt.children);
-            // Children of lowest bound first (measured: 20-30% fewer expansions than category
-            // order on tictactoe-f, careval-f, monk2, zoo): their targets are the tightest.
-            std::stable_sort(opt.children.begin(), opt.children.end(),
-                             [](const Child& x, const Child& y) { return x.ub < y.ub; });
-            for (Child& c : opt.children) {
-                const double rest = ub - c.ub;   // the others at their current bounds
-                const Bounds cb = solve(c.idx, c.a, c.b, depth + 1, needed - rest);
-                lb += cb.lb;
-                ub += cb.ub - c.ub;
-                c.ub = cb.ub;
-                if (ub <= std::max(node.lb, target) + kEps) {
-                    abandoned = true;
-                    break;
-                }
-            }
-            bound = std::max(bound, ub);
-            if (!abandoned && lb > node.lb + kEps) {
-                node.lb = lb;
+            const Explored split = explore(idx, opt, depth, needed);
+            bound = std::max(bound, split.ub);
+            if (!split.abandoned && split.lb > node.lb + kEps) {
+                node.lb = split.lb;
                 node.feature = opt.feature;
             }
         }
         node.ub = std::max(node.lb, std::min(bound, node.ub));
         return remember(key, node);
+    }
+
+    // The best single split (its children leaves) is a tree too: the first incumbent, so that
+    // the options and children below must beat it from the start.
+    void take_best_stump(const std::vector<Option>& options, Bounds& node) const {
+        for (const Option& opt : options) {
+            double value = -p_.lambda;
+            for (const Child& c : opt.children) value += c.leaf;
+            if (value > node.lb + kEps) {
+                node.lb = value;
+                node.feature = opt.feature;
+            }
+        }
+    }
+
+    // An option's children solved: the split's value lb (unless abandoned) and bound ub.
+    struct Explored {
+        double lb = 0.0, ub = 0.0;
+        bool abandoned = false;
+    };
+    // Solves the option's children one by one, each given the target the split needs of it to
+    // exceed `needed`, and abandons the option once its bound cannot.
+    Explored explore(const std::vector<int32_t>& idx, Option& opt, int depth, double needed) {
+        Explored out{-p_.lambda, opt.ub, false};
+        fill_children(idx, opt.feature, opt.children);
+        // Children of lowest bound first (measured: 20-30% fewer expansions than category
+        // order on tictactoe-f, careval-f, monk2, zoo): their targets are the tightest.
+        std::stable_sort(opt.children.begin(), opt.children.end(),
+                         [](const Child& x, const Child& y) { return x.ub < y.ub; });
+        for (Child& c : opt.children) {
+            const double rest = out.ub - c.ub;   // the others at their current bounds
+            const Bounds cb = solve(c.idx, c.a, c.b, depth + 1, needed - rest);
+            out.lb += cb.lb;
+            out.ub += cb.ub - c.ub;
+            c.ub = cb.ub;
+            if (out.ub <= needed + kEps) {
+                out.abandoned = true;
+                break;
+            }
+        }
+        return out;
     }
 
     // W * entropy of class weights w.
@@ -296,7 +312,7 @@ class BranchSearch {
     }
 
     double total() const { return total_; }
-    int64_t iterations() const { return iterations_; }
+    int64_t iterations() const { return iterations_.load(std::memory_order_relaxed); }
     int64_t branches() const { return static_cast<int64_t>(memo_.size()); }
     bool timed_out() const { return timed_out_; }
 
@@ -335,14 +351,12 @@ class BranchSearch {
         return b;
     }
 
-    // An expansion costs O(samples x features), far more than reading the clock: the time limit
-    // is checked at every one, Ctrl-C every 64.
+    // The run loop's flags, read at every expansion.
     void tick() {
-        ++iterations_;
-        if (p_.time_limit > 0.0 &&
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() > p_.time_limit)
-            timed_out_ = true;
-        if ((iterations_ & 63) == 0 && poll_ && poll_()) throw Interrupted();
+        // One writer; the polling thread reads the count for its progress reports.
+        iterations_.store(iterations_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        if (loop_.timed_out()) timed_out_ = true;
+        if (loop_.stopped()) throw Interrupted();
     }
 
     // The children of a multiway split on f: one per category present, in category order.
@@ -466,10 +480,9 @@ class BranchSearch {
 
     const CategoricalData& d_;
     const BranchesParams& p_;
-    const std::function<bool()>& poll_;
-    const std::chrono::steady_clock::time_point start_;
+    const RunLoop& loop_;
     double total_ = 0.0;
-    int64_t iterations_ = 0;
+    std::atomic<int64_t> iterations_{0};
     bool timed_out_ = false;
     BranchMemo memo_;
     std::vector<uint64_t> mix_a_, mix_b_;   // per sample
@@ -486,12 +499,39 @@ class BranchSearch {
     std::vector<uint64_t> hash_a_, hash_b_;
 };
 
+// The preorder edge lists of `emit` as the tree's CSR arrays.
+void set_edges(const std::vector<std::vector<std::pair<int32_t, int32_t>>>& edges, MultiwayTree& tree) {
+    tree.edge_begin.push_back(0);
+    for (const auto& node_edges : edges) {
+        for (const auto& [category, child] : node_edges) {
+            tree.edge_category.push_back(category);
+            tree.edge_child.push_back(child);
+        }
+        tree.edge_begin.push_back(static_cast<int64_t>(tree.edge_category.size()));
+    }
+}
+
+// H of a tree, from the tree itself (its subtrees may have improved on the root's bound).
+double objective_of(const MultiwayTree& tree, int n_classes, double total, double lambda) {
+    double correct = 0.0;
+    int64_t splits = 0;
+    for (size_t k = 0; k < tree.feature.size(); ++k) {
+        if (tree.feature[k] >= 0) {
+            ++splits;
+            continue;
+        }
+        const double* cw = tree.value.data() + k * n_classes;
+        correct += *std::max_element(cw, cw + n_classes);
+    }
+    return correct / total - lambda * static_cast<double>(splits);
+}
+
 }  // namespace
 
-BranchesResult solve_branches(const CategoricalData& data, const BranchesParams& params,
-                              const std::function<bool()>& poll) {
-    const auto t0 = std::chrono::steady_clock::now();
-    BranchSearch search(data, params, poll);
+BranchesResult solve_branches(const CategoricalData& data, const BranchesParams& params, const Poll& poll) {
+    // One worker: the search is sequential, and the calling thread polls meanwhile.
+    RunLoop loop(1, params.time_limit, poll);
+    BranchSearch search(data, params, loop);
     std::vector<int32_t> all(static_cast<size_t>(data.n));
     uint64_t a = 0, b = 0;
     for (int32_t i = 0; i < static_cast<int32_t>(data.n); ++i) {
@@ -499,39 +539,29 @@ BranchesResult solve_branches(const CategoricalData& data, const BranchesParams&
         a += mix_a(i);
         b += mix_b(i);
     }
-    search.seed_greedy(all, a, b, 0);
-    const Bounds root = search.solve(all, a, b, 0, -1e300);
+    Bounds root;
+    auto whole_search = [&](int) {
+        search.seed_greedy(all, a, b, 0);
+        root = search.solve(all, a, b, 0, -1e300);
+        return int64_t{0};
+    };
+    loop.run(whole_search, nullptr, [&] {
+        Progress at;
+        at.states = search.iterations();
+        return at;
+    });
 
     BranchesResult result;
     std::vector<std::vector<std::pair<int32_t, int32_t>>> edges;
     search.emit(all, a, b, 0, result.tree, edges);
-    result.tree.edge_begin.push_back(0);
-    for (const auto& node_edges : edges) {
-        for (const auto& [category, child] : node_edges) {
-            result.tree.edge_category.push_back(category);
-            result.tree.edge_child.push_back(child);
-        }
-        result.tree.edge_begin.push_back(static_cast<int64_t>(result.tree.edge_category.size()));
-    }
-    // H of the tree returned, from the tree itself (its subtrees may have improved on root.lb).
-    double correct = 0.0;
-    int64_t splits = 0;
-    const int K = data.n_classes;
-    for (size_t k = 0; k < result.tree.feature.size(); ++k) {
-        if (result.tree.feature[k] >= 0) {
-            ++splits;
-            continue;
-        }
-        const double* cw = result.tree.value.data() + k * K;
-        correct += *std::max_element(cw, cw + K);
-    }
-    result.objective = correct / search.total() - params.lambda * static_cast<double>(splits);
+    set_edges(edges, result.tree);
+    result.objective = objective_of(result.tree, data.n_classes, search.total(), params.lambda);
     // Proven optimal: the bound is the objective (the search's sums differ from it by rounding).
     result.upper_bound = root.exact() ? result.objective : std::max(root.ub, result.objective);
     result.optimal = root.exact();
     result.iterations = search.iterations();
     result.branches = search.branches();
-    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    result.seconds = loop.seconds();
     return result;
 }
 

@@ -18,18 +18,15 @@
 #include "dpdt/optimal.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <atomic>
-#include <chrono>
-#include <exception>
+#include <cmath>
 #include <limits>
 #include <memory>
-#include <mutex>
 #include <queue>
-#include <thread>
 #include <vector>
 
 #include "dpdt/criterion.hpp"
+#include "dpdt/run_loop.hpp"
 #include "dpdt/split_search.hpp"
 #include "dpdt/subset_hash.hpp"
 
@@ -154,9 +151,9 @@ struct RootTask {
 class Search {
   public:
     Search(const Dataset& data, const Classification& obj, const Params& params, double alpha, double total,
-           const std::atomic<bool>& stop, std::atomic<int64_t>& states_seen)
+           const RunLoop& loop, std::atomic<int64_t>& states_seen)
         : data_(data), obj_(obj), alpha_(alpha), total_(total),
-          expected_(params.complexity == Complexity::ExpectedTests), stop_(stop), states_seen_(states_seen),
+          expected_(params.complexity == Complexity::ExpectedTests), loop_(loop), states_seen_(states_seen),
           levels_(static_cast<size_t>(params.max_depth) + 1), memo_(data.n), class_w_(obj.n_classes) {
         for (Level& l : levels_) l.rank.assign(static_cast<size_t>(data.n), 0);
         integral_weights_ = total < 9e15;
@@ -197,7 +194,8 @@ class Search {
 
     double split_cost(double w) const { return alpha_ * (expected_ ? w : total_); }
     double kappa(int depth) const { return 1.0 + (expected_ ? alpha_ * depth : 0.0); }
-    bool stopped() const { return stop_.load(std::memory_order_relaxed); }
+    // Interrupted, or out of time: every state returns the best tree it has.
+    bool stopped() const { return loop_.stopped() || loop_.timed_out(); }
 
     double class_sums(const int32_t* ids, int32_t count, double* cw) const {
         std::fill(cw, cw + obj_.n_classes, 0.0);
@@ -538,7 +536,7 @@ class Search {
     const Classification& obj_;
     const double alpha_, total_;
     const bool expected_;
-    const std::atomic<bool>& stop_;
+    const RunLoop& loop_;
     std::atomic<int64_t>& states_seen_;   // every thread's states, for progress reports
     std::vector<Level> levels_;
     DepthOneMemo memo_;
@@ -614,111 +612,81 @@ void emit(const Dataset& data, const Classification& obj, const Shape& shape, si
     emit(data, obj, shape, at, std::move(right), out);
 }
 
-}  // namespace
-
-FitResult fit_optimal(const Dataset& data, const Classification& objective, const Params& params, double alpha,
-                      const Poll& poll) {
+// The inputs the bounds hold for (see dpdt/optimal.hpp).
+void check_bounded(const Dataset& data, const Params& params, double alpha) {
     if (data.has_missing) throw std::invalid_argument("the bounded exhaustive search needs data without missing values");
     if (!params.feature_costs.empty()) throw std::invalid_argument("the bounded exhaustive search has no feature costs");
     // The recursion is about max_depth^2 / 2 frames deep.
     if (params.max_depth < 1 || params.max_depth > 64)
         throw std::invalid_argument("the bounded exhaustive search needs 1 <= max_depth <= 64");
     if (!(alpha >= 0.0)) throw std::invalid_argument("alpha must be >= 0");
-    const auto t0 = std::chrono::steady_clock::now();
-    double total = 0.0;
-    for (int64_t i = 0; i < data.n; ++i) total += objective.w[i];
-    std::atomic<bool> stop{false};
-    std::atomic<bool> timed_out{false};
-    const int depth = params.max_depth;
-    const int n_threads = std::max(1, params.n_threads);
+}
 
-    // One search (and its scratch and memo) per thread, kept across the phases below.
-    std::atomic<int64_t> states_seen{0};
-    std::vector<std::unique_ptr<Search>> searches;
-    for (int t = 0; t < n_threads; ++t)
-        searches.push_back(std::make_unique<Search>(data, objective, params, alpha, total, stop, states_seen));
-    const bool limited = params.time_limit > 0.0;
-    std::atomic<int64_t> tasks_done{0};
-    // Runs task(search, k) for k < n_tasks on the threads while the calling thread polls.
-    auto phase = [&](int64_t n_tasks, auto&& task) {
-        std::atomic<int64_t> next{0};
-        std::mutex mutex;
-        std::exception_ptr error;
-        std::atomic<int> running{n_threads};
-        auto worker = [&](Search* search) {
-            try {
-                for (int64_t k = next.fetch_add(1); k < n_tasks && !stop.load(); k = next.fetch_add(1)) {
-                    task(*search, k);
-                    tasks_done.fetch_add(1);
-                }
-            } catch (...) {
-                std::lock_guard<std::mutex> lock(mutex);
-                if (!error) error = std::current_exception();
-                stop.store(true);
-            }
-            --running;
-        };
-        std::vector<std::thread> threads;
-        for (int t = 0; t < n_threads; ++t) threads.emplace_back(worker, searches[t].get());
-        bool interrupted = false;
-        while (running.load() > 0) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(10));
-            Progress progress;
-            progress.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            progress.root_tasks = 1 + (depth >= 2 ? data.p : 0);   // the shallower root, then each feature
-            progress.root_tasks_done = tasks_done.load();
-            progress.states = states_seen.load(std::memory_order_relaxed);
-            if (limited && progress.seconds >= params.time_limit && !stop.load()) {
-                timed_out.store(true);
-                stop.store(true);
-            }
-            if (!interrupted && poll && poll(progress)) {
-                interrupted = true;
-                stop.store(true);
-            }
-        }
-        for (std::thread& t : threads) t.join();
-        if (error) std::rethrow_exception(error);
-        if (interrupted) throw Interrupted();
+// The best tree found on the run loop's workers, each with a search (its scratch and memo) kept
+// from task to task; `stats` sums the searches'.
+Shape search_optimal(const Dataset& data, const Classification& objective, const Params& params, double alpha,
+                     double total, RunLoop& loop, FitStats& stats) {
+    const int depth = params.max_depth;
+    std::atomic<int64_t> states_seen{0}, tasks_done{0};
+    std::vector<std::unique_ptr<Search>> searches(loop.n_workers());
+    auto search = [&](int w) -> Search& {
+        if (!searches[w]) searches[w] = std::make_unique<Search>(data, objective, params, alpha, total, loop, states_seen);
+        return *searches[w];
+    };
+    auto progress = [&] {
+        Progress at;
+        at.root_tasks = 1 + (depth >= 2 ? data.p : 0);   // the shallower root, then each feature
+        at.root_tasks_done = tasks_done.load();
+        at.states = states_seen.load(std::memory_order_relaxed);
+        return at;
     };
 
-    // Phase 1: CART's tree, then the root's optimum one level shallower: the incumbent to beat,
-    // and the bound at the ends of every root feature's thresholds.
+    // First (on one worker): CART's tree, then the root's optimum one level shallower: the
+    // incumbent to beat, and the bound at the ends of every root feature's thresholds.
     Outcome incumbent, shallow;
-    phase(1, [&](Search& search, int64_t) {
-        incumbent = search.greedy_root(depth);
-        shallow = search.solve_root(depth == 1 ? 1 : depth - 1, incumbent.value);
-    });
-    if (shallow.found) incumbent = shallow;
-    // Phase 2: each root feature searched on its own under that incumbent. Features do not share
+    auto first = [&](int w) {
+        incumbent = search(w).greedy_root(depth);
+        shallow = search(w).solve_root(depth == 1 ? 1 : depth - 1, incumbent.value);
+        tasks_done.fetch_add(1);
+        if (shallow.found) incumbent = shallow;
+        return static_cast<int64_t>(depth >= 2 ? data.p : 0);
+    };
+    // Then each root feature searched on its own under that incumbent. Features do not share
     // their incumbents, and ties keep the first tree in a fixed order, so the tree does not
     // depend on which thread finds what first. (Sharing a tighter bound would not even help:
     // children searched under it fail sooner, and a failed child's lower bound prunes its
     // neighbouring thresholds less than an exact value does.)
     std::vector<RootTask> roots(static_cast<size_t>(depth >= 2 ? data.p : 0));
     std::vector<Outcome> searched(roots.size());
-    phase(static_cast<int64_t>(roots.size()), [&](Search& search, int64_t f) {
+    auto by_feature = [&](int w, int64_t f) {
+        if (loop.timed_out()) return;   // the features left keep no tree
         roots[f] = RootTask{static_cast<int32_t>(f), &shallow};
-        searched[f] = search.solve_root_feature(depth, incumbent.value, roots[f]);
-    });
+        searched[f] = search(w).solve_root_feature(depth, incumbent.value, roots[f]);
+        tasks_done.fetch_add(1);
+    };
+    loop.run(first, by_feature, progress);
 
     Outcome best = std::move(incumbent);
     for (Outcome& o : searched)
         if (o.found && o.value < best.value) best = std::move(o);
-
-    FitResult result;
-    for (const auto& search : searches) {
-        result.stats.states += search->stats.states;
-        result.stats.candidates += search->stats.candidates;
-        result.stats.exact_scans += search->stats.exact_scans;
-        result.stats.cache_hits += search->stats.cache_hits;
+    for (const auto& s : searches) {
+        if (!s) continue;
+        stats.states += s->stats.states;
+        stats.candidates += s->stats.candidates;
+        stats.exact_scans += s->stats.exact_scans;
+        stats.cache_hits += s->stats.cache_hits;
     }
-    result.stats.complete = !timed_out.load();
+    return std::move(best.shape);
+}
+
+// The front's one row: the tree of `shape` on all samples.
+FrontTree front_row(const Dataset& data, const Classification& objective, const Params& params, double alpha,
+                    double total, const Shape& shape) {
     std::vector<int32_t> ids(static_cast<size_t>(data.n));
     for (int32_t i = 0; i < static_cast<int32_t>(data.n); ++i) ids[i] = i;
     Emitted e;
     size_t at = 0;
-    emit(data, objective, best.shape, at, std::move(ids), e);
+    emit(data, objective, shape, at, std::move(ids), e);
     FrontTree ft;
     ft.alpha_min = ft.alpha_max = alpha;
     ft.loss = e.loss / total;
@@ -726,8 +694,22 @@ FitResult fit_optimal(const Dataset& data, const Classification& objective, cons
     ft.impurity = e.impurity / total;
     ft.n_splits = e.splits;
     ft.tree = std::move(e.tree);
-    result.front.push_back(std::move(ft));
-    result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return ft;
+}
+
+}  // namespace
+
+FitResult fit_optimal(const Dataset& data, const Classification& objective, const Params& params, double alpha,
+                      const Poll& poll) {
+    check_bounded(data, params, alpha);
+    RunLoop loop(params.n_threads, params.time_limit, poll);
+    double total = 0.0;
+    for (int64_t i = 0; i < data.n; ++i) total += objective.w[i];
+    FitResult result;
+    const Shape best = search_optimal(data, objective, params, alpha, total, loop, result.stats);
+    result.stats.complete = !loop.timed_out();
+    result.front.push_back(front_row(data, objective, params, alpha, total, best));
+    result.stats.seconds = loop.seconds();
     return result;
 }
 

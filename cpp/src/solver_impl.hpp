@@ -5,10 +5,7 @@
 #include "dpdt/solver.hpp"
 
 #include <algorithm>
-#include <chrono>
-#include <condition_variable>
-#include <cstring>
-#include <exception>
+#include <atomic>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -16,177 +13,21 @@
 #include <random>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <unordered_map>
 
 #include "dpdt/criterion.hpp"
 #include "dpdt/hull.hpp"
 #include "dpdt/layout.hpp"
 #include "dpdt/lookahead.hpp"
+#include "dpdt/run_loop.hpp"
 #include "dpdt/screen.hpp"
 #include "dpdt/split_search.hpp"
 #include "dpdt/subset_hash.hpp"
+#include "solution.hpp"
+#include "solution_io.hpp"
 
 namespace dpdt {
 namespace {
-
-struct Solution;
-using SolutionPtr = std::shared_ptr<const Solution>;
-
-struct Action {
-    int32_t feature = -1;
-    double threshold = 0.0;
-    bool missing_left = false;   // where a missing value goes
-    SolutionPtr left, right;
-};
-
-// What is known of a state once solved: its statistics, and the hull (or, with Front::Pareto, the
-// Pareto set) of its optimal subtrees with the actions those subtrees start with. Child solutions
-// are shared between parents.
-struct Solution {
-    int32_t n_samples = 0;
-    double total = 0.0;
-    std::vector<double> stats;   // the objective's sufficient statistics
-    double impurity = 0.0;
-    std::vector<Action> actions;
-    Hull hull;
-};
-
-// A solution and the subtrees it reaches as bytes, children before parents, shared subtrees once.
-// The bytes only travel between processes of one fit (dpdt.dask), so they are native-endian.
-class SolutionWriter {
-  public:
-    std::string write(const SolutionPtr& root) {
-        put(kMagic);
-        const size_t count_at = out_.size();
-        put(int32_t{0});
-        visit(root.get());
-        const int32_t count = static_cast<int32_t>(index_.size());
-        std::memcpy(out_.data() + count_at, &count, sizeof count);
-        return std::move(out_);
-    }
-
-  private:
-    int32_t visit(const Solution* s) {
-        if (auto it = index_.find(s); it != index_.end()) return it->second;
-        std::vector<std::pair<int32_t, int32_t>> children;
-        for (const Action& a : s->actions) children.emplace_back(visit(a.left.get()), visit(a.right.get()));
-        put(s->n_samples);
-        put(s->total);
-        put(s->impurity);
-        put(static_cast<int32_t>(s->stats.size()));
-        for (double v : s->stats) put(v);
-        put(static_cast<int32_t>(s->actions.size()));
-        for (size_t a = 0; a < s->actions.size(); ++a) {
-            put(s->actions[a].feature);
-            put(s->actions[a].threshold);
-            put(static_cast<uint8_t>(s->actions[a].missing_left));
-            put(children[a].first);
-            put(children[a].second);
-        }
-        put(static_cast<int32_t>(s->hull.size()));
-        for (const HullPoint& p : s->hull) {
-            put(p.C);
-            put(p.L);
-            put(p.I);
-            put(p.S);
-            put(p.action);
-            put(p.left_point);
-            put(p.right_point);
-        }
-        const int32_t id = static_cast<int32_t>(index_.size());
-        index_.emplace(s, id);
-        return id;
-    }
-    template <class T>
-    void put(T v) {
-        out_.append(reinterpret_cast<const char*>(&v), sizeof v);
-    }
-
-    static constexpr uint32_t kMagic = 0x54445044;   // "DPDT"
-    std::string out_;
-    std::unordered_map<const Solution*, int32_t> index_;
-
-    friend class SolutionReader;
-};
-
-// The inverse of SolutionWriter, checking every count and reference, so that corrupt bytes give
-// BadSolution rather than a tree pointing anywhere.
-class SolutionReader {
-  public:
-    SolutionReader(const std::string& bytes, int dim, int64_t n_features)
-        : bytes_(bytes), dim_(dim), p_(n_features) {}
-
-    SolutionPtr read() {
-        if (get<uint32_t>() != SolutionWriter::kMagic) fail();
-        const int32_t count = get<int32_t>();
-        if (count < 1) fail();
-        std::vector<SolutionPtr> solutions;
-        for (int32_t k = 0; k < count; ++k) {
-            auto s = std::make_shared<Solution>();
-            s->n_samples = get<int32_t>();
-            s->total = get<double>();
-            s->impurity = get<double>();
-            if (get<int32_t>() != dim_) fail();
-            s->stats.resize(dim_);
-            for (double& v : s->stats) v = get<double>();
-            const int32_t n_actions = get<int32_t>();
-            if (n_actions < 0 || n_actions > k) fail();
-            for (int32_t a = 0; a < n_actions; ++a) {
-                Action action;
-                action.feature = get<int32_t>();
-                action.threshold = get<double>();
-                if (action.feature < 0 || action.feature >= p_) fail();
-                action.missing_left = get<uint8_t>() != 0;
-                const int32_t l = get<int32_t>(), r = get<int32_t>();
-                if (l < 0 || l >= k || r < 0 || r >= k) fail();
-                action.left = solutions[l];
-                action.right = solutions[r];
-                s->actions.push_back(std::move(action));
-            }
-            const int32_t n_points = get<int32_t>();
-            if (n_points < 1 || n_points > (int64_t{1} << 24)) fail();
-            for (int32_t q = 0; q < n_points; ++q) {
-                HullPoint p;
-                p.C = get<double>();
-                p.L = get<double>();
-                p.I = get<double>();
-                p.S = get<double>();
-                p.action = get<int32_t>();
-                p.left_point = get<int32_t>();
-                p.right_point = get<int32_t>();
-                if (p.action >= n_actions || p.action < -1) fail();
-                if (p.action >= 0) {
-                    const Action& a = s->actions[p.action];
-                    if (p.left_point < 0 || p.left_point >= static_cast<int32_t>(a.left->hull.size()) ||
-                        p.right_point < 0 || p.right_point >= static_cast<int32_t>(a.right->hull.size()))
-                        fail();
-                }
-                s->hull.push_back(p);
-            }
-            solutions.push_back(std::move(s));
-        }
-        if (at_ != bytes_.size()) fail();
-        return solutions.back();
-    }
-
-  private:
-    template <class T>
-    T get() {
-        T v;
-        if (bytes_.size() - at_ < sizeof v) fail();
-        std::memcpy(&v, bytes_.data() + at_, sizeof v);
-        at_ += sizeof v;
-        return v;
-    }
-    [[noreturn]] static void fail() {
-        throw BadSolution("a subproblem solution does not decode: it is corrupt or from another fit");
-    }
-    const std::string& bytes_;
-    const int dim_;
-    const int64_t p_;
-    size_t at_ = 0;
-};
 
 struct StateKey {
     uint64_t a, b;
@@ -278,11 +119,8 @@ class Search {
     using View = typename L::View;
     using Workspace = dpdt::Workspace<typename L::Buffer>;
 
-    Search(const L& layout, const O& objective, const Params& params, std::atomic<bool>& stop)
-        : layout_(layout), obj_(objective), params_(params), stop_(stop),
-          deadline_(std::chrono::steady_clock::now() +
-                    std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                        std::chrono::duration<double>(std::max(0.0, params.time_limit)))) {
+    Search(const L& layout, const O& objective, const Params& params, const RunLoop& loop)
+        : layout_(layout), obj_(objective), params_(params), loop_(loop) {
         std::vector<double> root(obj_.dim());
         const View all = layout.root();
         node_stats(obj_, L::ids(all), all.m, root.data());
@@ -311,7 +149,7 @@ class Search {
                 // Out of time, a state still completes its greedy candidate: the tree returned is
                 // then never worse than the greedy one.
                 if (task > 0 && out_of_time()) break;
-                children[order[task]] = solve_children(node, hash, depth, candidates[order[task]], ws);
+                children[order[task]] = solve_children(node, depth, candidates[order[task]], ws);
             }
             drop_unsolved(candidates, children);
             finish(*sol, candidates, children);
@@ -336,7 +174,7 @@ class Search {
         return sol;
     }
 
-    std::pair<SolutionPtr, SolutionPtr> solve_children(View node, SubsetHash hash, int depth,
+    std::pair<SolutionPtr, SolutionPtr> solve_children(View node, int depth,
                                                        const Candidate& c, Workspace& ws) {
         const SubsetHash& right_hash = c.right_hash;
         const int32_t n_left = c.split.n_left, n_right = node.m - n_left;
@@ -421,13 +259,12 @@ class Search {
 
     // Once the time limit has passed, states keep the candidates already solved and skip the rest.
     bool out_of_time() {
-        if (params_.time_limit <= 0.0) return false;
-        if (timed_out_.load(std::memory_order_relaxed)) return true;
-        if (std::chrono::steady_clock::now() < deadline_) return false;
-        timed_out_.store(true);
+        if (!loop_.timed_out()) return false;
+        skipped_.store(true, std::memory_order_relaxed);
         return true;
     }
-    bool timed_out() const { return timed_out_.load(); }
+    // Whether the time limit made the search skip a candidate.
+    bool timed_out() const { return skipped_.load(); }
 
     int64_t states() const { return states_.load(); }
     int64_t n_candidates() const { return candidates_.load(); }
@@ -477,7 +314,7 @@ class Search {
     // A state with its statistics and leaf; `counted` states count against max_states.
     std::shared_ptr<Solution> new_state(int32_t m, std::vector<double> stats, bool counted = true) {
         if (counted) {
-            if (stop_.load(std::memory_order_relaxed)) throw Interrupted();
+            if (loop_.stopped()) throw Interrupted();
             if (states_.fetch_add(1, std::memory_order_relaxed) >= params_.max_states)
                 throw StateLimitExceeded("the search exceeded max_states=" + std::to_string(params_.max_states) +
                                          " states; lower max_depth or candidates, or raise max_states");
@@ -588,7 +425,7 @@ class Search {
     // CART's splits and the `budget` splits of best depth-2 lookahead (dpdt/lookahead.hpp).
     void lookahead_splits(View node, SubsetHash hash, const Solution& sol, int budget,
                           std::vector<SplitRecord>& out, Workspace& ws) {
-        if constexpr (std::is_same_v<O, Newton>) {
+        if constexpr (!O::kLossGrowsWithSamples) {
             throw std::invalid_argument("the lookahead splitter needs a loss that grows with the samples");
         } else if constexpr (!L::kExact) {
             throw std::invalid_argument("the lookahead splitter needs exact thresholds (max_bins=None)");
@@ -603,7 +440,7 @@ class Search {
     // The split of best exact depth-2 lookahead, if its search reads at most
     // params_.exact_depth2_work sample ids (an extra candidate where it is cheap).
     void add_exact_depth2_split(View node, std::vector<SplitRecord>& out, Workspace& ws) {
-        if constexpr (L::kExact && !std::is_same_v<O, Newton>) {
+        if constexpr (L::kExact && O::kLossGrowsWithSamples) {
             if (!layout_.data.has_missing) add_lookahead_splits(node, 1, params_.exact_depth2_work, out, ws);
         }
     }
@@ -611,7 +448,7 @@ class Search {
     // Appends the `count` splits of best lookahead, unless the search would read more than
     // max_reads > 0 sample ids; the splits already in `out` seed its bound.
     void add_lookahead_splits(View node, int count, int64_t max_reads, std::vector<SplitRecord>& out, Workspace& ws) {
-        if constexpr (L::kExact && !std::is_same_v<O, Newton>) {
+        if constexpr (L::kExact && O::kLossGrowsWithSamples) {
             const Dataset& data = layout_.data;
             if (ws.rank.empty()) ws.rank.resize(data.n);
             Lookahead<O> lookahead(data, obj_, limits_, ws.rank);
@@ -774,15 +611,14 @@ class Search {
     const L& layout_;
     const O& obj_;
     const Params& params_;
-    std::atomic<bool>& stop_;
+    const RunLoop& loop_;
     double total_weight_;
     bool uniform_costs_;
     std::vector<int32_t> all_features_;
     LeafLimits limits_;
     SolutionCache cache_;
     std::atomic<int64_t> states_{0}, candidates_{0}, exact_scans_{0}, cache_hits_{0}, state_bytes_{0};
-    const std::chrono::steady_clock::time_point deadline_;
-    std::atomic<bool> timed_out_{false};
+    std::atomic<bool> skipped_{false};
 };
 
 // Preorder (left first) arrays of the subtree of `sol` chosen by hull vertex `point`.
@@ -853,146 +689,116 @@ std::vector<FrontTree> front_of(const O& obj, const Solution& root, double total
     return front;
 }
 
+// The root of a fit and its subproblems, the "tasks": task t is side t % 2 of root candidate
+// order[t / 2]. The root's candidates are independent subproblems; the run loop's workers solve
+// them and the root combines them in candidate order, so the tree does not depend on n_threads.
+// Under a dpdt.dask plan the tasks are solved where the data is and travel as bytes.
+template <class O, class L>
+struct Root {
+    typename L::Buffer buffer;
+    typename L::View view;
+    SubsetHash hash;
+    std::shared_ptr<Solution> sol;
+    std::vector<Candidate> candidates;
+    std::vector<size_t> order;
+    std::vector<std::pair<SolutionPtr, SolutionPtr>> children;
+
+    int64_t n_tasks() const { return 2 * static_cast<int64_t>(candidates.size()); }
+    SolutionPtr& side(int64_t t) {
+        auto& pair = children[order[t / 2]];
+        return t % 2 == 0 ? pair.first : pair.second;
+    }
+};
+
+// The tasks this process solves: all of them for a local fit, the plan's for RootPlan::Solve.
+std::vector<int64_t> tasks_to_solve(const RootPlan& plan, int64_t n_tasks) {
+    std::vector<int64_t> tasks;
+    if (plan.mode == RootPlan::Mode::Local) {
+        for (int64_t t = 0; t < n_tasks; ++t) tasks.push_back(t);
+    } else if (plan.mode == RootPlan::Mode::Solve) {
+        for (int64_t t : plan.tasks) {
+            if (t < 0 || t >= n_tasks)
+                throw std::invalid_argument("root task " + std::to_string(t) + " does not exist (" +
+                                            std::to_string(n_tasks) + " tasks)");
+            tasks.push_back(t);
+        }
+    }
+    return tasks;
+}
+
+// RootPlan::Combine: the solutions of every task, shipped by the processes that solved them.
+template <class O, class L>
+void receive_solutions(const RootPlan& plan, int dim, int64_t n_features, Root<O, L>& root) {
+    if (static_cast<int64_t>(plan.solutions.size()) != root.n_tasks())
+        throw BadSolution("expected " + std::to_string(root.n_tasks()) + " subproblem solutions, got " +
+                          std::to_string(plan.solutions.size()));
+    for (int64_t t = 0; t < root.n_tasks(); ++t) root.side(t) = read_solution(plan.solutions[t], dim, n_features);
+}
+
+// Expands the root, then solves `tasks` on the run loop's workers; a worker keeps its scratch from
+// the root's expansion to its tasks.
+template <class O, class L>
+void solve_root(Search<O, L>& search, RunLoop& loop, const RootPlan& plan, Root<O, L>& root,
+                std::vector<int64_t>& tasks, int64_t n_samples, int max_depth) {
+    std::vector<std::unique_ptr<Workspace<typename L::Buffer>>> workspaces(loop.n_workers());
+    auto workspace = [&](int w) -> Workspace<typename L::Buffer>& {
+        if (!workspaces[w]) workspaces[w] = std::make_unique<Workspace<typename L::Buffer>>(n_samples, max_depth);
+        return *workspaces[w];
+    };
+    std::atomic<int64_t> n_tasks{0}, tasks_done{0};
+    auto expand = [&](int w) {
+        root.sol = search.expand(root.view, root.hash, 0, root.candidates, workspace(w));
+        root.children.resize(root.candidates.size());
+        root.order = search.solve_order(root.view, *root.sol, root.candidates);
+        tasks = tasks_to_solve(plan, root.n_tasks());
+        n_tasks.store(static_cast<int64_t>(tasks.size()));
+        return static_cast<int64_t>(tasks.size());
+    };
+    auto solve_task = [&](int w, int64_t k) {
+        // Tasks 0 and 1 (the greedy candidate under a time limit) always run.
+        if (k > 1 && search.out_of_time()) return;
+        const int64_t t = tasks[k];
+        root.side(t) = search.solve_side(root.view, 0, root.candidates[root.order[t / 2]], t % 2 == 0, workspace(w));
+        tasks_done.fetch_add(1);
+    };
+    loop.run(expand, solve_task, [&] {
+        Progress at;
+        at.states = search.states();
+        at.root_tasks = n_tasks.load();
+        at.root_tasks_done = tasks_done.load();
+        return at;
+    });
+}
 
 template <class O, class L>
 FitResult run(const L& layout, const O& objective, const Params& params, const Poll& poll, const RootPlan& plan) {
     using Mode = RootPlan::Mode;
     if (plan.mode != Mode::Local && params.time_limit > 0.0)
         throw std::invalid_argument("a fit split over processes cannot have a time limit");
-    const auto t0 = std::chrono::steady_clock::now();
-    std::atomic<bool> stop{false};
-    Search<O, L> search(layout, objective, params, stop);
-    typename L::Buffer root_buffer;
-    const typename L::View root_view = layout.with_histogram(objective, layout.root(), root_buffer);
-    const SubsetHash root_hash = hash_of(L::ids(root_view), root_view.m);
-    const int n_threads = std::max(1, params.n_threads);
-
-    std::mutex mutex;
-    std::condition_variable done_cv;
-    std::exception_ptr error;
-    SolutionPtr root;
-    auto fail = [&](std::exception_ptr e) {
-        std::lock_guard<std::mutex> lock(mutex);
-        if (!error) error = e;
-        stop.store(true);
-        done_cv.notify_all();
-    };
-
-    // The root's candidates are independent subproblems: threads take them one at a time, and the
-    // root combines their results in candidate order, so the tree does not depend on n_threads.
-    std::vector<Candidate> candidates;
-    std::shared_ptr<Solution> root_sol;
-    std::vector<std::pair<SolutionPtr, SolutionPtr>> children;
-    std::vector<size_t> order;
-    std::vector<int64_t> tasks;   // the root tasks this process solves, in the order taken
-    std::atomic<size_t> next{0};
-    std::atomic<int64_t> tasks_done{0}, tasks_total{0};
-    int running = n_threads;
-    auto worker = [&](bool is_first) {
-        try {
-            Workspace<typename L::Buffer> ws(layout.n(), params.max_depth);
-            if (is_first) {
-                std::vector<Candidate> local;
-                std::shared_ptr<Solution> sol = search.expand(root_view, root_hash, 0, local, ws);
-                std::lock_guard<std::mutex> lock(mutex);
-                candidates = std::move(local);
-                children.resize(candidates.size());
-                order = search.solve_order(root_view, *sol, candidates);
-                const int64_t n_tasks = 2 * static_cast<int64_t>(candidates.size());
-                if (plan.mode == Mode::Local) {
-                    for (int64_t t = 0; t < n_tasks; ++t) tasks.push_back(t);
-                } else if (plan.mode == Mode::Solve) {
-                    for (int64_t t : plan.tasks) {
-                        if (t < 0 || t >= n_tasks)
-                            throw std::invalid_argument("root task " + std::to_string(t) + " does not exist (" +
-                                                        std::to_string(n_tasks) + " tasks)");
-                        tasks.push_back(t);
-                    }
-                }
-                tasks_total.store(static_cast<int64_t>(tasks.size()));
-                root_sol = std::move(sol);
-                done_cv.notify_all();
-            } else {
-                std::unique_lock<std::mutex> lock(mutex);
-                done_cv.wait(lock, [&] { return root_sol != nullptr || error != nullptr; });
-            }
-            // A task is one side of one candidate: twice as many tasks as candidates balance the
-            // threads better. Tasks 0 and 1 (the greedy candidate under a time limit) always run.
-            while (!stop.load()) {
-                const size_t k = next.fetch_add(1);
-                if (k >= tasks.size() || (k > 1 && search.out_of_time())) break;
-                const size_t task = static_cast<size_t>(tasks[k]);
-                const size_t i = order[task / 2];
-                const bool left_side = task % 2 == 0;
-                SolutionPtr sol = search.solve_side(root_view, 0, candidates[i], left_side, ws);
-                std::lock_guard<std::mutex> lock(mutex);
-                (left_side ? children[i].first : children[i].second) = std::move(sol);
-                tasks_done.fetch_add(1);
-            }
-        } catch (...) {
-            fail(std::current_exception());
-        }
-        std::lock_guard<std::mutex> lock(mutex);
-        --running;
-        done_cv.notify_all();
-    };
-    std::vector<std::thread> threads;
-    threads.emplace_back(worker, true);
-    for (int t = 1; t < n_threads; ++t) threads.emplace_back(worker, false);
-    {
-        std::unique_lock<std::mutex> lock(mutex);
-        while (running > 0) {
-            done_cv.wait_for(lock, std::chrono::milliseconds(20));
-            if (running == 0) break;
-            lock.unlock();
-            Progress progress;
-            progress.states = search.states();
-            progress.root_tasks = tasks_total.load();
-            progress.root_tasks_done = tasks_done.load();
-            progress.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            const bool interrupt = poll && poll(progress);
-            lock.lock();
-            if (interrupt) {
-                stop.store(true);
-                if (!error) error = std::make_exception_ptr(Interrupted());
-                done_cv.notify_all();
-            }
-        }
-    }
-    for (std::thread& t : threads) t.join();
-    if (error) std::rethrow_exception(error);
+    RunLoop loop(params.n_threads, params.time_limit, poll);
+    Search<O, L> search(layout, objective, params, loop);
+    Root<O, L> root;
+    root.view = layout.with_histogram(objective, layout.root(), root.buffer);
+    root.hash = hash_of(L::ids(root.view), root.view.m);
+    std::vector<int64_t> tasks;
+    solve_root(search, loop, plan, root, tasks, layout.n(), params.max_depth);
 
     FitResult result;
-    result.root_tasks = 2 * static_cast<int64_t>(candidates.size());
-    if (plan.mode == Mode::Solve) {
-        for (int64_t t : tasks) {
-            const auto& pair = children[order[t / 2]];
-            result.solutions.push_back(SolutionWriter().write(t % 2 == 0 ? pair.first : pair.second));
-        }
-    } else if (plan.mode == Mode::Combine) {
-        if (static_cast<int64_t>(plan.solutions.size()) != result.root_tasks)
-            throw BadSolution("expected " + std::to_string(result.root_tasks) + " subproblem solutions, got " +
-                              std::to_string(plan.solutions.size()));
-        for (int64_t t = 0; t < result.root_tasks; ++t) {
-            SolutionPtr side = SolutionReader(plan.solutions[t], objective.dim(), layout.p()).read();
-            auto& pair = children[order[t / 2]];
-            (t % 2 == 0 ? pair.first : pair.second) = std::move(side);
-        }
-    }
+    result.root_tasks = root.n_tasks();
+    if (plan.mode == Mode::Solve)
+        for (int64_t t : tasks) result.solutions.push_back(write_solution(*root.side(t)));
+    if (plan.mode == Mode::Combine) receive_solutions(plan, objective.dim(), layout.p(), root);
     result.stats.states = search.states();
     result.stats.candidates = search.n_candidates();
     result.stats.exact_scans = search.exact_scans();
     result.stats.cache_hits = search.cache_hits();
     result.stats.complete = !search.timed_out();
-    if (plan.mode == Mode::Count || plan.mode == Mode::Solve) {
-        result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        return result;
+    if (plan.mode == Mode::Local || plan.mode == Mode::Combine) {
+        search.drop_unsolved(root.candidates, root.children);
+        if (!root.candidates.empty()) search.finish(*root.sol, root.candidates, root.children);
+        result.front = front_of(objective, *root.sol, search.total_weight(), params.front);
     }
-    search.drop_unsolved(candidates, children);
-    if (!candidates.empty()) search.finish(*root_sol, candidates, children);
-
-    result.front = front_of(objective, *root_sol, search.total_weight(), params.front);
-    result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    result.stats.seconds = loop.seconds();
     return result;
 }
 

@@ -11,8 +11,9 @@
 // the support bound of the sparse-tree literature (w(l) < 2 lambda: never split).
 #pragma once
 #include <cstdint>
-#include <functional>
 #include <vector>
+
+#include "dpdt/run_loop.hpp"
 
 namespace dpdt {
 
@@ -63,9 +64,8 @@ struct BranchesResult {
     double seconds = 0.0;
 };
 
-// `poll` is called between expansions from the calling thread; returning true stops the search
-// (the binding raises KeyboardInterrupt).
-BranchesResult solve_branches(const CategoricalData& data, const BranchesParams& params,
-                              const std::function<bool()>& poll);
+// The search runs on the run loop (dpdt/run_loop.hpp): `poll` is called every few milliseconds
+// from the calling thread, and returning true stops the search with Interrupted.
+BranchesResult solve_branches(const CategoricalData& data, const BranchesParams& params, const Poll& poll);
 
 }  // namespace dpdt

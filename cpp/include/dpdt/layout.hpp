@@ -246,7 +246,7 @@ class BinnedLayout {
             scanner.scan(f, [&](const SplitRecord& s, const double* l, const double* r) DPDT_INLINE {
                 if (obj.weight(l) <= 0.0 || obj.weight(r) <= 0.0) return;
                 SplitRecord scored = s;
-                scored.score = generator_score(obj, parent, l, r);
+                scored.score = obj.generator_score(parent, l, r);
                 out.push_back(scored);
             });
         }
@@ -546,18 +546,6 @@ class BinnedLayout {
         mutable std::vector<double> left_stats_, right_stats_;
     };
 
-    static double generator_score(const O& obj, double parent, const double* l, const double* r) {
-        if constexpr (std::is_same_v<O, Classification>) {
-            if (obj.criterion == Criterion::GainRatio) {
-                const double wl = obj.weight(l), wr = obj.weight(r), total = wl + wr;
-                const double gain = parent - obj.generator_impurity(l) - obj.generator_impurity(r);
-                const double pl = wl / total, pr = wr / total;
-                return gain / -(pl * std::log2(pl) + pr * std::log2(pr));
-            }
-        }
-        return parent - obj.generator_impurity(l) - obj.generator_impurity(r);
-    }
-
     void best_generator_per_feature(const O& obj, const View& v, const std::vector<int32_t>& features,
                                     const LeafLimits& limits, const double* stats,
                                     std::vector<SplitRecord>& out) const {
@@ -568,13 +556,13 @@ class BinnedLayout {
         for (size_t a = 0; a < features.size(); ++a) {
             SplitRecord& best = out[a];
             const int32_t f = features[a];
-            if constexpr (std::is_same_v<O, Newton>) {
+            if constexpr (O::kNewtonGain) {
                 scan_newton_gains(obj, scanner, f, parent, tol, best);
                 continue;
             }
             scanner.scan(f, [&](const SplitRecord& s, const double* l, const double* r) DPDT_INLINE {
                 if (obj.weight(l) <= 0.0 || obj.weight(r) <= 0.0) return;
-                const double score = generator_score(obj, parent, l, r);
+                const double score = obj.generator_score(parent, l, r);
                 if (best.found() && score <= best.score + tol) return;
                 best = s;
                 best.score = score;
@@ -586,7 +574,7 @@ class BinnedLayout {
     // d = H + lambda (a term with d <= 0 counts 0, as in Newton::loss). The scan keeps the best
     // as the fraction num / den and compares by products: the divisions of the generic scan
     // dominated boosting's fits. The rule is the generic one, "beats the best by more than tol".
-    static void scan_newton_gains(const Newton& obj, const Scanner& scanner, int64_t f, double parent, double tol,
+    static void scan_newton_gains(const O& obj, const Scanner& scanner, int64_t f, double parent, double tol,
                                   SplitRecord& best) {
         const double lambda = obj.reg_lambda, tol2 = 2.0 * tol;
         double best_num = 0.0, best_den = 1.0;

@@ -7,6 +7,20 @@
 // found by subtraction is bit-identical to one summed directly (dpdt/layout.hpp). An objective
 // names those quantities (`fixed_dim`, `quantities`), how a sample adds them to the statistics
 // (`add_fixed`), and which quantity's unit each statistic is counted in (`quantity_of`).
+//
+// What the generic search may assume of an objective is declared here, once per objective, and
+// asked as O::kName (every objective declares every trait):
+//   kGeneratorIsLoss       the generator's score is the loss's decrease, so its best split is the
+//                          loss's best (the last level then needs no separate loss scan);
+//   kLossGrowsWithSamples  a leaf's loss is >= 0 and never drops when samples are added: the
+//                          bounds of the lookahead splitter and of the exact depth-2 candidate
+//                          (dpdt/lookahead.hpp) hold, which they need;
+//   kClassCounts           the statistics are the weighted counts of the class codes y (n_classes
+//                          of them) and the loss the weighted 0-1 loss: the scans of
+//                          split_search.hpp, screen.hpp and lookahead.hpp take their counting
+//                          paths, which are written for Classification;
+//   kNewtonGain            the statistics are [W, G, H] and the loss -G^2 / (2 (H + reg_lambda))
+//                          + gamma: the binned scan compares gains as fractions (layout.hpp).
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -27,6 +41,9 @@ struct Classification {
 
     // The generator ranks splits by impurity, not by the 0-1 loss.
     static constexpr bool kGeneratorIsLoss = false;
+    static constexpr bool kLossGrowsWithSamples = true;
+    static constexpr bool kClassCounts = true;
+    static constexpr bool kNewtonGain = false;
 
     int dim() const { return n_classes; }
     void add(double* s, int32_t i) const { s[y[i]] += w[i]; }
@@ -47,6 +64,18 @@ struct Classification {
     double generator_impurity(const double* s) const {
         const double t = weight(s);
         return t * impurity(s, n_classes, t, criterion);
+    }
+    // What the generator maximises over the splits of a sample set whose generator impurity is
+    // `parent` into children of statistics l and r: the impurity's decrease, or for gain_ratio the
+    // decrease over the split information (in weight units, like a decrease).
+    double generator_score(double parent, const double* l, const double* r) const {
+        if (criterion == Criterion::GainRatio) {
+            const double wl = weight(l), wr = weight(r), total = wl + wr;
+            const double gain = parent - generator_impurity(l) - generator_impurity(r);
+            const double pl = wl / total, pr = wr / total;
+            return gain / -(pl * std::log2(pl) + pr * std::log2(pr));
+        }
+        return parent - generator_impurity(l) - generator_impurity(r);
     }
     // At least the generator score of any split of s (see the solver's CART generator): a split
     // removes at most all the impurity; a gain ratio has no such bound.
@@ -70,6 +99,9 @@ struct SquaredError {
 
     // The generator's score is the loss's decrease: its best split is the loss's best.
     static constexpr bool kGeneratorIsLoss = true;
+    static constexpr bool kLossGrowsWithSamples = true;
+    static constexpr bool kClassCounts = false;
+    static constexpr bool kNewtonGain = false;
 
     int dim() const { return 1 + 2 * n_outputs; }
     void add(double* s, int32_t i) const {
@@ -106,6 +138,9 @@ struct SquaredError {
     bool improvable(const double* s) const { return loss(s) > 0.0; }
     double tie(const double*) const { return 0.0; }
     double generator_impurity(const double* s) const { return loss(s); }
+    double generator_score(double parent, const double* l, const double* r) const {
+        return parent - generator_impurity(l) - generator_impurity(r);
+    }
     double generator_score_bound(const double* s) const { return loss(s); }
     double node_impurity(const double* s) const { return s[0] > 0.0 ? loss(s) / s[0] : 0.0; }
     int value_dim() const { return n_outputs; }
@@ -125,6 +160,10 @@ struct Newton {
     double gamma = 0.0;
 
     static constexpr bool kGeneratorIsLoss = true;
+    // A leaf's loss is negative and drops as samples of one sign of gradient are added.
+    static constexpr bool kLossGrowsWithSamples = false;
+    static constexpr bool kClassCounts = false;
+    static constexpr bool kNewtonGain = true;
 
     int dim() const { return 3; }
     void add(double* s, int32_t i) const {
@@ -148,6 +187,9 @@ struct Newton {
     bool improvable(const double*) const { return true; }
     double tie(const double*) const { return 0.0; }
     double generator_impurity(const double* s) const { return loss(s); }
+    double generator_score(double parent, const double* l, const double* r) const {
+        return parent - generator_impurity(l) - generator_impurity(r);
+    }
     // The children's losses have no lower bound of their own here.
     double generator_score_bound(const double*) const { return std::numeric_limits<double>::infinity(); }
     double node_impurity(const double* s) const { return loss(s); }

@@ -2,9 +2,7 @@
 // by a split generator, for every alpha at once, by backward induction over the states
 // (subset of the training samples, depth) of the tree-building MDP.
 #pragma once
-#include <atomic>
 #include <cstdint>
-#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -13,6 +11,7 @@
 #include "dpdt/layout.hpp"
 #include "dpdt/objective.hpp"
 #include "dpdt/params.hpp"
+#include "dpdt/run_loop.hpp"
 #include "dpdt/tree.hpp"
 
 namespace dpdt {
@@ -34,14 +33,6 @@ struct FitStats {
     int64_t cache_hits = 0;   // child states found already solved
     double seconds = 0.0;
     bool complete = true;     // false when time_limit cut the search short
-};
-
-// How far a running fit is, as `poll` sees it: the root's subproblems (one side of one root
-// candidate each) are the unit of work; `root_tasks` is 0 until the root is expanded.
-struct Progress {
-    int64_t states = 0;
-    int64_t root_tasks = 0, root_tasks_done = 0;
-    double seconds = 0.0;
 };
 
 // One fit split over processes (dpdt.dask): the root's subproblems, "tasks" (task t is side t % 2
@@ -79,15 +70,9 @@ class BadSolution : public std::invalid_argument {
     using std::invalid_argument::invalid_argument;
 };
 
-class Interrupted : public std::runtime_error {
-  public:
-    Interrupted() : std::runtime_error("interrupted") {}
-};
-
-// `poll` is called every few milliseconds from the calling thread while worker threads solve, with
-// the progress so far; returning true stops the fit, which then throws Interrupted. Instantiated
-// for the objectives of dpdt/objective.hpp.
-using Poll = std::function<bool(const Progress&)>;
+// `poll` (dpdt/run_loop.hpp) is called every few milliseconds from the calling thread while worker
+// threads solve; returning true stops the fit, which then throws Interrupted. Instantiated for the
+// objectives of dpdt/objective.hpp.
 template <class O>
 FitResult fit(const Dataset& data, const O& objective, const Params& params, const Poll& poll,
               const RootPlan& plan = RootPlan{});

@@ -97,7 +97,7 @@ inline bool cut_between(double x, double next) { return x != next && x == x; }
 template <class O>
 void node_stats(const O& obj, const int32_t* ids, int32_t n, double* stats) {
     std::fill(stats, stats + obj.dim(), 0.0);
-    if constexpr (std::is_same_v<O, Classification>) {
+    if constexpr (O::kClassCounts) {
         if (obj.n_classes == 2) {
             // In registers, the same sums: consecutive samples of one class would otherwise wait
             // on each other's store.
@@ -327,14 +327,14 @@ template <class O, class Visit>
 void generator_scores(const Dataset& data, const O& obj, const int32_t* ids, int32_t m, int64_t f,
                       const LeafLimits& limits, const double* stats, std::vector<double>& left,
                       std::vector<double>& right, Visit&& visit, const double* floor = nullptr) {
-    if constexpr (std::is_same_v<O, Classification>) {
+    if constexpr (O::kClassCounts) {
         classification_scores(data, obj, ids, m, f, limits, stats, visit, floor);
     } else {
         const double parent = obj.generator_impurity(stats);
         scan_thresholds(data, obj, ids, m, f, limits, stats, left, right,
                         [&](int32_t j, const double* l, const double* r) {
             if (obj.weight(l) <= 0.0 || obj.weight(r) <= 0.0) return;
-            visit(j, parent - obj.generator_impurity(l) - obj.generator_impurity(r));
+            visit(j, obj.generator_score(parent, l, r));
         });
     }
 }
@@ -364,7 +364,7 @@ void best_loss_splits(const Dataset& data, const O& obj, NodeView node, const Le
         for_each_order(data, node, f, order_scratch, [&](ScanOrder order) {
             const int32_t* ids = order.ids;
             SplitRecord found;
-            if constexpr (std::is_same_v<O, Classification>) {
+            if constexpr (O::kClassCounts) {
                 found = detail::best_01_split(data, obj, ids, node.m, f, limits, stats, scratch, lowest + tol);
             } else {
                 detail::scan_thresholds(data, obj, ids, node.m, f, limits, stats, left, right,

@@ -1,0 +1,79 @@
+// The one run loop of every search (DPDT, the bounded exhaustive search, BRANCHES): worker threads
+// take a phase's tasks in order while the calling thread polls for Ctrl-C and reports progress;
+// the loop owns the deadline, the first error and the joining of every thread it started. A search
+// supplies its tasks and what progress to report, and asks the loop whether to stop.
+#pragma once
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <stdexcept>
+
+namespace dpdt {
+
+// How far a running search is, as `poll` sees it: the states solved (BRANCHES: the branches
+// expanded), and the root's tasks done out of `root_tasks` (DPDT: one side of one root candidate
+// each, 0 until the root is expanded; the bounded search: the shallower root, then each feature).
+struct Progress {
+    int64_t states = 0;
+    int64_t root_tasks = 0, root_tasks_done = 0;
+    double seconds = 0.0;
+};
+
+// `poll` is called every few milliseconds from the calling thread while worker threads solve, with
+// the progress so far; returning true stops the fit, which then throws Interrupted.
+using Poll = std::function<bool(const Progress&)>;
+
+class Interrupted : public std::runtime_error {
+  public:
+    Interrupted() : std::runtime_error("interrupted") {}
+};
+
+// The system refused a thread (address space, process limits): the threads already started are
+// stopped and joined first.
+class ThreadStartFailed : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+class RunLoop {
+  public:
+    // n_threads workers (at least 1); time_limit in seconds from now, <= 0 for none.
+    RunLoop(int n_threads, double time_limit, const Poll& poll);
+
+    // Runs a search on the workers while the calling thread polls with progress(): worker 0 runs
+    // setup(0), which returns the number of tasks, then every worker takes task(worker, k) for
+    // k = 0, 1, ... in that order (worker < n_workers()). Returns once every worker has returned,
+    // and rethrows the first exception of setup, a task, poll or starting a thread; Interrupted
+    // when poll asked to stop. After an error, the tasks not yet taken are skipped.
+    void run(const std::function<int64_t(int)>& setup, const std::function<void(int, int64_t)>& task,
+             const std::function<Progress()>& progress);
+
+    int n_workers() const { return n_threads_; }
+    // An error or an interrupt: the work should end (by returning or throwing Interrupted).
+    bool stopped() const { return stop_.load(std::memory_order_relaxed); }
+    // The time limit has passed (set by the polling thread): the work should wrap up with what it
+    // has.
+    bool timed_out() const { return timed_out_.load(std::memory_order_relaxed); }
+    // Seconds since the loop was made.
+    double seconds() const;
+
+  private:
+    void fail(std::exception_ptr e);
+    void poll_until_done(const int& running, std::mutex& mutex, std::condition_variable& changed,
+                         const std::function<Progress()>& progress);
+
+    const int n_threads_;
+    const Poll& poll_;
+    const std::chrono::steady_clock::time_point start_;
+    const bool limited_;
+    std::chrono::steady_clock::time_point deadline_;
+    std::atomic<bool> stop_{false}, timed_out_{false};
+    std::mutex error_mutex_;
+    std::exception_ptr error_;
+};
+
+}  // namespace dpdt
