@@ -109,15 +109,17 @@ def _make_init(cls, params):
         [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
         + [inspect.Parameter(param.name, keyword, default=param.default) for param in params])
 
+    defaults = {param.name: param.default for param in params}
+
     def __init__(self, **kwargs):
-        # Only assigns (scikit-learn's rule): the values are validated by fit.
-        try:
-            bound = signature.bind(self, **kwargs)
-        except TypeError as error:   # as Python words it for a written-out signature
-            raise TypeError(f"{__init__.__qualname__}() {error}") from None
-        bound.apply_defaults()
-        for name, value in list(bound.arguments.items())[1:]:
-            setattr(self, name, value)
+        # Only assigns (scikit-learn's rule): the values are validated by fit. Not through
+        # signature.bind, which costs 30 times as much: a grid search clones many times.
+        for name in kwargs.keys() - defaults.keys():
+            # As Python words it for a written-out signature.
+            raise TypeError(f"{__init__.__qualname__}() got an unexpected keyword argument "
+                            f"{name!r}")
+        for name, default in defaults.items():
+            setattr(self, name, kwargs.get(name, default))
 
     # What inspect.signature, and so get_params, clone, __repr__ and help, read.
     __init__.__signature__ = signature
