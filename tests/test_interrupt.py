@@ -31,12 +31,28 @@ LONG_FIT = textwrap.dedent("""
 """)
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery is POSIX")
-@pytest.mark.parametrize("search", ["front", "bounded"])
-@pytest.mark.parametrize("n_jobs", [1, 2])
-def test_ctrl_c_interrupts_fit(n_jobs, search):
-    proc = subprocess.Popen([sys.executable, "-c", LONG_FIT, str(n_jobs), search],
-                            stdout=subprocess.PIPE, text=True)
+LONG_BRANCHES_FIT = textwrap.dedent("""
+    import signal
+    import numpy as np
+    from dpdt import BranchesClassifier
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 3, size=(2000, 30))
+    y = (X[:, 0] + X[:, 1] * X[:, 2] + rng.integers(0, 3, 2000) > 3).astype(int)
+    print("start", flush=True)
+    try:
+        BranchesClassifier(lam=1e-5).fit(X, y)   # minutes at least
+    except KeyboardInterrupt:
+        print("interrupted", flush=True)
+        raise SystemExit(3)
+    print("finished", flush=True)
+""")
+
+
+def assert_interrupted_promptly(script, *args):
+    """Run ``script`` in a child, send SIGINT once it is well inside its fit, check it stops."""
+    proc = subprocess.Popen([sys.executable, "-c", script, *args], stdout=subprocess.PIPE,
+                            text=True)
     try:
         assert proc.stdout.readline().strip() == "start"
         time.sleep(1.0)   # well inside the fit
@@ -49,3 +65,16 @@ def test_ctrl_c_interrupts_fit(n_jobs, search):
     assert "interrupted" in out
     assert proc.returncode == 3
     assert elapsed < 10, f"the fit took {elapsed:.1f} s to stop"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery is POSIX")
+@pytest.mark.parametrize("search", ["front", "bounded"])
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_ctrl_c_interrupts_fit(n_jobs, search):
+    assert_interrupted_promptly(LONG_FIT, str(n_jobs), search)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery is POSIX")
+def test_ctrl_c_interrupts_branches():
+    # BRANCHES runs on the same run loop as DPDT (cpp/include/dpdt/run_loop.hpp).
+    assert_interrupted_promptly(LONG_BRANCHES_FIT)
