@@ -32,7 +32,7 @@ from dpdt import (
     MultiwayTree,
     _core,
 )
-from dpdt._runner import core_params, run
+from dpdt._runner import aligned, core_params, run
 
 # --------------------------------------------------------------------------- registry
 
@@ -584,6 +584,42 @@ def test_core_arguments_of_a_wrong_type_are_clear_errors():
         fit_core(count_root_tasks=True, root_tasks=[0])
     with pytest.raises(TypeError, match="params"):
         _core.fit_classifier(*data, {}, n_classes=2)   # a dict is not the struct
+
+
+def misaligned(array):
+    """The same values in a buffer that starts one byte off, as an unpickled array can."""
+    raw = np.zeros(array.nbytes + 1, dtype=np.uint8)
+    copy = raw[1:].view(array.dtype).reshape(array.shape)
+    copy[...] = array
+    assert not copy.flags.aligned and copy.flags.c_contiguous
+    return copy
+
+
+def test_misaligned_arrays_reach_the_core_aligned():
+    # The core reads through typed pointers; dpdt.dask's workers unpickle their arrays.
+    rng = np.random.RandomState(0)
+    X = rng.rand(60, 3)
+    data = (X, (X[:, 0] + rng.rand(60) > 1).astype(np.int32), rng.rand(60))
+    params = dict(max_depth=2, candidates=[2, 2], splitters=["cart", "cart"])
+    expected = run("fit_classifier", data, params, dict(n_classes=2))
+    got = run("fit_classifier", tuple(misaligned(a) for a in data), params, dict(n_classes=2))
+    for want, have in zip(expected["front"], got["front"], strict=True):
+        for key, value in want["tree"].items():
+            assert_array_equal(have["tree"][key], value)
+    assert aligned(misaligned(data[1])).flags.aligned
+
+
+@pytest.mark.parametrize("make", [DPDTreeClassifier, DPDTreeRegressor])
+@pytest.mark.parametrize(("param", "value"), [
+    ("alpha", np.nan), ("alpha", -1.0), ("alpha", np.inf), ("alpha", "0.1"),
+    ("max_complexity", np.nan), ("max_complexity", -0.5)])
+def test_selection_parameters_set_after_fit_are_checked(make, param, value):
+    # set_params does not validate; alpha and max_complexity choose the tree without a refit.
+    X = np.arange(20.0).reshape(10, 2)
+    y = np.array([0, 1] * 5)
+    estimator = make(max_depth=2).fit(X, y).set_params(**{param: value})
+    with pytest.raises(ValueError, match=f"'{param}' parameter of {type(estimator).__name__}"):
+        estimator.predict(X)
 
 
 def read_only_memmap(array, directory):

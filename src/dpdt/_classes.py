@@ -8,6 +8,7 @@ from joblib import effective_n_jobs
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state, compute_sample_weight
+from sklearn.utils._param_validation import validate_parameter_constraints
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -277,6 +278,12 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
             raise ValueError(f"this estimator was fitted with full_front=False for "
                              f"alpha={fitted[0]}, max_complexity={fitted[1]}: refit it for "
                              f"alpha={self.alpha}, max_complexity={self.max_complexity}")
+        # set_params does not validate (scikit-learn's rule), and these two choose a tree of the
+        # front without a refit: checked here, as fit checks them.
+        validate_parameter_constraints(
+            {name: self._parameter_constraints[name] for name in ("alpha", "max_complexity")},
+            {"alpha": self.alpha, "max_complexity": self.max_complexity},
+            caller_name=type(self).__name__)
         return self.trees_[self._front_index(self.alpha, self.max_complexity)]
 
     def _validate_X_predict(self, X):

@@ -15,6 +15,8 @@ can resolve it in another process.
 import enum
 from contextvars import ContextVar
 
+import numpy as np
+
 from . import _core
 
 #: None, or a callable ``runner(name, args, params, arguments)`` that performs
@@ -51,9 +53,24 @@ def call_core(name, *args, params=None, **arguments):
 def run(name, args, params=None, arguments=None):
     """Return ``_core.<name>(*args, core_params(params), **arguments)``, run in this process."""
     core = getattr(_core, name)
+    args = tuple(aligned(value) for value in args)
+    arguments = {key: aligned(value) for key, value in (arguments or {}).items()}
     if params is None:
-        return core(*args, **(arguments or {}))
-    return core(*args, core_params(_PARAMS[name], params), **(arguments or {}))
+        return core(*args, **arguments)
+    return core(*args, core_params(_PARAMS[name], params), **arguments)
+
+
+def aligned(value):
+    """Return ``value``, or an aligned copy of it if it is a misaligned ndarray.
+
+    The core reads arrays through typed pointers, which must be aligned for their type (C++'s
+    rule; UBSan reports it). numpy makes aligned arrays, but not every array is made by numpy
+    here: one unpickled from a buffer (as dpdt.dask's workers receive theirs) can start at any
+    byte.
+    """
+    if isinstance(value, np.ndarray) and not value.flags.aligned:
+        return np.require(value, requirements=["A", "C"])
+    return value
 
 
 def core_params(kind, params):
