@@ -622,6 +622,16 @@ def test_selection_parameters_set_after_fit_are_checked(make, param, value):
         estimator.predict(X)
 
 
+@pytest.mark.parametrize("class_weight", [{0: -1.0, 1: 1.0}, {0: np.inf, 1: 1.0},
+                                          {0: np.nan, 1: 1.0}])
+def test_class_weight_must_be_finite_and_non_negative(class_weight):
+    # A negative class weight used to drop that class's samples silently.
+    X = np.arange(20.0).reshape(10, 2)
+    y = np.array([0, 1] * 5)
+    with pytest.raises(ValueError, match="class_weight must be finite and non-negative"):
+        DPDTreeClassifier(max_depth=2, class_weight=class_weight).fit(X, y)
+
+
 def read_only_memmap(array, directory):
     path = Path(directory) / f"{len(list(Path(directory).iterdir()))}.dat"
     writable = np.memmap(path, dtype=array.dtype, mode="w+", shape=array.shape)

@@ -13,6 +13,10 @@ def training_weight(sample_weight, X, factor=None):
     """
     weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
     if factor is not None:
+        # class_weight's factors: a negative one would turn its samples into removed ones (or
+        # worse, let them cancel others) without a word.
+        if not np.all(np.isfinite(factor)) or np.any(factor < 0):
+            raise ValueError("class_weight must be finite and non-negative")
         weight = weight * factor
     if not np.all(np.isfinite(weight)) or weight.sum() <= 0:
         raise ValueError("sample_weight must be finite and sum to a positive value")
