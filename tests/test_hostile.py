@@ -678,3 +678,34 @@ def test_dtypes_and_layouts_give_the_float64_contiguous_model(name, data):
         est = fit(name, read_only_memmap(X, directory), read_only_memmap(y, directory),
                   sample_weight=read_only_memmap(weight, directory))
         assert_same_model(est, reference, msg=f"{name}, memmap y and weights")
+
+
+@pytest.mark.parametrize("make", [DPDTreeClassifier, DPDTreeRegressor])
+@pytest.mark.parametrize("complexity", ["expected_tests", "n_splits"])
+@FAST
+@given(data=st.data(), exponent=st.integers(-1070, 1100))
+def test_feature_cost_scale_is_an_alpha_scale_or_a_clear_error(make, complexity, data, exponent):
+    # Costs times 2**k price every tree 2**k times more, so alpha times 2**-k picks the same tree;
+    # costs whose sums overflow were accepted and left predict with an IndexError.
+    kind = "classifier" if make is DPDTreeClassifier else "regressor"
+    X, y = data.draw(datasets(kind, min_rows=4))
+    costs = data.draw(st.lists(st.sampled_from([0.0, 0.5, 1.0, 3.0]), min_size=X.shape[1],
+                               max_size=X.shape[1]))
+    alpha = data.draw(st.sampled_from([0.0, 0.01, 0.1]))
+    params = dict(max_depth=3, candidates=(3, 2), complexity=complexity)
+    base = make(**params, feature_costs=costs, alpha=alpha).fit(X, y)
+    with np.errstate(over="ignore"):
+        scaled_costs = np.ldexp(np.asarray(costs), exponent)
+    max_tests = 3 if complexity == "expected_tests" else min(len(X) - 1, 7)
+    if not np.isfinite(scaled_costs.max() * max_tests * 4):
+        with pytest.raises(ValueError, match="feature_costs (must be finite|up to .* overflow)"):
+            make(**params, feature_costs=scaled_costs).fit(X, y)
+        return
+    # Costs that underflow to 0 or to subnormals change the prices, not only their scale.
+    assume(np.array_equal(np.ldexp(scaled_costs, -exponent), costs))
+    assume(np.isfinite(np.ldexp(alpha, -exponent)))
+    scaled = make(**params, feature_costs=scaled_costs, alpha=np.ldexp(alpha, -exponent)).fit(X, y)
+    assert_tree_equal(scaled.tree_, base.tree_)
+    assert_array_equal(scaled.predict(X), base.predict(X))
+    for set_alpha in (0.0, 1e300, np.finfo(float).max):
+        scaled.set_params(alpha=set_alpha).predict(X)

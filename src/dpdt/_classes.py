@@ -80,7 +80,7 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
                    and self._bounded_search_serves(splitters, bins, X))
         single = {"single_alpha": float(self.alpha)} if bounded else {}
         params = dict(
-            feature_costs=self._feature_costs(n_features), max_depth=depth,
+            feature_costs=self._feature_costs(n_features, n_samples, depth), max_depth=depth,
             candidates=candidates, splitters=splitters, exact_depth2_work=exact_depth2_work,
             complexity=self.complexity, front=self.front,
             # Beyond n_samples these limits forbid every split, as n_samples + 1 does.
@@ -169,8 +169,14 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         self._front_impurity = self._front_impurity[keep]
         self._front_n_splits = self._front_n_splits[keep]
 
-    def _feature_costs(self, n_features):
-        return check_feature_costs(self.feature_costs, n_features)
+    def _feature_costs(self, n_features, n_samples, depth):
+        # The most tests a complexity counts: one per level on a path for "expected_tests",
+        # one per split node (fewer than the samples, and than a full tree's) for "n_splits".
+        if self.complexity == "expected_tests":
+            max_tests = depth
+        else:
+            max_tests = min(n_samples - 1, 2.0**depth - 1)
+        return check_feature_costs(self.feature_costs, n_features, max(max_tests, 1))
 
     def _max_features(self, n_features):
         if self.max_features is None:
@@ -197,7 +203,9 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
             rows = np.flatnonzero(~np.isnan(front["alpha_min"]))
         if np.isinf(alpha):
             return int(rows[-1])
-        objective = front["train_loss"][rows] + alpha * front["complexity"][rows]
+        # A large alpha prices every split at infinity, which selects the leaf, as it should.
+        with np.errstate(over="ignore"):
+            objective = front["train_loss"][rows] + alpha * front["complexity"][rows]
         best = objective.min()
         tied = np.flatnonzero(objective <= best + TIE_TOL * max(self._loss_unit(), abs(best)))
         order = np.lexsort((self._front_n_splits[rows[tied]], self._front_impurity[rows[tied]]))

@@ -34,10 +34,12 @@ def power_of_two_scale(weight):
     return float(np.ldexp(1.0, int(np.frexp(largest)[1]) - 1)) if largest > 0 else 1.0
 
 
-def check_feature_costs(feature_costs, n_features):
+def check_feature_costs(feature_costs, n_features, max_tests):
     """Return the costs of testing each feature as a float64 array (empty for None).
 
-    Raises ValueError unless there is one finite, non-negative cost per feature.
+    Raises ValueError unless there is one finite, non-negative cost per feature, and unless a
+    tree's complexity, which sums at most ``max_tests`` of these costs, stays finite with room
+    for the sums and differences of complexities the search takes.
     """
     if feature_costs is None:
         return np.zeros(0)
@@ -46,4 +48,12 @@ def check_feature_costs(feature_costs, n_features):
         raise ValueError(f"feature_costs must have shape ({n_features},), got {costs.shape}")
     if not np.all(np.isfinite(costs)) or np.any(costs < 0):
         raise ValueError("feature_costs must be finite and non-negative")
+    largest = float(costs.max(initial=0.0))
+    # A factor 4 of headroom: a node's complexity adds its children's, and the front subtracts
+    # complexities of neighbouring trees.
+    if not np.isfinite(largest * float(max_tests) * 4):
+        raise ValueError(
+            f"feature_costs up to {largest:.3g} overflow a tree's complexity, which can sum "
+            f"{max_tests:.3g} of them; divide every cost by a common factor (the trees stay the "
+            "same when alpha is multiplied by that factor)")
     return costs
