@@ -519,3 +519,16 @@ def test_plot_pareto_draws_the_cv_estimators_curve(kind):
         assert_array_equal(line.get_xdata(), rows["complexity"])
         assert_array_equal(line.get_ydata(), rows["mean_score"])
     plt.close(ax.figure)
+
+
+@pytest.mark.parametrize(("make", "scoring", "weighted"), [
+    (DPDTreeRegressorCV, "average_precision", False),
+    (DPDTreeClassifierCV, "adjusted_mutual_info_score", True)])
+def test_a_scoring_that_cannot_score_is_a_clear_error(make, scoring, weighted):
+    # The first lacks predict_proba on a regressor, the second takes no sample_weight: both
+    # raised AttributeError or TypeError from inside scikit-learn.
+    X = np.arange(40.0).reshape(20, 2)
+    y = np.array([0, 1, 1, 0] * 5)
+    weight = np.ones(20) if weighted else None
+    with pytest.raises(ValueError, match=f"scoring .*{scoring[:12]}.* cannot score"):
+        make(max_depth=2, cv=2, scoring=scoring).fit(X, y, sample_weight=weight)

@@ -98,7 +98,14 @@ def _fold_scores(model, alphas, scorer, X, y, sample_weight):
     for row in np.unique(rows):
         at_row = rows == row
         model.set_params(alpha=alphas[np.argmax(at_row)])
-        scores[at_row] = scorer(model, X, y, **kwargs)
+        try:
+            scores[at_row] = scorer(model, X, y, **kwargs)
+        except (AttributeError, TypeError) as error:
+            # A classification scorer on a regressor lacks a method, a metric without weights
+            # rejects them: both are a choice of scoring that cannot work, not a failed fit.
+            weighted = " with sample_weight" if kwargs else ""
+            raise ValueError(f"scoring {scorer!r} cannot score {type(model).__name__}{weighted}: "
+                             f"{error}") from error
     return scores
 
 
