@@ -43,7 +43,7 @@ ESTIMATORS = [DPDTreeClassifier, DPDTreeRegressor, DPDTreeClassifierCV, DPDTreeR
 # valid and slow by design); every other parameter is drawn over its whole range.
 WORK = {"n_estimators": st.integers(1, 4), "cv": st.just(2)}
 
-SETTINGS = settings(max_examples=25, deadline=None, derandomize=True, database=None)
+SETTINGS = settings(max_examples=50, deadline=None, derandomize=True, database=None)
 
 LARGEST_INT = 2**63 - 1
 

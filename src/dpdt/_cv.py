@@ -100,9 +100,10 @@ def _fold_scores(model, alphas, scorer, X, y, sample_weight):
         model.set_params(alpha=alphas[np.argmax(at_row)])
         try:
             scores[at_row] = scorer(model, X, y, **kwargs)
-        except (AttributeError, TypeError) as error:
-            # A classification scorer on a regressor lacks a method, a metric without weights
-            # rejects them: both are a choice of scoring that cannot work, not a failed fit.
+        except (AttributeError, TypeError, ValueError) as error:
+            # A classification scorer on a regressor lacks a method or rejects continuous
+            # targets, a metric without weights rejects them: a choice of scoring that cannot
+            # work, which the metric's own message does not name.
             weighted = " with sample_weight" if kwargs else ""
             raise ValueError(f"scoring {scorer!r} cannot score {type(model).__name__}{weighted}: "
                              f"{error}") from error
