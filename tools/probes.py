@@ -1,0 +1,270 @@
+"""The hostile probes of issue 30, each in its own process, as a markdown table.
+
+    python tools/probes.py            # every probe
+    python tools/probes.py deadline   # the probes whose name contains "deadline"
+
+Each probe runs a snippet in a fresh interpreter under a wall-clock bound (and an address-space
+limit where it says so), then states what happened against what should: a probe passes when the
+snippet prints ``PASS``. Wall time and peak resident memory are measured from outside, by the
+parent, so a probe that hangs or balloons is caught and measured too. These are the issue's
+reproducers and a few variants; the tests hold the systematic versions (see docs/guarantees.md).
+"""
+
+import os
+import resource
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+DATA = """
+import numpy as np, warnings, time, dpdt
+warnings.simplefilter("ignore")
+rng = np.random.RandomState(0)
+"""
+
+PROBES = {
+    # name: (expectation, snippet, wall bound in s, address-space limit in GB or None)
+    "threads: n_jobs=400 under a 4 GB address space": (
+        "RuntimeError naming n_jobs", """
+        X = rng.rand(3000, 8); y = (X[:, 0] > .5).astype(int)
+        try:
+            dpdt.DPDTreeClassifier(max_depth=4, n_jobs=400).fit(X, y)
+            print("PASS fitted")
+        except RuntimeError as e:
+            print("PASS" if "n_jobs" in str(e) else "FAIL", e)
+        """, 60, 4),
+    "deadline: exhaustive depth 2, 20000 x 50, time_limit=1": (
+        "returns within 2 s", """
+        X = rng.rand(20000, 50); y = (X[:, 0] + X[:, 1] * X[:, 2] > 1).astype(int)
+        t = time.perf_counter()
+        dpdt.DPDTreeClassifier(max_depth=2, splitter="exhaustive", time_limit=1).fit(X, y)
+        s = time.perf_counter() - t
+        print("PASS" if s <= 2 else "FAIL", f"{s:.2f} s")
+        """, 120, None),
+    "deadline: default splitter, 20000 classes, time_limit=2": (
+        "returns within 4 s", """
+        X = rng.rand(20000, 5); y = np.arange(20000)
+        t = time.perf_counter()
+        dpdt.DPDTreeClassifier(max_depth=3, time_limit=2).fit(X, y)
+        s = time.perf_counter() - t
+        print("PASS" if s <= 4 else "FAIL", f"{s:.2f} s")
+        """, 120, None),
+    "deadline: lookahead, wide candidates, time_limit=1": (
+        "returns within 2 s", """
+        X = rng.rand(20000, 30); y = (X[:, 0] + X[:, 1] * X[:, 2] > 1).astype(int)
+        t = time.perf_counter()
+        dpdt.DPDTreeClassifier(max_depth=4, splitter="lookahead", candidates=(64,) * 4,
+                               time_limit=1).fit(X, y)
+        s = time.perf_counter() - t
+        print("PASS" if s <= 2 else "FAIL", f"{s:.2f} s")
+        """, 120, None),
+    "deadline: exhaustive, 2 threads, time_limit=1": (
+        "returns within 2 s", """
+        X = rng.rand(20000, 50); y = (X[:, 0] + X[:, 1] * X[:, 2] > 1).astype(int)
+        t = time.perf_counter()
+        dpdt.DPDTreeClassifier(max_depth=3, splitter="exhaustive", time_limit=1,
+                               n_jobs=2).fit(X, y)
+        s = time.perf_counter() - t
+        print("PASS" if s <= 2 else "FAIL", f"{s:.2f} s")
+        """, 120, None),
+    "interrupt: SIGINT 3 s into an exhaustive fit": (
+        "KeyboardInterrupt within 1 s", """
+        import os, signal, threading
+        X = rng.rand(20000, 50); y = (X[:, 0] + X[:, 1] * X[:, 2] > 1).astype(int)
+        threading.Timer(3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        t = time.perf_counter()
+        try:
+            dpdt.DPDTreeClassifier(max_depth=2, splitter="exhaustive").fit(X, y)
+            print("FAIL finished")
+        except KeyboardInterrupt:
+            s = time.perf_counter() - t - 3
+            print("PASS" if s <= 1 else "FAIL", f"{s:.2f} s after SIGINT")
+        """, 120, None),
+    "scale: boosting regressor, diabetes, y x 1e-7": (
+        "same train R2 as with y", """
+        from sklearn.datasets import load_diabetes
+        X, y = load_diabetes(return_X_y=True)
+        for loss in ("squared_error", "huber"):
+            a = dpdt.DPDTGradientBoostingRegressor(loss=loss, random_state=0).fit(X, y)
+            b = dpdt.DPDTGradientBoostingRegressor(loss=loss, random_state=0).fit(X, y * 1e-7)
+            ra, rb = a.score(X, y), b.score(X, y * 1e-7)
+            ok = abs(ra - rb) < 1e-6
+            print("PASS" if ok else "FAIL", loss, f"R2 {ra:.4f} vs {rb:.4f}")
+            if not ok:
+                break
+        """, 300, None),
+    "scale: boosting classifier, weights x 1e+-80, reg_lambda=0": (
+        "same train accuracy", """
+        from sklearn.datasets import load_breast_cancer
+        X, y = load_breast_cancer(return_X_y=True)
+        w = np.ones(len(y))
+        accs = [dpdt.DPDTGradientBoostingClassifier(reg_lambda=0, random_state=0).fit(
+            X, y, sample_weight=w * f).score(X, y) for f in (1.0, 1e80, 1e-80)]
+        print("PASS" if max(accs) - min(accs) < 1e-12 else "FAIL", accs)
+        """, 300, None),
+    "scale: weights of 1e307 per row": (
+        "the fit of unit weights, or a ValueError", """
+        from sklearn.datasets import load_diabetes, load_iris
+        results = []
+        for make, (X, y) in ((dpdt.DPDTreeRegressor, load_diabetes(return_X_y=True)),
+                             (dpdt.DPDTreeClassifier, load_iris(return_X_y=True))):
+            a = make(max_depth=3).fit(X, y)
+            try:
+                b = make(max_depth=3).fit(X, y, sample_weight=np.full(len(y), 1e307))
+            except ValueError as e:
+                results.append(("ValueError", str(e)[:60])); continue
+            same = np.array_equal(a.predict(X), b.predict(X)) and np.isfinite(
+                b.feature_importances_).all()
+            results.append(same)
+        print("PASS" if all(r is True or r[0] == "ValueError" for r in results) else "FAIL",
+              results)
+        """, 120, None),
+    "overflow: feature_costs of 1e308": (
+        "ValueError at fit", """
+        X = rng.rand(200, 4); y = (X[:, 0] > .5).astype(int)
+        try:
+            m = dpdt.DPDTreeClassifier(feature_costs=[1e308] * 4).fit(X, y); m.predict(X)
+            print("FAIL fitted")
+        except ValueError as e:
+            print("PASS", str(e)[:60])
+        """, 60, None),
+    "overflow: set_params(alpha=nan) after fit": (
+        "ValueError at predict", """
+        X = rng.rand(200, 4); y = (X[:, 0] > .5).astype(int)
+        m = dpdt.DPDTreeClassifier().fit(X, y).set_params(alpha=float("nan"))
+        try:
+            m.predict(X); print("FAIL predicted")
+        except ValueError as e:
+            print("PASS", str(e)[:60])
+        """, 60, None),
+    "overflow: time_limit=1e300": (
+        "no limit", """
+        X = rng.rand(500, 4); y = (X[:, 0] > .5).astype(int)
+        a = dpdt.DPDTreeClassifier(time_limit=1e300).fit(X, y)
+        b = dpdt.DPDTreeClassifier().fit(X, y)
+        print("PASS" if np.array_equal(a.predict(X), b.predict(X)) else "FAIL")
+        """, 60, None),
+    "file: string dtype of 200 M characters": (
+        "ValueError, peak below 500 MB", """
+        import hashlib, json, pathlib, tempfile
+        X = rng.rand(100, 3); y = np.where(X[:, 0] > .5, "yes", "no")
+        path = pathlib.Path(tempfile.mkdtemp()) / "m.dpdt"
+        dpdt.DPDTreeClassifier(max_depth=2).fit(X, y).save(path)
+        document = json.loads(path.read_text())
+
+        def widen(node):  # every string array declared as 200-M-character strings
+            if isinstance(node, dict):
+                if str(node.get("dtype", "")).startswith("<U"):
+                    node["dtype"] = "<U200000000"
+                for value in node.values():
+                    widen(value)
+            elif isinstance(node, list):
+                for value in node:
+                    widen(value)
+
+        widen(document)
+        body = {k: v for k, v in document.items() if k != "sha256"}
+        document["sha256"] = hashlib.sha256(json.dumps(
+            body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+        path.write_text(json.dumps(document))
+        import resource
+        try:
+            dpdt.load(path).predict(X); print("FAIL loaded")
+        except ValueError as e:
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            print("PASS" if peak < 500 else "FAIL", f"peak {peak:.0f} MB", str(e)[:60])
+        """, 120, None),
+    "file: JSON nested 100 000 deep": (
+        "ValueError", """
+        import tempfile, pathlib
+        path = pathlib.Path(tempfile.mkdtemp()) / "m.dpdt"
+        path.write_text("[" * 100000 + "]" * 100000)
+        try:
+            dpdt.load(path); print("FAIL loaded")
+        except ValueError as e:
+            print("PASS", str(e)[:60])
+        """, 60, None),
+    "cli: unreadable inputs": (
+        "one line on stderr, exit 2", """
+        import subprocess, tempfile, pathlib, sys
+        d = pathlib.Path(tempfile.mkdtemp())
+        (d / "bad.npz").write_bytes(b"PK\\x03\\x04garbage")
+        np.save(d / "x.npy", np.zeros(3)); (d / "x.npy").rename(d / "renamed.npz")
+        (d / "deep.dpdt").write_text("[" * 100000 + "]" * 100000)
+        cases = [["fit", str(d / "bad.npz")], ["fit", str(d / "renamed.npz")],
+                 ["show", str(d / "deep.dpdt")], ["show", str(d / "missing.dpdt")]]
+        bad = []
+        for args in cases:
+            r = subprocess.run([sys.executable, "-m", "dpdt", *args], capture_output=True,
+                               text=True)
+            if r.returncode != 2 or len(r.stderr.strip().splitlines()) != 1:
+                bad.append((args[1][-12:], r.returncode, r.stderr.strip()[-80:]))
+        print("FAIL" if bad else "PASS", bad)
+        """, 120, None),
+    "runaway: max_depth=8, candidates=(50,)*8, 5000 rows": (
+        "MemoryError within 10 s, before 2 GB", """
+        X = rng.rand(5000, 10); y = (X[:, 0] + X[:, 1] * X[:, 2] > 1).astype(int)
+        t = time.perf_counter()
+        try:
+            dpdt.DPDTreeClassifier(max_depth=8, candidates=(50,) * 8).fit(X, y)
+            print("FAIL fitted", f"{time.perf_counter() - t:.1f} s")
+        except MemoryError as e:
+            s = time.perf_counter() - t
+            print("PASS" if s <= 10 else "FAIL", f"{s:.1f} s", str(e)[:60])
+        """, 400, 6),
+    "runaway: memory_limit with candidates=(2**31-1,)*3": (
+        "fits under memory_limit=2 GB", """
+        X = rng.rand(2000, 5); y = (X[:, 0] > .5).astype(int)
+        dpdt.DPDTreeClassifier(candidates=(2**31 - 1,) * 3, memory_limit=2 * 2**30).fit(X, y)
+        print("PASS")
+        """, 300, None),
+}
+
+
+def run_probe(snippet, bound, address_gb):
+    def limit():
+        if address_gb:
+            size = int(address_gb * 2**30)
+            resource.setrlimit(resource.RLIMIT_AS, (size, size))
+
+    code = textwrap.dedent(DATA) + textwrap.dedent(snippet)
+    start = time.perf_counter()
+    process = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, preexec_fn=limit,
+                               start_new_session=True)
+    try:
+        out, err = process.communicate(timeout=bound)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        return False, f"still running after {bound} s", time.perf_counter() - start
+    wall = time.perf_counter() - start
+    lines = out.strip().splitlines()
+    verdict = lines[-1] if lines else f"exit {process.returncode}: {err.strip()[-120:]}"
+    return verdict.startswith("PASS"), verdict, wall
+
+
+def main(selector=""):
+    print("| probe | should | result | wall s | peak MB | |")
+    print("|---|---|---|---|---|---|")
+    failed = 0
+    for name, (should, snippet, bound, address_gb) in PROBES.items():
+        if selector not in name:
+            continue
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        ok, verdict, wall = run_probe(snippet, bound, address_gb)
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        # ru_maxrss of children is the largest so far: a smaller probe shows the earlier peak.
+        peak_text = f"{peak / 1024:.0f}" if peak > before else f"<= {before / 1024:.0f}"
+        verdict = verdict.replace("|", "/")[:110]
+        print(f"| {name} | {should} | {verdict} | {wall:.1f} | {peak_text} | "
+              f"{'pass' if ok else 'FAIL'} |", flush=True)
+        failed += not ok
+    print(f"\n{failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:2]))
