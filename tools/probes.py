@@ -224,6 +224,7 @@ PROBES = {
 
 
 def run_probe(snippet, bound, address_gb):
+    """Run one snippet in a fresh interpreter; return (passed, its last line, wall seconds)."""
     def limit():
         if address_gb:
             size = int(address_gb * 2**30)
@@ -247,6 +248,7 @@ def run_probe(snippet, bound, address_gb):
 
 
 def main(selector=""):
+    """Print the table of the probes whose name contains ``selector``; 1 if any failed."""
     print("| probe | should | result | wall s | peak MB | |")
     print("|---|---|---|---|---|---|")
     failed = 0
