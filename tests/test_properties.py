@@ -43,7 +43,7 @@ ESTIMATORS = [DPDTreeClassifier, DPDTreeRegressor, DPDTreeClassifierCV, DPDTreeR
 # valid and slow by design); every other parameter is drawn over its whole range.
 WORK = {"n_estimators": st.integers(1, 4), "cv": st.just(2)}
 
-SETTINGS = settings(max_examples=50, deadline=None, derandomize=True, database=None)
+SETTINGS = settings(max_examples=40, deadline=None, derandomize=True, database=None)
 
 LARGEST_INT = 2**63 - 1
 
@@ -99,21 +99,25 @@ def parameters(draw, estimator):
 
 
 @st.composite
-def scaled_data(draw, classifier):
-    """An integer grid (ties, duplicates, constant columns) times 2**k, targets and weights too."""
+def scaled_data(draw, classifier, scaled=True):
+    """An integer grid (ties, duplicates, constant columns) times 2**k, targets and weights too.
+
+    With ``scaled=False``, every k is 0.
+    """
+    exponents = st.integers(-1070, 1020) if scaled else st.just(0)
     n = draw(st.integers(6, 14))
     p = draw(st.integers(1, 3))
-    x_exponent = draw(st.integers(-1070, 1020))
+    x_exponent = draw(exponents)
     X = np.ldexp(draw(arrays(np.float64, (n, p), elements=st.integers(-3, 3))), x_exponent)
     if classifier:
         y = draw(arrays(np.int64, n, elements=st.integers(0, 2)))
         y[:2] = [0, 1]
     else:
-        y_exponent = draw(st.integers(-1070, 1020))
+        y_exponent = draw(exponents)
         y = np.ldexp(draw(arrays(np.float64, n, elements=st.integers(-4, 4))), y_exponent)
     weight = None
     if draw(st.booleans()):
-        w_exponent = draw(st.integers(-1070, 1020))
+        w_exponent = draw(exponents)
         weight = np.ldexp(draw(arrays(np.float64, n, elements=st.integers(1, 5))), w_exponent)
     return X, y, weight
 
@@ -166,3 +170,21 @@ def test_any_valid_parameters_on_any_scale(estimator, data):
         path = Path(directory) / "model.dpdt"
         model.save(path)
         assert_array_equal(dpdt.load(path).predict(X), prediction)
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("estimator", ESTIMATORS, ids=lambda e: e.__name__)
+@SETTINGS
+@given(data=st.data(), exponent=st.integers(-1073, 1021))
+def test_scaling_X_by_a_power_of_two_changes_no_prediction(estimator, data, exponent):
+    # Thresholds are midpoints of neighbouring values, bins are their quantiles: each scales by
+    # 2**k exactly while it stays a normal float or a representable subnormal.
+    X, y, weight = data.draw(scaled_data(is_classifier(estimator()), scaled=False), label="data")
+    params = {"random_state": 0} if "random_state" in estimator().get_params() else {}
+    if estimator in (DPDTreeClassifierCV, DPDTreeRegressorCV):
+        params["cv"] = 2
+    base = estimator(**params).fit(X, y, sample_weight=weight)
+    scaled = estimator(**params).fit(np.ldexp(X, exponent), y, sample_weight=weight)
+    assert_array_equal(scaled.predict(np.ldexp(X, exponent)), base.predict(X))
+    if is_classifier(base):
+        assert_array_equal(scaled.predict_proba(np.ldexp(X, exponent)), base.predict_proba(X))
