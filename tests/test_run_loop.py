@@ -9,13 +9,20 @@ import subprocess
 import sys
 import textwrap
 
+import numpy as np
 import pytest
+from joblib import cpu_count
+from numpy.testing import assert_array_equal
+
+from dpdt import DPDTGradientBoostingClassifier, DPDTreeClassifier, DPDTreeClassifierCV
+from dpdt._runner import THREADS_PER_CPU
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux",
                                 reason="address-space limits and SIGINT as on Linux")
 
-# The limit leaves the process 200 MB above what it holds after setup: a few dozen thread stacks,
-# far fewer than n_jobs=400 asks for (every fit below has at least 400 root tasks).
+# The limit leaves the process 24 MB above what it holds after setup: two or three thread stacks
+# of 8 MB, fewer than n_jobs=400 gets after its cap of 4 threads per CPU (every fit below has at
+# least 400 root tasks).
 FIT_UNDER_LIMIT = textwrap.dedent("""
     import resource
     import sys
@@ -31,7 +38,7 @@ FIT_UNDER_LIMIT = textwrap.dedent("""
     y = (X[:, 0] > 0.5).astype(int)
     with open("/proc/self/status") as status:
         vm = next(int(line.split()[1]) for line in status if line.startswith("VmSize:")) * 1024
-    limit = vm + (200 << 20)
+    limit = vm + (24 << 20)
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     try:
         clf.fit(X, y)
@@ -49,3 +56,17 @@ def test_refused_thread_raises_instead_of_aborting(search):
     assert proc.returncode == 3, (proc.returncode, proc.stdout, proc.stderr[-2000:])
     assert "could not start thread" in proc.stdout and "n_jobs" in proc.stdout
     assert "terminate called" not in proc.stderr
+
+
+@pytest.mark.parametrize("make", [DPDTreeClassifier, DPDTGradientBoostingClassifier,
+                                  DPDTreeClassifierCV])
+def test_n_jobs_beyond_four_threads_per_cpu_is_capped(make):
+    # n_jobs=2**31 - 1 used to hold 10 GB and run 80 s before the system refused a thread.
+    X = np.random.default_rng(0).random((60, 3))
+    y = (X[:, 0] > 0.5).astype(int)
+    expected = make().fit(X, y).predict_proba(X)
+    cap = THREADS_PER_CPU * cpu_count()
+    with pytest.warns(UserWarning, match=f"more than {THREADS_PER_CPU} threads per CPU; using "
+                                         f"{cap} threads"):
+        got = make(n_jobs=2**31 - 1).fit(X, y).predict_proba(X)
+    assert_array_equal(got, expected)

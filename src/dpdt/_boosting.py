@@ -3,7 +3,6 @@
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
-from joblib import effective_n_jobs
 from scipy.special import expit, softmax
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.model_selection import train_test_split
@@ -15,7 +14,7 @@ from ._binning import bin_features
 from ._io import SaveMixin, register_estimator
 from ._losses import AbsoluteError, BinaryLogLoss, Huber, MultinomialLogLoss, SquaredError
 from ._params import BOOSTING, BOOSTING_REGRESSOR, declare
-from ._runner import call_core
+from ._runner import call_core, n_threads
 from ._search_policy import resolve_candidates, resolve_splitters, search_depth
 from ._tree import Tree
 from ._validation import training_weight
@@ -51,7 +50,7 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
             min_impurity_decrease=0.0, max_features=0, random_state=0, max_states=2**62)
         # One tree per class and round: the classes' trees are independent, so threads take them
         # whole; otherwise the threads share each tree's search.
-        threads = max(1, effective_n_jobs(self.n_jobs))
+        threads = n_threads(self.n_jobs)
         per_class = threads > 1 and loss.n_trees_per_round > 1
         options["n_threads"] = 1 if per_class else threads
         pool = ThreadPoolExecutor(threads) if per_class else None

@@ -4,7 +4,6 @@ import warnings
 from numbers import Integral
 
 import numpy as np
-from joblib import effective_n_jobs
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state, compute_sample_weight
@@ -18,7 +17,7 @@ from ._io import SaveMixin, register_estimator
 from ._memory import fixed_fit_bytes, state_budget
 from ._params import CLASSIFIER, REGRESSOR, declare
 from ._progress import REPORT_SECONDS, progress_reporter
-from ._runner import call_core
+from ._runner import call_core, n_threads
 from ._search_policy import MAX_BOUNDED_DEPTH, resolve_search, search_depth
 from ._tree import Tree
 from ._validation import check_feature_costs, power_of_two_scale, training_weight
@@ -66,11 +65,11 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
             codes, n_bins, upper = bin_features(X, bins, np.random.RandomState(seed))
             binned = {"codes": codes, "n_bins": n_bins, "upper": upper}
         self.n_bins_ = None if bins is None else n_bins
-        n_threads = max(1, effective_n_jobs(self.n_jobs))
+        threads = n_threads(self.n_jobs)
         state_bytes = 0
         if self.memory_limit is not None:
             fixed = fixed_fit_bytes(
-                n_samples, n_features, depth, max(candidates), n_threads, stat_dim,
+                n_samples, n_features, depth, max(candidates), threads, stat_dim,
                 n_bins=self.n_bins_, code_bytes=binned["codes"].itemsize if binned else 1,
                 sample_quantities=sample_quantities)
             state_bytes = state_budget(int(self.memory_limit), fixed)
@@ -90,7 +89,7 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
             min_impurity_decrease=float(self.min_impurity_decrease),
             max_features=self._max_features(n_features), random_state=int(seed),
             max_states=min(self.max_states or 2**62, 2**62), max_state_bytes=state_bytes,
-            n_threads=n_threads,
+            n_threads=threads,
             time_limit=float(self.time_limit) if self.time_limit is not None else 0.0, **single,
         )
         result = fit_core(weight, params,

@@ -15,6 +15,7 @@ from ._classes import DPDTreeClassifier, DPDTreeRegressor
 from ._front import TIE_TOL, alpha_inside, budget_mask
 from ._io import SaveMixin, register_estimator
 from ._params import CLASSIFIER_CV, REGRESSOR_CV, declare, passed_on
+from ._runner import n_threads
 
 CURVE_DTYPE = np.dtype([
     ("max_depth", np.int64),
@@ -150,7 +151,7 @@ class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
 
         jobs = [(depth, train) for depth in depths
                 for train in [train for train, _ in folds] + [None]]
-        models = Parallel(n_jobs=self.n_jobs, prefer="threads")(
+        models = Parallel(n_jobs=n_threads(self.n_jobs), prefer="threads")(
             delayed(_fit_one)(self._make(depth, random_state), X, y, sample_weight, train)
             for depth, train in jobs)
         per_depth = len(folds) + 1
