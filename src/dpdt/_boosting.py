@@ -18,7 +18,7 @@ from ._params import BOOSTING, BOOSTING_REGRESSOR, declare
 from ._runner import call_core
 from ._search_policy import resolve_candidates, resolve_splitters, search_depth
 from ._tree import Tree
-from ._validation import training_weight
+from ._validation import binary_exponent, training_weight
 
 
 class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
@@ -26,7 +26,7 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
 
     def _boost(self, X, y, sample_weight, loss, stratify):
         rng = check_random_state(self.random_state)
-        weight, kept = training_weight(sample_weight, X)
+        weight, kept, weight_scale = training_weight(sample_weight, X)
         if not kept.all():
             X, y, weight = np.ascontiguousarray(X[kept]), y[kept], weight[kept]
             stratify = None if stratify is None else stratify[kept]
@@ -66,6 +66,16 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
         self._loss = loss
         self.init_raw_ = loss.init_raw(y, weight)
         raw = np.tile(self.init_raw_, (X.shape[0], 1))
+        # The trees are fitted on gradients normalised by powers of two (_newton_tree), but the
+        # scores are reported, and early stopping compares them, in y's unit.
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            loss.gradients(y, raw, weight)   # the Huber delta of the first round
+            start = loss.loss(y, raw, weight)
+        if not np.isfinite(start):
+            raise ValueError("y is too spread out: its loss overflows float64; rescale y")
+        if 0 < start < np.finfo(np.float64).tiny:
+            raise ValueError("y varies too little: its loss underflows float64 (below "
+                             f"{np.finfo(np.float64).tiny:.1e}); rescale y")
         if early_stopping:
             raw_val = np.tile(self.init_raw_, (X_val.shape[0], 1))
             best_val, rounds_without_gain = np.inf, 0
@@ -80,12 +90,9 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
                 gradient, hessian = loss.gradients(y, raw, weight)
 
                 def fit_tree(k, gradient=gradient, hessian=hessian, round_weight=round_weight):
-                    result = call_core(
-                        "fit_newton", prepared, np.ascontiguousarray(gradient[:, k] * round_weight),
-                        np.ascontiguousarray(hessian[:, k] * round_weight), round_weight,
-                        params=options, reg_lambda=float(self.reg_lambda), gamma=float(self.gamma))
-                    # The tree optimal at alpha = 0: gamma is the boosting objective's own penalty.
-                    return Tree.from_means(result["front"][0]["tree"], X.shape[1])
+                    return self._newton_tree(prepared, gradient[:, k] * round_weight,
+                                             hessian[:, k] * round_weight, round_weight,
+                                             weight_scale, options, X.shape[1])
 
                 classes = range(loss.n_trees_per_round)
                 trees = list(pool.map(fit_tree, classes) if pool else map(fit_tree, classes))
@@ -125,6 +132,37 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
             decoder.expect(tree.n_features == self.n_features_in_,
                            f"{where}: a tree has {tree.n_features} features, the estimator "
                            f"{self.n_features_in_}")
+
+    def _newton_tree(self, prepared, g, h, w, weight_scale, options, n_features):
+        """Fit the tree optimal for the Newton objective of per-sample ``g``, ``h`` and ``w``.
+
+        They come with the weights normalised (``training_weight``), divided by
+        ``weight_scale``; reg_lambda and gamma are in the unit of the user's weights, as in
+        XGBoost, and the objective in the normalised unit is the same with both divided by
+        ``weight_scale``. The core's tolerances are absolute (see ``_validation``): it gets g
+        divided by 2**a, h by 2**b and w by 2**c, each power of two bringing the largest near
+        1 (h and reg_lambda share theirs, the larger's, so that it stays finite), reg_lambda
+        in h's unit and gamma in the loss's, 2**(b - 2a). All exact: the tree is the same,
+        its values, impurities and weights scaled back.
+        """
+        s = binary_exponent(weight_scale)
+        a, c = binary_exponent(g), binary_exponent(w)
+        b = binary_exponent(h)
+        if self.reg_lambda > 0:
+            b = max(b, binary_exponent(self.reg_lambda) - s)
+        # A gamma beyond 2**1000 in the core's unit forbids every split, as the real one does;
+        # capped, the core's sums of leaf losses stay finite.
+        gamma = min(float(np.ldexp(self.gamma, b - 2 * a - s)), 2.0**1000)
+        result = call_core(
+            "fit_newton", prepared, np.ascontiguousarray(np.ldexp(g, -a)),
+            np.ascontiguousarray(np.ldexp(h, -b)), np.ascontiguousarray(np.ldexp(w, -c)),
+            params=options, reg_lambda=float(np.ldexp(self.reg_lambda, -b - s)), gamma=gamma)
+        # The tree optimal at alpha = 0: gamma is the boosting objective's own penalty.
+        tree = Tree.from_means(result["front"][0]["tree"], n_features)
+        tree.value = np.ldexp(tree.value, a - b)
+        tree.impurity = np.ldexp(tree.impurity, 2 * a - b + s)
+        tree.weighted_n_node_samples = np.ldexp(tree.weighted_n_node_samples, c + s)
+        return tree
 
     @staticmethod
     def _refit_leaves(tree, loss, X, residual, weight):
