@@ -253,7 +253,7 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
             max_complexity=max_complexity, max_depth=max_depth, caller="select_tree"))
         loss = front["train_loss"][rows]
         # Equal losses within the tie tolerance rank as equal, and then later (simpler) first.
-        tolerance = TIE_TOL * max(1.0, abs(loss.min()))
+        tolerance = TIE_TOL * max(self._loss_unit(), abs(loss.min()))
         ranked = np.where(loss <= loss.min() + tolerance, loss.min(), loss)
         order = np.lexsort((-rows, ranked))
         for k in rows[order]:

@@ -15,6 +15,7 @@ from ._classes import DPDTreeClassifier, DPDTreeRegressor
 from ._front import TIE_TOL, alpha_inside, budget_mask
 from ._io import SaveMixin, register_estimator
 from ._params import CLASSIFIER_CV, REGRESSOR_CV, declare, passed_on
+from ._validation import binary_exponent
 
 CURVE_DTYPE = np.dtype([
     ("max_depth", np.int64),
@@ -133,6 +134,9 @@ class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
         if sample_weight is not None:
             sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64,
                                                  ensure_non_negative=True)
+            # The scores weigh by them divided by a power of two (exact, and the scores ignore
+            # the scale): weighted sums of squared errors overflow near 1e300.
+            score_weight = np.ldexp(sample_weight, -binary_exponent(sample_weight))
         folds = list(check_cv(self.cv, y, classifier=is_classifier(self)).split(X, y))
         scorer = check_scoring(self._estimator_class(), scoring=self.scoring)
         # Every fit gets the same seed, so the refit is the plain fit of the same parameters.
@@ -155,7 +159,7 @@ class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
                                            [model.pareto_front_ for model in fold_models])
             scores = np.array([
                 _fold_scores(model, alphas, scorer, X[test], y[test],
-                             None if sample_weight is None else sample_weight[test])
+                             None if sample_weight is None else score_weight[test])
                 for model, (_, test) in zip(fold_models, folds, strict=True)])
             curve = np.empty(len(alphas), dtype=CURVE_DTYPE)
             curve["max_depth"] = depth
