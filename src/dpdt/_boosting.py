@@ -27,6 +27,11 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
     def _boost(self, X, y, sample_weight, loss, stratify):
         rng = check_random_state(self.random_state)
         weight, kept, weight_scale = training_weight(sample_weight, X)
+        # A regression's y is divided by the power of two that brings it near 1 (exact, see
+        # _validation): its sums (the mean, the losses) cannot overflow, its gradients are
+        # ordinary numbers, and the model and scores are scaled back at the end.
+        y_exponent = binary_exponent(y) if loss.score_power else 0
+        y = np.ldexp(y, -y_exponent) if y_exponent else y
         if not kept.all():
             X, y, weight = np.ascontiguousarray(X[kept]), y[kept], weight[kept]
             stratify = None if stratify is None else stratify[kept]
@@ -66,16 +71,9 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
         self._loss = loss
         self.init_raw_ = loss.init_raw(y, weight)
         raw = np.tile(self.init_raw_, (X.shape[0], 1))
-        # The trees are fitted on gradients normalised by powers of two (_newton_tree), but the
-        # scores are reported, and early stopping compares them, in y's unit.
-        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-            loss.gradients(y, raw, weight)   # the Huber delta of the first round
-            start = loss.loss(y, raw, weight)
-        if not np.isfinite(start):
-            raise ValueError("y is too spread out: its loss overflows float64; rescale y")
-        if 0 < start < np.finfo(np.float64).tiny:
-            raise ValueError("y varies too little: its loss underflows float64 (below "
-                             f"{np.finfo(np.float64).tiny:.1e}); rescale y")
+        # tol is in y's unit (the scores' power of it): in the scaled unit, the same comparison.
+        with np.errstate(over="ignore", under="ignore"):
+            tol = float(np.ldexp(self.tol, -(loss.score_power or 0) * y_exponent))
         if early_stopping:
             raw_val = np.tile(self.init_raw_, (X_val.shape[0], 1))
             best_val, rounds_without_gain = np.inf, 0
@@ -106,7 +104,7 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
                     raw_val += self.learning_rate * self._tree_outputs(trees, X_val)
                     score = loss.loss(y_val, raw_val, w_val)
                     self.validation_score_.append(score)
-                    if score < best_val - self.tol:
+                    if score < best_val - tol:
                         best_val, rounds_without_gain = score, 0
                     else:
                         rounds_without_gain += 1
@@ -119,6 +117,32 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
         self.train_score_ = np.asarray(self.train_score_)
         if early_stopping:
             self.validation_score_ = np.asarray(self.validation_score_)
+        if y_exponent:
+            self._unscale(loss, y_exponent)
+
+    def _unscale(self, loss, exponent):
+        """Bring a model fitted on y / 2**exponent back to y's unit (exact).
+
+        The leaves and the start are in y's unit; the Newton statistics of the split nodes
+        (their values and every node's impurity) in that of the gradients, y's to the power
+        ``loss.gradient_power``; the scores in y's to the power ``loss.score_power``. Scores
+        beyond float64's range become inf or 0: they are reported, and compared by early
+        stopping in the scaled unit.
+        """
+        gradient = loss.gradient_power * exponent
+        with np.errstate(over="ignore", under="ignore"):
+            self.init_raw_ = np.ldexp(self.init_raw_, exponent)
+            for tree in (tree for trees in self.estimators_ for tree in trees):
+                leaf = tree.is_leaf
+                tree.value[leaf] = np.ldexp(tree.value[leaf],
+                                            exponent if loss.refits_leaves else gradient)
+                tree.value[~leaf] = np.ldexp(tree.value[~leaf], gradient)
+                tree.impurity = np.ldexp(tree.impurity, 2 * gradient)
+            self.train_score_ = np.ldexp(self.train_score_, loss.score_power * exponent)
+            if self.n_iter_no_change is not None:
+                self.validation_score_ = np.ldexp(self.validation_score_,
+                                                  loss.score_power * exponent)
+        loss.unscale(exponent)
 
     def _check_fitted_state(self, decoder, where):
         rounds, init_raw = getattr(self, "estimators_", None), getattr(self, "init_raw_", None)

@@ -566,13 +566,13 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         offset, exponent = np.ldexp(offset, scale_exponent), scale_exponent + shift
         # The front reports the losses in y's unit: a weighted mean squared error beyond the
         # float range would be inf for every tree (all tie with a single leaf), one below it 0.
+        spread = np.average(np.square(centred).sum(axis=1), weights=weight)
         with np.errstate(over="ignore", under="ignore"):
-            spread = np.ldexp(np.average(np.square(centred).sum(axis=1), weights=weight),
-                              2 * exponent)
-        if not np.isfinite(spread):
+            reported = np.ldexp(spread, 2 * exponent)
+        if not np.isfinite(reported):
             raise ValueError("y is too spread out: its squared error overflows float64; "
                              "rescale y")
-        if 0 < spread < np.finfo(np.float64).tiny:
+        if spread > 0 and reported < np.finfo(np.float64).tiny:
             raise ValueError("y varies too little: its mean squared error underflows float64 "
                              f"(below {np.finfo(np.float64).tiny:.1e}); rescale y")
 

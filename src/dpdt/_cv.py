@@ -44,8 +44,19 @@ def representative_alphas(front, fold_fronts):
         elif lo == hi or (lo == 0 and k > 0):
             alphas.append(alpha_inside(lo, hi))
         else:
-            alphas.append(float(np.sqrt(lo * hi)))
+            alphas.append(geometric_mean(lo, hi))
     return np.array(alphas)
+
+
+def geometric_mean(a, b):
+    """Return sqrt(a * b) for positive a and b, bitwise, without overflowing where a * b would.
+
+    The product is taken of a and b divided by powers of two whose sum is even, so that the
+    square root of their product is exact to scale back (alpha is in y's unit squared).
+    """
+    ea, eb = binary_exponent(a), binary_exponent(b)
+    ea -= (ea + eb) % 2
+    return float(np.ldexp(np.sqrt(np.ldexp(a, -ea) * np.ldexp(b, -eb)), (ea + eb) // 2))
 
 
 def standard_error(std_score, n_splits):

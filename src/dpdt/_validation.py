@@ -60,7 +60,7 @@ def training_weight(sample_weight, X, factor=None):
     total = weight.sum()
     if not total > 0:
         raise ValueError("sample_weight must be finite and sum to a positive value")
-    if not np.isfinite(np.ldexp(total, exponent)):
+    if exponent + np.frexp(total)[1] > 1024:   # np.ldexp(total, exponent) is inf
         raise ValueError(f"sample_weight sums to about 2**{int(np.log2(total)) + exponent}, "
                          "beyond float64's range (node weights are reported in the weights' "
                          "unit): divide the weights by a common factor")
