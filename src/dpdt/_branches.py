@@ -32,8 +32,10 @@ class _MultiwayClassifier(SaveMixin, ClassifierMixin, BaseEstimator):
         if y.dtype.kind not in "iubUS":
             check_classification_targets(y)
         self.classes_, y_codes = np.unique(y, return_inverse=True)
-        # Normalised: accuracy ignores the weights' scale; floats do not.
-        weight, kept, _ = training_weight(sample_weight, np.empty((len(y_codes), 0)))
+        # Normalised: accuracy ignores the weights' scale; floats do not. The trees report
+        # fractions only, so a sum of weights beyond float64 is no obstacle.
+        weight, kept, _ = training_weight(sample_weight, np.empty((len(y_codes), 0)),
+                                          reports_total=False)
         self._codes = CategoryCodes(self.max_bins)
         codes = self._codes.fit_transform(X, weight)
         return (codes,

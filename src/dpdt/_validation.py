@@ -31,7 +31,7 @@ def power_of_two_scale(weight):
     return float(np.ldexp(1.0, binary_exponent(weight)))
 
 
-def training_weight(sample_weight, X, factor=None):
+def training_weight(sample_weight, X, factor=None, reports_total=True):
     """Return the validated weights, normalised, the mask of the samples that count, and the scale.
 
     The weights (times ``factor``, class_weight's) are divided by ``scale``, the power of two
@@ -39,8 +39,8 @@ def training_weight(sample_weight, X, factor=None):
     division is exact. A sample of zero weight (or one that the division flushes to zero, more
     than 2**1074 times lighter than the heaviest) is a removed sample: it must not even shape
     the thresholds. ``X`` gives the number of samples. Raises ValueError for weights that are
-    negative or not finite, that sum to zero, or whose sum overflows float64 (node weights are
-    reported in the weights' own unit).
+    negative or not finite, that sum to zero, or, for an estimator that ``reports_total`` (node
+    weights in the weights' own unit), whose sum overflows float64.
     """
     weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
     if not np.all(np.isfinite(weight)):
@@ -60,7 +60,7 @@ def training_weight(sample_weight, X, factor=None):
     total = weight.sum()
     if not total > 0:
         raise ValueError("sample_weight must be finite and sum to a positive value")
-    if exponent + np.frexp(total)[1] > 1024:   # np.ldexp(total, exponent) is inf
+    if reports_total and exponent + np.frexp(total)[1] > 1024:   # ldexp(total, exponent): inf
         raise ValueError(f"sample_weight sums to about 2**{int(np.log2(total)) + exponent}, "
                          "beyond float64's range (node weights are reported in the weights' "
                          "unit): divide the weights by a common factor")
