@@ -14,6 +14,9 @@ from functools import partial
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 from numpy.testing import assert_allclose, assert_array_equal
 
 from dpdt import (
@@ -318,3 +321,48 @@ def test_feature_importances_where_weight_times_squared_error_overflows():
                                              sample_weight=np.ldexp(weight, 600))
     assert_same_splits(est, ref, "importances")
     assert_array_equal(est.feature_importances_, ref.feature_importances_)
+
+
+# --------------------------------------------------------------------------- drawn data
+
+FEW = settings(max_examples=5, deadline=None, derandomize=True, database=None)
+
+
+@st.composite
+def drawn(draw, kind):
+    """Small integer-valued data (ties, duplicates, constant columns), integer weights."""
+    n = draw(st.integers(6, 14))
+    X = draw(arrays(np.float64, (n, 2), elements=st.integers(-2, 2)))
+    if kind == "classifier":
+        y = draw(arrays(np.int64, n, elements=st.integers(0, 1)))
+        y[0], y[-1] = 0, 1
+    else:
+        y = draw(arrays(np.float64, n, elements=st.integers(-4, 4)))
+        y[0], y[-1] = -1.0, 1.0
+    weight = draw(arrays(np.float64, n, elements=st.integers(1, 3)))
+    return X, y, weight
+
+
+# Not the CV and early stopping (folds and a validation split of a dozen rows), and the
+# configurations whose data the registry shapes.
+@pytest.mark.parametrize(("kind", "name"), [("classifier", n) for n in CLASSIFIERS
+                                            if n not in ("cv", "boost-early-stop")]
+                         + [("regressor", n) for n in REGRESSORS
+                            if n not in ("cv", "boost-early-stop", "boost-lambda",
+                                         "tree-multioutput")])
+@FEW
+@given(data=st.data())
+def test_drawn_data_times_powers_of_two(kind, name, data):
+    X, y, weight = data.draw(drawn(kind))
+    make = (CLASSIFIERS if kind == "classifier" else REGRESSORS)[name]
+    if name == "boost-multiclass":
+        y = y + (X[:, 0] > 0)
+    ref = make().fit(X, y, sample_weight=weight)
+    w_exponent = data.draw(st.integers(-1070, 1015), label="weight exponent")
+    _check_weight_scaled(make, X, y, weight, ref, w_exponent, f"{name} w*2**{w_exponent}")
+    if kind == "regressor":
+        bound = 1015 if name.startswith("boost") else 480
+        exponent = data.draw(st.integers(-bound, bound), label="y exponent")
+        est = make().fit(X, np.ldexp(y, exponent), sample_weight=weight)
+        assert_same_splits(est, ref, f"{name} y*2**{exponent}")
+        assert_array_equal(est.predict(X), np.ldexp(ref.predict(X), exponent))

@@ -15,20 +15,12 @@ def binary_exponent(values):
     """Return the e for which ``max(abs(values)) / 2**e`` is in [1, 2) (0 if none is nonzero).
 
     ``np.ldexp(values, -e)`` is then exact (bar subnormal values), so fits on ``values`` and
-    on ``values`` times any power of two see the same numbers.
+    on ``values`` times any power of two see the same numbers. Every objective is invariant to
+    the scale of the weights, but sums of squares overflow near 1e300 and absolute tolerances
+    swallow weights near 1e-300: divided so, the weights are at a safe scale, none rounded.
     """
     largest = np.max(np.abs(values), initial=0.0)
     return int(np.frexp(largest)[1]) - 1 if largest > 0 else 0
-
-
-def power_of_two_scale(weight):
-    """Return ``2**binary_exponent(weight)``, the power of two that brings the largest into [1, 2).
-
-    Every objective is invariant to the scale of the weights, but sums of squares overflow near
-    1e300 and absolute tolerances swallow weights near 1e-300. Dividing by a power of two brings
-    the weights to a safe scale without rounding any of them (and leaves unit weights alone).
-    """
-    return float(np.ldexp(1.0, binary_exponent(weight)))
 
 
 def training_weight(sample_weight, X, factor=None, reports_total=True):
@@ -64,7 +56,8 @@ def training_weight(sample_weight, X, factor=None, reports_total=True):
         raise ValueError(f"sample_weight sums to about 2**{int(np.log2(total)) + exponent}, "
                          "beyond float64's range (node weights are reported in the weights' "
                          "unit): divide the weights by a common factor")
-    return weight, weight > 0, float(np.ldexp(1.0, exponent))
+    with np.errstate(over="ignore"):   # inf only where the total is not reported
+        return weight, weight > 0, float(np.ldexp(1.0, exponent))
 
 
 def check_feature_costs(feature_costs, n_features):
