@@ -17,7 +17,7 @@ from ._params import BOOSTING, BOOSTING_REGRESSOR, declare
 from ._runner import call_core, n_threads
 from ._search_policy import resolve_candidates, resolve_splitters, search_depth
 from ._tree import Tree
-from ._validation import training_weight
+from ._validation import binary_exponent, training_weight
 
 
 class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
@@ -25,7 +25,12 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
 
     def _boost(self, X, y, sample_weight, loss, stratify):
         rng = check_random_state(self.random_state)
-        weight, kept = training_weight(sample_weight, X)
+        weight, kept, weight_scale = training_weight(sample_weight, X)
+        # A regression's y is divided by the power of two that brings it near 1 (exact, see
+        # _validation): its sums (the mean, the losses) cannot overflow, its gradients are
+        # ordinary numbers, and the model and scores are scaled back at the end.
+        y_exponent = binary_exponent(y) if loss.score_power else 0
+        y = np.ldexp(y, -y_exponent) if y_exponent else y
         if not kept.all():
             X, y, weight = np.ascontiguousarray(X[kept]), y[kept], weight[kept]
             stratify = None if stratify is None else stratify[kept]
@@ -65,6 +70,9 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
         self._loss = loss
         self.init_raw_ = loss.init_raw(y, weight)
         raw = np.tile(self.init_raw_, (X.shape[0], 1))
+        # tol is in y's unit (the scores' power of it): in the scaled unit, the same comparison.
+        with np.errstate(over="ignore", under="ignore"):
+            tol = float(np.ldexp(self.tol, -(loss.score_power or 0) * y_exponent))
         if early_stopping:
             raw_val = np.tile(self.init_raw_, (X_val.shape[0], 1))
             best_val, rounds_without_gain = np.inf, 0
@@ -79,12 +87,9 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
                 gradient, hessian = loss.gradients(y, raw, weight)
 
                 def fit_tree(k, gradient=gradient, hessian=hessian, round_weight=round_weight):
-                    result = call_core(
-                        "fit_newton", prepared, np.ascontiguousarray(gradient[:, k] * round_weight),
-                        np.ascontiguousarray(hessian[:, k] * round_weight), round_weight,
-                        params=options, reg_lambda=float(self.reg_lambda), gamma=float(self.gamma))
-                    # The tree optimal at alpha = 0: gamma is the boosting objective's own penalty.
-                    return Tree.from_means(result["front"][0]["tree"], X.shape[1])
+                    return self._newton_tree(prepared, gradient[:, k] * round_weight,
+                                             hessian[:, k] * round_weight, round_weight,
+                                             weight_scale, options, X.shape[1])
 
                 classes = range(loss.n_trees_per_round)
                 trees = list(pool.map(fit_tree, classes) if pool else map(fit_tree, classes))
@@ -98,7 +103,7 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
                     raw_val += self.learning_rate * self._tree_outputs(trees, X_val)
                     score = loss.loss(y_val, raw_val, w_val)
                     self.validation_score_.append(score)
-                    if score < best_val - self.tol:
+                    if score < best_val - tol:
                         best_val, rounds_without_gain = score, 0
                     else:
                         rounds_without_gain += 1
@@ -111,6 +116,32 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
         self.train_score_ = np.asarray(self.train_score_)
         if early_stopping:
             self.validation_score_ = np.asarray(self.validation_score_)
+        if y_exponent:
+            self._unscale(loss, y_exponent)
+
+    def _unscale(self, loss, exponent):
+        """Bring a model fitted on y / 2**exponent back to y's unit (exact).
+
+        The leaves and the start are in y's unit; the Newton statistics of the split nodes
+        (their values and every node's impurity) in that of the gradients, y's to the power
+        ``loss.gradient_power``; the scores in y's to the power ``loss.score_power``. Scores
+        beyond float64's range become inf or 0: they are reported, and compared by early
+        stopping in the scaled unit.
+        """
+        gradient = loss.gradient_power * exponent
+        with np.errstate(over="ignore", under="ignore"):
+            self.init_raw_ = np.ldexp(self.init_raw_, exponent)
+            for tree in (tree for trees in self.estimators_ for tree in trees):
+                leaf = tree.is_leaf
+                tree.value[leaf] = np.ldexp(tree.value[leaf],
+                                            exponent if loss.refits_leaves else gradient)
+                tree.value[~leaf] = np.ldexp(tree.value[~leaf], gradient)
+                tree.impurity = np.ldexp(tree.impurity, 2 * gradient)
+            self.train_score_ = np.ldexp(self.train_score_, loss.score_power * exponent)
+            if self.n_iter_no_change is not None:
+                self.validation_score_ = np.ldexp(self.validation_score_,
+                                                  loss.score_power * exponent)
+        loss.unscale(exponent)
 
     def _check_fitted_state(self, decoder, where):
         rounds, init_raw = getattr(self, "estimators_", None), getattr(self, "init_raw_", None)
@@ -124,6 +155,37 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
             decoder.expect(tree.n_features == self.n_features_in_,
                            f"{where}: a tree has {tree.n_features} features, the estimator "
                            f"{self.n_features_in_}")
+
+    def _newton_tree(self, prepared, g, h, w, weight_scale, options, n_features):
+        """Fit the tree optimal for the Newton objective of per-sample ``g``, ``h`` and ``w``.
+
+        They come with the weights normalised (``training_weight``), divided by
+        ``weight_scale``; reg_lambda and gamma are in the unit of the user's weights, as in
+        XGBoost, and the objective in the normalised unit is the same with both divided by
+        ``weight_scale``. The core's tolerances are absolute (see ``_validation``): it gets g
+        divided by 2**a, h by 2**b and w by 2**c, each power of two bringing the largest near
+        1 (h and reg_lambda share theirs, the larger's, so that it stays finite), reg_lambda
+        in h's unit and gamma in the loss's, 2**(b - 2a). All exact: the tree is the same,
+        its values, impurities and weights scaled back.
+        """
+        s = binary_exponent(weight_scale)
+        a, c = binary_exponent(g), binary_exponent(w)
+        b = binary_exponent(h)
+        if self.reg_lambda > 0:
+            b = max(b, binary_exponent(self.reg_lambda) - s)
+        # A gamma beyond 2**1000 in the core's unit forbids every split, as the real one does;
+        # capped, the core's sums of leaf losses stay finite.
+        gamma = min(float(np.ldexp(self.gamma, b - 2 * a - s)), 2.0**1000)
+        result = call_core(
+            "fit_newton", prepared, np.ascontiguousarray(np.ldexp(g, -a)),
+            np.ascontiguousarray(np.ldexp(h, -b)), np.ascontiguousarray(np.ldexp(w, -c)),
+            params=options, reg_lambda=float(np.ldexp(self.reg_lambda, -b - s)), gamma=gamma)
+        # The tree optimal at alpha = 0: gamma is the boosting objective's own penalty.
+        tree = Tree.from_means(result["front"][0]["tree"], n_features)
+        tree.value = np.ldexp(tree.value, a - b)
+        tree.impurity = np.ldexp(tree.impurity, 2 * a - b + s)
+        tree.weighted_n_node_samples = np.ldexp(tree.weighted_n_node_samples, c + s)
+        return tree
 
     @staticmethod
     def _refit_leaves(tree, loss, X, residual, weight):

@@ -16,7 +16,7 @@ from ._categories import CategoryCodes
 from ._io import SaveMixin, register_estimator
 from ._multiway_tree import MultiwayTree
 from ._runner import call_core
-from ._validation import power_of_two_scale, training_weight
+from ._validation import training_weight
 
 
 class _MultiwayClassifier(SaveMixin, ClassifierMixin, BaseEstimator):
@@ -32,9 +32,10 @@ class _MultiwayClassifier(SaveMixin, ClassifierMixin, BaseEstimator):
         if y.dtype.kind not in "iubUS":
             check_classification_targets(y)
         self.classes_, y_codes = np.unique(y, return_inverse=True)
-        weight, _ = training_weight(sample_weight, np.empty((len(y_codes), 0)))
-        weight = weight / power_of_two_scale(weight)   # accuracy ignores the scale; floats do not
-        kept = weight > 0   # the scaling can flush a tiny weight to zero
+        # Normalised: accuracy ignores the weights' scale; floats do not. The trees report
+        # fractions only, so a sum of weights beyond float64 is no obstacle.
+        weight, kept, _ = training_weight(sample_weight, np.empty((len(y_codes), 0)),
+                                          reports_total=False)
         self._codes = CategoryCodes(self.max_bins)
         codes = self._codes.fit_transform(X, weight)
         return (codes,

@@ -20,7 +20,7 @@ from ._progress import REPORT_SECONDS, progress_reporter
 from ._runner import call_core, n_threads
 from ._search_policy import MAX_BOUNDED_DEPTH, resolve_search, search_depth
 from ._tree import Tree
-from ._validation import check_feature_costs, power_of_two_scale, training_weight
+from ._validation import binary_exponent, check_feature_costs, training_weight
 
 
 class _BaseDPDTree(SaveMixin, BaseEstimator):
@@ -38,19 +38,20 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         tags.input_tags.allow_nan = True
         return tags
 
-    def _fit_front(self, X, weight, fit_core, make_tree, stat_dim, loss_exponent=0,
-                   sample_quantities=None):
+    def _fit_front(self, X, weight, weight_scale, fit_core, make_tree, stat_dim,
+                   loss_exponent=0, sample_quantities=None):
         """Run the core on validated data and store the front, its trees and the statistics.
 
-        The core's losses, and so the alpha ranges, are multiplied by ``2**loss_exponent``;
+        ``weight`` is normalised as ``training_weight`` returns it, and ``weight_scale`` the
+        factor it was divided by. The core's losses, and so the alpha ranges, are multiplied by
+        ``2**loss_exponent`` (``min_impurity_decrease``, in the losses' unit, is divided by it);
         ``stat_dim`` is the size of the objective's leaf statistics and ``sample_quantities`` the
         number of per-sample quantities its histograms sum (default ``stat_dim``), for
         ``memory_limit``.
         """
         n_samples, n_features = X.shape
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
-        scale = power_of_two_scale(weight)
-        weight = np.ascontiguousarray(weight / scale)
+        weight = np.ascontiguousarray(weight)
         depth = search_depth(self.max_depth, n_samples)
         bins = uses_bins(self.max_bins, X)
         splitters, candidates, exact_depth2_work = resolve_search(
@@ -86,7 +87,7 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
             min_samples_split=min(self.min_samples_split, n_samples + 1),
             min_samples_leaf=min(self.min_samples_leaf, n_samples + 1),
             min_weight_leaf=float(self.min_weight_fraction_leaf * weight.sum()),
-            min_impurity_decrease=float(self.min_impurity_decrease),
+            min_impurity_decrease=float(np.ldexp(self.min_impurity_decrease, -loss_exponent)),
             max_features=self._max_features(n_features), random_state=int(seed),
             max_states=min(self.max_states or 2**62, 2**62), max_state_bytes=state_bytes,
             n_threads=threads,
@@ -98,7 +99,7 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         front = result["front"]
         self.trees_ = [make_tree(row["tree"], n_features) for row in front]
         for tree in self.trees_:
-            tree.weighted_n_node_samples *= scale
+            tree.weighted_n_node_samples *= weight_scale
         self.pareto_front_ = np.array(
             [(row["alpha_min"], row["alpha_max"], row["train_loss"], row["complexity"],
               tree.n_leaves, tree.max_depth) for row, tree in zip(front, self.trees_, strict=True)],
@@ -259,7 +260,7 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
             max_complexity=max_complexity, max_depth=max_depth, caller="select_tree"))
         loss = front["train_loss"][rows]
         # Equal losses within the tie tolerance rank as equal, and then later (simpler) first.
-        tolerance = TIE_TOL * max(1.0, abs(loss.min()))
+        tolerance = TIE_TOL * max(self._loss_unit(), abs(loss.min()))
         ranked = np.where(loss <= loss.min() + tolerance, loss.min(), loss)
         order = np.lexsort((-rows, ranked))
         for k in rows[order]:
@@ -432,7 +433,7 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
         self.classes_, y_encoded = np.unique(y, return_inverse=True)
         self.n_classes_ = len(self.classes_)
         factor = None if self.class_weight is None else compute_sample_weight(self.class_weight, y)
-        weight, kept = training_weight(sample_weight, X, factor)
+        weight, kept, weight_scale = training_weight(sample_weight, X, factor)
         if not kept.all():
             X, y_encoded, weight = X[kept], y_encoded[kept], weight[kept]
 
@@ -443,8 +444,8 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
                              params=dict(params, criterion=self.criterion),
                              n_classes=self.n_classes_, **arguments)
 
-        self._fit_front(X, weight, fit_core, Tree.from_weighted_counts, stat_dim=self.n_classes_,
-                        sample_quantities=1)
+        self._fit_front(X, weight, weight_scale, fit_core, Tree.from_weighted_counts,
+                        stat_dim=self.n_classes_, sample_quantities=1)
         return self
 
     def _bounded_search_serves(self, splitters, bins, X):
@@ -556,29 +557,37 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
                              y_numeric=True)
         targets = np.ascontiguousarray(y.reshape(y.shape[0], -1), dtype=np.float64)
         self.n_outputs_ = targets.shape[1]
-        weight, kept = training_weight(sample_weight, X)
+        weight, kept, weight_scale = training_weight(sample_weight, X)
         if not kept.all():
             X, targets, weight = X[kept], targets[kept], weight[kept]
 
-        # The core's squared error, sum w y^2 - (sum w y)^2 / W, cancels badly far from the mean.
-        offset = np.average(targets, axis=0, weights=weight)
-        centred = np.ascontiguousarray(targets - offset)
-        # The core sums w * y**2 with weights below 2 (see _fit_front): beyond the float range
-        # every loss would be inf and every tree tie with a single leaf.
-        with np.errstate(over="ignore", invalid="ignore"):
-            if not np.isfinite(2.0 * np.square(centred).sum()):
-                raise ValueError("y is too spread out: its squared error overflows float64; "
-                                 "rescale y")
-        # The core's tolerances are in units of weight: it gets the centred targets divided by a
-        # power of two (exact) that brings them near 1, and its losses are scaled back.
-        exponent = int(np.frexp(power_of_two_scale(np.abs(centred)))[1]) - 1
-        centred = np.ldexp(centred, -exponent)
+        # The core's tolerances are absolute (see _validation): it gets y divided by a power of
+        # two (exact) that brings it near 1, then centred, as sum w y^2 - (sum w y)^2 / W
+        # cancels badly far from the mean, then divided again to bring the centred values near
+        # 1. Its trees and losses are scaled back.
+        scale_exponent = binary_exponent(targets)
+        offset = np.average(np.ldexp(targets, -scale_exponent), axis=0, weights=weight)
+        centred = np.ldexp(targets, -scale_exponent) - offset
+        shift = binary_exponent(centred)
+        centred = np.ascontiguousarray(np.ldexp(centred, -shift))
+        offset, exponent = np.ldexp(offset, scale_exponent), scale_exponent + shift
+        # The front reports the losses in y's unit: a weighted mean squared error beyond the
+        # float range would be inf for every tree (all tie with a single leaf), one below it 0.
+        spread = np.average(np.square(centred).sum(axis=1), weights=weight)
+        with np.errstate(over="ignore", under="ignore"):
+            reported = np.ldexp(spread, 2 * exponent)
+        if not np.isfinite(reported):
+            raise ValueError("y is too spread out: its squared error overflows float64; "
+                             "rescale y")
+        if spread > 0 and reported < np.finfo(np.float64).tiny:
+            raise ValueError("y varies too little: its mean squared error underflows float64 "
+                             f"(below {np.finfo(np.float64).tiny:.1e}); rescale y")
 
         def fit_core(weight, params, **arguments):
             return call_core("fit_regressor", X, centred, weight, params=params, **arguments)
 
-        self._fit_front(X, weight, fit_core, Tree.from_means, stat_dim=1 + 2 * centred.shape[1],
-                        loss_exponent=2 * exponent)
+        self._fit_front(X, weight, weight_scale, fit_core, Tree.from_means,
+                        stat_dim=1 + 2 * centred.shape[1], loss_exponent=2 * exponent)
         for tree in self.trees_:
             tree.value = np.ldexp(tree.value, exponent) + offset[np.newaxis, :, np.newaxis]
             tree.impurity = np.ldexp(tree.impurity, 2 * exponent)

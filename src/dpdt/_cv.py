@@ -16,6 +16,7 @@ from ._front import TIE_TOL, alpha_inside, budget_mask
 from ._io import SaveMixin, register_estimator
 from ._params import CLASSIFIER_CV, REGRESSOR_CV, declare, passed_on
 from ._runner import n_threads
+from ._validation import binary_exponent
 
 CURVE_DTYPE = np.dtype([
     ("max_depth", np.int64),
@@ -44,8 +45,19 @@ def representative_alphas(front, fold_fronts):
         elif lo == hi or (lo == 0 and k > 0):
             alphas.append(alpha_inside(lo, hi))
         else:
-            alphas.append(float(np.sqrt(lo * hi)))
+            alphas.append(geometric_mean(lo, hi))
     return np.array(alphas)
+
+
+def geometric_mean(a, b):
+    """Return sqrt(a * b) for positive a and b, bitwise, without overflowing where a * b would.
+
+    The product is taken of a and b divided by powers of two whose sum is even, so that the
+    square root of their product is exact to scale back (alpha is in y's unit squared).
+    """
+    ea, eb = binary_exponent(a), binary_exponent(b)
+    ea -= (ea + eb) % 2
+    return float(np.ldexp(np.sqrt(np.ldexp(a, -ea) * np.ldexp(b, -eb)), (ea + eb) // 2))
 
 
 def standard_error(std_score, n_splits):
@@ -142,6 +154,9 @@ class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
         if sample_weight is not None:
             sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64,
                                                  ensure_non_negative=True)
+            # The scores weigh by them divided by a power of two (exact, and the scores ignore
+            # the scale): weighted sums of squared errors overflow near 1e300.
+            score_weight = np.ldexp(sample_weight, -binary_exponent(sample_weight))
         folds = list(check_cv(self.cv, y, classifier=is_classifier(self)).split(X, y))
         scorer = check_scoring(self._estimator_class(), scoring=self.scoring)
         # Every fit gets the same seed, so the refit is the plain fit of the same parameters.
@@ -164,7 +179,7 @@ class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
                                            [model.pareto_front_ for model in fold_models])
             scores = np.array([
                 _fold_scores(model, alphas, scorer, X[test], y[test],
-                             None if sample_weight is None else sample_weight[test])
+                             None if sample_weight is None else score_weight[test])
                 for model, (_, test) in zip(fold_models, folds, strict=True)])
             curve = np.empty(len(alphas), dtype=CURVE_DTYPE)
             curve["max_depth"] = depth

@@ -58,5 +58,5 @@ def alpha_inside(alpha_min, alpha_max):
         return float(alpha_min)
     if np.isinf(alpha_max):
         return 2.0 * alpha_min if alpha_min > 0 else 1.0
-    return 0.5 * (alpha_min + alpha_max)
+    return 0.5 * alpha_min + 0.5 * alpha_max   # the same, bar overflow
 

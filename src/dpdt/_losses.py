@@ -45,7 +45,18 @@ def _weighted_quantile(values, weights, q):
 
 
 class _Loss:
-    """A boosting loss in a model file: its name and, for the few it needs, its state."""
+    """A boosting loss in a model file: its name and, for the few it needs, its state.
+
+    A regression loss says how it scales with y (boosting fits y divided by a power of two and
+    scales the model back): its value as y to the power ``score_power``, its gradients as y to
+    the power ``gradient_power``. A classification loss has ``score_power`` None.
+    """
+
+    score_power = None
+    gradient_power = 0
+
+    def unscale(self, exponent):
+        """Bring the state of a fit on y / 2**exponent back to y's unit."""
 
     def _encode(self, encoder, where):
         return {"n_classes": self.n_trees_per_round}
@@ -61,6 +72,7 @@ class SquaredError(_Loss):
 
     n_trees_per_round = 1
     refits_leaves = False
+    score_power, gradient_power = 2, 1
 
     def init_raw(self, y, w):
         return np.full((1,), np.average(y, weights=w))
@@ -78,6 +90,7 @@ class AbsoluteError(_Loss):
 
     n_trees_per_round = 1
     refits_leaves = True
+    score_power, gradient_power = 1, 0
 
     def init_raw(self, y, w):
         return np.array([_weighted_quantile(y, w, 0.5)])
@@ -103,10 +116,15 @@ class Huber(_Loss):
 
     n_trees_per_round = 1
     refits_leaves = True
+    score_power, gradient_power = 2, 1
 
     def __init__(self, quantile, delta=np.nan):
         self.quantile = quantile
         self.delta = delta   # set by each round's gradients, used by loss and leaf_values
+
+    def unscale(self, exponent):
+        """Bring the state of a fit on y / 2**exponent back to y's unit."""
+        self.delta = float(np.ldexp(self.delta, exponent))
 
     def _encode(self, encoder, where):
         return {"quantile": encoder.float(self.quantile), "delta": encoder.float(self.delta)}

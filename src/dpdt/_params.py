@@ -377,9 +377,15 @@ REGRESSOR = derive(
     :class:`DPDTGradientBoostingRegressor` with ``loss="absolute_error"`` (first-order
     trees whose leaves take the weighted median residual).
     """),
+    ALPHA.but(doc="""
+    Weight of the complexity penalty. Can be changed with ``set_params`` after fitting.
+    Absolute: in the unit of the mean squared error, y's unit squared, so multiplying y by c
+    multiplies the front's alpha ranges by c**2 (the weights' scale does not matter).
+    """),
     MIN_IMPURITY_DECREASE.but(doc="""
     A split of the CART generator must decrease the weighted squared error by at least this
-    much, per unit of total weight.
+    much, per unit of total weight. Absolute, as in scikit-learn: in y's unit squared, so
+    multiplying y by c acts as dividing it by c**2 (the weights' scale does not matter).
     """),
     FULL_FRONT.but(doc="""
     False computes the tree of the current ``alpha`` only (the front's row of ``alpha``);
@@ -476,12 +482,19 @@ LEARNING_RATE = Param(
     "Shrinkage of each tree's contribution.")
 
 REG_LAMBDA = Param(
-    "reg_lambda", 1.0, [Interval(Real, 0, None, closed="left")], "float",
-    "L2 penalty on leaf values (the lambda of -G / (H + lambda)).")
+    "reg_lambda", 1.0, [Interval(Real, 0, None, closed="left")], "float", """
+    L2 penalty on leaf values (the lambda of -G / (H + lambda)). Absolute, as in XGBoost:
+    in the unit of H, the sum of sample weight times hessian, so multiplying every weight by
+    c acts as dividing it by c. The scale of y does not matter.
+    """)
 
 GAMMA = Param(
-    "gamma", 0.0, [Interval(Real, 0, None, closed="left")], "float",
-    "Penalty per leaf added to the objective each tree minimises.")
+    "gamma", 0.0, [Interval(Real, 0, None, closed="left")], "float", """
+    Penalty per leaf added to the objective each tree minimises. Absolute, as in XGBoost: in
+    the unit of that objective, G**2 / (H + reg_lambda), so multiplying every weight by c
+    acts as dividing it by c, and multiplying y by c (squared error, Huber) as dividing it by
+    c**2.
+    """)
 
 SUBSAMPLE = Param(
     "subsample", 1.0, [Interval(Real, 0, 1, closed="right")], "float", """
@@ -503,7 +516,11 @@ N_ITER_NO_CHANGE = Param(
 
 TOL = Param(
     "tol", 1e-7, [Interval(Real, 0, None, closed="left")], "float",
-    "Improvement of the validation loss that counts for early stopping.", shown="1e-7")
+    """
+    Improvement of the validation loss that counts for early stopping. Absolute, as in
+    scikit-learn: in the loss's unit (y's unit squared for squared error and Huber, y's unit
+    for absolute error), so multiplying y by c acts as dividing it by c**2 (or c).
+    """, shown="1e-7")
 
 LOSS = Param(
     "loss", "squared_error", [StrOptions({"squared_error", "absolute_error", "huber"})],

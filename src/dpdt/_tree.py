@@ -5,6 +5,7 @@ from scipy import sparse
 
 from . import _core
 from ._io import register_type
+from ._validation import binary_exponent
 
 TREE_LEAF = -1
 TREE_UNDEFINED = -2
@@ -181,7 +182,10 @@ class Tree:
         importances = np.zeros(self.n_features)
         internal = np.flatnonzero(~self.is_leaf)
         left, right = self.children_left[internal], self.children_right[internal]
-        w, imp = self.weighted_n_node_samples, self.impurity
+        # Brought near 1 by powers of two (exact: the normalised importances do not change), as
+        # node weight times squared error can overflow where neither does.
+        w = np.ldexp(self.weighted_n_node_samples, -binary_exponent(self.weighted_n_node_samples))
+        imp = np.ldexp(self.impurity, -binary_exponent(self.impurity))
         decrease = w[internal] * imp[internal] - w[left] * imp[left] - w[right] * imp[right]
         np.add.at(importances, self.feature[internal], decrease)
         total = importances.sum()

@@ -1,37 +1,63 @@
-"""Validation of the inputs that every estimator family shares: sample weights, feature costs."""
+"""Validation of the inputs that every estimator family shares: sample weights, feature costs.
+
+It also holds the one rule by which every estimator is independent of the scale of its inputs:
+the core's tolerances are absolute, so what crosses into it (weights, targets, gradients) is
+first divided by the power of two that brings its largest magnitude into [1, 2). That division
+is exact, so multiplying y or the weights by a power of two changes no bit of what the core
+sees, and any other factor changes it by less than 2 (results then agree to rounding).
+"""
 
 import numpy as np
 from sklearn.utils.validation import _check_sample_weight
 
 
-def training_weight(sample_weight, X, factor=None):
-    """Return the validated weights (times ``factor``) and the mask of the samples that count.
+def binary_exponent(values):
+    """Return the e for which ``max(abs(values)) / 2**e`` is in [1, 2) (0 if none is nonzero).
 
-    A sample of zero weight is a removed sample: it must not even shape the thresholds. ``X``
-    gives the number of samples. Raises ValueError for weights that are negative or not finite,
-    or that sum to zero.
+    ``np.ldexp(values, -e)`` is then exact (bar subnormal values), so fits on ``values`` and
+    on ``values`` times any power of two see the same numbers. Every objective is invariant to
+    the scale of the weights, but sums of squares overflow near 1e300 and absolute tolerances
+    swallow weights near 1e-300: divided so, the weights are at a safe scale, none rounded.
+    """
+    largest = np.max(np.abs(values), initial=0.0)
+    return int(np.frexp(largest)[1]) - 1 if largest > 0 else 0
+
+
+def training_weight(sample_weight, X, factor=None, reports_total=True):
+    """Return the validated weights, normalised, the mask of the samples that count, and the scale.
+
+    The weights (times ``factor``, class_weight's) are divided by ``scale``, the power of two
+    that brings the largest into [1, 2): every later sum is then safe from overflow, and the
+    division is exact. A sample of zero weight (or one that the division flushes to zero, more
+    than 2**1074 times lighter than the heaviest) is a removed sample: it must not even shape
+    the thresholds. ``X`` gives the number of samples. Raises ValueError for weights that are
+    negative or not finite, that sum to zero, or, for an estimator that ``reports_total`` (node
+    weights in the weights' own unit), whose sum overflows float64.
     """
     weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+    if not np.all(np.isfinite(weight)):
+        raise ValueError("sample_weight must be finite and sum to a positive value")
+    exponent = binary_exponent(weight)
+    weight = np.ldexp(weight, -exponent)
     if factor is not None:
         # class_weight's factors: a negative one would turn its samples into removed ones (or
         # worse, let them cancel others) without a word.
         if not np.all(np.isfinite(factor)) or np.any(factor < 0):
             raise ValueError("class_weight must be finite and non-negative")
         weight = weight * factor
-    if not np.all(np.isfinite(weight)) or weight.sum() <= 0:
+        if not np.all(np.isfinite(weight)):
+            raise ValueError("class_weight times sample_weight overflows float64")
+        shift = binary_exponent(weight)
+        weight, exponent = np.ldexp(weight, -shift), exponent + shift
+    total = weight.sum()
+    if not total > 0:
         raise ValueError("sample_weight must be finite and sum to a positive value")
-    return weight, weight > 0
-
-
-def power_of_two_scale(weight):
-    """Return the power of two that brings the largest weight into [1, 2) (1.0 if none is > 0).
-
-    Every objective is invariant to the scale of the weights, but sums of squares overflow near
-    1e300 and absolute tolerances swallow weights near 1e-300. Dividing by a power of two brings
-    the weights to a safe scale without rounding any of them (and leaves unit weights alone).
-    """
-    largest = np.max(weight, initial=0.0)
-    return float(np.ldexp(1.0, int(np.frexp(largest)[1]) - 1)) if largest > 0 else 1.0
+    if reports_total and exponent + np.frexp(total)[1] > 1024:   # ldexp(total, exponent): inf
+        raise ValueError(f"sample_weight sums to about 2**{int(np.log2(total)) + exponent}, "
+                         "beyond float64's range (node weights are reported in the weights' "
+                         "unit): divide the weights by a common factor")
+    with np.errstate(over="ignore"):   # inf only where the total is not reported
+        return weight, weight > 0, float(np.ldexp(1.0, exponent))
 
 
 def check_feature_costs(feature_costs, n_features, max_tests):
