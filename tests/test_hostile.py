@@ -709,3 +709,13 @@ def test_feature_cost_scale_is_an_alpha_scale_or_a_clear_error(make, complexity,
     assert_array_equal(scaled.predict(X), base.predict(X))
     for set_alpha in (0.0, 1e300, np.finfo(float).max):
         scaled.set_params(alpha=set_alpha).predict(X)
+
+
+@pytest.mark.parametrize("make", [DPDTGradientBoostingClassifier, DPDTGradientBoostingRegressor])
+def test_boosting_whose_sum_overflows_is_a_clear_error(make):
+    # A learning_rate near the float limit made the raw scores inf - inf: NaN predictions.
+    X = np.arange(24.0).reshape(12, 2)
+    y = np.array([0, 1, 1, 0] * 3) * (1.0 if make is DPDTGradientBoostingClassifier else 1e282)
+    with pytest.raises(ValueError, match="overflow float64 .*lower learning_rate"):
+        with np.errstate(all="ignore"):
+            make(learning_rate=1.7e308, n_estimators=3).fit(X, y)

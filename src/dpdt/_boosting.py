@@ -118,6 +118,12 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
             self.validation_score_ = np.asarray(self.validation_score_)
         if y_exponent:
             self._unscale(loss, y_exponent)
+        # A huge learning_rate can push the sum of the trees past float64 (NaN predictions).
+        with np.errstate(over="ignore", invalid="ignore"):
+            finite = np.isfinite(self._raw(X)).all()
+        if not finite:
+            raise ValueError(f"the model's raw predictions on the training data overflow float64 "
+                             f"(learning_rate={self.learning_rate:.3g}): lower learning_rate")
 
     def _unscale(self, loss, exponent):
         """Bring a model fitted on y / 2**exponent back to y's unit (exact).
