@@ -456,10 +456,16 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
                              n_classes=self.n_classes_, **arguments)
 
         def cart_size():
+            # scikit-learn's trees read float32: beyond its range (or for weights it refuses)
+            # there is no size, and the estimate stays on its data bound.
             tree = DecisionTreeClassifier(
                 criterion="entropy" if self.criterion != "gini" else "gini",
                 min_samples_split=self.min_samples_split, min_samples_leaf=self.min_samples_leaf,
-                random_state=0).fit(X, y_codes, sample_weight=weight)
+                random_state=0)
+            try:
+                tree.fit(X, y_codes, sample_weight=weight)
+            except ValueError:
+                return None
             return tree.tree_.node_count // 2
 
         self._fit_front(X, weight, fit_core, Tree.from_weighted_counts, stat_dim=self.n_classes_,

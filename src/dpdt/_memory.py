@@ -88,8 +88,8 @@ def estimate_states(n_samples, n_features, max_depth, candidates, splitters, sta
     ``candidates`` and ``splitters`` are the resolved per-depth lists (deeper levels use 1 and
     CART, as in the core), ``feature_costs`` whether the features' costs differ (the last level
     then keeps one split per feature). ``cart_size``, if given, is called (only when a CART
-    budget could exceed it) for the splits of a fully grown CART tree on the data: a state of m
-    samples is taken to have ``m / n`` of them, since CART stops at pure nodes.
+    budget could exceed it) for the splits of a fully grown CART tree on the data (or None): a
+    state of m samples is taken to have ``m / n`` of them, since CART stops at pure nodes.
     """
     per_level = _PARETO_POINTS_PER_LEVEL if front == "pareto" else _CONVEX_POINTS_PER_LEVEL
     cached, leaf = _core.state_bytes(stat_dim, True), _core.state_bytes(stat_dim, False)
@@ -99,7 +99,8 @@ def estimate_states(n_samples, n_features, max_depth, candidates, splitters, sta
     cart_splits = float("inf")
     if cart_size is not None and any(
             c >= n_samples / 2 ** (d + 2) for d, c in enumerate(candidates[:max_depth - 1])):
-        cart_splits = float(cart_size())
+        size = cart_size()
+        cart_splits = float("inf") if size is None else float(size)
     for depth in range(max_depth):
         counts.append(states)
         remaining = max_depth - depth
