@@ -108,8 +108,8 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
                               progress_seconds=REPORT_SECONDS, **binned)
         except MemoryError as error:
             if self.memory_limit is None and "memory_limit" in str(error):
-                raise MemoryError(f"{error} (memory_limit=None: the {fixed + state_bytes} bytes "
-                                  "this process could allocate when the fit started)") from None
+                raise MemoryError(f"{error} (memory_limit=None: what this process could "
+                                  "allocate when the fit started)") from None
             raise
         front = result["front"]
         self.trees_ = [make_tree(row["tree"], n_features) for row in front]

@@ -169,21 +169,21 @@ def available_bytes():
 
 
 def state_budget(memory_limit, fixed_bytes):
-    """Return the bytes left for solved states, or raise MemoryError if there are none.
+    """Return the bytes left for solved states (0: no limit), or raise MemoryError if none are.
 
-    ``memory_limit`` None is the memory this process may still allocate (:func:`available_bytes`);
-    the budget is then 0 (no limit) if that cannot be told.
+    ``memory_limit`` None is what this process may still allocate (:func:`available_bytes`; no
+    limit if that cannot be told). It bounds the states, not the fixed part, which is a bound
+    with every thread at its worst (a thread's buffers are made when it takes a task) and is
+    refused only under an explicit limit, as scikit-learn refuses no fit by its arrays: the
+    states get what the fixed part leaves, or half of it if that is more.
     """
-    default = memory_limit is None
-    limit = available_bytes() if default else memory_limit
-    if limit is None:
-        return 0
-    left = limit - fixed_bytes
+    if memory_limit is None:
+        available = available_bytes()
+        return 0 if available is None else max(available - fixed_bytes, available // 2, 1)
+    left = memory_limit - fixed_bytes
     if left <= 0:
-        what = (f"the {limit} bytes this process may still allocate (memory_limit=None)" if default
-                else f"memory_limit={memory_limit} bytes")
         raise MemoryError(
-            f"{what} is below the {fixed_bytes} bytes this fit needs before solving any state "
-            "(data layout and per-thread buffers); lower max_depth, candidates or n_jobs, set "
-            "max_bins, or raise memory_limit")
+            f"memory_limit={memory_limit} bytes is below the {fixed_bytes} bytes this fit needs "
+            "before solving any state (data layout and per-thread buffers); lower max_depth, "
+            "candidates or n_jobs, set max_bins, or raise memory_limit")
     return left

@@ -319,10 +319,10 @@ MEMORY_LIMIT = Param(
     leaves included) and raises ``MemoryError`` before they would cross the limit, or, for a
     search the estimate made before the fit (``stats_["estimated_bytes"]``) does not clear,
     as soon as it is on course to cross it four times over: a runaway configuration stops
-    within seconds, its message naming what to lower. None bounds the fit by what the
-    process may still allocate when it starts (available memory, a container's limit,
-    ``ulimit -v``), so that a search too large for the machine raises ``MemoryError``
-    instead of swapping or being killed.
+    within seconds, its message naming what to lower. None bounds the solved states by what
+    the process may still allocate when the fit starts (available memory, a container's
+    limit, ``ulimit -v``), so that a search too large for the machine raises
+    ``MemoryError`` instead of swapping or being killed.
     """)
 
 TIME_LIMIT = Param(
