@@ -178,7 +178,6 @@ class Search {
         task_share_ = n_tasks > 0 ? 1.0 / static_cast<double>(n_tasks) : 0.0;
     }
     std::atomic<double>* progress_slot(int w) { return w < n_progress_ ? &progress_[w] : nullptr; }
-    double task_share() const { return task_share_; }
     // The thread has solved this share of the tasks.
     static void advance(Workspace& ws, double done) {
         ws.done = done;
@@ -351,8 +350,8 @@ class Search {
         const int64_t total = state_bytes_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
         const int64_t limit = params_.max_state_bytes;
         if (limit <= 0) return;
-        const std::string advice = " bytes memory_limit leaves them); lower max_depth or candidates (the deepest "
-                                   "levels' first), or raise memory_limit";
+        static constexpr const char* advice = " bytes memory_limit leaves them); lower max_depth or candidates (the "
+                                              "deepest levels' first), or raise memory_limit";
         if (total > limit)
             throw StateLimitExceeded("the solved states would take more memory than memory_limit allows (" +
                                      std::to_string(limit) + advice);
@@ -379,7 +378,8 @@ class Search {
         if (counted) {
             if (loop_.stopped()) throw Interrupted();
             const int64_t solved = states_.fetch_add(1, std::memory_order_relaxed);
-            const std::string advice = "; lower max_depth or candidates (the deepest levels' first), or raise max_states";
+            static constexpr const char* advice =
+                "; lower max_depth or candidates (the deepest levels' first), or raise max_states";
             if (solved >= params_.max_states)
                 throw StateLimitExceeded("the search exceeded max_states=" + std::to_string(params_.max_states) +
                                          " states" + advice);
