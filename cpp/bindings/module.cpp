@@ -141,6 +141,7 @@ nb::dict run_fit(MakeData&& make_data, const O& objective, const dpdt::Params& p
     stats["candidates"] = result.stats.candidates;
     stats["exact_scans"] = result.stats.exact_scans;
     stats["cache_hits"] = result.stats.cache_hits;
+    stats["state_bytes"] = result.stats.state_bytes;
     stats["seconds"] = result.stats.seconds;
     stats["complete"] = result.stats.complete;
     nb::dict out;
@@ -490,6 +491,11 @@ NB_MODULE(_core, m) {
         "n_bins"_a.none() = nb::none(), "code_bytes"_a = 1, "sample_quantities"_a.none() = nb::none(),
         "The bytes a fit allocates in the core besides its solved states (dpdt/memory.hpp); n_bins None means "
         "exact thresholds, sample_quantities None the statistics' size.");
+    m.def("state_bytes", &dpdt::state_bytes, "stat_dim"_a, "cached"_a,
+          "The bytes a state holds when created: its solution, statistics, leaf and, when cached, its cache "
+          "entry (dpdt/memory.hpp).");
+    m.def("solved_bytes", &dpdt::solved_bytes, "hull_points"_a, "actions"_a,
+          "The bytes a state holds more once solved with that many hull points and actions (dpdt/memory.hpp).");
     m.def("apply", &apply_tree, "children_left"_a.noconvert(), "children_right"_a.noconvert(),
           "feature"_a.noconvert(), "threshold"_a.noconvert(), "missing_go_to_left"_a.noconvert(),
           "X"_a.noconvert());

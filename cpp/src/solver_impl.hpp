@@ -19,6 +19,7 @@
 #include "dpdt/hull.hpp"
 #include "dpdt/layout.hpp"
 #include "dpdt/lookahead.hpp"
+#include "dpdt/memory.hpp"
 #include "dpdt/run_loop.hpp"
 #include "dpdt/screen.hpp"
 #include "dpdt/split_search.hpp"
@@ -36,6 +37,7 @@ struct StateKey {
         return a == o.a && b == o.b && m == o.m && depth == o.depth;
     }
 };
+static_assert(sizeof(StateKey) == kStateKeyBytes, "memory.hpp counts the cache's keys");
 struct StateKeyHash {
     size_t operator()(const StateKey& k) const {
         return static_cast<size_t>(k.a ^ splitmix64(k.b + static_cast<uint64_t>(k.depth)));
@@ -104,6 +106,10 @@ struct Workspace {
     // The CART generator's nodes, reused from state to state (a node's histogram is large).
     std::vector<Buffer> cart;
     SplitMemo memo;
+    // The share of the fit's tasks that this thread has solved (a fraction of them) and the share
+    // of the state being solved, published to `progress` for Search's projection of its memory.
+    double done = 0.0, share = 0.0;
+    std::atomic<double>* progress = nullptr;
     Workspace(int64_t n, int max_depth) : in_left(n, 0), left(max_depth + 1), right(max_depth + 1) {}
 };
 
@@ -134,8 +140,10 @@ class Search {
 
     SolutionPtr solve(View node, SubsetHash hash, int depth, Workspace& ws) {
         const StateKey key{hash.a, hash.b, node.m, depth};
+        const double share = ws.share, entry = ws.done;
         if (SolutionPtr hit = cache_.find(key)) {
             cache_hits_.fetch_add(1, std::memory_order_relaxed);
+            advance(ws, entry + share);
             return hit;
         }
         std::vector<Candidate> candidates;
@@ -149,12 +157,31 @@ class Search {
                 // Out of time, a state still completes its greedy candidate: the tree returned is
                 // then never worse than the greedy one.
                 if (task > 0 && out_of_time()) break;
+                // The projection assumes that every side of every candidate is as large a search.
+                ws.share = share / (2.0 * static_cast<double>(order.size()));
                 children[order[task]] = solve_children(node, depth, candidates[order[task]], ws);
+                advance(ws, entry + share * static_cast<double>(task + 1) / static_cast<double>(order.size()));
             }
             drop_unsolved(candidates, children);
             finish(*sol, candidates, children);
         }
+        advance(ws, entry + share);
         return cache_.insert(key, std::move(sol));
+    }
+
+    // Each worker's progress, for the projection of the states' memory (charge): `n_tasks` tasks
+    // shared among `n_workers`.
+    void start_tasks(int n_workers, int64_t n_tasks) {
+        progress_ = std::make_unique<std::atomic<double>[]>(static_cast<size_t>(n_workers));
+        for (int w = 0; w < n_workers; ++w) progress_[w].store(0.0);
+        n_progress_ = n_workers;
+        task_share_ = n_tasks > 0 ? 1.0 / static_cast<double>(n_tasks) : 0.0;
+    }
+    std::atomic<double>* progress_slot(int w) { return w < n_progress_ ? &progress_[w] : nullptr; }
+    // The thread has solved this share of the tasks.
+    static void advance(Workspace& ws, double done) {
+        ws.done = done;
+        if (ws.progress != nullptr) ws.progress->store(done, std::memory_order_relaxed);
     }
 
     // Statistics, leaf and (for the last level) the exact split; or the candidates to recurse on.
@@ -223,7 +250,7 @@ class Search {
         }
         sol.hull = pareto ? pareto_set(std::move(points)) : lower_hull(std::move(points));
         keep_used_actions(sol);
-        charge(static_cast<int64_t>(sol.hull.size() * sizeof(HullPoint) + sol.actions.size() * sizeof(Action)));
+        charge(solved_bytes(static_cast<int64_t>(sol.hull.capacity()), static_cast<int64_t>(sol.actions.capacity())));
     }
 
     // The order in which a state's candidates are solved. Under a time limit the greedy split
@@ -270,6 +297,7 @@ class Search {
     int64_t n_candidates() const { return candidates_.load(); }
     int64_t exact_scans() const { return exact_scans_.load(); }
     int64_t cache_hits() const { return cache_hits_.load(); }
+    int64_t state_bytes() const { return state_bytes_.load(); }
     double total_weight() const { return total_weight_; }
 
   private:
@@ -287,16 +315,50 @@ class Search {
         if (!layout_.has_missing(node, s.feature)) s.missing_left = 2 * static_cast<int64_t>(s.n_left) > node.m;
     }
 
-    // A shared_ptr's control block and the vectors' heap blocks, roughly.
-    static constexpr int64_t kAllocationOverhead = 96;
+    // A runaway search stops once its course is clear rather than when it reaches a limit: when
+    // it has used 1/kEvidence of the limit and, if the rest of the search costs what its solved
+    // share did, would pass kMargin times the limit. The margin covers the projection's error (the
+    // first candidates of a state fill the cache that later ones hit); Python's estimate turns
+    // the projection off for fits it expects within the limits (Params::stop_on_course).
+    static constexpr double kEvidence = 64.0, kMargin = 4.0;
 
+    // The share of the fit's tasks solved so far (0 before the root's tasks start).
+    double solved_share() const {
+        double done = 0.0;
+        for (int w = 0; w < n_progress_; ++w) done += progress_[w].load(std::memory_order_relaxed);
+        return done * task_share_;
+    }
+
+    // Whether `so_far` of `limit` projects past kMargin times the limit, with the projection in
+    // `projected` and the solved share in `share`.
+    bool off_course(double so_far, double limit, double& projected, double& share) const {
+        if (!params_.stop_on_course || so_far * kEvidence < limit) return false;
+        share = solved_share();
+        if (share <= 0.0) return false;
+        projected = so_far / std::min(share, 1.0);
+        return projected > kMargin * limit;
+    }
+
+    static std::string course(double projected, const char* unit, double share) {
+        return "on course to about " + std::to_string(static_cast<int64_t>(projected)) + unit + " (projected from " +
+               std::to_string(std::max(1e-4, share) * 100.0).substr(0, 6) + "% of the search)";
+    }
+
+    // Counts the bytes of the solved states (memory.hpp), and stops the fit before they pass
+    // Params::max_state_bytes or once they are on course to.
     void charge(int64_t bytes) {
-        if (params_.max_state_bytes <= 0) return;
         const int64_t total = state_bytes_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
-        if (total > params_.max_state_bytes)
-            throw StateLimitExceeded("the solved states would exceed the memory left by memory_limit (" +
-                                     std::to_string(params_.max_state_bytes) +
-                                     " bytes for them); lower max_depth or candidates, or raise memory_limit");
+        const int64_t limit = params_.max_state_bytes;
+        if (limit <= 0) return;
+        static constexpr const char* advice = " bytes memory_limit leaves them); lower max_depth or candidates (the "
+                                              "deepest levels' first), or raise memory_limit";
+        if (total > limit)
+            throw StateLimitExceeded("the solved states would take more memory than memory_limit allows (" +
+                                     std::to_string(limit) + advice);
+        double projected = 0.0, share = 0.0;
+        if (off_course(static_cast<double>(total), static_cast<double>(limit), projected, share))
+            throw StateLimitExceeded("the solved states' memory is " + course(projected, " bytes", share) +
+                                     ", far beyond what memory_limit allows (" + std::to_string(limit) + advice);
     }
 
     bool splittable(const Solution& s) const {
@@ -315,12 +377,18 @@ class Search {
     std::shared_ptr<Solution> new_state(int32_t m, std::vector<double> stats, bool counted = true) {
         if (counted) {
             if (loop_.stopped()) throw Interrupted();
-            if (states_.fetch_add(1, std::memory_order_relaxed) >= params_.max_states)
+            const int64_t solved = states_.fetch_add(1, std::memory_order_relaxed);
+            static constexpr const char* advice =
+                "; lower max_depth or candidates (the deepest levels' first), or raise max_states";
+            if (solved >= params_.max_states)
                 throw StateLimitExceeded("the search exceeded max_states=" + std::to_string(params_.max_states) +
-                                         " states; lower max_depth or candidates, or raise max_states");
+                                         " states" + advice);
+            double projected = 0.0, share = 0.0;
+            if (off_course(static_cast<double>(solved), static_cast<double>(params_.max_states), projected, share))
+                throw StateLimitExceeded("the search's number of states is " + course(projected, " states", share) +
+                                         ", far beyond max_states=" + std::to_string(params_.max_states) + advice);
         }
-        charge(static_cast<int64_t>(sizeof(Solution) + stats.size() * sizeof(double) + sizeof(HullPoint)) +
-               kAllocationOverhead);
+        charge(dpdt::state_bytes(static_cast<int64_t>(stats.size()), counted));
         auto sol = std::make_shared<Solution>();
         sol->n_samples = m;
         sol->stats = std::move(stats);
@@ -617,6 +685,9 @@ class Search {
     std::vector<int32_t> all_features_;
     LeafLimits limits_;
     SolutionCache cache_;
+    std::unique_ptr<std::atomic<double>[]> progress_;   // tasks solved by each worker
+    int n_progress_ = 0;
+    double task_share_ = 0.0;
     std::atomic<int64_t> states_{0}, candidates_{0}, exact_scans_{0}, cache_hits_{0}, state_bytes_{0};
     std::atomic<bool> skipped_{false};
 };
@@ -742,7 +813,10 @@ void solve_root(Search<O, L>& search, RunLoop& loop, const RootPlan& plan, Root<
                 std::vector<int64_t>& tasks, int64_t n_samples, int max_depth) {
     std::vector<std::unique_ptr<Workspace<typename L::Buffer>>> workspaces(loop.n_workers());
     auto workspace = [&](int w) -> Workspace<typename L::Buffer>& {
-        if (!workspaces[w]) workspaces[w] = std::make_unique<Workspace<typename L::Buffer>>(n_samples, max_depth);
+        if (!workspaces[w]) {
+            workspaces[w] = std::make_unique<Workspace<typename L::Buffer>>(n_samples, max_depth);
+            workspaces[w]->progress = search.progress_slot(w);
+        }
         return *workspaces[w];
     };
     std::atomic<int64_t> n_tasks{0}, tasks_done{0};
@@ -752,13 +826,20 @@ void solve_root(Search<O, L>& search, RunLoop& loop, const RootPlan& plan, Root<
         root.order = search.solve_order(root.view, *root.sol, root.candidates);
         tasks = tasks_to_solve(plan, root.n_tasks());
         n_tasks.store(static_cast<int64_t>(tasks.size()));
+        search.start_tasks(loop.n_workers(), static_cast<int64_t>(tasks.size()));
+        for (auto& ws : workspaces)
+            if (ws) ws->progress = search.progress_slot(static_cast<int>(&ws - workspaces.data()));
         return static_cast<int64_t>(tasks.size());
     };
     auto solve_task = [&](int w, int64_t k) {
         // Tasks 0 and 1 (the greedy candidate under a time limit) always run.
         if (k > 1 && search.out_of_time()) return;
         const int64_t t = tasks[k];
-        root.side(t) = search.solve_side(root.view, 0, root.candidates[root.order[t / 2]], t % 2 == 0, workspace(w));
+        Workspace<typename L::Buffer>& ws = workspace(w);
+        const double done = ws.done;
+        ws.share = 1.0;   // in tasks
+        root.side(t) = search.solve_side(root.view, 0, root.candidates[root.order[t / 2]], t % 2 == 0, ws);
+        Search<O, L>::advance(ws, done + 1.0);
         tasks_done.fetch_add(1);
     };
     loop.run(expand, solve_task, [&] {
@@ -798,6 +879,7 @@ FitResult run(const L& layout, const O& objective, const Params& params, const P
         if (!root.candidates.empty()) search.finish(*root.sol, root.candidates, root.children);
         result.front = front_of(objective, *root.sol, search.total_weight(), params.front);
     }
+    result.stats.state_bytes = search.state_bytes();
     result.stats.seconds = loop.seconds();
     return result;
 }

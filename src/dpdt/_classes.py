@@ -6,6 +6,7 @@ from numbers import Integral
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state, compute_sample_weight
 from sklearn.utils._param_validation import validate_parameter_constraints
 from sklearn.utils.multiclass import check_classification_targets
@@ -14,7 +15,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ._binning import bin_features, uses_bins
 from ._front import PARETO_DTYPE, TIE_TOL, alpha_inside, budget_mask, within_complexity
 from ._io import SaveMixin, register_estimator
-from ._memory import fixed_fit_bytes, state_budget
+from ._memory import estimate_states, fixed_fit_bytes, state_budget
 from ._params import CLASSIFIER, REGRESSOR, declare
 from ._progress import REPORT_SECONDS, progress_reporter
 from ._runner import call_core, n_threads
@@ -39,7 +40,7 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         return tags
 
     def _fit_front(self, X, weight, weight_scale, fit_core, make_tree, stat_dim,
-                   loss_exponent=0, sample_quantities=None):
+                   loss_exponent=0, sample_quantities=None, cart_size=None):
         """Run the core on validated data and store the front, its trees and the statistics.
 
         ``weight`` is normalised as ``training_weight`` returns it, and ``weight_scale`` the
@@ -47,7 +48,8 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         ``2**loss_exponent`` (``min_impurity_decrease``, in the losses' unit, is divided by it);
         ``stat_dim`` is the size of the objective's leaf statistics and ``sample_quantities`` the
         number of per-sample quantities its histograms sum (default ``stat_dim``), for
-        ``memory_limit``.
+        ``memory_limit``; ``cart_size``, if given, returns the splits of a fully grown CART tree on
+        the data, which bound the CART generator's (its pure nodes end it) in the estimate.
         """
         n_samples, n_features = X.shape
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
@@ -67,20 +69,25 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
             binned = {"codes": codes, "n_bins": n_bins, "upper": upper}
         self.n_bins_ = None if bins is None else n_bins
         threads = n_threads(self.n_jobs)
-        state_bytes = 0
-        if self.memory_limit is not None:
-            fixed = fixed_fit_bytes(
-                n_samples, n_features, depth, max(candidates), threads, stat_dim,
-                n_bins=self.n_bins_, code_bytes=binned["codes"].itemsize if binned else 1,
-                sample_quantities=sample_quantities)
-            state_bytes = state_budget(int(self.memory_limit), fixed)
+        fixed = fixed_fit_bytes(
+            n_samples, n_features, depth, max(candidates), threads, stat_dim,
+            n_bins=self.n_bins_, code_bytes=binned["codes"].itemsize if binned else 1,
+            sample_quantities=sample_quantities)
+        limit = None if self.memory_limit is None else int(self.memory_limit)
+        state_bytes = state_budget(limit, fixed)
+        max_states = min(self.max_states or 2**62, 2**62)
+        feature_costs = self._feature_costs(n_features, n_samples, depth)
+        estimate = estimate_states(
+            n_samples, n_features, depth, candidates, splitters, stat_dim,
+            min_samples_leaf=self.min_samples_leaf, exact_depth2_work=exact_depth2_work,
+            front=self.front, feature_costs=len(set(feature_costs)) > 1, cart_size=cart_size)
         # The bounded search finds the tree of alpha over every tree, not within a budget.
         bounded = (not self.full_front and self.max_complexity is None
                    and depth <= MAX_BOUNDED_DEPTH
                    and self._bounded_search_serves(splitters, bins, X))
         single = {"single_alpha": float(self.alpha)} if bounded else {}
         params = dict(
-            feature_costs=self._feature_costs(n_features, n_samples, depth), max_depth=depth,
+            feature_costs=feature_costs, max_depth=depth,
             candidates=candidates, splitters=splitters, exact_depth2_work=exact_depth2_work,
             complexity=self.complexity, front=self.front,
             # Beyond n_samples these limits forbid every split, as n_samples + 1 does.
@@ -89,13 +96,21 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
             min_weight_leaf=float(self.min_weight_fraction_leaf * weight.sum()),
             min_impurity_decrease=float(np.ldexp(self.min_impurity_decrease, -loss_exponent)),
             max_features=self._max_features(n_features), random_state=int(seed),
-            max_states=min(self.max_states or 2**62, 2**62), max_state_bytes=state_bytes,
+            max_states=max_states, max_state_bytes=state_bytes,
+            # The core's projection stops only searches this estimate does not clear.
+            stop_on_course=bool(estimate.states > max_states or 0 < state_bytes < estimate.bytes),
             n_threads=threads,
             time_limit=float(self.time_limit) if self.time_limit is not None else 0.0, **single,
         )
-        result = fit_core(weight, params,
-                          progress=progress_reporter(self.verbose, type(self).__name__),
-                          progress_seconds=REPORT_SECONDS, **binned)
+        try:
+            result = fit_core(weight, params,
+                              progress=progress_reporter(self.verbose, type(self).__name__),
+                              progress_seconds=REPORT_SECONDS, **binned)
+        except MemoryError as error:
+            if self.memory_limit is None and "memory_limit" in str(error):
+                raise MemoryError(f"{error} (memory_limit=None: what this process could "
+                                  "allocate when the fit started)") from None
+            raise
         front = result["front"]
         self.trees_ = [make_tree(row["tree"], n_features) for row in front]
         for tree in self.trees_:
@@ -109,6 +124,7 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         self._front_impurity = np.ldexp([row["impurity"] for row in front], loss_exponent)
         self._front_n_splits = np.array([row["n_splits"] for row in front])
         self.stats_ = dict(result["stats"])
+        self.stats_["estimated_bytes"] = int(fixed + estimate.bytes)
         complete = self.stats_.pop("complete")
         self.is_optimal_ = complete and set(splitters) == {"exhaustive"}
         if not complete:
@@ -388,7 +404,10 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
         The tree for the current ``alpha`` and ``max_complexity``.
     stats_ : dict
         Search statistics: ``states`` solved, ``candidates`` (splits generated), ``exact_scans``
-        (states whose last split was searched exactly), ``cache_hits`` and ``seconds``.
+        (states whose last split was searched exactly), ``cache_hits``, ``seconds``,
+        ``state_bytes`` (what the solved states held, as the core counts them) and
+        ``estimated_bytes`` (what the fit was estimated to need before it started, its fixed part
+        and its states: the "Memory" section of the user guide).
     is_optimal_ : bool
         True when the tree is certified optimal: every depth used ``splitter="exhaustive"`` and
         the search completed within ``time_limit``. With ``full_front=False`` the certificate
@@ -444,8 +463,21 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
                              params=dict(params, criterion=self.criterion),
                              n_classes=self.n_classes_, **arguments)
 
+        def cart_size():
+            # scikit-learn's trees read float32: beyond its range (or for weights it refuses)
+            # there is no size, and the estimate stays on its data bound.
+            tree = DecisionTreeClassifier(
+                criterion="entropy" if self.criterion != "gini" else "gini",
+                min_samples_split=self.min_samples_split, min_samples_leaf=self.min_samples_leaf,
+                random_state=0)
+            try:
+                tree.fit(X, y_codes, sample_weight=weight)
+            except ValueError:
+                return None
+            return tree.tree_.node_count // 2
+
         self._fit_front(X, weight, weight_scale, fit_core, Tree.from_weighted_counts,
-                        stat_dim=self.n_classes_, sample_quantities=1)
+                        stat_dim=self.n_classes_, sample_quantities=1, cart_size=cart_size)
         return self
 
     def _bounded_search_serves(self, splitters, bins, X):

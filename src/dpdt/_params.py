@@ -304,17 +304,25 @@ CLASS_WEIGHT = Param(
 MAX_STATES = Param(
     "max_states", 5_000_000, [Interval(Integral, 1, None, closed="left"), None], "int or None",
     """
-    The fit stops with ``MemoryError`` if it would solve more states than this (a state
-    costs a few hundred bytes). None means no limit.
+    The fit stops with ``MemoryError`` if it would solve more states than this, or as soon
+    as it is on course to solve several times more (a state holds about 800 bytes with two
+    classes, its last split's leaves included; ``stats_["state_bytes"]`` counts them). None
+    means no limit.
     """, shown="5_000_000")
 
 MEMORY_LIMIT = Param(
     "memory_limit", None, [Interval(Integral, 1, None, closed="left"), None], "int or None", """
     Bytes the fit may allocate besides the training data: the layout of the samples, the
     per-thread buffers and the solved states (formula in the user guide, "Memory"). A fit
-    whose fixed part exceeds it raises ``MemoryError`` before starting, and one whose
-    solved states would cross it raises ``MemoryError`` when they would. None means no
-    limit.
+    whose fixed part exceeds it raises ``MemoryError`` before starting. The core counts
+    each solved state as it creates it (about 800 bytes with two classes, its last split's
+    leaves included) and raises ``MemoryError`` before they would cross the limit, or, for a
+    search the estimate made before the fit (``stats_["estimated_bytes"]``) does not clear,
+    as soon as it is on course to cross it four times over: a runaway configuration stops
+    within seconds, its message naming what to lower. None bounds the solved states by what
+    the process may still allocate when the fit starts (available memory, a container's
+    limit, ``ulimit -v``), so that a search too large for the machine raises
+    ``MemoryError`` instead of swapping or being killed.
     """)
 
 TIME_LIMIT = Param(

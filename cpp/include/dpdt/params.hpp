@@ -64,6 +64,10 @@ struct Params {
     // Guard on the memory the solved states hold (their statistics, hulls and actions, counted
     // as allocated and never as freed, so it errs high): passing it throws; <= 0 means no limit.
     int64_t max_state_bytes = 0;
+    // Whether a search on course to pass max_states or max_state_bytes several times over stops
+    // before it reaches them (Search::charge); false when Python's estimate of the fit
+    // (dpdt/_memory.py) says it stays within them, so that the projection's error cannot stop it.
+    bool stop_on_course = true;
     int n_threads = 1;
     // Seconds after which no further candidate is explored, and the best tree found so far among
     // the explored ones is returned; <= 0 means no limit.
@@ -93,6 +97,7 @@ struct Params {
         visit("random_state", &Params::random_state);
         visit("max_states", &Params::max_states);
         visit("max_state_bytes", &Params::max_state_bytes);
+        visit("stop_on_course", &Params::stop_on_course);
         visit("n_threads", &Params::n_threads);
         visit("time_limit", &Params::time_limit);
         visit("single_alpha", &Params::single_alpha);

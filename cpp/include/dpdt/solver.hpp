@@ -31,6 +31,7 @@ struct FitStats {
     int64_t candidates = 0;   // candidate splits produced by the generator
     int64_t exact_scans = 0;  // states whose last split was searched exhaustively
     int64_t cache_hits = 0;   // child states found already solved
+    int64_t state_bytes = 0;  // bytes the solved states hold (dpdt/memory.hpp), counted as created
     double seconds = 0.0;
     bool complete = true;     // false when time_limit cut the search short
 };
