@@ -45,6 +45,8 @@ _STRING_DTYPE = re.compile(r"[<>|=]?U([1-9][0-9]{0,8})")
 _OBJECT_DTYPE = "|O"
 _STRING_SLACK = 64
 _MAX_NDIM = 8
+_KIND_NAMES = {None: "", "f": "floats", "i": "integers", "iu": "integers", "ub": "booleans",
+               "iuf": "numbers", "U": "strings"}
 # JSON nesting: a saved CV model nests 12 levels. Deeper files are refused before parsing, so
 # neither the parser nor the decoder can run out of stack.
 _MAX_DEPTH = 32
@@ -273,7 +275,8 @@ class _Decoder:
                     f"{where}: dtype {text!r:.40} is not allowed")
         return np.dtype(text)
 
-    def array(self, node, where):
+    def array(self, node, where, kinds=None):
+        """Rebuild an array; ``kinds``: the dtype kinds (``np.dtype.kind``) allowed, if not all."""
         self.expect(isinstance(node, dict) and node.get("__type__") in ("ndarray", "records"),
                     f"{where}: expected an array")
         shape = node.get("shape")
@@ -303,6 +306,8 @@ class _Decoder:
         self.expect(isinstance(data, list) and len(data) == size,
                     f"{where}: the shape {shape} needs {size} values")
         dtype = self.dtype(node.get("dtype"), where)
+        self.expect(kinds is None or dtype.kind in kinds,
+                    f"{where}: dtype {dtype} where {_KIND_NAMES[kinds]} are expected")
         if dtype.kind == "f":
             data = [self.float(v, where) for v in data]
         elif dtype.kind == "O":
@@ -426,6 +431,8 @@ class _Decoder:
         self.expect(names is None or (isinstance(names, np.ndarray)
                                       and names.shape == (n_features,)),
                     f"{where}: feature_names_in_ does not match n_features_in_")
+        self.expect(names is None or all(isinstance(name, str) for name in names),
+                    f"{where}: feature_names_in_ holds names that are not strings")
         estimator._check_fitted_state(self, where)
 
 
