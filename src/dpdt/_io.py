@@ -105,7 +105,10 @@ class SaveMixin:
         ----------
         path : str or path-like
             File to write. The schema is versioned JSON; it holds the parameters and the
-            whole fitted state (for DPDT trees, every tree of the Pareto front).
+            whole fitted state (for DPDT trees, every tree of the Pareto front), and a SHA-256
+            checksum of it. The checksum detects accidental corruption and truncation; it is
+            not a signature (anyone can edit the file and recompute it). :func:`dpdt.load`
+            never executes anything from a file and bounds its memory by the file's size.
 
         Returns
         -------
@@ -444,9 +447,11 @@ def load(path):
     validated against the versioned schema: its format and version, its checksum, the
     estimator's name and parameters, and every fitted array: its dtype (fixed-size numbers,
     booleans, strings no wider than needed), its shape against the values present and against
-    the arrays it must agree with (tree structure, node counts, classes, features). The memory
-    it takes is bounded by the file's size: its arrays at most
-    ``8 * file size + 1 MiB``, and the JSON parse a few tens of times the file size at worst.
+    the arrays it must agree with (tree structure, node counts, classes, features), before
+    anything is allocated. The memory it takes is bounded by the file's size: the arrays at most
+    8 bytes per byte of the file plus 1 MiB, the whole load (the JSON parse's Python objects
+    included) under 64 times the file's size plus a few MiB. JSON nested deeper than 32 levels
+    is refused before it is parsed.
 
     The checksum (SHA-256 of the content) detects accidental corruption and truncation. It is
     not a signature: anyone can edit a file and write a new checksum, and such a file loads if
