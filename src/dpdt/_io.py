@@ -268,7 +268,7 @@ class _Decoder:
         try:
             return float(value)
         except OverflowError:
-            self.fail(f"{where}: the number {value:.3g} does not fit a float")
+            self.fail(f"{where}: an integer of {len(str(value))} digits does not fit a float")
 
     def dtype(self, text, where):
         """Return the dtype a file declares, if it is one dpdt writes (see _NUMERIC_DTYPE)."""
