@@ -396,7 +396,8 @@ class _Decoder:
                       f"(this one reads versions up to {VERSION}); upgrade dpdt")
         self.expect(version >= 1, f"{where}: bad schema version {version}")
         self.expect(document.get("sha256") == _digest(document),
-                    f"{where}: checksum mismatch, the file was modified after it was saved")
+                    f"{where}: checksum mismatch, the file was damaged, cut short or edited "
+                    "after it was saved")
         name = document.get("estimator")
         self.expect(isinstance(name, str) and name in _ESTIMATORS,
                     f"{where}: unknown estimator {name!r} "
