@@ -39,7 +39,8 @@ VERSION = 1
 
 # The dtypes a file may declare: those dpdt writes. Fixed-size numbers and booleans; strings,
 # no wider than their longest value or _STRING_SLACK characters; object arrays of JSON scalars
-# (scikit-learn's feature_names_in_, labels from pandas). No records, subarrays, bytes or void.
+# (scikit-learn's feature_names_in_, labels from pandas). No subarrays, bytes, void or dates;
+# structured arrays are the "records" tag, of named numeric fields.
 _NUMERIC_DTYPE = re.compile(r"[<>|=]?(?:b1|[iuf][1248])")
 _STRING_DTYPE = re.compile(r"[<>|=]?U([1-9][0-9]{0,8})")
 _OBJECT_DTYPE = "|O"
@@ -291,7 +292,8 @@ class _Decoder:
             fields, data = node.get("fields"), node.get("data")
             self.expect(isinstance(fields, list) and isinstance(data, dict)
                         and all(isinstance(f, list) and len(f) == 2 and isinstance(f[0], str)
-                                and isinstance(f[1], str) and _NUMERIC_DTYPE.fullmatch(f[1])
+                                and f[0].isidentifier() and isinstance(f[1], str)
+                                and _NUMERIC_DTYPE.fullmatch(f[1])
                                 for f in fields)
                         and len(data) == len(fields) == len({f[0] for f in fields})
                         and all(f[0] in data for f in fields),
@@ -304,6 +306,7 @@ class _Decoder:
             array = np.empty(shape, dtype=dtype)
             for name, column in columns.items():
                 array[name] = column
+            self.budget += sum(column.nbytes for column in columns.values())   # freed on return
             return array
         data = node.get("data")
         self.expect(isinstance(data, list) and len(data) == size,
