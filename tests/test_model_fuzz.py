@@ -116,6 +116,8 @@ def _mutate(document, rng):
         data = array["data"]
         if kind == "dtype":
             array["dtype"] = rng.choice(_DTYPES)
+        elif kind == "shape" and data and rng.random() < 0.2:
+            array["shape"], array["data"] = [], data[:1]   # a 0-d array where 1-d is read
         elif kind == "shape" and array["shape"]:
             axis = rng.randrange(len(array["shape"]))
             array["shape"][axis] = rng.choice([0, 1, 2, array["shape"][axis] + 1, -1, 10**12])

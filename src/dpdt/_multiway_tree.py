@@ -64,6 +64,8 @@ class MultiwayTree:
         arrays = {name: decoder.array(node.get(name), f"{where}.{name}",
                                       "f" if name == "value" else "iu")
                   for name in _MULTIWAY_ARRAYS}
+        decoder.expect(all(a.ndim >= 1 for a in arrays.values()),
+                       f"{where}: arrays of inconsistent shapes")
         n = arrays["feature"].shape[0]
         begin, child = arrays["edge_begin"], arrays["edge_child"]
         decoder.expect(n >= 1 and arrays["value"].ndim == 2 and arrays["value"].shape[0] == n

@@ -99,6 +99,8 @@ class Tree:
         n_features = node.get("n_features")
         decoder.expect(isinstance(n_features, int) and n_features >= 1,
                        f"{where}: bad n_features")
+        decoder.expect(all(a.ndim >= 1 for a in arrays.values()),
+                       f"{where}: arrays of inconsistent shapes")
         n = arrays["feature"].shape[0]
         for name, default in _TREE_ARRAY_DEFAULTS.items():
             arrays.setdefault(name, default(n))
