@@ -130,9 +130,10 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
                            "one output each")
         # One raw score per round for a regressor or two classes, else one per class.
         classes = getattr(self, "classes_", None)
-        n_classes = 1 if classes is None else len(classes) if isinstance(classes, np.ndarray) else 0
-        decoder.expect(n_classes != 0 and (classes is None or (classes.ndim == 1
-                                                               and n_classes >= 2))
+        n_classes = (1 if classes is None
+                     else len(classes) if isinstance(classes, np.ndarray) and classes.ndim == 1
+                     else 0)
+        decoder.expect(n_classes != 0 and (classes is None or n_classes >= 2)
                        and len(init_raw) == (1 if n_classes <= 2 else n_classes),
                        f"{where}: classes_ does not match init_raw_")
 
