@@ -170,3 +170,106 @@ def test_tampered_model_exit_code(iris_csv):
     proc = dpdt("show", path)
     assert proc.returncode == 2
     assert "checksum mismatch" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.fixture(scope="module")
+def model_json(iris_csv):
+    path = iris_csv / "model.json"
+    if not path.exists():
+        assert main(["fit", str(iris_csv / "iris.csv"), "--target", "species", "--max-depth", "1",
+                     "--out", str(path)]) == 0
+    return path
+
+
+def _unreadable_inputs(d, model_json):
+    """Write files that no command can read; return {name: path}."""
+    X, y = load_iris(return_X_y=True)
+    np.savez(d / "good.npz", X=X, y=y)
+    good = (d / "good.npz").read_bytes()
+    np.save(d / "array.npy", X)
+    model = model_json.read_text()
+    files = {
+        "corrupt.npz": b"PK\x03\x04" + bytes(range(256)) * 4,
+        "truncated.npz": good[: len(good) // 2],
+        "cut.npz": good[:-40],   # the directory at the end is cut
+        "renamed.npz": (d / "array.npy").read_bytes(),
+        "pickled.npz": None,   # written below, as good.npz above
+        "good.npz": None,
+        "deep.json": ("[" * 100_000 + "]" * 100_000).encode(),
+        "truncated.json": model[: len(model) // 2].encode(),
+        "flipped.json": model.replace('"format"', '"formet"').encode(),
+        "binary.json": bytes(range(256)) * 8,
+        "list.json": b"[1, 2, 3]",
+        "unparsable.csv": b'a,b\n1,2,3,4\n"unterminated\n',
+        "binary.csv": bytes(range(256)) * 8,
+        "empty.csv": b"",
+    }
+    np.savez(d / "pickled.npz", X=np.array([[object()]], dtype=object), y=[0])
+    for name, content in files.items():
+        if content is not None:
+            (d / name).write_bytes(content)
+    return {name: d / name for name in files}
+
+
+@pytest.mark.parametrize("command, message", [
+    ("fit {corrupt.npz}", "not a readable .npz archive"),
+    ("fit {truncated.npz}", "not a readable .npz archive"),
+    ("fit {cut.npz}", "not a readable .npz archive"),
+    ("fit {renamed.npz}", "not a readable .npz archive"),
+    ("fit {pickled.npz}", "not a readable .npz archive"),
+    ("predict {d}/model.json {corrupt.npz}", "not a readable .npz archive"),
+    ("predict {d}/model.json {renamed.npz}", "not a readable .npz archive"),
+    ("show {deep.json}", "nested 100000 levels deep"),
+    ("show {truncated.json}", "invalid JSON"),
+    ("show {flipped.json}", "not a dpdt model"),
+    ("show {binary.json}", "not UTF-8"),
+    ("show {list.json}", "not a dpdt model"),
+    ("predict {deep.json} {d}/new.csv", "nested 100000 levels deep"),
+    ("predict {d}/iris.csv {d}/new.csv", "not a dpdt model file"),
+    ("predict {good.npz} {d}/new.csv", "not a dpdt model file"),
+    ("show {d}/missing.json", "no such file"),
+    ("fit {unparsable.csv} --target a", "not a readable table"),
+    ("fit {binary.csv} --target a", "not a readable table"),
+    ("fit {empty.csv} --target a", "not a readable table"),
+    ("predict {d}/model.json {unparsable.csv}", "not a readable table"),
+])
+def test_unreadable_input_is_one_line_and_status_2(iris_csv, model_json, tmp_path, capsys,
+                                                   command, message):
+    files = _unreadable_inputs(tmp_path, model_json)
+    for name, path in {**files, "d": iris_csv}.items():
+        command = command.replace("{" + name + "}", str(path))
+    argv = command.split()
+    capsys.readouterr()
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err, err
+    assert err.count("\n") == 1 and err.startswith(f"dpdt {argv[0]}: "), err
+
+
+def test_any_error_is_one_line(monkeypatch, capsys):
+    """An exception dpdt did not anticipate is still one line, named by its type."""
+    import dpdt._cli as cli
+
+    def fail(args):
+        raise RecursionError("maximum recursion depth exceeded\nwhile decoding")
+
+    monkeypatch.setattr(cli, "_show", fail)
+    assert main(["show", "model.json"]) == 2
+    assert capsys.readouterr().err == (
+        "dpdt show: RecursionError: maximum recursion depth exceeded while decoding\n")
+
+
+def test_hostile_model_file_is_refused_by_the_command(iris_csv, model_json, tmp_path):
+    """The issue's file: a string dtype of 200 million characters, checksum recomputed."""
+    import json
+
+    from dpdt._io import _digest
+
+    document = json.loads(model_json.read_text())
+    document["attributes"]["classes_"]["dtype"] = "<U200000000"
+    document["sha256"] = _digest(document)
+    (tmp_path / "hostile.json").write_text(json.dumps(document))
+    proc = dpdt("predict", tmp_path / "hostile.json", iris_csv / "new.csv")
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    assert "dtype <U200000000 for strings of at most 10 characters" in proc.stderr

@@ -291,3 +291,87 @@ def test_each_estimator_checks_its_loaded_state(tmp_path, estimator, X, y, edit,
     document["sha256"] = _digest(document)
     with pytest.raises(ValueError, match=message):
         load(_write(path, document))
+
+
+def _edited(tmp_path, edit):
+    """Save a classifier, edit its document, recompute the checksum (anyone can) and write it."""
+    from dpdt._io import _digest
+
+    path, document = _saved(tmp_path)
+    edit(document)
+    document["sha256"] = _digest(document)
+    return _write(path, document)
+
+
+def _set_attribute(key, value):
+    return lambda document: document["attributes"].__setitem__(key, value)
+
+
+def _edit_front(field, value):
+    def edit(document):
+        column = document["attributes"]["pareto_front_"]["data"][field]
+        column[:] = [value] * len(column)
+    return edit
+
+
+def _nested(depth):
+    value = 0
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def _array(dtype, data, shape=None):
+    return {"__type__": "ndarray", "dtype": dtype, "shape": shape or [len(data)], "data": data}
+
+
+@pytest.mark.parametrize("edit, message", [
+    (_set_attribute("classes_", _array("<U200000000", [0, 1, 2])), "expected strings"),
+    (_set_attribute("classes_", _array("<U200000000", ["a", "b", "c"])),
+     "dtype <U200000000 for strings of at most 1 characters"),
+    (_set_attribute("classes_", _array("<U2", ["abc", "b", "c"])), "at most 3 characters"),
+    (_set_attribute("classes_", _array("|S8", ["a", "b", "c"])), "dtype '|S8' is not allowed"),
+    (_set_attribute("classes_", _array("|V8", ["a", "b", "c"])), "dtype '|V8' is not allowed"),
+    (_set_attribute("classes_", _array("<c16", [1, 2, 3])), "is not allowed"),
+    (_set_attribute("classes_", _array("(1000,)f8", [1, 2, 3])), "is not allowed"),
+    (_set_attribute("classes_", _array("|O", [[1], [2], [3]])), "numbers and strings only"),
+    (_set_attribute("x_", {"__type__": "scalar", "dtype": "|O", "value": 1}), "scalar dtype"),
+    (_set_attribute("x_", _array("<f8", [], [0] + [1] * 9)), "bad shape"),
+    (_set_attribute("x_", _array("<f8", [1.0], [10**12])), "needs 1000000000000 values"),
+    (_set_attribute("x_", _array("<f8", [10**400])), "does not fit a float"),
+    (_set_attribute("x_", _nested(40)), "nested 4[0-9] levels deep"),
+    (_set_attribute("predict", 1), "bad attribute name 'predict'"),
+    (_set_attribute("tree_", 1), "bad attribute name 'tree_'"),
+    (_set_attribute("feature_names_in_", _array("|O", [1, 2, 3, 4])), "not strings"),
+    (_set_attribute("_front_n_splits", {"__type__": "ndarray", "dtype": "|O", "shape": [1],
+                                         "data": ["x"]}), "_front_n_splits does not match"),
+    (_edit_front("train_loss", "nan"), "non-finite losses or no tree to select"),
+    (_edit_front("alpha_min", "nan"), "non-finite losses or no tree to select"),
+    (lambda d: d["attributes"]["trees_"][0]["threshold"].update(dtype="<i8", data=[
+        int(v) for v in d["attributes"]["trees_"][0]["threshold"]["data"]]),
+     "threshold: dtype int64 where floats are expected"),
+], ids=lambda v: v if isinstance(v, str) else "")
+def test_crafted_content_is_a_value_error_naming_it(tmp_path, edit, message):
+    path = _edited(tmp_path, edit)
+    with pytest.raises(ValueError, match=message):
+        load(path)
+
+
+def test_deep_json_is_a_value_error_before_parsing(tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 200_000 + "]" * 200_000)
+    with pytest.raises(ValueError, match="nested 200000 levels deep"):
+        load(path)
+    # Brackets inside strings do not count.
+    path.write_text(json.dumps({"format": "[" * 1000}))
+    with pytest.raises(ValueError, match="not a dpdt model"):
+        load(path)
+
+
+def test_strings_keep_a_declared_width_that_their_values_nearly_fill(tmp_path):
+    """Labels keep y's dtype (e.g. <U20 for shorter names): such files still load."""
+    X, y = load_iris(return_X_y=True)
+    labels = np.array(["setosa", "versicolor", "virginica"], dtype="<U20")[y]
+    clf = DPDTreeClassifier(max_depth=1).fit(X, labels)
+    clf.save(tmp_path / "m.json")
+    assert load(tmp_path / "m.json").predict(X).dtype == np.dtype("<U20")

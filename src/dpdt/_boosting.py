@@ -154,13 +154,24 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
         decoder.expect(isinstance(rounds, list)
                        and all(isinstance(r, list) and all(isinstance(t, Tree) for t in r)
                                for r in rounds), f"{where}: bad estimators_")
-        decoder.expect(isinstance(init_raw, np.ndarray)
+        decoder.expect(isinstance(init_raw, np.ndarray) and init_raw.ndim == 1
+                       and init_raw.dtype.kind == "f" and len(init_raw) >= 1
                        and all(len(r) == len(init_raw) for r in rounds),
                        f"{where}: estimators_ and init_raw_ do not match")
         for tree in (tree for r in rounds for tree in r):
             decoder.expect(tree.n_features == self.n_features_in_,
                            f"{where}: a tree has {tree.n_features} features, the estimator "
                            f"{self.n_features_in_}")
+            decoder.expect(tree.value.shape[1:] == (1, 1), f"{where}: a tree's values are not "
+                           "one output each")
+        # One raw score per round for a regressor or two classes, else one per class.
+        classes = getattr(self, "classes_", None)
+        n_classes = (1 if classes is None
+                     else len(classes) if isinstance(classes, np.ndarray) and classes.ndim == 1
+                     else 0)
+        decoder.expect(n_classes != 0 and (classes is None or n_classes >= 2)
+                       and len(init_raw) == (1 if n_classes <= 2 else n_classes),
+                       f"{where}: classes_ does not match init_raw_")
 
     def _newton_tree(self, prepared, g, h, w, weight_scale, options, n_features):
         """Fit the tree optimal for the Newton objective of per-sample ``g``, ``h`` and ``w``.

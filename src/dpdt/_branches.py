@@ -112,6 +112,9 @@ class _MultiwayClassifier(SaveMixin, ClassifierMixin, BaseEstimator):
         decoder.expect(isinstance(tree, MultiwayTree)
                        and np.all(tree.feature < self.n_features_in_),
                        f"{where}: feature out of range")
+        parents = np.repeat(np.arange(tree.node_count), np.diff(tree.edge_begin))
+        decoder.expect(np.all(tree.edge_category < codes.n_codes()[tree.feature[parents]]),
+                       f"{where}: an edge's category is not a code of its feature")
         classes = getattr(self, "classes_", None)
         decoder.expect(isinstance(classes, np.ndarray) and classes.ndim == 1
                        and tree.value.shape[-1] == len(classes),

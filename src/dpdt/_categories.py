@@ -41,8 +41,17 @@ class CategoryCodes:
             decoder.expect(isinstance(item, list) and len(item) == 2
                            and item[0] in ("categories", "bins", "values"),
                            f"{where}: bad encoder {item!r:.60}")
-            codes.encoders_.append((item[0], decoder.array(item[1], where)))
+            table = decoder.array(item[1], where, "U" if item[0] == "categories" else "f")
+            # transform looks values up in sorted tables; only bins may have no entry.
+            decoder.expect(table.ndim == 1 and (item[0] == "bins" or len(table) >= 1)
+                           and np.all(table[1:] > table[:-1]), f"{where}: bad {item[0]} table")
+            codes.encoders_.append((item[0], table))
         return codes
+
+    def n_codes(self):
+        """Return the number of codes of each column (codes are below it)."""
+        return np.array([len(table) + (kind == "bins") for kind, table in self.encoders_],
+                        dtype=np.int64)
 
     def fit_transform(self, X, weight):
         """Learn the codes from the rows of positive weight (quantiles are weighted).

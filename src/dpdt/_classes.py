@@ -152,8 +152,16 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
                        f"{where}: pareto_front_ and trees_ do not match")
         for name in ("_front_impurity", "_front_n_splits"):
             value = getattr(self, name, None)
-            decoder.expect(isinstance(value, np.ndarray) and value.shape == front.shape,
+            decoder.expect(isinstance(value, np.ndarray) and value.shape == front.shape
+                           and value.dtype.kind in "iuf" and np.all(np.isfinite(value)),
                            f"{where}: {name} does not match pareto_front_")
+        # _front_index picks among the rows of some alpha, or within the budget: some must be.
+        selectable = ~np.isnan(front["alpha_min"])
+        if self.max_complexity is not None:
+            selectable = within_complexity(front["complexity"], self.max_complexity)
+        decoder.expect(np.all(np.isfinite(front["train_loss"]))
+                       and np.all(np.isfinite(front["complexity"])) and selectable.any(),
+                       f"{where}: pareto_front_ has non-finite losses or no tree to select")
         for tree in trees:
             decoder.expect(tree.n_features == self.n_features_in_,
                            f"{where}: a tree has {tree.n_features} features, the estimator "
@@ -162,8 +170,14 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         if classes is not None:
             # A classifier's trees hold one class fraction per class.
             decoder.expect(isinstance(classes, np.ndarray) and classes.ndim == 1
-                           and all(t.value.shape[-1] == len(classes) for t in trees),
+                           and all(t.value.shape[1:] == (1, len(classes)) for t in trees),
                            f"{where}: the trees' class fractions do not match classes_")
+        else:
+            # A regressor's, one mean per output.
+            n_outputs = getattr(self, "n_outputs_", None)
+            decoder.expect(isinstance(n_outputs, int)
+                           and all(t.value.shape[1:] == (n_outputs, 1) for t in trees),
+                           f"{where}: the trees' values do not match n_outputs_")
 
     def _keep_selectable_rows(self):
         # The solver's hull also holds trees that tie with their neighbours at a single alpha and

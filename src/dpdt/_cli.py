@@ -3,6 +3,7 @@
 import argparse
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -48,9 +49,12 @@ def _read_table(path):
     suffix = path.suffix.lower()
     if suffix == ".npz":
         try:
-            with np.load(path, allow_pickle=False) as archive:
+            archive = np.load(path, allow_pickle=False)
+            if not isinstance(archive, np.lib.npyio.NpzFile):   # a .npy file, renamed
+                raise ValueError("a single .npy array, not an archive")
+            with archive:
                 return {key: archive[key] for key in archive.files}
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
             raise CommandError(f"{path}: not a readable .npz archive ({exc})") from None
     import pandas as pd
 
@@ -344,17 +348,28 @@ def build_parser():
     return parser
 
 
+# Exceptions whose message is the whole explanation.
+_EXPLAINED = (ValueError, TypeError, ImportError, OSError)
+
+
 def main(argv=None):
-    """Run the ``dpdt`` command line."""
+    """Run the ``dpdt`` command line.
+
+    Every error, whatever the input, is one line on stderr and exit status 2.
+    """
     args = build_parser().parse_args(argv)
     np.set_printoptions(precision=4)
     try:
         return args.handler(args)
-    except (ValueError, TypeError, ImportError, OSError) as exc:
-        if isinstance(exc, BrokenPipeError):   # output piped into `head` and the like
-            sys.stderr.close()
-            return 0
-        print(f"dpdt {args.command}: {exc}", file=sys.stderr)
+    except BrokenPipeError:   # output piped into `head` and the like
+        sys.stderr.close()
+        return 0
+    except Exception as exc:
+        # Whatever the input files hold, the answer is one line and status 2, never a
+        # traceback: the errors dpdt raises name the problem, any other is named by its type.
+        message = str(exc) if isinstance(exc, _EXPLAINED) and str(exc) else (
+            f"{type(exc).__name__}: {exc}")
+        print(f"dpdt {args.command}: {' '.join(message.split())}", file=sys.stderr)
         return 2
 
 

@@ -250,8 +250,13 @@ class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
 
     def _check_fitted_state(self, decoder, where):
         # The refit models were checked when they were decoded.
-        decoder.expect(isinstance(vars(self).get("best_estimator_"), self._estimator_class),
+        best = vars(self).get("best_estimator_")
+        decoder.expect(isinstance(best, self._estimator_class),
                        f"{where}: best_estimator_ is not a {self._estimator_class.__name__}")
+        decoder.expect(best.n_features_in_ == self.n_features_in_
+                       and np.array_equal(getattr(best, "classes_", []),
+                                          getattr(self, "classes_", [])),
+                       f"{where}: best_estimator_ does not match n_features_in_ or classes_")
         classes = getattr(self, "classes_", None)
         if classes is not None:
             decoder.expect(isinstance(classes, np.ndarray) and classes.ndim == 1

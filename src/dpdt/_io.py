@@ -10,7 +10,11 @@ that is not a parameter, including the whole Pareto front and its trees). Values
 has no type for are tagged objects ``{"__type__": name, ...}``: ndarray, tuple, dict, float
 (non-finite), scalar (numpy), range, estimator, and the tags of the types registered with
 :func:`register_type` (Tree, MultiwayTree, CategoryCodes, loss). ``sha256`` is the digest of the
-canonical JSON of everything else, so that a file modified after saving is refused.
+canonical JSON of everything else, so that a file corrupted or cut short after saving is
+refused. It is a checksum, not a signature: anyone can edit a file and write the new digest.
+So the decoder trusts nothing in the file: every dtype is one of a fixed list, every declared
+shape must match the values present and the arrays it must agree with, and the arrays of a file
+may take at most a fixed multiple of its size (:data:`_BYTES_PER_FILE_BYTE`).
 
 This module depends on no estimator: each class says how it is written, read back and checked,
 and registers itself here (:func:`register_type`, :func:`register_estimator`). Loading only ever
@@ -21,6 +25,8 @@ or unpickled.
 import hashlib
 import json
 import math
+import os
+import re
 from numbers import Integral, Real
 
 import numpy as np
@@ -31,7 +37,24 @@ from ._version import __version__
 FORMAT = "dpdt-model"
 VERSION = 1
 
-_ARRAY_KINDS = "biufU"   # bool, int, uint, float, str; object arrays hold such scalars only
+# The dtypes a file may declare: those dpdt writes. Fixed-size numbers and booleans; strings,
+# no wider than their longest value or _STRING_SLACK characters; object arrays of JSON scalars
+# (scikit-learn's feature_names_in_, labels from pandas). No subarrays, bytes, void or dates;
+# structured arrays are the "records" tag, of named numeric fields.
+_NUMERIC_DTYPE = re.compile(r"[<>|=]?(?:b1|[iuf][1248])")
+_STRING_DTYPE = re.compile(r"[<>|=]?U([1-9][0-9]{0,8})")
+_OBJECT_DTYPE = "|O"
+_STRING_SLACK = 64
+_MAX_NDIM = 8
+_KIND_NAMES = {None: "", "f": "floats", "i": "integers", "iu": "integers", "ub": "booleans",
+               "iuf": "numbers", "U": "strings"}
+# JSON nesting: a saved CV model nests 12 levels. Deeper files are refused before parsing, so
+# neither the parser nor the decoder can run out of stack.
+_MAX_DEPTH = 32
+# The arrays of a file may take this many bytes per byte of the file, plus _BYTES_ALWAYS. A JSON
+# number takes 2 bytes or more and an array element 8 at most: honest files use a quarter of it.
+_BYTES_PER_FILE_BYTE = 8
+_BYTES_ALWAYS = 1 << 20
 _BUILTIN_TAGS = {"ndarray", "records", "float", "scalar", "tuple", "range", "dict", "estimator"}
 
 # The registries: which classes a file may hold, by tag (and name), and which estimators.
@@ -83,7 +106,10 @@ class SaveMixin:
         ----------
         path : str or path-like
             File to write. The schema is versioned JSON; it holds the parameters and the
-            whole fitted state (for DPDT trees, every tree of the Pareto front).
+            whole fitted state (for DPDT trees, every tree of the Pareto front), and a SHA-256
+            checksum of it. The checksum detects accidental corruption and truncation; it is
+            not a signature (anyone can edit the file and recompute it). :func:`dpdt.load`
+            never executes anything from a file and bounds its memory by the file's size.
 
         Returns
         -------
@@ -211,10 +237,15 @@ _ENCODER = _Encoder()
 
 
 class _Decoder:
-    """Rebuilds values from their JSON form, checking every type and shape on the way."""
+    """Rebuilds values from their JSON form, checking every type and shape on the way.
 
-    def __init__(self, path):
+    ``budget`` is the number of bytes the file's arrays may still take: each array is charged
+    before it is allocated, so a file cannot make the loader allocate more than its share.
+    """
+
+    def __init__(self, path, budget=math.inf):
         self.path = path
+        self.budget = budget
 
     def fail(self, message):
         raise ValueError(f"{self.path}: invalid dpdt model file: {message}")
@@ -223,55 +254,87 @@ class _Decoder:
         if not condition:
             self.fail(message)
 
+    def allocate(self, nbytes, where):
+        """Charge ``nbytes`` of array memory to the file's budget (before allocating it)."""
+        self.expect(nbytes <= self.budget,
+                    f"{where}: its arrays would take more memory than a model file of this size "
+                    f"holds ({_BYTES_PER_FILE_BYTE} bytes per byte of the file)")
+        self.budget -= nbytes
+
     def float(self, value, where):
         if isinstance(value, str) and value in ("inf", "-inf", "nan"):
             return float(value)
         self.expect(isinstance(value, int | float) and not isinstance(value, bool),
-                    f"{where}: expected a number, got {value!r}")
-        return float(value)
+                    f"{where}: expected a number, got {value!r:.40}")
+        try:
+            return float(value)
+        except OverflowError:
+            self.fail(f"{where}: an integer of {len(str(value))} digits does not fit a float")
 
-    def array(self, node, where):
+    def dtype(self, text, where):
+        """Return the dtype a file declares, if it is one dpdt writes (see _NUMERIC_DTYPE)."""
+        self.expect(isinstance(text, str)
+                    and (_NUMERIC_DTYPE.fullmatch(text) or _STRING_DTYPE.fullmatch(text)
+                         or text == _OBJECT_DTYPE),
+                    f"{where}: dtype {text!r:.40} is not allowed")
+        return np.dtype(text)
+
+    def array(self, node, where, kinds=None):
+        """Rebuild an array; ``kinds``: the dtype kinds (``np.dtype.kind``) allowed, if not all."""
         self.expect(isinstance(node, dict) and node.get("__type__") in ("ndarray", "records"),
                     f"{where}: expected an array")
         shape = node.get("shape")
-        self.expect(isinstance(shape, list) and all(isinstance(n, int) and n >= 0 for n in shape),
-                    f"{where}: bad shape {shape!r}")
+        self.expect(isinstance(shape, list) and len(shape) <= _MAX_NDIM
+                    and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0
+                            for n in shape), f"{where}: bad shape {shape!r:.60}")
         size = math.prod(shape)
         if node["__type__"] == "records":
             fields, data = node.get("fields"), node.get("data")
             self.expect(isinstance(fields, list) and isinstance(data, dict)
-                        and all(isinstance(f, list) and len(f) == 2 for f in fields)
-                        and sorted(data) == sorted(f[0] for f in fields),
+                        and all(isinstance(f, list) and len(f) == 2 and isinstance(f[0], str)
+                                and f[0].isidentifier() and isinstance(f[1], str)
+                                and _NUMERIC_DTYPE.fullmatch(f[1])
+                                for f in fields)
+                        and len(data) == len(fields) == len({f[0] for f in fields})
+                        and all(f[0] in data for f in fields),
                         f"{where}: bad record fields")
             columns = {name: self.array({"__type__": "ndarray", "dtype": dtype, "shape": shape,
                                          "data": data[name]}, f"{where}.{name}")
                        for name, dtype in fields}
-            array = np.empty(shape, dtype=[(name, columns[name].dtype) for name, _ in fields])
+            dtype = np.dtype([(name, columns[name].dtype) for name, _ in fields])
+            self.allocate(size * dtype.itemsize, where)
+            array = np.empty(shape, dtype=dtype)
             for name, column in columns.items():
                 array[name] = column
+            self.budget += sum(column.nbytes for column in columns.values())   # freed on return
             return array
-        try:
-            dtype = np.dtype(node.get("dtype"))
-        except TypeError:
-            self.fail(f"{where}: unknown dtype {node.get('dtype')!r}")
         data = node.get("data")
-        self.expect(dtype.kind in _ARRAY_KINDS + "O" and dtype.names is None,
-                    f"{where}: dtype {dtype} is not allowed")
         self.expect(isinstance(data, list) and len(data) == size,
-                    f"{where}: expected {size} values")
+                    f"{where}: the shape {shape} needs {size} values")
+        dtype = self.dtype(node.get("dtype"), where)
+        self.expect(kinds is None or dtype.kind in kinds,
+                    f"{where}: dtype {dtype} where {_KIND_NAMES[kinds]} are expected")
         if dtype.kind == "f":
             data = [self.float(v, where) for v in data]
         elif dtype.kind == "O":
+            self.expect(all(isinstance(v, str | int | float) or (
+                isinstance(v, dict) and v.get("__type__") in ("float", "scalar")) for v in data),
+                f"{where}: object arrays hold numbers and strings only")
             data = [self.value(v, where) for v in data]
-            self.expect(all(isinstance(v, str | bool | int | float | np.generic) for v in data),
-                        f"{where}: object arrays hold numbers and strings only")
         elif dtype.kind == "U":
             self.expect(all(isinstance(v, str) for v in data), f"{where}: expected strings")
+            # As wide as the longest string (numpy's choice), or a little wider (a label array
+            # keeps the width of y's dtype): never a width that the values do not fill.
+            longest = max(map(len, data), default=0)
+            width = dtype.itemsize // 4
+            self.expect(longest <= width <= max(longest, _STRING_SLACK),
+                        f"{where}: dtype {dtype} for strings of at most {longest} characters")
         elif dtype.kind == "b":
             self.expect(all(isinstance(v, bool) for v in data), f"{where}: expected booleans")
         else:
             self.expect(all(isinstance(v, int) and not isinstance(v, bool) for v in data),
                         f"{where}: expected integers")
+        self.allocate(size * dtype.itemsize, where)
         try:
             if dtype.kind == "O":
                 array = np.empty(size, dtype=object)
@@ -294,6 +357,7 @@ class _Decoder:
         if kind == "float":
             return self.float(node.get("value"), where)
         if kind == "scalar":
+            self.expect(node.get("dtype") != _OBJECT_DTYPE, f"{where}: bad scalar dtype")
             array = self.array({"__type__": "ndarray", "dtype": node.get("dtype"), "shape": [],
                                 "data": [node.get("value")]}, where)
             return array[()]
@@ -335,7 +399,8 @@ class _Decoder:
                       f"(this one reads versions up to {VERSION}); upgrade dpdt")
         self.expect(version >= 1, f"{where}: bad schema version {version}")
         self.expect(document.get("sha256") == _digest(document),
-                    f"{where}: checksum mismatch, the file was modified after it was saved")
+                    f"{where}: checksum mismatch, the file was damaged, cut short or edited "
+                    "after it was saved")
         name = document.get("estimator")
         self.expect(isinstance(name, str) and name in _ESTIMATORS,
                     f"{where}: unknown estimator {name!r} "
@@ -353,8 +418,10 @@ class _Decoder:
         except (TypeError, ValueError) as exc:
             self.fail(f"{where}: {exc}")
         for key, value in attributes.items():
+            # Not a name of the class: an attribute must not hide a method or a property.
             self.expect(isinstance(key, str) and key.isidentifier() and not key.startswith("__")
-                        and key not in known, f"{where}: bad attribute name {key!r}")
+                        and key not in known and not hasattr(cls, key),
+                        f"{where}: bad attribute name {key!r:.60}")
             setattr(estimator, key, self.value(value, f"attribute {key}"))
         self.check_fitted_state(estimator, where)
         return estimator
@@ -371,15 +438,29 @@ class _Decoder:
         self.expect(names is None or (isinstance(names, np.ndarray)
                                       and names.shape == (n_features,)),
                     f"{where}: feature_names_in_ does not match n_features_in_")
+        self.expect(names is None or all(isinstance(name, str) for name in names),
+                    f"{where}: feature_names_in_ holds names that are not strings")
         estimator._check_fitted_state(self, where)
 
 
 def load(path):
     """Load an estimator saved with ``estimator.save(path)``.
 
-    The file is validated against the versioned schema: its format and version, a checksum of
-    its contents, the estimator's name (one of dpdt's estimators) and parameters, and the shape
-    of every fitted array. Nothing in the file is imported or executed.
+    Loading never executes anything: the file is JSON, and only dpdt's own estimators and
+    types are built from it (nothing is imported, evaluated or unpickled). The file is
+    validated against the versioned schema: its format and version, its checksum, the
+    estimator's name and parameters, and every fitted array: its dtype (fixed-size numbers,
+    booleans, strings no wider than needed), its shape against the values present and against
+    the arrays it must agree with (tree structure, node counts, classes, features), before
+    anything is allocated. The memory it takes is bounded by the file's size: the arrays at most
+    8 bytes per byte of the file plus 1 MiB, the whole load (the JSON parse's Python objects
+    included) under 64 times the file's size plus a few MiB. JSON nested deeper than 32 levels
+    is refused before it is parsed.
+
+    The checksum (SHA-256 of the content) detects accidental corruption and truncation. It is
+    not a signature: anyone can edit a file and write a new checksum, and such a file loads if
+    it is consistent. Load files from sources you trust to give the predictions you expect;
+    from any other source, loading still cannot run code or exhaust memory.
 
     Parameters
     ----------
@@ -394,8 +475,11 @@ def load(path):
     Raises
     ------
     ValueError
-        If the file is not valid JSON, not a dpdt model, of a newer schema version, modified
-        after it was saved, or inconsistent.
+        If the file is not UTF-8 JSON, nested deeper than 32 levels, not a dpdt model, of a
+        newer schema version, damaged, or inconsistent in any way; the message names the
+        problem.
+    OSError
+        If the file cannot be read.
 
     Examples
     --------
@@ -408,14 +492,43 @@ def load(path):
     >>> load(path).pareto_front_["n_leaves"].tolist()
     [2, 1]
     """
+    path = os.fspath(path)
+    with open(path, "rb") as fh:
+        raw = fh.read()
     try:
-        with open(path, encoding="utf-8") as fh:
-            document = json.load(fh, parse_constant=_reject_constant)
+        text = raw.decode("utf-8")
+        depth = _nesting_depth(text)
+        if depth > _MAX_DEPTH:
+            raise ValueError(f"JSON nested {depth} levels deep; a model nests {_MAX_DEPTH} at "
+                             "most")
+        document = json.loads(text, parse_constant=_reject_constant)
     except UnicodeDecodeError as exc:
         raise ValueError(f"{path}: not a dpdt model file (not UTF-8 text: {exc})") from None
-    except json.JSONDecodeError as exc:
+    except (ValueError, RecursionError) as exc:   # JSONDecodeError and over-long integers
         raise ValueError(f"{path}: not a dpdt model file (invalid JSON: {exc})") from None
-    return _Decoder(path).document(document)
+    except MemoryError:
+        raise ValueError(f"{path}: not enough memory to parse {len(raw)} bytes of JSON") from None
+    decoder = _Decoder(path, budget=_BYTES_PER_FILE_BYTE * len(raw) + _BYTES_ALWAYS)
+    try:
+        return decoder.document(document)
+    except (TypeError, IndexError, KeyError, AttributeError, OverflowError,
+            ZeroDivisionError) as exc:
+        # Every check above raises ValueError; this is the net under them, so that no content
+        # escapes as another exception.
+        raise ValueError(f"{path}: invalid dpdt model file: unexpected content "
+                         f"({type(exc).__name__}: {exc})") from exc
+
+
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+def _nesting_depth(text):
+    """Return how deep the arrays and objects of a JSON text nest, without parsing it."""
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text)).encode("ascii")
+    opens = np.frombuffer(brackets, dtype=np.uint8)
+    opens = (opens == ord("[")) | (opens == ord("{"))
+    return int(np.cumsum(opens.astype(np.int32) * 2 - 1, dtype=np.int32).max(initial=0))
 
 
 def _reject_constant(name):

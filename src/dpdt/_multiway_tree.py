@@ -61,8 +61,11 @@ class MultiwayTree:
 
     @classmethod
     def _decode(cls, node, decoder, where):
-        arrays = {name: decoder.array(node.get(name), f"{where}.{name}")
+        arrays = {name: decoder.array(node.get(name), f"{where}.{name}",
+                                      "f" if name == "value" else "iu")
                   for name in _MULTIWAY_ARRAYS}
+        decoder.expect(all(a.ndim >= 1 for a in arrays.values()),
+                       f"{where}: arrays of inconsistent shapes")
         n = arrays["feature"].shape[0]
         begin, child = arrays["edge_begin"], arrays["edge_child"]
         decoder.expect(n >= 1 and arrays["value"].ndim == 2 and arrays["value"].shape[0] == n
@@ -74,6 +77,10 @@ class MultiwayTree:
         decoder.expect(np.all(child > parents) and np.all(child < n)
                        and np.array_equal(np.sort(child), np.arange(1, n)),
                        f"{where}: the edges do not form a tree")
+        category = arrays["edge_category"]
+        decoder.expect(np.all(category >= 0) and np.all(arrays["feature"][parents] >= 0)
+                       and len(np.unique(np.stack([parents, category]), axis=1).T) == len(child),
+                       f"{where}: bad edge categories")
         tree = cls({**arrays, "value": arrays["value"]})
         tree.value = arrays["value"]   # the saved fractions, not renormalised
         return tree
@@ -95,20 +102,22 @@ class MultiwayTree:
 
     def apply(self, codes):
         """Return the node where each row of integer ``codes`` stops (-1 codes are unknown)."""
-        n_categories = int(max(self.edge_category.max(initial=0), codes.max(initial=0))) + 2
-        # child[node, category + 1]; column 0 is the unknown category.
-        child = np.full((self.node_count, n_categories), -1, dtype=np.int64)
-        for node in range(self.node_count):
-            for category, target in self.children(node):
-                child[node, category + 1] = target
+        # Edges sorted by the key (node, category): each step is a binary search, in memory
+        # linear in the tree (a node x category table would be quadratic).
+        width = int(self.edge_category.max(initial=0)) + 1
+        parents = np.repeat(np.arange(self.node_count), np.diff(self.edge_begin))
+        keys = parents * width + self.edge_category
+        order = np.argsort(keys, kind="stable")
+        keys, targets = keys[order], self.edge_child[order]
         node = np.zeros(codes.shape[0], dtype=np.int64)
-        active = np.flatnonzero(self.feature[node] >= 0)
+        active = np.flatnonzero(self.feature[node] >= 0) if keys.size else node[:0]
         while active.size:
-            feature = self.feature[node[active]]
-            category = codes[active, feature]
-            nxt = child[node[active], np.clip(category, -1, n_categories - 2) + 1]
-            moved = nxt >= 0
-            node[active[moved]] = nxt[moved]
+            category = codes[active, self.feature[node[active]]].astype(np.int64)
+            known = (category >= 0) & (category < width)
+            key = node[active] * width + np.where(known, category, 0)
+            at = np.minimum(np.searchsorted(keys, key), keys.size - 1)
+            moved = known & (keys[at] == key)
+            node[active[moved]] = targets[at[moved]]
             active = active[moved]
             active = active[self.feature[node[active]] >= 0]
         return node

@@ -13,6 +13,10 @@ TREE_UNDEFINED = -2
 # The arrays a model file holds for a tree (see _io).
 _TREE_ARRAYS = ("children_left", "children_right", "feature", "threshold", "value", "impurity",
                 "n_node_samples", "weighted_n_node_samples", "missing_go_to_left")
+# The dtype kinds each may have in a file.
+_TREE_ARRAY_KINDS = {"children_left": "i", "children_right": "i", "feature": "i",
+                     "threshold": "f", "value": "f", "impurity": "f", "n_node_samples": "i",
+                     "weighted_n_node_samples": "f", "missing_go_to_left": "ub"}
 # Arrays that files of an earlier dpdt may lack, and what they mean then.
 _TREE_ARRAY_DEFAULTS = {"missing_go_to_left": lambda n: np.zeros(n, dtype=np.uint8)}
 
@@ -91,11 +95,13 @@ class Tree:
 
     @classmethod
     def _decode(cls, node, decoder, where):
-        arrays = {name: decoder.array(node.get(name), f"{where}.{name}") for name in _TREE_ARRAYS
-                  if name in node or name not in _TREE_ARRAY_DEFAULTS}
+        arrays = {name: decoder.array(node.get(name), f"{where}.{name}", _TREE_ARRAY_KINDS[name])
+                  for name in _TREE_ARRAYS if name in node or name not in _TREE_ARRAY_DEFAULTS}
         n_features = node.get("n_features")
         decoder.expect(isinstance(n_features, int) and n_features >= 1,
                        f"{where}: bad n_features")
+        decoder.expect(all(a.ndim >= 1 for a in arrays.values()),
+                       f"{where}: arrays of inconsistent shapes")
         n = arrays["feature"].shape[0]
         for name, default in _TREE_ARRAY_DEFAULTS.items():
             arrays.setdefault(name, default(n))
@@ -103,8 +109,6 @@ class Tree:
                        f"{where}.missing_go_to_left: expected 0 or 1")
         decoder.expect(n >= 1 and all(a.shape[:1] == (n,) for a in arrays.values())
                        and arrays["value"].ndim == 3, f"{where}: arrays of inconsistent shapes")
-        for name in ("children_left", "children_right", "feature", "n_node_samples"):
-            decoder.expect(arrays[name].dtype.kind == "i", f"{where}.{name}: expected integers")
         left, right, feature = arrays["children_left"], arrays["children_right"], arrays["feature"]
         leaf = left == TREE_LEAF
         nodes = np.arange(n)
