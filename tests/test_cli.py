@@ -273,3 +273,22 @@ def test_hostile_model_file_is_refused_by_the_command(iris_csv, model_json, tmp_
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
     assert "dtype <U200000000 for strings of at most 10 characters" in proc.stderr
+
+
+def test_ctrl_c_is_one_line_and_status_130(monkeypatch, capsys):
+    """Ctrl-C during a command: the shell's status for SIGINT, without a traceback."""
+    import dpdt._cli as cli
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_show", interrupted)
+    assert main(["show", "model.json"]) == 130
+    assert capsys.readouterr().err == "dpdt show: interrupted\n"
+
+
+def test_python_dash_m_dpdt_is_the_command(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "dpdt", "show", str(tmp_path / "missing.json")],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("dpdt show: ") and proc.stderr.count("\n") == 1

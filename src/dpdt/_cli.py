@@ -364,6 +364,9 @@ def main(argv=None):
     except BrokenPipeError:   # output piped into `head` and the like
         sys.stderr.close()
         return 0
+    except KeyboardInterrupt:  # Ctrl-C: the shell's status for SIGINT, no traceback
+        print(f"dpdt {args.command}: interrupted", file=sys.stderr)
+        return 130
     except Exception as exc:
         # Whatever the input files hold, the answer is one line and status 2, never a
         # traceback: the errors dpdt raises name the problem, any other is named by its type.
