@@ -107,6 +107,32 @@ dpdt::FitResult solve(const Data& data, const O& objective, const dpdt::Params& 
     return dpdt::fit(data, objective, params, poll, plan);
 }
 
+// Only the calling (main) thread may check for Ctrl-C: a run loop's poll (dpdt/run_loop.hpp).
+bool interrupted(const dpdt::Progress&) {
+    nb::gil_scoped_acquire gil;
+    return PyErr_CheckSignals() != 0;
+}
+
+// Runs `go()`, the GIL released, with Interrupted as Python's KeyboardInterrupt.
+template <class Go>
+void without_gil(Go&& go) {
+    nb::gil_scoped_release release;
+    try {
+        go();
+    } catch (const dpdt::Interrupted&) {
+        nb::gil_scoped_acquire gil;
+        if (!PyErr_Occurred()) PyErr_SetInterrupt();
+        throw nb::python_error();
+    }
+}
+
+// Presorted features (dpdt/dataset.hpp), sorted on a run loop's worker so that Ctrl-C stops it.
+dpdt::Dataset presorted(const double* X, int64_t n, int64_t p, const dpdt::Poll& poll) {
+    std::optional<dpdt::Dataset> data;
+    dpdt::run_polled(poll, [&] { data.emplace(X, n, p); });
+    return std::move(*data);
+}
+
 // `data` is built by `make_data` with the GIL released (it presorts), unless given ready-made.
 template <class O, class MakeData>
 nb::dict run_fit(MakeData&& make_data, const O& objective, const dpdt::Params& params, const Call& call) {
@@ -126,16 +152,7 @@ nb::dict run_fit(MakeData&& make_data, const O& objective, const dpdt::Params& p
         return false;
     };
     dpdt::FitResult result;
-    {
-        nb::gil_scoped_release release;
-        try {
-            result = solve(make_data(), objective, params, poll, call.plan);
-        } catch (const dpdt::Interrupted&) {
-            nb::gil_scoped_acquire gil;
-            if (!PyErr_Occurred()) PyErr_SetInterrupt();
-            throw nb::python_error();
-        }
-    }
+    without_gil([&] { result = solve(make_data(poll), objective, params, poll, call.plan); });
     nb::dict stats;
     stats["states"] = result.stats.states;
     stats["candidates"] = result.stats.candidates;
@@ -224,10 +241,10 @@ struct Bins {
 template <class Go>
 nb::dict with_layout(Array2<double> X, const Bins& bins, Go&& go) {
     const int64_t n = static_cast<int64_t>(X.shape(0)), p = static_cast<int64_t>(X.shape(1));
-    if (!bins.given()) return go([&] { return dpdt::Dataset(X.data(), n, p); });
+    if (!bins.given()) return go([&](const dpdt::Poll& poll) { return presorted(X.data(), n, p, poll); });
     return bins.visit([&](auto codes, Array1<int32_t> n_bins, Array1<double> upper) {
         auto data = binned_data(codes, n_bins, upper, n, p);
-        return go([&]() -> const auto& { return data; });
+        return go([&](const dpdt::Poll&) -> const auto& { return data; });
     });
 }
 
@@ -303,8 +320,9 @@ PreparedData prepare(Array2<double> X, std::optional<AnyCodes> codes, std::optio
     if (n > INT32_MAX - 1) throw nb::value_error("at most 2**31 - 2 samples are supported");
     const Bins bins{codes, n_bins, upper};
     if (!bins.given()) {
-        nb::gil_scoped_release release;
-        return PreparedData(n, p, dpdt::Dataset(X.data(), n, p));
+        std::optional<PreparedData> prepared;
+        without_gil([&] { prepared.emplace(n, p, presorted(X.data(), n, p, interrupted)); });
+        return std::move(*prepared);
     }
     return bins.visit([&](auto codes, Array1<int32_t> n_bins, Array1<double> upper) {
         return PreparedData(n, p, own_bins(codes, n_bins, upper, n, p));
@@ -327,9 +345,11 @@ nb::dict fit_newton(const PreparedData& prepared, Array1<double> gradient, Array
     return std::visit(
         [&](const auto& layout) {
             if constexpr (std::is_same_v<std::decay_t<decltype(layout)>, dpdt::Dataset>)
-                return run_fit([&]() -> const dpdt::Dataset& { return layout; }, objective, params, call);
+                return run_fit([&](const dpdt::Poll&) -> const dpdt::Dataset& { return layout; }, objective, params,
+                               call);
             else
-                return run_fit([&]() -> const auto& { return layout.data; }, objective, params, call);
+                return run_fit([&](const dpdt::Poll&) -> const auto& { return layout.data; }, objective, params,
+                               call);
         },
         prepared.layout);
 }
@@ -357,21 +377,8 @@ nb::dict fit_branches(nb::ndarray<const int32_t, nb::numpy, nb::ndim<2>, nb::c_c
             data.n_categories[f] = std::max(data.n_categories[f], c + 1);
         }
     }
-    auto poll = [](const dpdt::Progress&) {
-        nb::gil_scoped_acquire gil;
-        return PyErr_CheckSignals() != 0;
-    };
     dpdt::BranchesResult r;
-    {
-        nb::gil_scoped_release release;
-        try {
-            r = dpdt::solve_branches(data, params, poll);
-        } catch (const dpdt::Interrupted&) {
-            nb::gil_scoped_acquire gil;
-            if (!PyErr_Occurred()) PyErr_SetInterrupt();
-            throw nb::python_error();
-        }
-    }
+    without_gil([&] { r = dpdt::solve_branches(data, params, interrupted); });
     const size_t nodes = r.tree.feature.size(), edges = r.tree.edge_category.size();
     nb::dict out;
     out["feature"] = to_numpy(std::move(r.tree.feature), {nodes});
