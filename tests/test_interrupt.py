@@ -8,6 +8,8 @@ import time
 
 import pytest
 
+from time_limit import CASES, interrupt_latency  # benchmarks/time_limit.py: the expensive cases
+
 LONG_FIT = textwrap.dedent("""
     import signal
     import sys
@@ -78,3 +80,19 @@ def test_ctrl_c_interrupts_fit(n_jobs, search):
 def test_ctrl_c_interrupts_branches():
     # BRANCHES runs on the same run loop as DPDT (cpp/include/dpdt/run_loop.hpp).
     assert_interrupted_promptly(LONG_BRANCHES_FIT)
+
+
+# Every expensive case but the ordinary one (which may finish first), a few also with two threads.
+EXPENSIVE = [case for case in CASES if not case.startswith("ordinary")]
+INTERRUPT_RUNS = [(case, 1) for case in EXPENSIVE] + [
+    (case, 2) for case in ("exhaustive", "cart, 20 000 classes", "boosting multiclass")]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery is POSIX")
+@pytest.mark.parametrize(("case", "n_jobs"), INTERRUPT_RUNS)
+def test_ctrl_c_inside_one_state(case, n_jobs):
+    # SIGINT arrives 1 s into the fit, inside a state whose work alone took 20 s to minutes: the
+    # loops inside it call the run loop's stop points. The target is 1 s.
+    latency = interrupt_latency(case, n_jobs, timeout=30)
+    assert latency is not None, f"{case}: the fit finished within 1 s"
+    assert latency < 5, f"{case}: Ctrl-C took {latency:.1f} s"

@@ -5,6 +5,7 @@
 #include <nanobind/stl/variant.h>
 #include <nanobind/stl/vector.h>
 
+#include <atomic>
 #include <limits>
 #include <new>
 #include <optional>
@@ -53,6 +54,13 @@ nb::dict tree_to_dict(dpdt::TreeArrays&& t, size_t n_classes) {
     return d;
 }
 
+// Stops the fits given it from Python: Ctrl-C reaches a fit's poll on the main thread only (Python
+// runs signal handlers there), so a fit on another thread (boosting's per-class threads) is stopped
+// by the main thread's cancel() once it has seen the KeyboardInterrupt.
+struct Cancel {
+    std::atomic<bool> requested{false};
+};
+
 // What a call adds to the Params: reports, and how it takes part in a fit split over processes.
 struct Call {
     // Called as progress(states, root_tasks_done, root_tasks, seconds) at most every
@@ -61,6 +69,7 @@ struct Call {
     double progress_seconds = 1.0;
     // dpdt.dask: how this call takes part in a fit split over processes (dpdt/solver.hpp).
     dpdt::RootPlan plan;
+    const Cancel* cancel = nullptr;
 };
 
 // The RootPlan of the arguments count_root_tasks, root_tasks and root_solutions (at most one).
@@ -121,7 +130,8 @@ void without_gil(Go&& go) {
         go();
     } catch (const dpdt::Interrupted&) {
         nb::gil_scoped_acquire gil;
-        if (!PyErr_Occurred()) PyErr_SetInterrupt();
+        // The signal handler raised it already, unless the fit was cancelled.
+        if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
         throw nb::python_error();
     }
 }
@@ -139,6 +149,7 @@ nb::dict run_fit(MakeData&& make_data, const O& objective, const dpdt::Params& p
     // Only the calling (main) thread may check for Ctrl-C; the solver asks it every few ms.
     double next_report = call.progress_seconds;
     auto poll = [&](const dpdt::Progress& at) {
+        if (call.cancel != nullptr && call.cancel->requested.load()) return true;
         nb::gil_scoped_acquire gil;
         if (PyErr_CheckSignals() != 0) return true;
         if (!call.progress.is_none() && at.seconds >= next_report) {
@@ -330,12 +341,14 @@ PreparedData prepare(Array2<double> X, std::optional<AnyCodes> codes, std::optio
 }
 
 nb::dict fit_newton(const PreparedData& prepared, Array1<double> gradient, Array1<double> hessian,
-                    Array1<double> sample_weight, dpdt::Params params, double reg_lambda, double gamma) {
+                    Array1<double> sample_weight, dpdt::Params params, double reg_lambda, double gamma,
+                    const Cancel* cancel) {
     const size_t n = static_cast<size_t>(prepared.n);
     if (gradient.shape(0) != n || hessian.shape(0) != n || sample_weight.shape(0) != n)
         throw nb::value_error("gradient, hessian and sample_weight need one entry per prepared row");
     check_feature_costs(params, prepared.p);
-    const Call call;
+    Call call;
+    call.cancel = cancel;
     dpdt::Newton objective;
     objective.g = gradient.data();
     objective.h = hessian.data();
@@ -481,7 +494,11 @@ NB_MODULE(_core, m) {
     m.def("prepare", &prepare, "X"_a.noconvert(), nb::kw_only(), "codes"_a.noconvert().none() = nb::none(),
           "n_bins"_a.noconvert().none() = nb::none(), "upper"_a.noconvert().none() = nb::none());
     m.def("fit_newton", &fit_newton, "prepared"_a, "gradient"_a.noconvert(), "hessian"_a.noconvert(),
-          "sample_weight"_a.noconvert(), "params"_a, nb::kw_only(), "reg_lambda"_a, "gamma"_a);
+          "sample_weight"_a.noconvert(), "params"_a, nb::kw_only(), "reg_lambda"_a, "gamma"_a,
+          "cancel"_a.none() = nb::none());
+    nb::class_<Cancel>(m, "Cancel", "Stops the fits it is given (fit_newton's cancel) once cancel() is called.")
+        .def(nb::init<>())
+        .def("cancel", [](Cancel& c) { c.requested.store(true); });
     m.def("fit_branches", &fit_branches, "X"_a.noconvert(), "y"_a.noconvert(), "sample_weight"_a.noconvert(),
           "params"_a, nb::kw_only(), "n_classes"_a);
     m.def(

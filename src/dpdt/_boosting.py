@@ -11,6 +11,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from . import _core
 from ._binning import bin_features
 from ._io import SaveMixin, register_estimator
 from ._losses import AbsoluteError, BinaryLogLoss, Huber, MultinomialLogLoss, SquaredError
@@ -55,6 +56,8 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
         per_class = threads > 1 and loss.n_trees_per_round > 1
         options["n_threads"] = 1 if per_class else threads
         pool = ThreadPoolExecutor(threads) if per_class else None
+        # Ctrl-C reaches the main thread only: it cancels the fits running on the pool's.
+        cancel = _core.Cancel()
         # Binned (or presorted) once, for every tree.
         if self.max_bins is None:
             self.n_bins_ = None
@@ -83,7 +86,8 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
                     result = call_core(
                         "fit_newton", prepared, np.ascontiguousarray(gradient[:, k] * round_weight),
                         np.ascontiguousarray(hessian[:, k] * round_weight), round_weight,
-                        params=options, reg_lambda=float(self.reg_lambda), gamma=float(self.gamma))
+                        params=options, reg_lambda=float(self.reg_lambda), gamma=float(self.gamma),
+                        cancel=cancel)
                     # The tree optimal at alpha = 0: gamma is the boosting objective's own penalty.
                     return Tree.from_means(result["front"][0]["tree"], X.shape[1])
 
@@ -105,9 +109,12 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
                         rounds_without_gain += 1
                         if rounds_without_gain >= self.n_iter_no_change:
                             break
+        except BaseException:
+            cancel.cancel()
+            raise
         finally:
             if pool:
-                pool.shutdown()
+                pool.shutdown(cancel_futures=True)
         self.n_estimators_ = len(self.estimators_)
         self.train_score_ = np.asarray(self.train_score_)
         if early_stopping:
