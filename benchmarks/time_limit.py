@@ -14,6 +14,7 @@ bounds. Run ``python benchmarks/time_limit.py [--limits 1 2] [--cases exhaustive
 """
 
 import argparse
+import select
 import signal
 import subprocess
 import sys
@@ -119,68 +120,90 @@ def make(case, time_limit=None, n_jobs=1):
     return _estimator(name, **params, **extra), *data()
 
 
-def _child(case, time_limit, n_jobs):
-    """Fit ``case`` here, printing "start", then "wall SECONDS" or "interrupted"."""
-    # A process started in the background ignores SIGINT, and so would this child, which
-    # inherits that: take Ctrl-C as an interactive session does.
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    estimator, X, y = make(case, None if time_limit <= 0 else time_limit, n_jobs)
-    print("start", flush=True)
-    start = time.perf_counter()
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            estimator.fit(X, y)
-    except KeyboardInterrupt:
-        print("interrupted", flush=True)
-        raise SystemExit(3) from None
-    wall = time.perf_counter() - start
-    estimator.predict(X[:10])   # a search cut short still returns a valid model
-    print(f"wall {wall:.3f}", flush=True)
+def _child(time_limit, n_jobs, cases):
+    """Fit each of ``cases`` here in turn, printing "start", then "wall SECONDS" or "interrupted".
 
-
-def _spawn(case, time_limit, n_jobs):
-    proc = subprocess.Popen([sys.executable, __file__, "--child", case, str(time_limit),
-                             str(n_jobs)], stdout=subprocess.PIPE, text=True)
-    if proc.stdout.readline().strip() != "start":
-        proc.kill()
-        raise RuntimeError(f"{case}: the child did not start")
-    return proc
-
-
-def timed_fit(case, time_limit, n_jobs=1, timeout=120):
-    """Return the wall time of the fit of ``case`` under ``time_limit``, in a child process."""
-    proc = _spawn(case, time_limit, n_jobs)
-    try:
-        out, _ = proc.communicate(timeout=timeout)
-    finally:
-        proc.kill()
-    lines = [line for line in out.splitlines() if line.startswith("wall ")]
-    if proc.returncode != 0 or not lines:   # a fit, or the prediction after it, failed
-        raise RuntimeError(f"{case}: the child failed ({proc.returncode})")
-    return float(lines[0].split()[1])
-
-
-def interrupt_latency(case, n_jobs=1, after=1.0, timeout=60):
-    """Return the seconds from SIGINT (``after`` s into the fit) to the child's KeyboardInterrupt.
-
-    None if the fit finished before the signal.
+    With ``time_limit`` <= 0 the fits have none, and the parent interrupts them.
     """
-    proc = _spawn(case, 0, n_jobs)
+    for case in cases:
+        # Ctrl-C only while fitting (the parent sends it after "start"). A process started in
+        # the background ignores SIGINT, and so would this child: take it as a session does.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        estimator, X, y = make(case, None if time_limit <= 0 else time_limit, n_jobs)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            print("start", flush=True)
+            start = time.perf_counter()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                estimator.fit(X, y)
+            wall = time.perf_counter() - start
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+            continue
+        estimator.predict(X[:10])   # a search cut short still returns a valid model
+        print(f"wall {wall:.3f}", flush=True)
+
+
+def _spawn(time_limit, n_jobs, cases):
+    return subprocess.Popen([sys.executable, __file__, "--child", str(time_limit), str(n_jobs),
+                             *cases], stdout=subprocess.PIPE, text=True)
+
+
+def _expect_start(proc, case):
+    if proc.stdout.readline().strip() != "start":
+        raise RuntimeError(f"{case}: the child failed before fitting")
+
+
+def timed_fits(cases, time_limit, n_jobs=1, timeout=120):
+    """Return {case: wall seconds of its fit under ``time_limit``}, fitted in one child process."""
+    proc = _spawn(time_limit, n_jobs, cases)
+    walls = {}
     try:
-        time.sleep(after)
-        sent = time.perf_counter()
-        proc.send_signal(signal.SIGINT)
-        line = proc.stdout.readline().strip()
-        latency = time.perf_counter() - sent
-        proc.communicate(timeout=timeout)
+        deadline = time.perf_counter() + timeout
+        for case in cases:
+            _expect_start(proc, case)
+            # A fit that never returns fails the run at the timeout rather than hanging it.
+            line = _read_line(proc, deadline - time.perf_counter(), case)
+            if not line.startswith("wall "):   # the fit, or the prediction after it, failed
+                raise RuntimeError(f"{case}: the child failed ({line!r})")
+            walls[case] = float(line.split()[1])
     finally:
         proc.kill()
-    if line.startswith("wall"):
-        return None
-    if line != "interrupted" or proc.returncode != 3:
-        raise RuntimeError(f"{case}: the child did not raise KeyboardInterrupt ({line!r})")
-    return latency
+        proc.wait()
+    return walls
+
+
+def interrupt_latencies(cases, n_jobs=1, after=1.0, timeout=60):
+    """Return {case: seconds from SIGINT, ``after`` s into its fit, to KeyboardInterrupt}.
+
+    None for a fit that finished before the signal. The fits run in turn in one child process.
+    """
+    proc = _spawn(0, n_jobs, cases)
+    latencies = {}
+    try:
+        for case in cases:
+            _expect_start(proc, case)
+            time.sleep(after)
+            sent = time.perf_counter()
+            proc.send_signal(signal.SIGINT)
+            line = _read_line(proc, timeout, case)
+            latencies[case] = time.perf_counter() - sent if line == "interrupted" else None
+            if line != "interrupted" and not line.startswith("wall "):
+                raise RuntimeError(f"{case}: the child failed ({line!r})")
+    finally:
+        proc.kill()
+        proc.wait()
+    return latencies
+
+
+def _read_line(proc, timeout, case):
+    """The child's next line, or TimeoutError after ``timeout`` seconds."""
+    ready, _, _ = select.select([proc.stdout], [], [], max(0.0, timeout))
+    if not ready:
+        raise TimeoutError(f"{case}: no answer from the child within {timeout:.0f} s")
+    return proc.stdout.readline().strip()
 
 
 def target(time_limit):
@@ -194,18 +217,18 @@ def main(argv=None):
     parser.add_argument("--limits", type=float, nargs="+", default=[1.0])
     parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--cases", nargs="+", default=list(CASES))
-    parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        case, time_limit, n_jobs = args.child
-        return _child(case, float(time_limit), int(n_jobs))
+        time_limit, n_jobs, *cases = args.child
+        return _child(float(time_limit), int(n_jobs), cases)
     failures = []
     print("| data, splitter | threads | T (s) | wall (s) | overshoot (s) | target (s) | |")
     print("|---|---:|---:|---:|---:|---:|---|")
     for case in (c for c in args.cases if c in TIMED):
         for n_jobs in args.threads:
             for time_limit in args.limits:
-                wall = timed_fit(case, time_limit, n_jobs)
+                wall = timed_fits([case], time_limit, n_jobs)[case]
                 ok = wall <= target(time_limit)
                 if not ok:
                     failures.append(f"{case}, {n_jobs} threads, T={time_limit:g}")
@@ -216,7 +239,7 @@ def main(argv=None):
     print("|---|---:|---:|---|")
     for case in args.cases:
         for n_jobs in args.threads:
-            latency = interrupt_latency(case, n_jobs)
+            latency = interrupt_latencies([case], n_jobs)[case]
             ok = latency is None or latency <= 1.0
             if not ok:
                 failures.append(f"{case}, {n_jobs} threads, Ctrl-C")
