@@ -385,7 +385,7 @@ class BinnedLayout {
     }
 
     const int64_t* sum_histogram(const O& obj, const View& v, std::vector<int64_t>& h) const {
-        h.assign(static_cast<size_t>(hist_size_), 0);
+        assign_polled(h, static_cast<size_t>(hist_size_), int64_t{0});
         add_histogram(obj, v, h.data(), nullptr);
         return h.data();
     }
@@ -429,9 +429,10 @@ class BinnedLayout {
         // The buffer outlives the fit, and another layout's bins would clear the wrong cells.
         thread_local uint64_t owner = 0;
         if (owner != id_) {
-            owner = id_;
-            h.assign(static_cast<size_t>(hist_size_), 0);
+            owner = 0;   // until the buffers are this layout's, should the time limit cut filling them
+            assign_polled(h, static_cast<size_t>(hist_size_), int64_t{0});
             occupied.assign(static_cast<size_t>(word_offset_.back()), 0);
+            owner = id_;
         } else {
             const Hist previous{h.data(), occupied.data()};
             for (int64_t f = 0; f < data.p; ++f) {

@@ -11,6 +11,7 @@
 // the rest for unwinding and output, and fits sharing a budget (cross-validation) can split it.
 // It is never worse than the greedy tree when the greedy completion fits in the grace of T / 2.
 #pragma once
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -19,6 +20,7 @@
 #include <functional>
 #include <mutex>
 #include <stdexcept>
+#include <vector>
 
 namespace dpdt {
 
@@ -49,6 +51,19 @@ class Cut {};
 // thousand samples, a candidate): throws Interrupted after Ctrl-C or an error, and Cut once the
 // time limit ends the current work (see above). Does nothing outside a run loop's workers.
 void stop_point();
+
+// `v` as `size` copies of `value`, filled a chunk at a time between stop points: a histogram of
+// many classes is large enough that filling it takes seconds.
+template <class T>
+void assign_polled(std::vector<T>& v, size_t size, T value) {
+    constexpr size_t kChunk = size_t{1} << 20;
+    v.clear();
+    v.reserve(size);
+    while (v.size() < size) {
+        stop_point();
+        v.resize(std::min(size, v.size() + kChunk), value);
+    }
+}
 
 // Marks the work of its scope (on this thread) as optional: stop_point() cuts it at the time limit
 // itself rather than at the end of the grace.

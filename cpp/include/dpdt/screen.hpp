@@ -47,7 +47,7 @@ class Screen {
         std::vector<double> total(D_, 0.0);
         for (int32_t j = 0; j < m_; ++j) obj_.add(total.data(), ids_[j]);
         std::vector<double> all, left, right;
-        for (auto* h : {&all, &left, &right}) zeros(*h, hist_size_);
+        for (auto* h : {&all, &left, &right}) assign_polled(*h, hist_size_, 0.0);
         add_samples(all.data(), order_.data(), m_);
         tol_ = 1e-11 * (obj_.weight(total.data()) + std::abs(obj_.loss(total.data()))) + 1e-300;
 
@@ -102,17 +102,6 @@ class Screen {
         int32_t feature, bin;   // samples of bins <= bin go left
     };
 
-    // `v` as `size` zeros, a chunk at a time between stop points: with many classes a histogram
-    // is large enough that zeroing it takes seconds.
-    static void zeros(std::vector<double>& v, size_t size) {
-        constexpr size_t kChunk = size_t{1} << 20;
-        v.clear();
-        v.reserve(size);
-        while (v.size() < size) {
-            stop_point();
-            v.resize(std::min(size, v.size() + kChunk), 0.0);
-        }
-    }
     bool before(const Scored& a, const Scored& b) const {
         if (a.score < b.score - tol_) return true;
         if (a.score > b.score + tol_) return false;
@@ -367,7 +356,7 @@ class Screen {
         auto buffer = [&]() {
             if (used == pool_.size()) pool_.emplace_back();
             std::vector<double>& b = pool_[used++];
-            if (b.size() < hist_size_) zeros(b, hist_size_);
+            if (b.size() < hist_size_) assign_polled(b, hist_size_, 0.0);
             return b.data();
         };
         struct Node {
