@@ -43,7 +43,7 @@ RunLoop::RunLoop(int n_threads, double time_limit, const Poll& poll)
       limited_(time_limit > 0.0 && time_limit < kLongestLimit) {
     if (limited_) {
         deadline_ = start_ + seconds_from(time_limit);
-        cut_at_ = deadline_ + seconds_from(time_limit / 2.0);
+        cut_at_ = deadline_ + seconds_from(std::max(time_limit, 1.0) / 2.0);
     }
 }
 

@@ -5,11 +5,12 @@
 //
 // The time limit T has two steps. At T the loop is timed_out(): a search explores no further
 // candidate and drops work marked optional (OptionalWork: generating candidates beyond the greedy
-// split), so what is left is the greedy completion of the states in progress. At 1.5 T the loop is
-// cut(): every stop_point() throws Cut, and each state in progress keeps what it had (its leaf and
-// the candidates whose children were solved). A fit so returns within max(2 T, T + 1 s), leaving
-// the rest for unwinding and output, and fits sharing a budget (cross-validation) can split it.
-// It is never worse than the greedy tree when the greedy completion fits in the grace of T / 2.
+// split), so what is left is the greedy completion of the states in progress. At T plus a grace of
+// max(T, 1 s) / 2 the loop is cut(): every stop_point() throws Cut, and each state in progress
+// keeps what it had (its leaf and the candidates whose children were solved). A fit so returns
+// within max(2 T, T + 1 s), the rest left for unwinding and output; it is never worse than the
+// greedy tree when the greedy completion fits in the grace, as it does on all but huge or
+// pathological data (a greedy tree costs a few scans of the samples per level).
 #pragma once
 #include <algorithm>
 #include <atomic>
