@@ -8,6 +8,8 @@ import time
 
 import pytest
 
+from time_limit import CASES, interrupt_latencies  # benchmarks/time_limit.py: the expensive cases
+
 LONG_FIT = textwrap.dedent("""
     import signal
     import sys
@@ -78,3 +80,21 @@ def test_ctrl_c_interrupts_fit(n_jobs, search):
 def test_ctrl_c_interrupts_branches():
     # BRANCHES runs on the same run loop as DPDT (cpp/include/dpdt/run_loop.hpp).
     assert_interrupted_promptly(LONG_BRANCHES_FIT)
+
+
+# Every expensive case but the ordinary one (which may finish first), a few also with two threads.
+INTERRUPT_RUNS = {1: [case for case in CASES if not case.startswith("ordinary")],
+                  2: ["exhaustive", "cart, 20 000 classes", "boosting multiclass"]}
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery is POSIX")
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_ctrl_c_inside_one_state(n_jobs):
+    # SIGINT arrives 1 s into each fit, inside a state whose work alone took 20 s to minutes: the
+    # loops inside it call the run loop's stop points. The target is 1 s. The cases run in turn
+    # in one child process, which starts Python once.
+    latencies = interrupt_latencies(INTERRUPT_RUNS[n_jobs], n_jobs, timeout=30)
+    finished = [case for case, latency in latencies.items() if latency is None]
+    assert not finished, f"these fits finished within 1 s: {finished}"
+    slow = {case: round(latency, 1) for case, latency in latencies.items() if latency >= 5}
+    assert not slow, f"Ctrl-C took these many seconds: {slow}"

@@ -7,6 +7,7 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning
 
 from dpdt import DPDTreeClassifier, DPDTreeRegressor
+from time_limit import TIMED, timed_fits  # benchmarks/time_limit.py: the expensive cases
 
 
 def noisy_threshold_data(n=3000, p=10, seed=0):
@@ -53,3 +54,19 @@ def test_generous_time_limit_changes_nothing():
     limited = DPDTreeClassifier(max_depth=3, time_limit=600).fit(X, y)
     np.testing.assert_array_equal(free.pareto_front_, limited.pareto_front_)
     np.testing.assert_array_equal(free.tree_.threshold, limited.tree_.threshold)
+
+
+# Every timed case with one thread, a few with two (the threads share the root's subproblems).
+TIMED_RUNS = {1: TIMED, 2: ["exhaustive", "lookahead", "auto (screen), 20 000 classes"]}
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_time_limit_holds_inside_one_state(n_jobs):
+    # One state of each case (a root's candidates, a scan over 20 000 classes, lookahead's
+    # bounds...) took 20 s to minutes on its own before the run loop's stop points reached the
+    # loops inside it. The target is max(2 T, T + 1 s) = 2 s; the bound leaves room for a loaded
+    # machine. The child also predicts with each fitted model: a cut search returns a valid tree.
+    # The cases run in one child process, which starts Python once.
+    walls = timed_fits(TIMED_RUNS[n_jobs], 1.0, n_jobs, timeout=30 * len(TIMED_RUNS[n_jobs]))
+    slow = {case: round(wall, 1) for case, wall in walls.items() if wall >= 8}
+    assert not slow, f"time_limit=1 returned after these many seconds: {slow}"

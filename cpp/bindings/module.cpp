@@ -5,6 +5,7 @@
 #include <nanobind/stl/variant.h>
 #include <nanobind/stl/vector.h>
 
+#include <atomic>
 #include <limits>
 #include <new>
 #include <optional>
@@ -53,6 +54,13 @@ nb::dict tree_to_dict(dpdt::TreeArrays&& t, size_t n_classes) {
     return d;
 }
 
+// Stops the fits given it from Python: Ctrl-C reaches a fit's poll on the main thread only (Python
+// runs signal handlers there), so a fit on another thread (boosting's per-class threads) is stopped
+// by the main thread's cancel() once it has seen the KeyboardInterrupt.
+struct Cancel {
+    std::atomic<bool> requested{false};
+};
+
 // What a call adds to the Params: reports, and how it takes part in a fit split over processes.
 struct Call {
     // Called as progress(states, root_tasks_done, root_tasks, seconds) at most every
@@ -61,6 +69,7 @@ struct Call {
     double progress_seconds = 1.0;
     // dpdt.dask: how this call takes part in a fit split over processes (dpdt/solver.hpp).
     dpdt::RootPlan plan;
+    const Cancel* cancel = nullptr;
 };
 
 // The RootPlan of the arguments count_root_tasks, root_tasks and root_solutions (at most one).
@@ -107,12 +116,40 @@ dpdt::FitResult solve(const Data& data, const O& objective, const dpdt::Params& 
     return dpdt::fit(data, objective, params, poll, plan);
 }
 
+// Only the calling (main) thread may check for Ctrl-C: a run loop's poll (dpdt/run_loop.hpp).
+bool interrupted(const dpdt::Progress&) {
+    nb::gil_scoped_acquire gil;
+    return PyErr_CheckSignals() != 0;
+}
+
+// Runs `go()`, the GIL released, with Interrupted as Python's KeyboardInterrupt.
+template <class Go>
+void without_gil(Go&& go) {
+    nb::gil_scoped_release release;
+    try {
+        go();
+    } catch (const dpdt::Interrupted&) {
+        nb::gil_scoped_acquire gil;
+        // The signal handler raised it already, unless the fit was cancelled.
+        if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
+        throw nb::python_error();
+    }
+}
+
+// Presorted features (dpdt/dataset.hpp), sorted on a run loop's worker so that Ctrl-C stops it.
+dpdt::Dataset presorted(const double* X, int64_t n, int64_t p, const dpdt::Poll& poll) {
+    std::optional<dpdt::Dataset> data;
+    dpdt::run_polled(poll, [&] { data.emplace(X, n, p); });
+    return std::move(*data);
+}
+
 // `data` is built by `make_data` with the GIL released (it presorts), unless given ready-made.
 template <class O, class MakeData>
 nb::dict run_fit(MakeData&& make_data, const O& objective, const dpdt::Params& params, const Call& call) {
     // Only the calling (main) thread may check for Ctrl-C; the solver asks it every few ms.
     double next_report = call.progress_seconds;
     auto poll = [&](const dpdt::Progress& at) {
+        if (call.cancel != nullptr && call.cancel->requested.load()) return true;
         nb::gil_scoped_acquire gil;
         if (PyErr_CheckSignals() != 0) return true;
         if (!call.progress.is_none() && at.seconds >= next_report) {
@@ -126,16 +163,7 @@ nb::dict run_fit(MakeData&& make_data, const O& objective, const dpdt::Params& p
         return false;
     };
     dpdt::FitResult result;
-    {
-        nb::gil_scoped_release release;
-        try {
-            result = solve(make_data(), objective, params, poll, call.plan);
-        } catch (const dpdt::Interrupted&) {
-            nb::gil_scoped_acquire gil;
-            if (!PyErr_Occurred()) PyErr_SetInterrupt();
-            throw nb::python_error();
-        }
-    }
+    without_gil([&] { result = solve(make_data(poll), objective, params, poll, call.plan); });
     nb::dict stats;
     stats["states"] = result.stats.states;
     stats["candidates"] = result.stats.candidates;
@@ -225,10 +253,10 @@ struct Bins {
 template <class Go>
 nb::dict with_layout(Array2<double> X, const Bins& bins, Go&& go) {
     const int64_t n = static_cast<int64_t>(X.shape(0)), p = static_cast<int64_t>(X.shape(1));
-    if (!bins.given()) return go([&] { return dpdt::Dataset(X.data(), n, p); });
+    if (!bins.given()) return go([&](const dpdt::Poll& poll) { return presorted(X.data(), n, p, poll); });
     return bins.visit([&](auto codes, Array1<int32_t> n_bins, Array1<double> upper) {
         auto data = binned_data(codes, n_bins, upper, n, p);
-        return go([&]() -> const auto& { return data; });
+        return go([&](const dpdt::Poll&) -> const auto& { return data; });
     });
 }
 
@@ -304,8 +332,9 @@ PreparedData prepare(Array2<double> X, std::optional<AnyCodes> codes, std::optio
     if (n > INT32_MAX - 1) throw nb::value_error("at most 2**31 - 2 samples are supported");
     const Bins bins{codes, n_bins, upper};
     if (!bins.given()) {
-        nb::gil_scoped_release release;
-        return PreparedData(n, p, dpdt::Dataset(X.data(), n, p));
+        std::optional<PreparedData> prepared;
+        without_gil([&] { prepared.emplace(n, p, presorted(X.data(), n, p, interrupted)); });
+        return std::move(*prepared);
     }
     return bins.visit([&](auto codes, Array1<int32_t> n_bins, Array1<double> upper) {
         return PreparedData(n, p, own_bins(codes, n_bins, upper, n, p));
@@ -313,12 +342,14 @@ PreparedData prepare(Array2<double> X, std::optional<AnyCodes> codes, std::optio
 }
 
 nb::dict fit_newton(const PreparedData& prepared, Array1<double> gradient, Array1<double> hessian,
-                    Array1<double> sample_weight, dpdt::Params params, double reg_lambda, double gamma) {
+                    Array1<double> sample_weight, dpdt::Params params, double reg_lambda, double gamma,
+                    const Cancel* cancel) {
     const size_t n = static_cast<size_t>(prepared.n);
     if (gradient.shape(0) != n || hessian.shape(0) != n || sample_weight.shape(0) != n)
         throw nb::value_error("gradient, hessian and sample_weight need one entry per prepared row");
     check_feature_costs(params, prepared.p);
-    const Call call;
+    Call call;
+    call.cancel = cancel;
     dpdt::Newton objective;
     objective.g = gradient.data();
     objective.h = hessian.data();
@@ -328,9 +359,11 @@ nb::dict fit_newton(const PreparedData& prepared, Array1<double> gradient, Array
     return std::visit(
         [&](const auto& layout) {
             if constexpr (std::is_same_v<std::decay_t<decltype(layout)>, dpdt::Dataset>)
-                return run_fit([&]() -> const dpdt::Dataset& { return layout; }, objective, params, call);
+                return run_fit([&](const dpdt::Poll&) -> const dpdt::Dataset& { return layout; }, objective, params,
+                               call);
             else
-                return run_fit([&]() -> const auto& { return layout.data; }, objective, params, call);
+                return run_fit([&](const dpdt::Poll&) -> const auto& { return layout.data; }, objective, params,
+                               call);
         },
         prepared.layout);
 }
@@ -358,21 +391,8 @@ nb::dict fit_branches(nb::ndarray<const int32_t, nb::numpy, nb::ndim<2>, nb::c_c
             data.n_categories[f] = std::max(data.n_categories[f], c + 1);
         }
     }
-    auto poll = [](const dpdt::Progress&) {
-        nb::gil_scoped_acquire gil;
-        return PyErr_CheckSignals() != 0;
-    };
     dpdt::BranchesResult r;
-    {
-        nb::gil_scoped_release release;
-        try {
-            r = dpdt::solve_branches(data, params, poll);
-        } catch (const dpdt::Interrupted&) {
-            nb::gil_scoped_acquire gil;
-            if (!PyErr_Occurred()) PyErr_SetInterrupt();
-            throw nb::python_error();
-        }
-    }
+    without_gil([&] { r = dpdt::solve_branches(data, params, interrupted); });
     const size_t nodes = r.tree.feature.size(), edges = r.tree.edge_category.size();
     nb::dict out;
     out["feature"] = to_numpy(std::move(r.tree.feature), {nodes});
@@ -475,7 +495,11 @@ NB_MODULE(_core, m) {
     m.def("prepare", &prepare, "X"_a.noconvert(), nb::kw_only(), "codes"_a.noconvert().none() = nb::none(),
           "n_bins"_a.noconvert().none() = nb::none(), "upper"_a.noconvert().none() = nb::none());
     m.def("fit_newton", &fit_newton, "prepared"_a, "gradient"_a.noconvert(), "hessian"_a.noconvert(),
-          "sample_weight"_a.noconvert(), "params"_a, nb::kw_only(), "reg_lambda"_a, "gamma"_a);
+          "sample_weight"_a.noconvert(), "params"_a, nb::kw_only(), "reg_lambda"_a, "gamma"_a,
+          "cancel"_a.none() = nb::none());
+    nb::class_<Cancel>(m, "Cancel", "Stops the fits it is given (fit_newton's cancel) once cancel() is called.")
+        .def(nb::init<>())
+        .def("cancel", [](Cancel& c) { c.requested.store(true); });
     m.def("fit_branches", &fit_branches, "X"_a.noconvert(), "y"_a.noconvert(), "sample_weight"_a.noconvert(),
           "params"_a, nb::kw_only(), "n_classes"_a);
     m.def(

@@ -311,6 +311,20 @@ class BranchSearch {
         }
     }
 
+    // What the memo knows of the root (all samples, hashes a and b), when the time limit cut the
+    // search short of returning it: bounds of the greedy seed or of an earlier pass, or the bound
+    // from the class weights alone.
+    Bounds known_root(const std::vector<int32_t>& idx, uint64_t a, uint64_t b) {
+        if (const Bounds* known = memo_.find(BranchKey{a, b, static_cast<int64_t>(idx.size()), remaining(0)}))
+            return *known;
+        std::vector<double> cw(d_.n_classes, 0.0);
+        for (int32_t i : idx) cw[d_.y[i]] += d_.w[i];
+        Bounds root;
+        root.lb = leaf_value(cw);
+        root.ub = std::max(root.lb, split_bound(cw.data()));
+        return root;
+    }
+
     double total() const { return total_; }
     int64_t iterations() const { return iterations_.load(std::memory_order_relaxed); }
     int64_t branches() const { return static_cast<int64_t>(memo_.size()); }
@@ -415,7 +429,9 @@ class BranchSearch {
         uint64_t all_a = 0, all_b = 0;
         const int64_t* __restrict begin = nonzero_begin_.data();
         const int32_t* __restrict nonzero = nonzero_slot_.data();
+        int32_t read = 0;
         for (int32_t i : idx) {
+            if ((read++ & 4095) == 0) stop_point();
             const double w = d_.w[i];
             const int32_t y = d_.y[i];
             const uint64_t a = mix_a_[i], b = mix_b_[i];
@@ -434,6 +450,7 @@ class BranchSearch {
         // Category 0: the branch minus the other categories (hashes wrap exactly; integer
         // weights subtract exactly, others within rounding, far below the search's tolerance).
         for (int64_t f = 0; f < q; ++f) {
+            stop_point();
             const int64_t zero = first[f];
             count[zero] = all_count;
             ha[zero] = all_a;
@@ -448,6 +465,7 @@ class BranchSearch {
         }
         std::vector<Option> options;
         for (int32_t f = 0; f < q; ++f) {
+            stop_point();
             Option opt;
             opt.feature = f;
             opt.ub = -p_.lambda;
@@ -541,8 +559,12 @@ BranchesResult solve_branches(const CategoricalData& data, const BranchesParams&
     }
     Bounds root;
     auto whole_search = [&](int) {
-        search.seed_greedy(all, a, b, 0);
-        root = search.solve(all, a, b, 0, -1e300);
+        try {
+            search.seed_greedy(all, a, b, 0);
+            root = search.solve(all, a, b, 0, -1e300);
+        } catch (const Cut&) {
+            root = search.known_root(all, a, b);
+        }
         return int64_t{0};
     };
     loop.run(whole_search, nullptr, [&] {

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <utility>
 
+#include "dpdt/run_loop.hpp"
+
 namespace dpdt {
 
 namespace {
@@ -60,6 +62,7 @@ Dataset::Dataset(const double* X, int64_t n_samples, int64_t n_features)
     std::vector<uint64_t> keys(n), keys_tmp(n);
     std::vector<int32_t> ids(n), ids_tmp(n);
     for (int64_t f = 0; f < p; ++f) {
+        stop_point();   // presorting runs on a run loop's worker (run_polled)
         const double* col = column(f);
         int64_t present = 0;
         for (int64_t i = 0; i < n; ++i) {

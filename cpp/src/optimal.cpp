@@ -251,6 +251,7 @@ class Search {
         ++stats.exact_scans;
         subset_.resize(static_cast<size_t>(size) + 1);
         for (int32_t g = 0; g < data_.p; ++g) {
+            stop_point();
             gather(l, f, lo, hi, g, subset_.data());
             const double* col = data_.column(g);
             if (col[subset_[0]] == col[subset_[size - 1]]) continue;
@@ -333,7 +334,10 @@ class Search {
         c.m = hi - lo;
         c.ranked = -1;
         c.blocks.resize(static_cast<size_t>(data_.p) * c.m + 1);
-        for (int32_t g = 0; g < data_.p; ++g) gather(l, f, lo, hi, g, c.blocks.data() + static_cast<int64_t>(g) * c.m);
+        for (int32_t g = 0; g < data_.p; ++g) {
+            stop_point();
+            gather(l, f, lo, hi, g, c.blocks.data() + static_cast<int64_t>(g) * c.m);
+        }
     }
 
     Outcome greedy(int lv, int depth) {
@@ -345,7 +349,8 @@ class Search {
         if (depth == 0 || m < 2 || out.value <= split_cost(w)) return out;
         double best_score = -kInf;
         int32_t best_f = -1, best_j = -1;
-        for (int32_t f = 0; f < data_.p; ++f)
+        for (int32_t f = 0; f < data_.p; ++f) {
+            stop_point();
             detail::classification_scores(data_, obj_, l.block(f), m, f, LeafLimits{}, cw.data(),
                                           [&](int32_t j, double score) {
                 if (score > best_score) {
@@ -354,6 +359,7 @@ class Search {
                     best_j = j;
                 }
             });
+        }
         if (best_f < 0) return out;
         const double* col = data_.column(best_f);
         const double threshold = midpoint(col[l.block(best_f)[best_j]], col[l.block(best_f)[best_j + 1]]);
@@ -388,6 +394,7 @@ class Search {
         l.n_cuts.assign(data_.p, 0);
         for (int32_t f = 0; f < data_.p; ++f) {
             if (only >= 0 && f != only) continue;
+            stop_point();
             const int32_t* ids = l.block(f);
             const double* col = data_.column(f);
             double* pw = l.prefix_w.data() + static_cast<int64_t>(f) * (m + 1);
@@ -500,6 +507,7 @@ class Search {
         std::vector<Seed> seeds;
         for (int32_t f = 0; f < data_.p; ++f) {
             if (l.n_cuts[f] == 0) continue;
+            stop_point();
             double best_score = -kInf;
             int32_t best_j = -1;
             detail::classification_scores(data_, obj_, l.block(f), m, f, LeafLimits{}, cw.data(),
@@ -642,11 +650,21 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
     };
 
     // First (on one worker): CART's tree, then the root's optimum one level shallower: the
-    // incumbent to beat, and the bound at the ends of every root feature's thresholds.
+    // incumbent to beat, and the bound at the ends of every root feature's thresholds. The time
+    // limit's cut (dpdt/run_loop.hpp) leaves the root a leaf if it comes before CART's tree, and
+    // the root features unsearched if before the shallower optimum.
     Outcome incumbent, shallow;
     auto first = [&](int w) {
-        incumbent = search(w).greedy_root(depth);
-        shallow = search(w).solve_root(depth == 1 ? 1 : depth - 1, incumbent.value);
+        try {
+            incumbent = search(w).greedy_root(depth);
+        } catch (const Cut&) {
+            incumbent = search(w).greedy_root(0);
+        }
+        try {
+            shallow = search(w).solve_root(depth == 1 ? 1 : depth - 1, incumbent.value);
+        } catch (const Cut&) {
+            return int64_t{0};
+        }
         tasks_done.fetch_add(1);
         if (shallow.found) incumbent = shallow;
         return static_cast<int64_t>(depth >= 2 ? data.p : 0);

@@ -152,15 +152,20 @@ class Search {
             std::vector<std::pair<SolutionPtr, SolutionPtr>> children;
             children.reserve(candidates.size());
             children.resize(candidates.size());
-            const std::vector<size_t> order = solve_order(node, *sol, candidates);
-            for (size_t task = 0; task < order.size(); ++task) {
-                // Out of time, a state still completes its greedy candidate: the tree returned is
-                // then never worse than the greedy one.
-                if (task > 0 && out_of_time()) break;
-                // The projection assumes that every side of every candidate is as large a search.
-                ws.share = share / (2.0 * static_cast<double>(order.size()));
-                children[order[task]] = solve_children(node, depth, candidates[order[task]], ws);
-                advance(ws, entry + share * static_cast<double>(task + 1) / static_cast<double>(order.size()));
+            try {
+                const std::vector<size_t> order = solve_order(node, *sol, candidates);
+                for (size_t task = 0; task < order.size(); ++task) {
+                    // Out of time, a state still completes its greedy candidate: the tree returned
+                    // is then never worse than the greedy one.
+                    if (task > 0 && out_of_time()) break;
+                    // The projection assumes that every side of every candidate is as large a search.
+                    ws.share = share / (2.0 * static_cast<double>(order.size()));
+                    children[order[task]] = solve_children(node, depth, candidates[order[task]], ws);
+                    advance(ws, entry + share * static_cast<double>(task + 1) /
+                                            static_cast<double>(order.size()));
+                }
+            } catch (const Cut&) {
+                skipped_.store(true, std::memory_order_relaxed);   // the candidates solved stay
             }
             drop_unsolved(candidates, children);
             finish(*sol, candidates, children);
@@ -193,11 +198,16 @@ class Search {
 
         const int remaining = params_.max_depth - depth;
         if (remaining <= 0 || !splittable(*sol)) return sol;
-        if (remaining == 1) {
-            solve_last_level(node, hash, *sol, ws);
-            return sol;
+        try {
+            if (remaining == 1)
+                solve_last_level(node, hash, *sol, ws);
+            else
+                generate(node, hash, depth, *sol, candidates, ws);
+        } catch (const Cut&) {
+            // Cut by the time limit: the state is a leaf.
+            candidates.clear();
+            skipped_.store(true, std::memory_order_relaxed);
         }
-        generate(node, hash, depth, *sol, candidates, ws);
         return sol;
     }
 
@@ -444,9 +454,30 @@ class Search {
         finish(sol, candidates, children);
     }
 
+    // The state's candidates; past the time limit, the greedy split alone (what a search out of
+    // time completes, see solve).
     void generate(View node, SubsetHash hash, int depth, const Solution& sol,
                   std::vector<Candidate>& out, Workspace& ws) {
         std::vector<SplitRecord> splits;
+        if (!out_of_time()) {
+            try {
+                OptionalWork optional;
+                generate_splits(node, hash, depth, sol, splits, ws);
+                to_candidates(node, hash, sol, splits, out);
+                return;
+            } catch (const Cut&) {
+                if (loop_.cut()) throw;
+                skipped_.store(true, std::memory_order_relaxed);
+            }
+        }
+        splits.clear();
+        const SplitRecord greedy = best_split_of(node, hash, sol.stats.data(), ws);
+        if (greedy.found()) splits.push_back(greedy);
+        to_candidates(node, hash, sol, splits, out);
+    }
+
+    void generate_splits(View node, SubsetHash hash, int depth, const Solution& sol,
+                         std::vector<SplitRecord>& splits, Workspace& ws) {
         const Splitter splitter =
             depth < static_cast<int>(params_.splitters.size()) ? params_.splitters[depth] : Splitter::Cart;
         const int budget = depth < static_cast<int>(params_.candidates.size()) ? params_.candidates[depth] : 1;
@@ -460,6 +491,12 @@ class Search {
             case Splitter::Screen: screen_splits(node, hash, sol, budget, splits, ws); break;
         }
         if (params_.exact_depth2_work > 0) add_exact_depth2_split(node, splits, ws);
+    }
+
+    // The splits as the state's candidates, each applied to the whole state, in (feature,
+    // threshold) order, duplicates and splits the leaf limits forbid dropped.
+    void to_candidates(View node, SubsetHash hash, const Solution& sol, std::vector<SplitRecord>& splits,
+                       std::vector<Candidate>& out) {
         candidates_.fetch_add(static_cast<int64_t>(splits.size()), std::memory_order_relaxed);
         std::sort(splits.begin(), splits.end(), [](const SplitRecord& a, const SplitRecord& b) {
             if (a.feature != b.feature) return a.feature < b.feature;
@@ -468,6 +505,7 @@ class Search {
         });
         out.clear();
         for (SplitRecord s : splits) {
+            stop_point();
             // A split found deep in the generator's tree is applied to the whole state.
             double wl = 0.0;
             Candidate c;
@@ -624,6 +662,7 @@ class Search {
         root->total = sol.total;
         consider(root);
         while (static_cast<int>(out.size()) < budget && !heap.empty()) {
+            stop_point();
             std::shared_ptr<CartNode> cn = heap.top();
             heap.pop();
             if (!cn->scored) {
@@ -809,7 +848,8 @@ void receive_solutions(const RootPlan& plan, int dim, int64_t n_features, Root<O
 // Expands the root, then solves `tasks` on the run loop's workers; a worker keeps its scratch from
 // the root's expansion to its tasks.
 template <class O, class L>
-void solve_root(Search<O, L>& search, RunLoop& loop, const RootPlan& plan, Root<O, L>& root,
+void solve_root(const L& layout, const O& objective, Search<O, L>& search, RunLoop& loop, const RootPlan& plan,
+                Root<O, L>& root,
                 std::vector<int64_t>& tasks, int64_t n_samples, int max_depth) {
     std::vector<std::unique_ptr<Workspace<typename L::Buffer>>> workspaces(loop.n_workers());
     auto workspace = [&](int w) -> Workspace<typename L::Buffer>& {
@@ -821,9 +861,18 @@ void solve_root(Search<O, L>& search, RunLoop& loop, const RootPlan& plan, Root<
     };
     std::atomic<int64_t> n_tasks{0}, tasks_done{0};
     auto expand = [&](int w) {
+        try {
+            root.view = layout.with_histogram(objective, root.view, root.buffer);
+        } catch (const Cut&) {
+            // Then the root is a leaf (the cut reaches its generator), which needs no histogram.
+        }
         root.sol = search.expand(root.view, root.hash, 0, root.candidates, workspace(w));
+        try {
+            root.order = search.solve_order(root.view, *root.sol, root.candidates);
+        } catch (const Cut&) {
+            root.candidates.clear();
+        }
         root.children.resize(root.candidates.size());
-        root.order = search.solve_order(root.view, *root.sol, root.candidates);
         tasks = tasks_to_solve(plan, root.n_tasks());
         n_tasks.store(static_cast<int64_t>(tasks.size()));
         search.start_tasks(loop.n_workers(), static_cast<int64_t>(tasks.size()));
@@ -859,10 +908,10 @@ FitResult run(const L& layout, const O& objective, const Params& params, const P
     RunLoop loop(params.n_threads, params.time_limit, poll);
     Search<O, L> search(layout, objective, params, loop);
     Root<O, L> root;
-    root.view = layout.with_histogram(objective, layout.root(), root.buffer);
+    root.view = layout.root();
     root.hash = hash_of(L::ids(root.view), root.view.m);
     std::vector<int64_t> tasks;
-    solve_root(search, loop, plan, root, tasks, layout.n(), params.max_depth);
+    solve_root(layout, objective, search, loop, plan, root, tasks, layout.n(), params.max_depth);
 
     FitResult result;
     result.root_tasks = root.n_tasks();

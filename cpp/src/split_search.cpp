@@ -29,9 +29,10 @@ SplitRecord lowest_loss(const Dataset& data, const int32_t* ids, int64_t f, cons
     SplitRecord best;
     if (!(lowest < 0.5 * kNoThreshold)) return best;
     const bool skip_tie = lowest > cannot_win_above;
-    int32_t best_j = -1;
+    int32_t best_j = -1, ties = 0;
     for (int32_t j = range.first; j <= range.last; ++j) {
         if (loss[j] > lowest + tol) continue;
+        if ((ties++ & 255) == 0) stop_point();   // a tie costs O(K)
         const double t = skip_tie ? std::numeric_limits<double>::infinity() : tie(j);
         if (best_j < 0 || t < best.tie - tol) {
             best.score = loss[j];
@@ -281,6 +282,7 @@ void all_splits(const Dataset& data, const double* weights, NodeView node, const
     out.clear();
     std::vector<int32_t> order_scratch;
     for (int64_t f = 0; f < data.p; ++f) {
+        stop_point();
         const double* col = data.column(f);
         for_each_order(data, node, f, order_scratch, [&](ScanOrder order) {
             const int32_t* ids = order.ids;
@@ -331,6 +333,8 @@ int32_t count_left(const Dataset& data, NodeView node, int32_t feature, double t
 void partition(const Dataset& data, NodeView node, const uint8_t* in_left, int32_t n_left,
                int32_t* left, int32_t* right) {
     const int32_t n_right = node.m - n_left;
+    // No stop point here: the caller clears `in_left` after, and a Cut in between would leave
+    // the thread's mask dirty for its next partition.
     for (int64_t f = 0; f < data.p; ++f) {
         const int32_t* ids = node.block(f);
         int32_t* l = left + f * static_cast<int64_t>(n_left);

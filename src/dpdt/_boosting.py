@@ -10,6 +10,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from . import _core
 from ._binning import bin_features
 from ._io import SaveMixin, register_estimator
 from ._losses import AbsoluteError, BinaryLogLoss, Huber, MultinomialLogLoss, SquaredError
@@ -59,6 +60,8 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
         per_class = threads > 1 and loss.n_trees_per_round > 1
         options["n_threads"] = 1 if per_class else threads
         pool = ThreadPoolExecutor(threads) if per_class else None
+        # Ctrl-C reaches the main thread only: it cancels the fits running on the pool's.
+        cancel = _core.Cancel()
         # Binned (or presorted) once, for every tree.
         if self.max_bins is None:
             self.n_bins_ = None
@@ -89,7 +92,7 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
                 def fit_tree(k, gradient=gradient, hessian=hessian, round_weight=round_weight):
                     return self._newton_tree(prepared, gradient[:, k] * round_weight,
                                              hessian[:, k] * round_weight, round_weight,
-                                             weight_scale, options, X.shape[1])
+                                             weight_scale, options, X.shape[1], cancel)
 
                 classes = range(loss.n_trees_per_round)
                 trees = list(pool.map(fit_tree, classes) if pool else map(fit_tree, classes))
@@ -109,9 +112,12 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
                         rounds_without_gain += 1
                         if rounds_without_gain >= self.n_iter_no_change:
                             break
+        except BaseException:
+            cancel.cancel()
+            raise
         finally:
             if pool:
-                pool.shutdown()
+                pool.shutdown(cancel_futures=True)
         self.n_estimators_ = len(self.estimators_)
         self.train_score_ = np.asarray(self.train_score_)
         if early_stopping:
@@ -173,7 +179,7 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
                        and len(init_raw) == (1 if n_classes <= 2 else n_classes),
                        f"{where}: classes_ does not match init_raw_")
 
-    def _newton_tree(self, prepared, g, h, w, weight_scale, options, n_features):
+    def _newton_tree(self, prepared, g, h, w, weight_scale, options, n_features, cancel):
         """Fit the tree optimal for the Newton objective of per-sample ``g``, ``h`` and ``w``.
 
         They come with the weights normalised (``training_weight``), divided by
@@ -196,7 +202,8 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
         result = call_core(
             "fit_newton", prepared, np.ascontiguousarray(np.ldexp(g, -a)),
             np.ascontiguousarray(np.ldexp(h, -b)), np.ascontiguousarray(np.ldexp(w, -c)),
-            params=options, reg_lambda=float(np.ldexp(self.reg_lambda, -b - s)), gamma=gamma)
+            params=options, reg_lambda=float(np.ldexp(self.reg_lambda, -b - s)), gamma=gamma,
+            cancel=cancel)
         # The tree optimal at alpha = 0: gamma is the boosting objective's own penalty.
         tree = Tree.from_means(result["front"][0]["tree"], n_features)
         tree.value = np.ldexp(tree.value, a - b)

@@ -3,7 +3,7 @@
 from numbers import Integral
 
 import numpy as np
-from joblib import Parallel, delayed
+from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context, is_classifier
 from sklearn.metrics import check_scoring
 from sklearn.model_selection import check_cv
@@ -143,9 +143,10 @@ class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
         tags.input_tags.allow_nan = self.max_bins is not None
         return tags
 
-    def _make(self, max_depth, random_state):
+    def _make(self, max_depth, random_state, time_limit=None):
         params = {param.name: getattr(self, param.name)
                   for param in passed_on(self._estimator_class._params)}
+        params["time_limit"] = time_limit
         return self._estimator_class(max_depth=max_depth, random_state=random_state, **params)
 
     def _fit_cv(self, X, y, sample_weight):
@@ -166,8 +167,14 @@ class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
 
         jobs = [(depth, train) for depth in depths
                 for train in [train for train, _ in folds] + [None]]
-        models = Parallel(n_jobs=n_threads(self.n_jobs), prefer="threads")(
-            delayed(_fit_one)(self._make(depth, random_state), X, y, sample_weight, train)
+        # The time limit is the whole fit's: the fits, n_jobs at a time, share it.
+        threads = n_threads(self.n_jobs)
+        time_limit = self.time_limit
+        if time_limit is not None:
+            time_limit /= -(-len(jobs) // threads)
+        models = Parallel(n_jobs=threads, prefer="threads")(
+            delayed(_fit_one)(self._make(depth, random_state, time_limit), X, y, sample_weight,
+                              train)
             for depth, train in jobs)
         per_depth = len(folds) + 1
         self._refits = {}

@@ -202,6 +202,7 @@ class BinnedLayout {
         const double tol = 1e-11 * (std::abs(obj.loss(stats)) + obj.weight(stats));
         const Scanner scanner(*this, obj, histogram(obj, v), v.m, limits);
         for (int64_t f = 0; f < data.p; ++f) {
+            stop_point();
             SplitRecord& best = out[f];
             scanner.scan(f, [&](const SplitRecord& s, const double* l, const double* r) DPDT_INLINE {
                 const double loss = obj.loss(l) + obj.loss(r);
@@ -243,6 +244,7 @@ class BinnedLayout {
         const Scanner scanner(*this, obj, histogram(obj, v), v.m, limits);
         const double parent = obj.generator_impurity(stats);
         for (int64_t f = 0; f < data.p; ++f) {
+            stop_point();
             scanner.scan(f, [&](const SplitRecord& s, const double* l, const double* r) DPDT_INLINE {
                 if (obj.weight(l) <= 0.0 || obj.weight(r) <= 0.0) return;
                 SplitRecord scored = s;
@@ -263,6 +265,7 @@ class BinnedLayout {
         const Scanner scanner(*this, obj, hist, v.m, limits);
         const int S = stride_;
         for (int64_t f = 0; f < data.p; ++f) {
+            stop_point();
             std::vector<char> wanted;
             if (per_feature > 0) {
                 const int32_t nb = data.n_bins[f];
@@ -367,6 +370,7 @@ class BinnedLayout {
         const int64_t* __restrict words = word_offset_.data();
         const Code* __restrict codes = data.codes;
         for (int32_t j = 0; j < v.m; ++j) {
+            if ((j & 4095) == 0) stop_point();
             const int32_t i = v.ids[j];
             const Code* row = codes + static_cast<int64_t>(i) * p;
             const int64_t* __restrict q = fixed_.of(i);
@@ -381,7 +385,7 @@ class BinnedLayout {
     }
 
     const int64_t* sum_histogram(const O& obj, const View& v, std::vector<int64_t>& h) const {
-        h.assign(static_cast<size_t>(hist_size_), 0);
+        assign_polled(h, static_cast<size_t>(hist_size_), int64_t{0});
         add_histogram(obj, v, h.data(), nullptr);
         return h.data();
     }
@@ -425,9 +429,10 @@ class BinnedLayout {
         // The buffer outlives the fit, and another layout's bins would clear the wrong cells.
         thread_local uint64_t owner = 0;
         if (owner != id_) {
-            owner = id_;
-            h.assign(static_cast<size_t>(hist_size_), 0);
+            owner = 0;   // until the buffers are this layout's, should the time limit cut filling them
+            assign_polled(h, static_cast<size_t>(hist_size_), int64_t{0});
             occupied.assign(static_cast<size_t>(word_offset_.back()), 0);
+            owner = id_;
         } else {
             const Hist previous{h.data(), occupied.data()};
             for (int64_t f = 0; f < data.p; ++f) {
@@ -554,6 +559,7 @@ class BinnedLayout {
         const double parent = obj.generator_impurity(stats);
         const double tol = generator_tolerance(obj, stats);
         for (size_t a = 0; a < features.size(); ++a) {
+            stop_point();
             SplitRecord& best = out[a];
             const int32_t f = features[a];
             if constexpr (O::kNewtonGain) {

@@ -152,6 +152,7 @@ class Lookahead {
         };
         push_chunks(0, static_cast<int32_t>(valid_.size()) - 1, kChunks);
         while (!heap.empty() && reads_left_ >= 0) {
+            stop_point();
             const Interval iv = heap.top();
             heap.pop();
             if (iv.bound > worst_kept() + tol_) break;
@@ -180,6 +181,7 @@ class Lookahead {
             reads_left_ -= static_cast<int64_t>(node_.m) * data_.p;
             subset_.resize(static_cast<size_t>(size) + 1);   // the branch-free filter writes one past
             for (int32_t g = 0; g < data_.p; ++g) {
+                stop_point();
                 const int32_t* ids = node_.block(g);
                 int32_t s = 0;
                 for (int32_t j = 0; j < node_.m; ++j) {

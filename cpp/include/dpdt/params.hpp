@@ -70,7 +70,9 @@ struct Params {
     bool stop_on_course = true;
     int n_threads = 1;
     // Seconds after which no further candidate is explored, and the best tree found so far among
-    // the explored ones is returned; <= 0 means no limit.
+    // the explored ones is returned; past it, a grace of max(T, 1 s) / 2 lets the states in
+    // progress complete their greedy split (the two steps of dpdt/run_loop.hpp); <= 0 means no
+    // limit.
     double time_limit = 0.0;
     // >= 0: only the tree optimal at this alpha is wanted, found by the bounded search
     // (dpdt/optimal.hpp), which serves exhaustive classification on exact thresholds on one

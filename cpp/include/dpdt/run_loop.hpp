@@ -1,8 +1,18 @@
 // The one run loop of every search (DPDT, the bounded exhaustive search, BRANCHES): worker threads
 // take a phase's tasks in order while the calling thread polls for Ctrl-C and reports progress;
 // the loop owns the deadline, the first error and the joining of every thread it started. A search
-// supplies its tasks and what progress to report, and asks the loop whether to stop.
+// supplies its tasks and what progress to report, and its long loops call stop_point().
+//
+// The time limit T has two steps. At T the loop is timed_out(): a search explores no further
+// candidate and drops work marked optional (OptionalWork: generating candidates beyond the greedy
+// split), so what is left is the greedy completion of the states in progress. At T plus a grace of
+// max(T, 1 s) / 2 the loop is cut(): every stop_point() throws Cut, and each state in progress
+// keeps what it had (its leaf and the candidates whose children were solved). A fit so returns
+// within max(2 T, T + 1 s), the rest left for unwinding and output; it is never worse than the
+// greedy tree when the greedy completion fits in the grace, as it does on all but huge or
+// pathological data (a greedy tree costs a few scans of the samples per level).
 #pragma once
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -11,6 +21,7 @@
 #include <functional>
 #include <mutex>
 #include <stdexcept>
+#include <vector>
 
 namespace dpdt {
 
@@ -30,6 +41,39 @@ using Poll = std::function<bool(const Progress&)>;
 class Interrupted : public std::runtime_error {
   public:
     Interrupted() : std::runtime_error("interrupted") {}
+};
+
+// Thrown by stop_point() when the time limit ends the work in progress. A search catches it where
+// that work began and keeps what it had; one escaping a task ends the task, one escaping setup
+// leaves no tasks. No error: the run ends normally.
+class Cut {};
+
+// Called by every loop of a search that can be long, at a cheap granularity (a feature, a few
+// thousand samples, a candidate): throws Interrupted after Ctrl-C or an error, and Cut once the
+// time limit ends the current work (see above). Does nothing outside a run loop's workers.
+void stop_point();
+
+// `v` as `size` copies of `value`, filled a chunk at a time between stop points: a histogram of
+// many classes is large enough that filling it takes seconds.
+template <class T>
+void assign_polled(std::vector<T>& v, size_t size, T value) {
+    constexpr size_t kChunk = size_t{1} << 20;
+    v.clear();
+    v.reserve(size);
+    while (v.size() < size) {
+        stop_point();
+        v.resize(std::min(size, v.size() + kChunk), value);
+    }
+}
+
+// Marks the work of its scope (on this thread) as optional: stop_point() cuts it at the time limit
+// itself rather than at the end of the grace.
+class OptionalWork {
+  public:
+    OptionalWork();
+    ~OptionalWork();
+    OptionalWork(const OptionalWork&) = delete;
+    OptionalWork& operator=(const OptionalWork&) = delete;
 };
 
 // The system refused a thread (address space, process limits): the threads already started are
@@ -58,8 +102,13 @@ class RunLoop {
     // The time limit has passed (set by the polling thread): the work should wrap up with what it
     // has.
     bool timed_out() const { return timed_out_.load(std::memory_order_relaxed); }
+    // The grace after the time limit has passed too: stop_point() throws Cut everywhere.
+    bool cut() const { return cut_.load(std::memory_order_relaxed); }
     // Seconds since the loop was made.
     double seconds() const;
+
+    // stop_point() for the workers of this loop.
+    void stop_point(bool optional) const;
 
   private:
     void fail(std::exception_ptr e);
@@ -70,10 +119,14 @@ class RunLoop {
     const Poll& poll_;
     const std::chrono::steady_clock::time_point start_;
     const bool limited_;
-    std::chrono::steady_clock::time_point deadline_;
-    std::atomic<bool> stop_{false}, timed_out_{false};
+    std::chrono::steady_clock::time_point deadline_, cut_at_;
+    std::atomic<bool> stop_{false}, timed_out_{false}, cut_{false};
     std::mutex error_mutex_;
     std::exception_ptr error_;
 };
+
+// Runs work() on one worker while the calling thread polls: what a fit prepares before its search
+// (presorting the features) stops on Ctrl-C too.
+void run_polled(const Poll& poll, const std::function<void()>& work);
 
 }  // namespace dpdt

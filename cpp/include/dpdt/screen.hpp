@@ -46,7 +46,8 @@ class Screen {
         cut(node, features);
         std::vector<double> total(D_, 0.0);
         for (int32_t j = 0; j < m_; ++j) obj_.add(total.data(), ids_[j]);
-        std::vector<double> all(hist_size_, 0.0), left(hist_size_), right(hist_size_);
+        std::vector<double> all, left, right;
+        for (auto* h : {&all, &left, &right}) assign_polled(*h, hist_size_, 0.0);
         add_samples(all.data(), order_.data(), m_);
         tol_ = 1e-11 * (obj_.weight(total.data()) + std::abs(obj_.loss(total.data()))) + 1e-300;
 
@@ -55,6 +56,7 @@ class Screen {
         std::vector<Scored> proxy;
         std::vector<std::vector<int32_t>> grid(p_);
         for (int32_t f = 0; f < p_; ++f) {
+            stop_point();
             const int32_t last = n_bins_[f] - 2;   // the last edge with present samples on the right
             if (last < 0) continue;
             for (int g = 1; g <= kGrid; ++g) {
@@ -99,6 +101,7 @@ class Screen {
         double score;
         int32_t feature, bin;   // samples of bins <= bin go left
     };
+
     bool before(const Scored& a, const Scored& b) const {
         if (a.score < b.score - tol_) return true;
         if (a.score > b.score + tol_) return false;
@@ -120,6 +123,7 @@ class Screen {
         order_.resize(static_cast<size_t>(m_) * p_);
         threshold_.clear();
         for (int32_t f = 0; f < p_; ++f) {
+            stop_point();
             const int32_t feature = features_[f];
             const int32_t* block = node.block(feature);
             int32_t present = m_;
@@ -161,6 +165,7 @@ class Screen {
 
     void add_samples(double* hist, const int32_t* locals, int32_t count) const {
         for (int32_t j = 0; j < count; ++j) {
+            if ((j & 4095) == 0) stop_point();
             const int32_t i = locals[j];
             const uint16_t* c = &codes_[static_cast<size_t>(i) * p_];
             if constexpr (O::kClassCounts) {
@@ -180,6 +185,7 @@ class Screen {
                        std::vector<Scored>& out) {
         std::sort(proxy.begin(), proxy.end(), [this](const Scored& a, const Scored& b) { return before(a, b); });
         for (int r = 0; r < std::min<int>(count, static_cast<int>(proxy.size())); ++r) {
+            stop_point();
             const int32_t f = proxy[r].feature, b = proxy[r].bin;
             const int32_t* order = &order_[static_cast<size_t>(f) * m_];
             int32_t j = 0;
@@ -200,6 +206,7 @@ class Screen {
         const int32_t* order = &order_[static_cast<size_t>(f) * m_];
         int32_t j = 0;
         for (int32_t b : edges) {
+            stop_point();
             const int32_t start = j;
             while (j < m_ && codes_[static_cast<size_t>(order[j]) * p_ + f] <= b) ++j;
             add_samples(left, order + start, j - start);
@@ -230,6 +237,7 @@ class Screen {
         cum_.resize(D_);
         rest_.resize(D_);
         for (int32_t f = 0; f < p_; ++f) {
+            stop_point();
             const double* h = feature_hist(hist, f);
             std::fill(cum_.begin(), cum_.end(), 0.0);
             for (int32_t b = 0; b + 1 < n_bins_[f]; ++b) {
@@ -258,6 +266,7 @@ class Screen {
         const double* total = total_.data();
         double* cum = cum_.data();
         for (int32_t f = 0; f < p_; ++f) {
+            stop_point();
             const double* h = feature_hist(hist, f);
             std::fill(cum, cum + K, 0.0);
             for (int32_t b = 0; b + 1 < n_bins_[f]; ++b) {
@@ -347,7 +356,7 @@ class Screen {
         auto buffer = [&]() {
             if (used == pool_.size()) pool_.emplace_back();
             std::vector<double>& b = pool_[used++];
-            if (b.size() < hist_size_) b.resize(hist_size_);
+            if (b.size() < hist_size_) assign_polled(b, hist_size_, 0.0);
             return b.data();
         };
         struct Node {

@@ -14,6 +14,7 @@
 #include "dpdt/dataset.hpp"
 #include "dpdt/objective.hpp"
 #include "dpdt/params.hpp"
+#include "dpdt/run_loop.hpp"
 
 // A scan's per-threshold work (a visitor), inlined into its loop so that consecutive thresholds'
 // work overlaps instead of waiting on a call.
@@ -300,6 +301,7 @@ void classification_scores(const Dataset& data, const Classification& obj, const
         return;
     }
     for (int32_t j = 0; j <= range.last; ++j) {
+        if ((j & 255) == 0) stop_point();   // a position costs O(K)
         const int32_t i = ids[j];
         const int k = obj.y[i];
         const double wi = obj.w[i];
@@ -359,6 +361,7 @@ void best_loss_splits(const Dataset& data, const O& obj, NodeView node, const Le
         return !best.found() || s.score < best.score - tol || (s.score <= best.score + tol && s.tie < best.tie - tol);
     };
     for (int64_t f = 0; f < data.p; ++f) {
+        stop_point();
         const int32_t* block = node.block(f);
         if (node.m < 2 || data.x(f, block[0]) == data.x(f, block[node.m - 1])) continue;
         for_each_order(data, node, f, order_scratch, [&](ScanOrder order) {
@@ -407,6 +410,7 @@ void best_generator_split_per_feature(const Dataset& data, const O& obj, NodeVie
     std::vector<int32_t> order_scratch;
     const double tol = generator_tolerance(obj, stats);
     for (size_t a = 0; a < features.size(); ++a) {
+        stop_point();
         const int32_t f = features[a];
         const int32_t* block = node.block(f);
         if (node.m < 2 || data.x(f, block[0]) == data.x(f, block[node.m - 1])) continue;
@@ -480,6 +484,7 @@ void top_b_splits(const Dataset& data, const O& obj, NodeView node, const LeafLi
     std::vector<double> left(obj.dim()), right(obj.dim());
     std::vector<int32_t> order_scratch;
     for (int32_t f = 0; f < data.p; ++f) {
+        stop_point();
         const int32_t* block = node.block(f);
         if (node.m < 2 || data.x(f, block[0]) == data.x(f, block[node.m - 1])) continue;
         for_each_order(data, node, f, order_scratch, [&](ScanOrder order) {
