@@ -356,7 +356,7 @@ FULL_FRONT = Param(
 N_JOBS = Param(
     "n_jobs", None, [Integral, None], "int", """
     Number of threads solving the root's subproblems. ``None`` means 1, ``-1`` all cores.
-    More than 4 threads per core are capped to that, with a warning. The tree does not
+    More than 4 threads per CPU are capped to that, with a warning. The tree does not
     depend on it.
     """)
 
