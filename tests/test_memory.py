@@ -86,6 +86,7 @@ def _peak_rss_resets():
     return True
 
 
+@pytest.mark.process_memory
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self")
 @pytest.mark.parametrize(("n", "p", "params"), _GRID)
 def test_the_estimate_is_within_twice_the_peak(n, p, params):
@@ -152,7 +153,8 @@ _RUNAWAY = textwrap.dedent("""
     ({}, None, "max_states=5000000"),
     ({"memory_limit": 2 * 10**9, "max_states": None}, None, "memory_limit"),
     # The default bound: what the process may still allocate, here under ulimit -v 3 GB.
-    ({"max_states": None}, 3 * 2**30, "memory_limit=None"),
+    pytest.param({"max_states": None}, 3 * 2**30, "memory_limit=None",
+                 marks=pytest.mark.process_memory),
 ])
 def test_a_runaway_configuration_stops_early(params, address_space, cause):
     out = subprocess.run([sys.executable, "-c", _RUNAWAY, json.dumps([params, address_space])],
@@ -166,6 +168,7 @@ def test_a_runaway_configuration_stops_early(params, address_space, cause):
     assert result["peak"] < 1.5 * 2**30, result
 
 
+@pytest.mark.process_memory
 def test_the_default_bound_is_what_the_process_may_allocate():
     code = textwrap.dedent("""
         import resource
