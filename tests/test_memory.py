@@ -148,13 +148,13 @@ _RUNAWAY = textwrap.dedent("""
 """)
 
 
+@pytest.mark.process_memory
 @pytest.mark.skipif(sys.platform == "win32", reason="resource limits are POSIX")
 @pytest.mark.parametrize(("params", "address_space", "cause"), [
     ({}, None, "max_states=5000000"),
     ({"memory_limit": 2 * 10**9, "max_states": None}, None, "memory_limit"),
     # The default bound: what the process may still allocate, here under ulimit -v 3 GB.
-    pytest.param({"max_states": None}, 3 * 2**30, "memory_limit=None",
-                 marks=pytest.mark.process_memory),
+    ({"max_states": None}, 3 * 2**30, "memory_limit=None"),
 ])
 def test_a_runaway_configuration_stops_early(params, address_space, cause):
     out = subprocess.run([sys.executable, "-c", _RUNAWAY, json.dumps([params, address_space])],
