@@ -125,8 +125,9 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
         if y_exponent:
             self._unscale(loss, y_exponent)
         # A huge learning_rate can push the sum of the trees past float64 (NaN predictions).
+        # The training rows' scores are at hand, in y's unit once scaled back (exactly).
         with np.errstate(over="ignore", invalid="ignore"):
-            finite = np.isfinite(self._raw(X)).all()
+            finite = np.isfinite(np.ldexp(raw, y_exponent)).all()
         if not finite:
             raise ValueError(f"the model's raw predictions on the training data overflow float64 "
                              f"(learning_rate={self.learning_rate:.3g}): lower learning_rate")

@@ -171,7 +171,8 @@ class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
         threads = n_threads(self.n_jobs)
         time_limit = self.time_limit
         if time_limit is not None:
-            time_limit /= -(-len(jobs) // threads)
+            # A share that underflows to 0 would read as an invalid limit: the least positive one.
+            time_limit = max(time_limit / -(-len(jobs) // threads), np.nextafter(0.0, 1.0))
         models = Parallel(n_jobs=threads, prefer="threads")(
             delayed(_fit_one)(self._make(depth, random_state, time_limit), X, y, sample_weight,
                               train)
