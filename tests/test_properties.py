@@ -188,3 +188,31 @@ def test_scaling_X_by_a_power_of_two_changes_no_prediction(estimator, data, expo
     assert_array_equal(scaled.predict(np.ldexp(X, exponent)), base.predict(X))
     if is_classifier(base):
         assert_array_equal(scaled.predict_proba(np.ldexp(X, exponent)), base.predict_proba(X))
+
+
+def unbounded_integer_parameters(estimator):
+    return [name for name, constraints in estimator._parameter_constraints.items()
+            if name not in WORK and any(isinstance(c, Interval) and c.type is Integral
+                                        and c.right is None for c in constraints)]
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("value", [LARGEST_INT, LARGEST_INT + 1, 2**100])
+@pytest.mark.parametrize("estimator", ESTIMATORS, ids=lambda e: e.__name__)
+def test_unbounded_integers_beyond_every_c_integer(estimator, value):
+    # An integer parameter without an upper bound takes any Python int: past the C integers of
+    # the core and of scikit-learn alike, the value must still fit or be refused by name.
+    X = np.arange(24.0).reshape(12, 2) % 5
+    y = np.arange(12) % 2 if is_classifier(estimator()) else np.arange(12.0) % 3
+    for name in unbounded_integer_parameters(estimator):
+        params = {name: value}
+        if "n_estimators" in estimator().get_params():
+            params["n_estimators"] = 2
+        if "cv" in estimator().get_params():
+            params["cv"] = 2
+        try:
+            model = estimator(**params).fit(X, y)
+        except ValueError as error:
+            assert name in str(error), repr(error)
+            continue
+        assert_well_formed(model, X, y)

@@ -90,9 +90,7 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
             feature_costs=feature_costs, max_depth=depth,
             candidates=candidates, splitters=splitters, exact_depth2_work=exact_depth2_work,
             complexity=self.complexity, front=self.front,
-            # Beyond n_samples these limits forbid every split, as n_samples + 1 does.
-            min_samples_split=min(self.min_samples_split, n_samples + 1),
-            min_samples_leaf=min(self.min_samples_leaf, n_samples + 1),
+            **self._sample_limits(n_samples),
             min_weight_leaf=float(self.min_weight_fraction_leaf * weight.sum()),
             min_impurity_decrease=float(np.ldexp(self.min_impurity_decrease, -loss_exponent)),
             max_features=self._max_features(n_features), random_state=int(seed),
@@ -207,6 +205,15 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         else:
             max_tests = min(n_samples - 1, 2.0**depth - 1)
         return check_feature_costs(self.feature_costs, n_features, max(max_tests, 1))
+
+    def _sample_limits(self, n_samples):
+        """Return min_samples_split and min_samples_leaf as any tree learner can take them.
+
+        Beyond n_samples each forbids every split, as n_samples + 1 does; the C integers of the
+        core and of scikit-learn's CART hold the latter.
+        """
+        return {"min_samples_split": min(self.min_samples_split, n_samples + 1),
+                "min_samples_leaf": min(self.min_samples_leaf, n_samples + 1)}
 
     def _max_features(self, n_features):
         if self.max_features is None:
@@ -482,8 +489,7 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
             # there is no size, and the estimate stays on its data bound.
             tree = DecisionTreeClassifier(
                 criterion="entropy" if self.criterion != "gini" else "gini",
-                min_samples_split=self.min_samples_split, min_samples_leaf=self.min_samples_leaf,
-                random_state=0)
+                **self._sample_limits(len(X)), random_state=0)
             try:
                 tree.fit(X, y_codes, sample_weight=weight)
             except ValueError:

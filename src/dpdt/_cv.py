@@ -18,6 +18,8 @@ from ._params import CLASSIFIER_CV, REGRESSOR_CV, declare, passed_on
 from ._runner import n_threads
 from ._validation import binary_exponent
 
+LARGEST_DEPTH = np.iinfo(np.int64).max
+
 CURVE_DTYPE = np.dtype([
     ("max_depth", np.int64),
     ("alpha", np.float64),
@@ -129,14 +131,13 @@ class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
     _estimator_class = None
 
     def _depths(self):
-        if self.max_depths is None:
-            return [self.max_depth]
-        depths = list(self.max_depths)
+        depths = [self.max_depth] if self.max_depths is None else list(self.max_depths)
         if not depths or not all(isinstance(d, Integral) and not isinstance(d, bool) and d >= 1
                                  for d in depths):
             raise ValueError("max_depths must be None or a non-empty sequence of ints >= 1, got "
                              f"{self.max_depths!r}")
-        return sorted(set(int(d) for d in depths))
+        # validation_curve_ holds the limits as int64; a larger one binds no more than it does.
+        return sorted(set(min(int(d), LARGEST_DEPTH) for d in depths))
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -186,4 +186,5 @@ def state_budget(memory_limit, fixed_bytes):
             f"memory_limit={memory_limit} bytes is below the {fixed_bytes} bytes this fit needs "
             "before solving any state (data layout and per-thread buffers); lower max_depth, "
             "candidates or n_jobs, set max_bins, or raise memory_limit")
-    return left
+    # The core counts bytes in 64 bits; 2**62 bytes is beyond any machine's memory.
+    return min(left, 2**62)
