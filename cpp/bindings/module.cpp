@@ -143,25 +143,29 @@ dpdt::Dataset presorted(const double* X, int64_t n, int64_t p, const dpdt::Poll&
     return std::move(*data);
 }
 
+// A run loop's poll for a call from Python: true (stop) after Ctrl-C or a cancel, and the call's
+// progress reported once `next_report` (its own, advanced here) has passed. Only the calling
+// (main) thread may check for Ctrl-C; the run loop asks it every few ms.
+bool poll_python(const Call& call, double& next_report, const dpdt::Progress& at) {
+    if (call.cancel != nullptr && call.cancel->requested.load()) return true;
+    nb::gil_scoped_acquire gil;
+    if (PyErr_CheckSignals() != 0) return true;
+    if (!call.progress.is_none() && at.seconds >= next_report) {
+        next_report = at.seconds + call.progress_seconds;
+        try {
+            call.progress(at.states, at.root_tasks_done, at.root_tasks, at.seconds);
+        } catch (nb::python_error& e) {
+            e.discard_as_unraisable("dpdt progress callback");   // a report never stops a fit
+        }
+    }
+    return false;
+}
+
 // `data` is built by `make_data` with the GIL released (it presorts), unless given ready-made.
 template <class O, class MakeData>
 nb::dict run_fit(MakeData&& make_data, const O& objective, const dpdt::Params& params, const Call& call) {
-    // Only the calling (main) thread may check for Ctrl-C; the solver asks it every few ms.
     double next_report = call.progress_seconds;
-    auto poll = [&](const dpdt::Progress& at) {
-        if (call.cancel != nullptr && call.cancel->requested.load()) return true;
-        nb::gil_scoped_acquire gil;
-        if (PyErr_CheckSignals() != 0) return true;
-        if (!call.progress.is_none() && at.seconds >= next_report) {
-            next_report = at.seconds + call.progress_seconds;
-            try {
-                call.progress(at.states, at.root_tasks_done, at.root_tasks, at.seconds);
-            } catch (nb::python_error& e) {
-                e.discard_as_unraisable("dpdt progress callback");   // a report never stops a fit
-            }
-        }
-        return false;
-    };
+    auto poll = [&](const dpdt::Progress& at) { return poll_python(call, next_report, at); };
     dpdt::FitResult result;
     without_gil([&] { result = solve(make_data(poll), objective, params, poll, call.plan); });
     nb::dict stats;
@@ -370,7 +374,7 @@ nb::dict fit_newton(const PreparedData& prepared, Array1<double> gradient, Array
 
 nb::dict fit_branches(nb::ndarray<const int32_t, nb::numpy, nb::ndim<2>, nb::c_contig, nb::device::cpu> X,
                       Array1<int32_t> y, Array1<double> sample_weight, dpdt::BranchesParams params,
-                      int n_classes) {
+                      int n_classes, nb::object progress, double progress_seconds) {
     const int64_t n = static_cast<int64_t>(X.shape(0)), q = static_cast<int64_t>(X.shape(1));
     if (n < 1 || q < 1) throw nb::value_error("empty training data");
     if (static_cast<int64_t>(y.shape(0)) != n || static_cast<int64_t>(sample_weight.shape(0)) != n)
@@ -392,7 +396,13 @@ nb::dict fit_branches(nb::ndarray<const int32_t, nb::numpy, nb::ndim<2>, nb::c_c
         }
     }
     dpdt::BranchesResult r;
-    without_gil([&] { r = dpdt::solve_branches(data, params, interrupted); });
+    // Its progress: the branches expanded, as `states` (no root tasks).
+    const Call call{progress, progress_seconds, dpdt::RootPlan{}};
+    double next_report = call.progress_seconds;
+    without_gil([&] {
+        r = dpdt::solve_branches(data, params,
+                                 [&](const dpdt::Progress& at) { return poll_python(call, next_report, at); });
+    });
     const size_t nodes = r.tree.feature.size(), edges = r.tree.edge_category.size();
     nb::dict out;
     out["feature"] = to_numpy(std::move(r.tree.feature), {nodes});
@@ -501,7 +511,7 @@ NB_MODULE(_core, m) {
         .def(nb::init<>())
         .def("cancel", [](Cancel& c) { c.requested.store(true); });
     m.def("fit_branches", &fit_branches, "X"_a.noconvert(), "y"_a.noconvert(), "sample_weight"_a.noconvert(),
-          "params"_a, nb::kw_only(), "n_classes"_a);
+          "params"_a, nb::kw_only(), "n_classes"_a, "progress"_a.none() = nb::none(), "progress_seconds"_a = 1.0);
     m.def(
         "fixed_fit_bytes",
         [](int64_t n_samples, int64_t n_features, int64_t max_depth, int64_t max_budget, int64_t n_threads,

@@ -15,6 +15,7 @@ from ._binning import bin_features
 from ._io import SaveMixin, register_estimator
 from ._losses import AbsoluteError, BinaryLogLoss, Huber, MultinomialLogLoss, SquaredError
 from ._params import BOOSTING, BOOSTING_REGRESSOR, declare
+from ._progress import reporter
 from ._runner import call_core, n_threads
 from ._search_policy import resolve_candidates, resolve_splitters, search_depth
 from ._tree import Tree
@@ -82,6 +83,7 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
             self.validation_score_ = []
         self.estimators_ = []
         self.train_score_ = []
+        progress = reporter(self.verbose, type(self).__name__, "rounds", total=self.n_estimators)
         try:
             for _ in range(self.n_estimators):
                 round_weight = weight
@@ -112,8 +114,13 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
                         rounds_without_gain += 1
                         if rounds_without_gain >= self.n_iter_no_change:
                             break
+                progress.update(len(self.estimators_), notes=self._progress_notes(y_exponent))
+            stopped = ["stopped early"] if len(self.estimators_) < self.n_estimators else []
+            progress.finish(len(self.estimators_),
+                            notes=self._progress_notes(y_exponent) + stopped)
         except BaseException:
             cancel.cancel()
+            progress.close()
             raise
         finally:
             if pool:
@@ -131,6 +138,15 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
         if not finite:
             raise ValueError(f"the model's raw predictions on the training data overflow float64 "
                              f"(learning_rate={self.learning_rate:.3g}): lower learning_rate")
+
+    def _progress_notes(self, y_exponent):
+        """Return the notes of a progress report: the last round's losses, in y's unit."""
+        power = (self._loss.score_power or 0) * y_exponent
+        with np.errstate(over="ignore", under="ignore"):
+            notes = [f"train loss {np.ldexp(self.train_score_[-1], power):.6g}"]
+            if self.n_iter_no_change is not None:
+                notes.append(f"validation loss {np.ldexp(self.validation_score_[-1], power):.6g}")
+        return notes
 
     def _unscale(self, loss, exponent):
         """Bring a model fitted on y / 2**exponent back to y's unit (exact).

@@ -15,6 +15,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ._categories import CategoryCodes
 from ._io import SaveMixin, register_estimator
 from ._multiway_tree import MultiwayTree
+from ._progress import core_seconds, reporter
 from ._runner import call_core
 from ._validation import training_weight
 
@@ -42,15 +43,27 @@ class _MultiwayClassifier(SaveMixin, ClassifierMixin, BaseEstimator):
                 np.ascontiguousarray(y_codes[kept], dtype=np.int32),
                 np.ascontiguousarray(weight[kept]))
 
-    def _search(self, codes, y_codes, weight):
+    def _search(self, codes, y_codes, weight, progress):
+        # The branches expanded by the searches before the current one.
+        expanded = 0
+
         def search(max_depth, time_limit):
+            nonlocal expanded
             # A path tests a feature once, so a depth limit beyond n_features never binds; the
             # core takes both limits as fixed-width ints.
             depth = min(max_depth, codes.shape[1]) if max_depth else 0
-            return call_core("fit_branches", codes, y_codes, weight, n_classes=len(self.classes_),
-                             params=dict(lam=float(self.lam), max_depth=depth,
-                                         time_limit=time_limit,
-                                         max_branches=min(self.max_branches, 2**63 - 1)))
+            # The core reports the branches expanded as its states.
+            notes = [f"search at depth {max_depth}"] if max_depth != self.max_depth else []
+            callback = None if not self.verbose else (
+                lambda states, done, total, seconds: progress.update(expanded + states,
+                                                                     notes=notes))
+            result = call_core("fit_branches", codes, y_codes, weight, n_classes=len(self.classes_),
+                               params=dict(lam=float(self.lam), max_depth=depth,
+                                           time_limit=time_limit,
+                                           max_branches=min(self.max_branches, 2**63 - 1)),
+                               progress=callback, progress_seconds=core_seconds())
+            expanded += result["iterations"]
+            return result
 
         if not self.time_limit:
             return search(self.max_depth, 0.0)
@@ -211,6 +224,10 @@ class BranchesClassifier(_MultiwayClassifier):
         search proven optimal at that depth is optimal among all trees.
     max_branches : int, default=50_000_000
         The fit stops with ``MemoryError`` beyond this many distinct branches.
+    verbose : int, default=0
+        0 reports nothing. With 1 or more, the fit reports the branches expanded and the
+        seconds elapsed, and at the end the objective and whether it is proven optimal, as a
+        bar or log lines (see :class:`DPDTreeClassifier`).
 
     Attributes
     ----------
@@ -249,15 +266,17 @@ class BranchesClassifier(_MultiwayClassifier):
         "max_bins": [Interval(Integral, 2, None, closed="left"), None],
         "time_limit": [Interval(Real, 0, None, closed="neither"), None],
         "max_branches": [Interval(Integral, 1, None, closed="left")],
+        "verbose": ["verbose"],
     }
 
     def __init__(self, *, lam=0.01, max_depth=None, max_bins=None, time_limit=None,
-                 max_branches=50_000_000):
+                 max_branches=50_000_000, verbose=0):
         self.lam = lam
         self.max_depth = max_depth
         self.max_bins = max_bins
         self.time_limit = time_limit
         self.max_branches = max_branches
+        self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
@@ -279,7 +298,11 @@ class BranchesClassifier(_MultiwayClassifier):
             The fitted estimator.
         """
         codes, y_codes, weight = self._training_codes(X, y, sample_weight)
-        result = self._search(codes, y_codes, weight)
+        with reporter(self.verbose, type(self).__name__, "branches expanded") as progress:
+            result = self._search(codes, y_codes, weight, progress)
+            progress.finish(result["iterations"], notes=[
+                f"objective {result['objective']:.6g}",
+                "optimal" if result["optimal"] else f"upper bound {result['upper_bound']:.6g}"])
         self.tree_ = MultiwayTree(result)
         self.objective_ = result["objective"]
         self.upper_bound_ = result["upper_bound"]

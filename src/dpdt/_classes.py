@@ -17,7 +17,7 @@ from ._front import PARETO_DTYPE, TIE_TOL, alpha_inside, budget_mask, within_com
 from ._io import SaveMixin, register_estimator
 from ._memory import estimate_states, fixed_fit_bytes, state_budget
 from ._params import CLASSIFIER, REGRESSOR, declare
-from ._progress import REPORT_SECONDS, progress_reporter
+from ._progress import core_seconds, reporter
 from ._runner import call_core, n_threads
 from ._search_policy import MAX_BOUNDED_DEPTH, resolve_search, search_depth
 from ._tree import Tree
@@ -100,10 +100,15 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
             n_threads=threads,
             time_limit=float(self.time_limit) if self.time_limit is not None else 0.0, **single,
         )
+        progress = reporter(self.verbose, type(self).__name__, "root subproblems",
+                            pending="expanding the root")
         try:
-            result = fit_core(weight, params,
-                              progress=progress_reporter(self.verbose, type(self).__name__),
-                              progress_seconds=REPORT_SECONDS, **binned)
+            with progress:
+                result = fit_core(weight, params, progress=progress.tree_callback,
+                                  progress_seconds=core_seconds(), **binned)
+                total = progress.total or result["root_tasks"]
+                progress.finish(total if result["stats"]["complete"] else None, total,
+                                [f"{result['stats']['states']} states"])
         except MemoryError as error:
             if self.memory_limit is None and "memory_limit" in str(error):
                 raise MemoryError(f"{error} (memory_limit=None: what this process could "

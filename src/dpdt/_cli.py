@@ -156,7 +156,7 @@ def _estimator(args, regression):
                candidates=tuple(args.candidates) if args.candidates else "auto",
                splitter=args.splitter[0] if len(args.splitter) == 1 else tuple(args.splitter),
                alpha=args.alpha, complexity=args.complexity, front=args.front,
-               n_jobs=args.n_jobs)
+               n_jobs=args.n_jobs, verbose=args.verbose)
 
 
 def _metrics(estimator, X, y):
@@ -314,6 +314,9 @@ def _add_fit_options(parser):
     parser.add_argument("--front", choices=["convex", "pareto"], default="convex",
                         help="pareto: also the trees between the hull's, which no alpha selects")
     parser.add_argument("--n-jobs", type=int, default=None)
+    parser.add_argument("-v", "--verbose", action="count", default=0,
+                        help="report the fit's progress on stderr (a bar on a terminal with tqdm "
+                             "installed)")
 
 
 def build_parser():

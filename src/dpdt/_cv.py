@@ -15,6 +15,7 @@ from ._classes import DPDTreeClassifier, DPDTreeRegressor
 from ._front import TIE_TOL, alpha_inside, budget_mask
 from ._io import SaveMixin, register_estimator
 from ._params import CLASSIFIER_CV, REGRESSOR_CV, declare, passed_on
+from ._progress import reporter
 from ._runner import n_threads
 from ._validation import binary_exponent
 
@@ -174,10 +175,17 @@ class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
         if time_limit is not None:
             # A share that underflows to 0 would read as an invalid limit: the least positive one.
             time_limit = max(time_limit / -(-len(jobs) // threads), np.nextafter(0.0, 1.0))
-        models = Parallel(n_jobs=threads, prefer="threads")(
-            delayed(_fit_one)(self._make(depth, random_state, time_limit), X, y, sample_weight,
-                              train)
-            for depth, train in jobs)
+        progress = reporter(self.verbose, type(self).__name__, "fits", total=len(jobs))
+
+        def fit_job(estimator, train):
+            model = _fit_one(estimator, X, y, sample_weight, train)
+            progress.update(advance=1, notes=[f"depth {estimator.max_depth}"])
+            return model
+
+        with progress:
+            models = Parallel(n_jobs=threads, prefer="threads")(
+                delayed(fit_job)(self._make(depth, random_state, time_limit), train)
+                for depth, train in jobs)
         per_depth = len(folds) + 1
         self._refits = {}
         curves = []
@@ -201,6 +209,8 @@ class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
         self.validation_curve_ = np.concatenate(curves)
         self.n_splits_ = len(folds)
         self._choose(np.ones(len(self.validation_curve_), dtype=bool))
+        progress.finish(notes=[f"depth {self.max_depth_} chosen",
+                               f"score {self.best_score_:.4g}"])
         return self
 
     def _choose(self, allowed):

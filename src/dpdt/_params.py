@@ -366,8 +366,12 @@ RANDOM_STATE = Param(
 
 VERBOSE = Param(
     "verbose", 0, ["verbose"], "int", """
-    With 1 or more, a fit reports its progress every second on the ``dpdt`` logger (states
-    solved, root subproblems done out of the total, elapsed seconds); nothing when 0.
+    0 reports nothing. With 1 or more, a fit reports its progress: the root's subproblems
+    solved out of the total, the states solved and the seconds elapsed, as a tqdm bar on
+    standard error when it is a terminal and tqdm is installed (``pip install
+    dpdt[progress]``), else as log lines at INFO level on the ``dpdt`` logger, at most one
+    a second and a final one (with a handler on standard error when logging is not
+    configured).
     """)
 
 # The parameters of DPDTreeClassifier, in the order of its signature; the other DPDT estimators
@@ -410,10 +414,11 @@ REGRESSOR = derive(
 # ------------------------------------------------------------------ the cross-validated trees
 
 # Tree parameters a CV estimator handles itself (max_depth is the depth when max_depths is None,
-# n_jobs runs the fits in parallel, random_state seeds them all) or does not take (it chooses
-# alpha, scores whole fronts and reports no progress). It passes the others on to every fit.
-CV_OWN = {"max_depth", "n_jobs", "random_state"}
-CV_DROPPED = {"alpha", "verbose", "full_front", "front", "max_complexity"}
+# n_jobs runs the fits in parallel, random_state seeds them all, verbose reports its fits, which
+# are quiet) or does not take (it chooses alpha and scores whole fronts). It passes the others on
+# to every fit.
+CV_OWN = {"max_depth", "n_jobs", "random_state", "verbose"}
+CV_DROPPED = {"alpha", "full_front", "front", "max_complexity"}
 
 
 def passed_on(tree):
@@ -461,7 +466,12 @@ def cross_validated(tree, estimator, cv=CV, scoring=SCORING, selection=SELECTION
     Number of fits run at once on threads (the core releases the GIL); -1 means all cores.
     The result does not depend on it.
     """),
-        RANDOM_STATE.but(doc="Seed of ``max_features``' draws, the same for every fit."))
+        RANDOM_STATE.but(doc="Seed of ``max_features``' draws, the same for every fit."),
+        VERBOSE.but(doc="""
+    0 reports nothing. With 1 or more, the cross-validation reports its fits done out of
+    the total and the depth limit of the last one, as a bar or log lines (see
+    :class:`DPDTreeClassifier`); the fits themselves report nothing.
+    """))
     see = f"Passed to every :class:`{estimator}` fit; see there."
     passed = [param.but(type=None, doc=see) for param in passed_on(tree)]
     return derive(tree, *own, *passed, drop=CV_DROPPED,
@@ -574,5 +584,10 @@ BOOSTING = (
     """),
     VALIDATION_FRACTION, N_ITER_NO_CHANGE, TOL,
     N_JOBS.but(doc="Threads of each tree's search; the model does not depend on it."),
-    RANDOM_STATE.but(doc="Seeds the validation split and the subsampling."))
+    RANDOM_STATE.but(doc="Seeds the validation split and the subsampling."),
+    VERBOSE.but(doc="""
+    0 reports nothing. With 1 or more, the fit reports the rounds done out of
+    ``n_estimators``, the training loss and, with early stopping, the validation loss, as a
+    bar or log lines (see :class:`DPDTreeClassifier`).
+    """))
 BOOSTING_REGRESSOR = (LOSS, HUBER_QUANTILE, *BOOSTING)
