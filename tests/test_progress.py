@@ -72,6 +72,31 @@ def _counts(messages, pattern):
     return [(int(m.group("done")), int(m.group("total"))) for m in matches]
 
 
+# ------------------------------------------------------------------------------ the reporter
+
+def test_log_lines_are_at_most_one_per_report_seconds_and_a_final_one(monkeypatch, caplog):
+    clock = iter([0.0, 0.3, 0.9, 1.0, 1.5, 1.9, 2.2, 2.4])
+    monkeypatch.setattr(dpdt._progress.time, "perf_counter", lambda: next(clock))
+    monkeypatch.setattr(dpdt._progress, "REPORT_SECONDS", 1.0)
+    with caplog.at_level(logging.INFO):
+        progress = dpdt._progress.reporter(1, "Estimator", "rounds", total=6)
+        for done in range(1, 7):
+            progress.update(done, notes=[f"note {done}"])
+        progress.finish()
+    assert [r.getMessage() for r in caplog.records] == [
+        "Estimator: 3/6 rounds, note 3, 1.0 s",
+        "Estimator: 6/6 rounds, note 6, 2.2 s",
+        "Estimator: 6/6 rounds, note 6, 2.4 s"]
+
+
+def test_verbose_0_builds_no_reporter_and_gives_the_core_no_callback(monkeypatch):
+    monkeypatch.setattr(dpdt._progress, "Reporter", None)   # never made
+    silent = dpdt._progress.reporter(0, "Estimator", "rounds", total=6)
+    assert silent.tree_callback is None
+    silent.update(3)
+    silent.finish()
+
+
 # ------------------------------------------------------------------------------ single trees
 
 TREE_LINE = (r"(?:(?P<done>\d+)/(?P<total>\d+) root subproblems|expanding the root), "

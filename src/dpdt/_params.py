@@ -369,8 +369,8 @@ VERBOSE = Param(
     0 reports nothing. With 1 or more, a fit reports its progress: the root's subproblems
     solved out of the total, the states solved and the seconds elapsed, as a tqdm bar on
     standard error when it is a terminal and tqdm is installed (``pip install
-    dpdt[progress]``), else as log lines at INFO level on the ``dpdt`` logger, at most one
-    a second and a final one (with a handler on standard error when logging is not
+    "dpdt[progress]"``), else as log lines at INFO level on the ``dpdt`` logger, at most
+    one a second and a final one (with a handler on standard error when logging is not
     configured).
     """)
 

@@ -2,8 +2,8 @@
 
 Every estimator reports through one :class:`Reporter`: a count of units done (root subproblems,
 fits, rounds, branches) out of a total when one is known, notes (states solved, a loss), and the
-seconds elapsed. On a terminal with tqdm installed (``pip install dpdt[progress]``) it draws a
-tqdm bar on standard error; otherwise it logs at INFO level on the ``dpdt`` logger, at most one
+seconds elapsed. On a terminal with tqdm installed (``pip install "dpdt[progress]"``) it draws
+a tqdm bar on standard error; otherwise it logs at INFO level on the ``dpdt`` logger, at most one
 line every :data:`REPORT_SECONDS` and a final line, as scikit-learn's ``verbose`` output is seen
 without configuring anything.
 """
