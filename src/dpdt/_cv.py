@@ -186,6 +186,7 @@ class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
             models = Parallel(n_jobs=threads, prefer="threads")(
                 delayed(fit_job)(self._make(depth, random_state, time_limit), train)
                 for depth, train in jobs)
+            progress.finish()
         per_depth = len(folds) + 1
         self._refits = {}
         curves = []
@@ -209,8 +210,6 @@ class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
         self.validation_curve_ = np.concatenate(curves)
         self.n_splits_ = len(folds)
         self._choose(np.ones(len(self.validation_curve_), dtype=bool))
-        progress.finish(notes=[f"depth {self.max_depth_} chosen",
-                               f"score {self.best_score_:.4g}"])
         return self
 
     def _choose(self, allowed):
