@@ -51,7 +51,7 @@ Targets (issue 31; also issue 6's, folded into the grid), reported, never assert
 Timings vary by 15% or more when other processes run at the same time. The default run (sizes
 1 000 to 100 000, depths 3 to 8, all three kinds of data) is meant to take under about 15 minutes
 on 2 cores; ``--sizes 1000 10000 100000 1000000`` adds the million-row cells, which take much
-longer (about 10x the 100 000-row ones, and several GB of memory for the KDD-like set).
+longer (at least 10x the 100 000-row ones; the KDD-like set's X alone is 400 MB there).
 Issue 6's measurement (depth 10, candidates (3,)) is ``--depths 10 --sizes 1000000
 --datasets kdd --configs '{"(3,)": {"splitter": "cart", "candidates": [3]}}'``.
 
