@@ -1,66 +1,118 @@
-"""Scaling to millions of rows: depth-10 DPDT against scikit-learn's CART on KDD-Cup-like data.
+"""Scaling: a size x depth grid of DPDT's fit time against CART, LightGBM's one tree and the floor.
 
-Synthetic data shaped like KDD Cup 1999 (:func:`kdd_like`: a third of the columns
-low-cardinality categorical codes, the rest heavy-tailed byte counts, rates with few distinct
-values and clipped counts; 23 classes with KDD's very imbalanced prior; generated
-deterministically) at 10^5, 10^6 and 5*10^6 rows x 40 features. At each size, depth-10 fits of
-``DPDTreeClassifier`` with candidates (3,) and (3, 3) and of scikit-learn's
-``DecisionTreeClassifier(max_depth=10)`` are measured, each in a fresh child process that
-generates the data itself (the parent never holds it): fit seconds, peak RSS during the fit
-(the high-water mark is reset just before it), the fit's increment over the RSS the data alone
-takes, train accuracy and leaves. Every child imports the same modules, so their baselines agree
-and peak RSS compares like with like. A growth table gives, per model, the time ratio between
-consecutive sizes beside the n log n ratio, and the exponent b of t ~ n^b fitted over all sizes.
+Three kinds of data, each its own table:
 
-Targets (issue 6), judged at the largest size measured:
+- ``classification``: scikit-learn's ``make_classification(n_features=20, n_informative=10,
+  n_redundant=4, n_classes=3, n_clusters_per_class=3, flip_y=0.05, random_state=0)`` (issue 31's
+  data set), dense Gaussian clusters with continuous features;
+- ``kdd``: :func:`kdd_like`, shaped like KDD Cup 1999 (40 columns, a third of them categorical
+  codes, the rest with many repeated values; 23 classes with KDD's very imbalanced prior);
+- ``real``: the bundled ``dpdt.datasets`` classification sets in their own train/test splits,
+  scikit-learn's bundled digits (1 797 images, 64 pixel features, 10 classes; 80/20 split), and
+  ``photos``, the largest real set that can be made without a download: the 546 560 pixels of
+  scikit-learn's two bundled sample photographs (``china.jpg``, ``flower.jpg``), each described
+  by its red, green and blue levels and its row and column, labelled with the photograph it
+  comes from (80/20 split). The task is made up, but the feature values are real: 256 levels,
+  heavily repeated and spatially correlated, the regime of binned search, at a size the other
+  real sets do not reach. The real sets are fitted at one depth (``--real-depth``, 5).
 
-- DPDT-(3,) fit time within 3x CART's;
-- DPDT-(3,) peak RSS within 1.5x CART's;
-- DPDT-(3,) train accuracy >= CART's (up to 1e-9);
-- DPDT-(3,) time growth between the two largest sizes no worse than n log n. A 25% allowance
-  over the n log n ratio absorbs timer noise and cache effects: the smaller size's fit is the
-  shorter one and fits in the caches better, which inflates the ratio without any change in
-  the algorithm's order of growth.
+For the synthetic sets, ``n`` is the number of training rows (``--sizes``; n + n/4 rows are
+generated and a fifth of them held out for the test accuracy) and every n is crossed with every
+depth (``--depths``). In each cell, one after the other in the same process: scikit-learn's
+``DecisionTreeClassifier(max_depth=d)``, LightGBM's ``LGBMClassifier(n_estimators=1,
+max_depth=d, num_leaves=2**d, n_jobs=1)`` (one boosting round: one tree per class, from a
+single gradient step, so its accuracy is not a tree's best), DPDT's default
+``DPDTreeClassifier(max_depth=d)`` with ``n_jobs=1`` and with ``n_jobs=-1``, and the DPDT
+configurations of ``--configs``. Each data set and size is measured in a fresh child process
+that makes the data itself (the parent never holds it) and fits a tiny problem with every model
+first, so that no fit pays for a first call; the kernel's high-water mark of RSS is reset just
+before every fit, so "peak RSS" is the process's peak during that fit (interpreter and data
+included).
 
-Timings are reported, never asserted; other processes running at the same time inflate them.
-At 5*10^6 rows X takes 1.6 GB and each fit runs alone, after the previous child has exited;
-the whole run takes a while, since every fit's time grows at least like n.
+Columns: fit seconds (one fit, or the median of ``--repeats``), the ratio to CART's fit in the
+same cell, the floor and the fit's ratio to it, train and test accuracy, peak RSS. The floor is
+the time of the passes over the data that any search of the candidate set the fit actually
+evaluated must make: every state the search solved is read at least once per feature (a
+histogram pass), so the floor is ``stats_["sample_reads"]`` (the samples of the solved states,
+summed) x n_features x the seconds per element of one tight histogram pass, ``np.bincount``
+over a uint8 code column with float64 weights, measured in the same process on as many rows as
+the training set. CART's floor is the same price of the nodes it split (their samples summed,
+from ``tree_``): how close a greedy fit gets to its own floor says how tight the floor is.
 
-Run ``python benchmarks/scaling.py [--sizes 100000 1000000] [--models cart dpdt-3]
-[--max-bins auto|none|N] [--n-jobs N]`` from a checkout. ``--max-bins``
-is passed to ``DPDTreeClassifier``; with a version of it that has no ``max_bins`` parameter
-only ``--max-bins none`` (exact thresholds, that version's only mode) runs.
+Targets (issue 31; also issue 6's, folded into the grid), reported, never asserted:
+
+- DPDT's default, one thread, fits in at most 3x CART's time in every cell;
+- with ``n_jobs=-1`` it is at least 1.8x faster than with one thread from 50 000 training rows
+  on (issue 31 sets it on 2 cores);
+- its test accuracy against CART's: the mean difference and where it is higher or lower;
+- its train accuracy at least CART's in every cell, and its peak RSS at most 1.5x CART's at
+  each synthetic set's largest size (issue 6).
+
+Timings vary by 15% or more when other processes run at the same time. The default run (sizes
+1 000 to 100 000, depths 3 to 8, all three kinds of data) is meant to take under about 15 minutes
+on 2 cores; ``--sizes 1000 10000 100000 1000000`` adds the million-row cells, which take much
+longer (at least 10x the 100 000-row ones; the KDD-like set's X alone is 400 MB there).
+Issue 6's measurement (depth 10, candidates (3,)) is ``--depths 10 --sizes 1000000
+--datasets kdd --configs '{"(3,)": {"splitter": "cart", "candidates": [3]}}'``.
+
+Run ``python benchmarks/scaling.py [--sizes 1000 10000 100000] [--depths 3 4 5 6 8]
+[--datasets classification kdd real] [--models cart lightgbm default default-parallel]
+[--configs JSON] [--repeats N]`` from a checkout.
 """
 
 import argparse
 import gc
-import inspect
+import importlib.util
 import json
 import math
 import resource
+import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
-from sklearn.tree import DecisionTreeClassifier
 
 from _common import progress, verdict
-from dpdt import DPDTreeClassifier
 
 MAX_TIME_RATIO = 3.0
+MIN_PARALLEL_SPEEDUP = 1.8
+PARALLEL_FROM_ROWS = 50_000
 MAX_PEAK_RATIO = 1.5
 ACCURACY_TOL = 1e-9
-GROWTH_ALLOWANCE = 1.25
 
-# model key -> (table label, estimator family, candidates)
+# Model key -> (table label, estimator family, parameters beside max_depth). LightGBM's
+# parameters follow the depth (see _estimator).
 MODELS = {
-    "cart": ("CART", "cart", None),
-    "dpdt-3": ("DPDT-(3,)", "dpdt", (3,)),
-    "dpdt-3-3": ("DPDT-(3, 3)", "dpdt", (3, 3)),
+    "cart": ("CART", "cart", {}),
+    "lightgbm": ("LightGBM, 1 tree", "lightgbm", {"n_estimators": 1, "n_jobs": 1, "verbose": -1}),
+    "default": ("DPDT default", "dpdt", {"n_jobs": 1}),
+    "default-parallel": ("DPDT default, n_jobs=-1", "dpdt", {"n_jobs": -1}),
 }
-TARGET = "dpdt-3"
+DEFAULT, PARALLEL = "default", "default-parallel"
+
+SYNTHETIC = ("classification", "kdd")
+KINDS = (*SYNTHETIC, "real")
+# The issue's data set, at every size.
+CLASSIFICATION = {"n_features": 20, "n_informative": 10, "n_redundant": 4, "n_classes": 3,
+                  "n_clusters_per_class": 3, "flip_y": 0.05}
+KDD_FEATURES = 40
+# The rows of the tiny fit that warms every model up before the measured ones.
+WARM_UP_ROWS = 200
+# Each histogram pass the floor is priced with reads at least this many elements in all, so that
+# the per-call overhead of small passes averages out of the minimum.
+CALIBRATION_ELEMENTS = 4_000_000
+# The code run in the child process: argv[1] is this script's folder (the child imports the script
+# from there, as a module), argv[2] the JSON of the measurement.
+CHILD = ("import sys; sys.path.insert(0, sys.argv[1]); from scaling import _measure; "
+         "_measure(sys.argv[2])")
+
+
+# ---------------------------------------------------------------------------------------------
+# Data
+
 
 # Class counts of KDD Cup 1999's 10% training set (smurf, neptune, normal, back, satan, ipsweep,
 # portsweep, warezclient, teardrop, pod, nmap, guess_passwd, buffer_overflow, land, warezmaster,
@@ -270,8 +322,112 @@ def kdd_like(n_samples, n_features=40, seed=0):
     return X, y
 
 
+
+
+def _split(X, y, n_test, seed):
+    from sklearn.model_selection import train_test_split
+
+    X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=n_test, random_state=seed)
+    return {"X_train": X_train, "y_train": y_train, "X_test": X_test, "y_test": y_test}
+
+
+def classification(n, seed=0):
+    """Issue 31's ``make_classification`` data: ``n`` training rows and ``n // 4`` test rows.
+
+    Parameters
+    ----------
+    n : int
+        Number of training rows.
+    seed : int, default=0
+        ``random_state`` of the generator and of the split.
+
+    Returns
+    -------
+    data : dict
+        ``X_train``, ``y_train``, ``X_test``, ``y_test``.
+    """
+    from sklearn.datasets import make_classification
+
+    X, y = make_classification(n_samples=n + n // 4, random_state=seed, **CLASSIFICATION)
+    return _split(X, y, n // 4, seed)
+
+
+def kdd(n, seed=0, n_features=KDD_FEATURES):
+    """:func:`kdd_like` data: its first ``n`` rows train, the next ``n // 4`` test.
+
+    The rows are independent draws, so the first ones are as good a training set as any.
+    """
+    X, y = kdd_like(n + n // 4, n_features, seed)
+    return {"X_train": X[:n], "y_train": y[:n], "X_test": X[n:], "y_test": y[n:]}
+
+
+def photos(seed=0):
+    """The pixels of scikit-learn's two sample photographs, labelled by photograph (80/20 split).
+
+    Features: red, green, blue, row, column. Needs Pillow, as scikit-learn's
+    ``load_sample_images`` does.
+    """
+    from sklearn.datasets import load_sample_images
+
+    X, y = [], []
+    for label, image in enumerate(load_sample_images().images):
+        rows, columns = np.indices(image.shape[:2])
+        X.append(np.column_stack([image.reshape(-1, 3), rows.ravel(), columns.ravel()]))
+        y.append(np.full(rows.size, label))
+    X, y = np.vstack(X).astype(np.float64), np.concatenate(y)
+    return _split(X, y, len(y) // 5, seed)
+
+
+def digits(seed=0):
+    """Scikit-learn's bundled digits, 8x8 images of 10 digits (80/20 split)."""
+    from sklearn.datasets import load_digits
+
+    X, y = load_digits(return_X_y=True)
+    return _split(X.astype(np.float64), y, len(y) // 5, seed)
+
+
+def real_names():
+    """Return the names of the real data sets: the bundled ones, then digits and photos."""
+    from dpdt import datasets
+
+    return [*datasets.list_datasets("classification"), "digits", "photos"]
+
+
+def load(name, n=None, seed=0):
+    """Return one data set as a dict of train and test arrays.
+
+    Parameters
+    ----------
+    name : str
+        ``"classification"`` or ``"kdd"`` (synthetic, ``n`` training rows), or one of
+        :func:`real_names`.
+    n : int or None, default=None
+        Training rows of a synthetic set; ignored for the real ones.
+    seed : int, default=0
+        Seed of the synthetic data and of the real sets' 80/20 splits (the bundled dpdt sets
+        keep their own splits).
+
+    Returns
+    -------
+    data : dict
+        ``X_train``, ``y_train``, ``X_test``, ``y_test``.
+    """
+    if name == "classification":
+        return classification(n, seed)
+    if name == "kdd":
+        return kdd(n, seed)
+    if name == "digits":
+        return digits(seed)
+    if name == "photos":
+        return photos(seed)
+    from dpdt import datasets
+
+    bunch = datasets.load(name)
+    return {key: getattr(bunch, key) for key in ("X_train", "y_train", "X_test", "y_test")}
+
+
 # ---------------------------------------------------------------------------------------------
-# One measurement, in a child process
+# One data set at one size, in a child process
 
 
 def _status_kb(field):
@@ -308,78 +464,149 @@ def _accuracy(model, X, y, rows=1_000_000):
     return hits / len(y)
 
 
-def _measure(spec_json):
-    """Generate the data, fit one model, print its measurements as one line of JSON."""
-    spec = json.loads(spec_json)
-    X, y = kdd_like(spec["n"], spec["features"], spec["seed"])
-    params = dict(spec["params"])
-    if spec["family"] == "cart":
-        model = DecisionTreeClassifier(**params)
-    else:
-        params["candidates"] = tuple(params["candidates"])
-        model = DPDTreeClassifier(**params)
-    gc.collect()
-    before = _status_kb("VmRSS")
-    if before is None:
-        before = _lifetime_peak_kb()
-    reset = _reset_peak()
-    result = {}
-    start = time.perf_counter()
-    try:
+def histogram_seconds_per_element(n, seed=0):
+    """Seconds per element of one tight histogram pass over ``n`` rows: the floor's price.
+
+    The pass is ``np.bincount`` of a uint8 code column (256 bins) with float64 weights, what
+    one feature's histogram of a state's samples takes; the fastest of several passes, repeated
+    until about :data:`CALIBRATION_ELEMENTS` elements were read, so that a cold or interrupted
+    pass does not set the price.
+
+    Parameters
+    ----------
+    n : int
+        Elements per pass, the training set's rows.
+    seed : int, default=0
+        Seed of the codes and weights.
+
+    Returns
+    -------
+    seconds : float
+        The fastest pass's time divided by ``n``.
+    """
+    rng = np.random.default_rng(seed)
+    codes = rng.integers(0, 256, size=n, dtype=np.uint8)
+    weights = rng.random(n)
+    best = math.inf
+    for _ in range(max(5, CALIBRATION_ELEMENTS // n)):
+        start = time.perf_counter()
+        np.bincount(codes, weights=weights, minlength=256)
+        best = min(best, time.perf_counter() - start)
+    return best / n
+
+
+def sample_reads(model):
+    """Samples of the states (DPDT) or split nodes (a scikit-learn tree) a fit searched, summed.
+
+    None for a model that reports neither (LightGBM), or a DPDT without the counter.
+    """
+    stats = getattr(model, "stats_", None)
+    if stats is not None:
+        return stats.get("sample_reads")
+    tree = getattr(model, "tree_", None)
+    if tree is None:
+        return None
+    return int(tree.n_node_samples[tree.children_left >= 0].sum())
+
+
+def _estimator(family, depth, params):
+    if family == "cart":
+        from sklearn.tree import DecisionTreeClassifier
+
+        return DecisionTreeClassifier(max_depth=depth, **params)
+    if family == "lightgbm":
+        from lightgbm import LGBMClassifier
+
+        return LGBMClassifier(max_depth=depth, num_leaves=2 ** depth, **params)
+    from dpdt import DPDTreeClassifier
+
+    return DPDTreeClassifier(max_depth=depth, **params)
+
+
+def _fit(make, X, y, repeats):
+    """Fit ``repeats`` times; return the last model, the median time and the largest peak."""
+    times, peak, before, lifetime = [], 0.0, None, False
+    for _ in range(repeats):
+        model = make()
+        gc.collect()
+        rss = _status_kb("VmRSS")
+        before = rss if rss is not None else _lifetime_peak_kb()
+        reset = _reset_peak()
+        start = time.perf_counter()
         model.fit(X, y)
-    except Exception as exc:  # reported as the row's result, e.g. MemoryError from max_states
-        result["error"] = f"{type(exc).__name__}: {exc}"
-    seconds = time.perf_counter() - start
-    peak = _status_kb("VmHWM") if reset else _lifetime_peak_kb()
-    result.update(seconds=seconds, rss_before_mb=before / 1024, peak_mb=peak / 1024,
-                  peak_is_lifetime=not reset)
-    if "error" not in result:
-        result.update(accuracy=_accuracy(model, X, y), n_leaves=int(model.get_n_leaves()))
-    print(json.dumps(result), flush=True)
+        times.append(time.perf_counter() - start)
+        peak = max(peak, _status_kb("VmHWM") if reset else _lifetime_peak_kb())
+        lifetime = lifetime or not reset
+    return model, statistics.median(times), {"rss_before_mb": before / 1024, "peak_mb": peak / 1024,
+                                             "peak_is_lifetime": lifetime}
 
 
-def _run_child(spec):
-    """Measure one (size, model) in a fresh interpreter; a crash becomes an ``error`` entry."""
-    proc = subprocess.run([sys.executable, "-c", CHILD, str(Path(__file__).resolve().parent),
-                           json.dumps(spec)],
-                          capture_output=True, text=True, check=False)
-    lines = proc.stdout.strip().splitlines()
-    if proc.returncode == 0 and lines:
-        return json.loads(lines[-1])
-    err = proc.stderr.strip().splitlines()
-    return {"error": f"exit status {proc.returncode}" + (f": {err[-1]}" if err else "")}
+def _measure(spec_json):
+    """Make one data set, fit every model at every depth, print one line of JSON per fit.
+
+    The first line describes the data set and the floor's price; a fit that raises is a line
+    with its ``error``.
+    """
+    spec = json.loads(spec_json)
+    data = load(spec["data"], spec["n"], spec["seed"])
+    X, y, X_test, y_test = (data[k] for k in ("X_train", "y_train", "X_test", "y_test"))
+    n, p = X.shape
+    element = histogram_seconds_per_element(n)
+    print(json.dumps({"n": n, "features": p, "classes": len(np.unique(y)),
+                      "element_seconds": element}), flush=True)
+    for _, family, params in spec["models"]:
+        try:
+            _estimator(family, 2, params).fit(X[:WARM_UP_ROWS], y[:WARM_UP_ROWS])
+        except Exception:  # the measured fit reports it
+            pass
+    for depth in spec["depths"]:
+        for key, family, params in spec["models"]:
+            result = {"depth": depth, "model": key}
+            try:
+                def make(f=family, d=depth, q=params):
+                    return _estimator(f, d, q)
+
+                model, seconds, memory = _fit(make, X, y, spec["repeats"])
+            except Exception as exc:  # e.g. MemoryError: the row's result
+                result["error"] = f"{type(exc).__name__}: {exc}"
+            else:
+                reads = sample_reads(model)
+                result.update(seconds=seconds, **memory,
+                              floor=None if reads is None else reads * p * element,
+                              train_accuracy=_accuracy(model, X, y),
+                              test_accuracy=_accuracy(model, X_test, y_test))
+            print(json.dumps(result), flush=True)
+
+
+def _run_child(spec, tick):
+    """Measure one data set in a fresh interpreter; call ``tick()`` after each line it prints.
+
+    Returns
+    -------
+    lines : list of dict
+        What the child printed, first its data set's description.
+    error : str or None
+        Why the child stopped early (its exit status and last line of stderr), or None.
+    """
+    with tempfile.TemporaryFile("w+") as stderr:
+        command = [sys.executable, "-c", CHILD, str(Path(__file__).resolve().parent),
+                   json.dumps(spec)]
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=stderr, text=True)
+        lines = []
+        for line in proc.stdout:
+            if line.startswith("{"):   # anything else a library prints is not a measurement
+                lines.append(json.loads(line))
+                tick()
+        status = proc.wait()
+        stderr.seek(0)
+        tail = stderr.read().strip().splitlines()
+    if status == 0:
+        return lines, None
+    return lines, f"exit status {status}" + (f": {tail[-1]}" if tail else "")
 
 
 # ---------------------------------------------------------------------------------------------
 # Report
-
-
-def _accepts_max_bins():
-    return "max_bins" in inspect.signature(DPDTreeClassifier).parameters
-
-
-def _max_bins(text):
-    if text.lower() == "none":
-        return None
-    if text.lower() == "auto":
-        return "auto"
-    try:
-        return int(text)
-    except ValueError:
-        message = f"expected auto, none or an integer, got {text!r}"
-        raise argparse.ArgumentTypeError(message) from None
-
-
-def _params(args, family, candidates):
-    if family == "cart":
-        return {"max_depth": args.depth, "random_state": 0}
-    params = {"max_depth": args.depth, "splitter": "cart", "candidates": list(candidates),
-              "n_jobs": args.n_jobs}
-    # Exact thresholds are all an estimator without max_bins can do, so None needs no parameter
-    # there; main() refuses any other value on such an estimator.
-    if args.max_bins is not None or _accepts_max_bins():
-        params["max_bins"] = args.max_bins
-    return params
 
 
 def _fmt(value, spec, missing="-"):
@@ -390,121 +617,217 @@ def _ratio(a, b):
     return a / b if a is not None and b else None
 
 
-def _results_table(sizes, models, results):
-    lines = ["| n | model | fit (s) | time / CART | peak RSS (MB) | peak / CART "
-             "| fit increment (MB) | train accuracy | leaves |",
-             "|---:|---|---:|---:|---:|---:|---:|---:|---:|"]
-    for n in sizes:
-        cart = results.get((n, "cart"), {})
-        for key in models:
-            r = results[(n, key)]
-            label = MODELS[key][0]
-            if "error" in r:
-                lines.append(f"| {n} | {label} | error: {r['error']} | | | | | | |")
-                continue
-            ok_cart = "error" not in cart
-            time_ratio = _ratio(r["seconds"], cart.get("seconds")) if ok_cart else None
-            peak_ratio = _ratio(r["peak_mb"], cart.get("peak_mb")) if ok_cart else None
-            star = "*" if r["peak_is_lifetime"] else ""
-            lines.append(
-                f"| {n} | {label} | {r['seconds']:.2f} | {_fmt(time_ratio, '.2f')} "
-                f"| {r['peak_mb']:.0f}{star} | {_fmt(peak_ratio, '.2f')} "
-                f"| {r['peak_mb'] - r['rss_before_mb']:.0f} | {r['accuracy']:.4f} "
-                f"| {r['n_leaves']} |")
-    return "\n".join(lines)
+def _seconds(value):
+    return _fmt(value, ".3f" if value is not None and value < 100 else ".0f")
 
 
-def _n_log_n(n):
-    return n * math.log(n)
+def _where(row):
+    size = f" n={row['n']}" if row["data"] in SYNTHETIC else ""
+    return f"{row['data']}{size} depth {row['depth']}"
 
 
-def _exponent(ns, ts):
-    """Least-squares slope of log t against log n."""
-    return float(np.polyfit(np.log(ns), np.log(ts), 1)[0])
+def _index(rows):
+    return {(r["data"], r["n"], r["depth"], r["model"]): r for r in rows}
 
 
-def _growth_tables(sizes, models, results):
-    lines = ["| model | from n | to n | time ratio | n log n ratio | time ratio / n log n ratio |",
-             "|---|---:|---:|---:|---:|---:|"]
-    for key in models:
-        for n1, n2 in zip(sizes[:-1], sizes[1:], strict=True):
-            r1, r2 = results[(n1, key)], results[(n2, key)]
-            if "error" in r1 or "error" in r2:
-                lines.append(f"| {MODELS[key][0]} | {n1} | {n2} | - | - | - |")
-                continue
-            ratio, reference = r2["seconds"] / r1["seconds"], _n_log_n(n2) / _n_log_n(n1)
-            lines.append(f"| {MODELS[key][0]} | {n1} | {n2} | {ratio:.2f} | {reference:.2f} "
-                         f"| {ratio / reference:.2f} |")
-    reference = _exponent(sizes, [_n_log_n(n) for n in sizes])
-    lines += ["", "| model | exponent b of t ~ n^b | n log n's b over the same sizes |",
-              "|---|---:|---:|"]
-    for key in models:
-        ok = [n for n in sizes if "error" not in results[(n, key)]]
-        b = _exponent(ok, [results[(n, key)]["seconds"] for n in ok]) if len(ok) > 1 else None
-        lines.append(f"| {MODELS[key][0]} | {_fmt(b, '.2f')} | {reference:.2f} |")
-    return "\n".join(lines)
+def _cells(rows):
+    """The (data, n, depth) cells of ``rows``, in their order."""
+    return list(dict.fromkeys((r["data"], r["n"], r["depth"]) for r in rows))
 
 
-def summarise(sizes, models, results):
-    """Return the verdict lines of the targets.
+def results_table(rows, labels, real=False):
+    """Return the markdown table of one data set's fits (``real``: of all the real sets).
 
     Parameters
     ----------
-    sizes : list of int
-        The sizes measured, increasing.
-    models : list of str
-        The keys of :data:`MODELS` measured.
-    results : dict
-        ``(n, model key) -> measurements`` as returned by a child process.
+    rows : list of dict
+        Measurements, each with ``data``, ``n``, ``depth``, ``model`` and either the fit's
+        ``seconds``, ``floor``, accuracies and memory or an ``error``.
+    labels : dict
+        Model key -> label.
+    real : bool, default=False
+        Start each line with the data set's name and its number of features.
+
+    Returns
+    -------
+    table : str
+    """
+    first = "| data set | features | n |" if real else "| n |"
+    lines = [first + " depth | model | fit (s) | / CART | floor (s) | fit / floor "
+             "| train accuracy | test accuracy | peak RSS (MB) |",
+             "|" + "---|" * (3 if real else 1) + "---:|---|" + "---:|" * 7]
+    by = _index(rows)
+    for r in rows:
+        start = f"| {r['data']} | {r['features']} | {r['n']} |" if real else f"| {r['n']} |"
+        start += f" {r['depth']} | {labels[r['model']]} |"
+        if "error" in r:
+            lines.append(start + f" error: {r['error']} |" + " |" * 7)
+            continue
+        cart = by.get((r["data"], r["n"], r["depth"], "cart"), {})
+        star = "*" if r["peak_is_lifetime"] else ""
+        to_cart = _ratio(r["seconds"], cart.get("seconds"))
+        lines.append(
+            start + f" {_seconds(r['seconds'])} | {_fmt(to_cart, '.2f')} "
+            f"| {_fmt(r['floor'], '.3g')} | {_fmt(_ratio(r['seconds'], r['floor']), '.1f')} "
+            f"| {r['train_accuracy']:.4f} | {r['test_accuracy']:.4f} | {r['peak_mb']:.0f}{star} |")
+    return "\n".join(lines)
+
+
+def _pairs(rows, key, other, keep=lambda cell: True):
+    """``(cell's first row, row of key, row of other)`` for every cell that has both models."""
+    by = _index(rows)
+    out = []
+    for cell in _cells(rows):
+        a, b = by.get((*cell, key)), by.get((*cell, other))
+        if a is not None and b is not None and keep(cell):
+            out.append((a, b))
+    return out
+
+
+def _ok(*rows):
+    return all("error" not in r for r in rows)
+
+
+def summarise(rows):
+    """Return the lines of the targets: PASS, FAIL (...) or why skipped; and two figures.
+
+    Parameters
+    ----------
+    rows : list of dict
+        Every measurement of the run (see :func:`results_table`).
 
     Returns
     -------
     lines : list of str
-        One line per target, ending in PASS, FAIL (...) or why it was skipped.
     """
-    label = MODELS[TARGET][0]
-    n = sizes[-1]
     lines = []
-    if TARGET not in models or "cart" not in models:
-        lines.append(f"targets against CART at n={n}: skipped ({label} and CART are not both "
-                     "among the models)")
-    elif "error" in results[(n, "cart")]:
-        lines.append(f"targets against CART at n={n}: skipped (CART's fit failed)")
+    pairs = _pairs(rows, DEFAULT, "cart")
+    text = f"DPDT default (one thread) fit time <= {MAX_TIME_RATIO:g}x CART's in every cell"
+    if not pairs:
+        lines.append(f"{text}: skipped (needs the default and CART)")
     else:
-        r, cart = results[(n, TARGET)], results[(n, "cart")]
-        failed = "error" in r
-        checks = [
-            (f"{label} fit time <= {MAX_TIME_RATIO:g}x CART's",
-             lambda: r["seconds"] <= MAX_TIME_RATIO * cart["seconds"],
-             lambda: f"{r['seconds'] / cart['seconds']:.2f}x"),
-            (f"{label} peak RSS <= {MAX_PEAK_RATIO:g}x CART's",
-             lambda: r["peak_mb"] <= MAX_PEAK_RATIO * cart["peak_mb"],
-             lambda: f"{r['peak_mb'] / cart['peak_mb']:.2f}x"),
-            (f"{label} train accuracy >= CART's",
-             lambda: r["accuracy"] >= cart["accuracy"] - ACCURACY_TOL,
-             lambda: f"{r['accuracy']:.4f} < {cart['accuracy']:.4f}"),
-        ]
-        for text, ok, offender in checks:
-            if failed:
-                lines.append(f"at n={n}: {text}: " + verdict(False, ["fit failed"]))
-            else:
-                good = ok()
-                lines.append(f"at n={n}: {text}: " + verdict(good, [] if good else [offender()]))
-    if TARGET not in models or len(sizes) < 2:
-        lines.append(f"{label} time growth no worse than n log n: skipped (needs {label} at two "
-                     "sizes or more)")
+        failed = [r for r, c in pairs if not _ok(r, c)]
+        ratios = [(r["seconds"] / c["seconds"], r) for r, c in pairs if _ok(r, c)]
+        over = [(x, r) for x, r in ratios if x > MAX_TIME_RATIO]
+        offenders = [f"{len(over)} of {len(pairs)} cells over"] if over else []
+        if over:
+            x, r = max(over, key=lambda t: t[0])
+            offenders.append(f"worst {x:.1f}x at {_where(r)}")
+        offenders += [f"fit failed at {_where(r)}" for r in failed]
+        lines.append(f"{text}: " + verdict(not offenders, offenders))
+
+    big = _pairs(rows, PARALLEL, DEFAULT, lambda cell: cell[1] >= PARALLEL_FROM_ROWS)
+    text = (f"DPDT default with n_jobs=-1 >= {MIN_PARALLEL_SPEEDUP:g}x faster than one thread "
+            f"from {PARALLEL_FROM_ROWS} training rows")
+    if not big:
+        lines.append(f"{text}: skipped (no cell with both and {PARALLEL_FROM_ROWS} training "
+                     "rows or more)")
     else:
-        n1, n2 = sizes[-2], sizes[-1]
-        text = (f"{label} time growth from n={n1} to n={n2} <= {GROWTH_ALLOWANCE:g}x the "
-                "n log n ratio")
-        r1, r2 = results[(n1, TARGET)], results[(n2, TARGET)]
-        if "error" in r1 or "error" in r2:
-            lines.append(f"{text}: " + verdict(False, ["fit failed"]))
-        else:
-            ratio, reference = r2["seconds"] / r1["seconds"], _n_log_n(n2) / _n_log_n(n1)
-            good = ratio <= GROWTH_ALLOWANCE * reference
-            lines.append(f"{text}: " + verdict(good, [f"{ratio:.2f} vs {reference:.2f}"]))
+        speedups = [(d["seconds"] / r["seconds"], r) for r, d in big if _ok(r, d)]
+        low = [(s, r) for s, r in speedups if s < MIN_PARALLEL_SPEEDUP]
+        offenders = [f"fit failed at {_where(r)}" for r, d in big if not _ok(r, d)]
+        if low:
+            s, r = min(low, key=lambda t: t[0])
+            offenders.insert(0, f"{len(low)} of {len(big)} cells below, lowest {s:.2f}x at "
+                                f"{_where(r)}")
+        lines.append(f"{text}: " + verdict(not offenders, offenders))
+
+    fitted = [(r, c) for r, c in pairs if _ok(r, c)]
+    if fitted:
+        diff = [(100 * (r["test_accuracy"] - c["test_accuracy"]), r) for r, c in fitted]
+        worst, at = min(diff, key=lambda t: t[0])
+        lines.append(
+            "DPDT default's test accuracy minus CART's: "
+            f"mean {statistics.mean(d for d, _ in diff):+.2f} percentage points over "
+            f"{len(diff)} cells; higher in {sum(d > 0 for d, _ in diff)}, equal in "
+            f"{sum(d == 0 for d, _ in diff)}, lower in {sum(d < 0 for d, _ in diff)} "
+            f"(lowest {worst:+.2f} at {_where(at)})")
+        below = [r for r, c in fitted if r["train_accuracy"] < c["train_accuracy"] - ACCURACY_TOL]
+        lines.append("DPDT default's train accuracy >= CART's in every cell (issue 6): " + verdict(
+            not below, [f"{len(below)} of {len(fitted)} cells, e.g. {_where(below[0])}"]
+            if below else []))
+        largest = {}
+        for r, _ in fitted:
+            if r["data"] in SYNTHETIC:
+                largest[r["data"]] = max(largest.get(r["data"], 0), r["n"])
+        checked = [(r, c) for r, c in fitted if largest.get(r["data"]) == r["n"]]
+        if checked:
+            heavy = [(r["peak_mb"] / c["peak_mb"], r) for r, c in checked
+                     if r["peak_mb"] > MAX_PEAK_RATIO * c["peak_mb"]]
+            offenders = []
+            if heavy:
+                x, r = max(heavy, key=lambda t: t[0])
+                offenders = [f"{len(heavy)} of {len(checked)} cells, worst {x:.2f}x at {_where(r)}"]
+            sizes = ", ".join(f"{name} n={n}" for name, n in largest.items())
+            lines.append(f"DPDT default's peak RSS <= {MAX_PEAK_RATIO:g}x CART's at the largest "
+                         f"size ({sizes}; issue 6): " + verdict(not heavy, offenders))
+        floors = [r["seconds"] / r["floor"] for r, _ in fitted if r["floor"]]
+        if floors:
+            lines.append("DPDT default's fit time over its floor: median "
+                         f"{statistics.median(floors):.1f}x, from {min(floors):.1f}x to "
+                         f"{max(floors):.1f}x")
     return lines
+
+
+def _configs(text):
+    """Parse ``--configs``: a JSON object of configuration names to DPDT parameters."""
+    try:
+        configs = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise argparse.ArgumentTypeError(f"--configs is not JSON: {exc}") from None
+    if not isinstance(configs, dict) or not all(isinstance(v, dict) for v in configs.values()):
+        raise argparse.ArgumentTypeError(
+            "--configs must be a JSON object of names to objects of DPDTreeClassifier "
+            "parameters, e.g. '{\"binned\": {\"max_bins\": 255}}'")
+    from dpdt import DPDTreeClassifier
+
+    for name, params in configs.items():
+        if name in MODELS:
+            raise argparse.ArgumentTypeError(f"--configs: {name!r} is a built-in model's name")
+        if "max_depth" in params:
+            raise argparse.ArgumentTypeError(f"--configs: {name!r} sets max_depth, which the "
+                                             "grid sets (--depths)")
+        try:
+            DPDTreeClassifier().set_params(**params)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(f"--configs: {name!r}: {exc}") from None
+    return configs
+
+
+def _available(module):
+    return importlib.util.find_spec(module) is not None
+
+
+def models(keys, configs):
+    """Return the models to fit: ``(key, family, parameters)``, and their labels by key.
+
+    Parameters
+    ----------
+    keys : list of str
+        Keys of :data:`MODELS`; LightGBM's is dropped when it is not installed.
+    configs : dict
+        Configuration name -> DPDT parameters; one thread unless they say otherwise.
+
+    Returns
+    -------
+    models : list of tuple
+    labels : dict
+    """
+    chosen = [(key, MODELS[key][1], MODELS[key][2]) for key in MODELS if key in keys
+              and (MODELS[key][1] != "lightgbm" or _available("lightgbm"))]
+    chosen += [(name, "dpdt", {"n_jobs": 1, **params}) for name, params in configs.items()]
+    labels = {key: MODELS[key][0] for key in MODELS} | {name: f"DPDT {name}" for name in configs}
+    return chosen, labels
+
+
+def _describe(name, n_features=None):
+    if name == "classification":
+        return ("issue 31's `make_classification(n_features=20, n_informative=10, n_redundant=4, "
+                "n_classes=3, n_clusters_per_class=3, flip_y=0.05)`, 80/20 split")
+    if name == "kdd":
+        return f"`kdd_like`: {n_features} features, 23 imbalanced classes, 80/20 split"
+    return ("bundled dpdt sets in their own splits; scikit-learn's digits and the pixels of its "
+            "two sample photos, 80/20 splits")
 
 
 def main(argv=None):
@@ -521,47 +844,86 @@ def main(argv=None):
         Always 0: targets are reported, not enforced.
     """
     parser = argparse.ArgumentParser(prog="scaling", description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[100_000, 1_000_000, 5_000_000],
-                        help="numbers of rows (default: 100000 1000000 5000000)")
-    parser.add_argument("--features", type=int, default=40)
-    parser.add_argument("--depth", type=int, default=10)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 10_000, 100_000],
+                        help="training rows of the synthetic sets (default: 1000 10000 100000; "
+                             "add 1000000 for the million-row cells)")
+    parser.add_argument("--depths", type=int, nargs="+", default=[3, 4, 5, 6, 8],
+                        help="depths of the synthetic sets' grid (default: 3 4 5 6 8)")
+    parser.add_argument("--datasets", nargs="+", choices=KINDS, default=list(KINDS),
+                        help="which tables (default: all)")
+    parser.add_argument("--real-sets", nargs="+", choices=real_names(), default=real_names(),
+                        metavar="NAME", help="the real sets to fit (default: all of "
+                                             f"{', '.join(real_names())})")
+    parser.add_argument("--real-depth", type=int, default=5, help="depth of the real sets (5)")
     parser.add_argument("--models", nargs="+", choices=list(MODELS), default=list(MODELS),
-                        help="models to fit (default: all)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the data")
-    parser.add_argument("--max-bins", type=_max_bins, default="auto",
-                        help="DPDT's max_bins: auto (default), none (exact thresholds) or an int")
-    parser.add_argument("--n-jobs", type=int, default=1, help="DPDT's n_jobs (default: 1)")
+                        help="built-in models to fit (default: all)")
+    parser.add_argument("--configs", type=_configs, default={},
+                        help="more DPDT configurations, a JSON object of names to parameters "
+                             "(n_jobs=1 unless given), e.g. '{\"binned\": {\"max_bins\": 255}}'")
+    parser.add_argument("--repeats", type=int, default=1,
+                        help="fits per model and cell; the median time is reported (default: 1)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the synthetic data and splits")
     args = parser.parse_args(argv)
-    if min(args.sizes) < 2 or args.features < 1 or args.depth < 1:
-        parser.error("--sizes must be >= 2, --features and --depth >= 1")
-    if args.max_bins is not None and not _accepts_max_bins() and any(
-            MODELS[key][1] == "dpdt" for key in args.models):
-        parser.error("this dpdt's DPDTreeClassifier has no max_bins parameter: "
-                     "use --max-bins none (exact thresholds)")
-    sizes = sorted(set(args.sizes))
-    models = [key for key in MODELS if key in args.models]
+    if min(args.sizes) < 100:
+        parser.error("--sizes must be >= 100 (a fifth more rows are generated for the test set)")
+    if min(args.depths) < 1 or args.real_depth < 1 or args.repeats < 1:
+        parser.error("--depths, --real-depth and --repeats must be >= 1")
+    chosen, labels = models(args.models, args.configs)
+    notes = []
+    if "lightgbm" in args.models and not _available("lightgbm"):
+        notes.append("LightGBM is not installed (`pip install \".[bench]\"`): its rows are "
+                     "skipped.")
+    real_sets = list(args.real_sets)
+    if "photos" in real_sets and not _available("PIL"):
+        real_sets.remove("photos")
+        notes.append("Pillow is not installed: the photos set is skipped.")
 
-    results = {}
-    for n, key in progress([(n, key) for n in sizes for key in models], "scaling"):
-        label, family, candidates = MODELS[key]
-        spec = {"n": n, "features": args.features, "seed": args.seed, "family": family,
-                "params": _params(args, family, candidates)}
-        results[(n, key)] = _run_child(spec)
+    jobs = []   # (data set, requested rows or None, depths)
+    for kind in (k for k in KINDS if k in args.datasets):
+        if kind in SYNTHETIC:
+            jobs += [(kind, n, sorted(set(args.depths))) for n in sorted(set(args.sizes))]
+        else:
+            jobs += [(name, None, [args.real_depth]) for name in real_sets]
+    bar = progress(range(sum(1 + len(depths) * len(chosen) for _, _, depths in jobs)), "scaling")
+    ticks = iter(bar)
+    rows, floors = [], {}
+    for name, n, depths in jobs:
+        spec = {"data": name, "n": n, "seed": args.seed, "depths": depths,
+                "models": chosen, "repeats": args.repeats}
+        lines, error = _run_child(spec, lambda: next(ticks, None))
+        head = lines[0] if lines else {"n": n, "features": None}
+        fits = {(r["depth"], r["model"]): r for r in lines[1:]}
+        if "element_seconds" in head:
+            floors[(name, head["n"])] = head["element_seconds"]
+        for depth in depths:
+            for key, _, _ in chosen:
+                r = fits.get((depth, key), {"error": error or "not measured"})
+                rows.append({**r, "data": name, "n": head["n"], "features": head["features"],
+                             "depth": depth, "model": key})
+    for _ in ticks:   # closes the bar
+        pass
 
-    passed = "max_bins" in _params(args, "dpdt", (3,))
-    max_bins = repr(args.max_bins) if passed else "not passed (exact thresholds)"
-    print(f"KDD-like data, {args.features} features, 23 classes, seed {args.seed}; depth "
-          f"{args.depth}; DPDT max_bins={max_bins}, n_jobs={args.n_jobs}; one fit per row, "
-          "each in a fresh process\n")
-    print("### fits\n")
-    print(_results_table(sizes, models, results))
-    if any(r.get("peak_is_lifetime") for r in results.values()):
+    print(f"One thread unless said; n is the number of training rows; one fit per model and cell"
+          f"{f' (median of {args.repeats})' if args.repeats > 1 else ''}, each data set and size "
+          "in a fresh process. Floor: the solved states' samples x features x the time per "
+          "element of a histogram pass (see the script's docstring).")
+    for note in notes:
+        print(f"\n{note}")
+    for kind in (k for k in KINDS if k in args.datasets):
+        names = [kind] if kind in SYNTHETIC else real_sets
+        table = [r for r in rows if r["data"] in names]
+        if not table:
+            continue
+        print(f"\n### {kind}: {_describe(kind, table[0]['features'])}\n")
+        print(results_table(table, labels, real=kind == "real"))
+        prices = ", ".join(f"{1e9 * s:.2f} ns at n={n}" for (name, n), s in floors.items()
+                           if name in names)
+        if prices:
+            print(f"\nHistogram pass per element: {prices}.")
+    if any(r.get("peak_is_lifetime") for r in rows):
         print("\n\\* the process's lifetime peak: its high-water mark could not be reset")
-    if len(sizes) > 1:
-        print("\n### growth with n\n")
-        print(_growth_tables(sizes, models, results))
     print("\n### targets\n")
-    for line in summarise(sizes, models, results):
+    for line in summarise(rows):
         print(f"- {line}")
     return 0
 

@@ -172,6 +172,7 @@ nb::dict run_fit(MakeData&& make_data, const O& objective, const dpdt::Params& p
     stats["states"] = result.stats.states;
     stats["candidates"] = result.stats.candidates;
     stats["exact_scans"] = result.stats.exact_scans;
+    stats["sample_reads"] = result.stats.sample_reads;
     stats["cache_hits"] = result.stats.cache_hits;
     stats["state_bytes"] = result.stats.state_bytes;
     stats["seconds"] = result.stats.seconds;

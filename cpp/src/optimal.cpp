@@ -417,6 +417,7 @@ class Search {
         states_seen_.fetch_add(1, std::memory_order_relaxed);
         Level& l = levels_[lv];
         const int32_t m = l.m;
+        stats.sample_reads += m;
         const int K = obj_.n_classes;
         std::vector<double> cw(K);
         const double w_state = class_sums(l.block(0), m, cw.data());
@@ -692,6 +693,7 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
         stats.states += s->stats.states;
         stats.candidates += s->stats.candidates;
         stats.exact_scans += s->stats.exact_scans;
+        stats.sample_reads += s->stats.sample_reads;
         stats.cache_hits += s->stats.cache_hits;
     }
     return std::move(best.shape);

@@ -306,6 +306,7 @@ class Search {
     int64_t states() const { return states_.load(); }
     int64_t n_candidates() const { return candidates_.load(); }
     int64_t exact_scans() const { return exact_scans_.load(); }
+    int64_t sample_reads() const { return sample_reads_.load(); }
     int64_t cache_hits() const { return cache_hits_.load(); }
     int64_t state_bytes() const { return state_bytes_.load(); }
     double total_weight() const { return total_weight_; }
@@ -388,6 +389,7 @@ class Search {
         if (counted) {
             if (loop_.stopped()) throw Interrupted();
             const int64_t solved = states_.fetch_add(1, std::memory_order_relaxed);
+            sample_reads_.fetch_add(m, std::memory_order_relaxed);
             static constexpr const char* advice =
                 "; lower max_depth or candidates (the deepest levels' first), or raise max_states";
             if (solved >= params_.max_states)
@@ -728,6 +730,7 @@ class Search {
     int n_progress_ = 0;
     double task_share_ = 0.0;
     std::atomic<int64_t> states_{0}, candidates_{0}, exact_scans_{0}, cache_hits_{0}, state_bytes_{0};
+    std::atomic<int64_t> sample_reads_{0};
     std::atomic<bool> skipped_{false};
 };
 
@@ -921,6 +924,7 @@ FitResult run(const L& layout, const O& objective, const Params& params, const P
     result.stats.states = search.states();
     result.stats.candidates = search.n_candidates();
     result.stats.exact_scans = search.exact_scans();
+    result.stats.sample_reads = search.sample_reads();
     result.stats.cache_hits = search.cache_hits();
     result.stats.complete = !search.timed_out();
     if (plan.mode == Mode::Local || plan.mode == Mode::Combine) {

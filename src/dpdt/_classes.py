@@ -430,7 +430,9 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
         The tree for the current ``alpha`` and ``max_complexity``.
     stats_ : dict
         Search statistics: ``states`` solved, ``candidates`` (splits generated), ``exact_scans``
-        (states whose last split was searched exactly), ``cache_hits``, ``seconds``,
+        (states whose last split was searched exactly), ``sample_reads`` (the samples of the
+        states solved, summed: the rows a pass over every solved state reads, states found in
+        the cache not counted again), ``cache_hits``, ``seconds``,
         ``state_bytes`` (what the solved states held, as the core counts them) and
         ``estimated_bytes`` (what the fit was estimated to need before it started, its fixed part
         and its states: the "Memory" section of the user guide).
