@@ -1,28 +1,38 @@
 """Cutting features into bins for the histogram engine (``max_bins``)."""
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 
 #: "auto" bins the features from this many training samples on, and keeps exact thresholds below.
 AUTO_BINNED_SAMPLES = 100_000
+#: From this depth, "auto" bins from AUTO_BINNED_SAMPLES_DEEP samples: a deep search solves many
+#: states, each of which costs the exact layout a stable partition of p sorted blocks where the
+#: binned one sums a histogram (and gets its sibling's by subtraction); below about this size
+#: the histograms' fixed cost per state outweighs that (benchmarks/scaling.py).
+AUTO_BINNED_DEPTH = 4
+AUTO_BINNED_SAMPLES_DEEP = 10_000
 #: The bins of "auto" (codes fit in one byte, with one code left for a missing value).
 AUTO_MAX_BINS = 255
 #: Bin edges come from at most this many samples (drawn with the estimator's random_state).
 BINNING_SAMPLES = 200_000
 
 
-def uses_bins(max_bins, X):
+def uses_bins(max_bins, X, max_depth):
     """Return the number of bins the fit uses, or None for exact thresholds.
 
-    ``"auto"`` bins large data; an integer always bins; None never does.
+    ``"auto"`` bins large data, or deep searches on mid-sized data; an integer always bins;
+    None never does.
     """
     if max_bins is None:
         return None
     if max_bins == "auto":
-        return AUTO_MAX_BINS if X.shape[0] >= AUTO_BINNED_SAMPLES else None
+        least = AUTO_BINNED_SAMPLES_DEEP if max_depth >= AUTO_BINNED_DEPTH else AUTO_BINNED_SAMPLES
+        return AUTO_MAX_BINS if X.shape[0] >= least else None
     return int(max_bins)
 
 
-def bin_features(X, max_bins, random_state):
+def bin_features(X, max_bins, random_state, n_threads=1):
     """Cut every feature of ``X`` into at most ``max_bins`` bins of training values.
 
     Bin ``b`` of a feature holds the values in ``(upper[b - 1], upper[b]]``, where every
@@ -31,6 +41,7 @@ def bin_features(X, max_bins, random_state):
     bin per value (its thresholds are then exactly those of the exact engine's splits, up to
     where between two values they sit). Otherwise the edges are quantiles of the values,
     taken from at most ``BINNING_SAMPLES`` rows. A missing value gets code ``n_bins[f]``.
+    ``n_threads`` threads cut features at the same time; the result does not depend on them.
 
     Returns
     -------
@@ -44,17 +55,24 @@ def bin_features(X, max_bins, random_state):
     rows = None
     if n_samples > BINNING_SAMPLES:
         rows = np.sort(random_state.choice(n_samples, BINNING_SAMPLES, replace=False))
-    codes = np.empty((n_samples, n_features), dtype=code_type)
+    # Column by column, each contiguous: the sorts and searches of one feature read its values
+    # in order, and numpy releases the GIL in them, so threads take features in parallel.
+    columns = np.asfortranarray(X)
+    codes = np.empty((n_samples, n_features), dtype=code_type, order="F")
     n_bins = np.empty(n_features, dtype=np.int32)
-    uppers = []
-    for f in range(n_features):
-        column = X[:, f]
+    uppers = [None] * n_features
+    levels = np.arange(1, max_bins + 1) / max_bins
+
+    def cut(f):
+        column = columns[:, f]
         sample = column if rows is None else column[rows]
         sample = sample[~np.isnan(sample)]
-        distinct = np.unique(sample)
+        distinct, counts = np.unique(sample, return_counts=True)
         if distinct.size > max_bins:
-            levels = np.arange(1, max_bins + 1) / max_bins
-            distinct = np.unique(np.quantile(sample, levels, method="inverted_cdf"))
+            # The quantiles of np.quantile(sample, levels, method="inverted_cdf"): the least
+            # value whose empirical CDF reaches each level, read off the sorted counts.
+            reached = np.searchsorted(np.cumsum(counts), levels * sample.size, side="left")
+            distinct = np.unique(distinct[np.minimum(reached, distinct.size - 1)])
         present_max = np.nanmax(column) if not np.isnan(column).all() else None
         if present_max is None:
             upper = np.zeros(1)   # only missing values: one empty bin, never split
@@ -68,5 +86,13 @@ def bin_features(X, max_bins, random_state):
         n_bins[f] = upper.size
         # NaN sorts after every number, so searchsorted gives it n_bins[f]: the missing code.
         codes[:, f] = np.searchsorted(upper, column, side="left")
-        uppers.append(upper)
+        uppers[f] = upper
+
+    if n_threads > 1 and n_features > 1:
+        with ThreadPoolExecutor(min(n_threads, n_features)) as pool:
+            list(pool.map(cut, range(n_features)))
+    else:
+        for f in range(n_features):
+            cut(f)
+    codes = np.ascontiguousarray(codes)
     return codes, n_bins, np.concatenate(uppers).astype(np.float64)

@@ -68,7 +68,8 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
             self.n_bins_ = None
             prepared = call_core("prepare", X)
         else:
-            codes, self.n_bins_, upper = bin_features(X, int(self.max_bins), rng)
+            codes, self.n_bins_, upper = bin_features(X, int(self.max_bins), rng,
+                                                      n_threads=n_threads(self.n_jobs))
             prepared = call_core("prepare", X, codes=codes, n_bins=self.n_bins_, upper=upper)
 
         self._loss = loss

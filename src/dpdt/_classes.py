@@ -55,20 +55,21 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
         weight = np.ascontiguousarray(weight)
         depth = search_depth(self.max_depth, n_samples)
-        bins = uses_bins(self.max_bins, X)
+        bins = uses_bins(self.max_bins, X, depth)
         splitters, candidates, exact_depth2_work = resolve_search(
             self.splitter, self.candidates, depth, binned=bins is not None,
-            exact_depth2=self._auto_exact_depth2)
+            n_samples=n_samples, n_features=n_features, exact_depth2=self._auto_exact_depth2)
+        threads = n_threads(self.n_jobs)
         binned = {}
         if bins is not None:
             for exact_only in ("lookahead", "screen"):
                 if exact_only in splitters:
                     raise ValueError(f"the {exact_only} splitter needs exact thresholds: "
                                      "set max_bins=None")
-            codes, n_bins, upper = bin_features(X, bins, np.random.RandomState(seed))
+            codes, n_bins, upper = bin_features(X, bins, np.random.RandomState(seed),
+                                                n_threads=threads)
             binned = {"codes": codes, "n_bins": n_bins, "upper": upper}
         self.n_bins_ = None if bins is None else n_bins
-        threads = n_threads(self.n_jobs)
         fixed = fixed_fit_bytes(
             n_samples, n_features, depth, max(candidates), threads, stat_dim,
             n_bins=self.n_bins_, code_bytes=binned["codes"].itemsize if binned else 1,

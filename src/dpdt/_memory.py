@@ -48,12 +48,15 @@ class StateEstimate:
     """The states a search will solve, by depth, as :func:`estimate_states` counts them.
 
     ``counts[d]`` states at depth d, ``leaves`` the last level's children (solved exactly, never
-    cached) and ``bytes`` what they hold (``_core.state_bytes`` and ``_core.solved_bytes``).
+    cached), ``bytes`` what they hold (``_core.state_bytes`` and ``_core.solved_bytes``) and
+    ``sample_reads`` the samples of the states summed, the work ``stats_["sample_reads"]``
+    counts.
     """
 
     counts: tuple
     leaves: float
     bytes: float
+    sample_reads: float = 0.0
 
     @property
     def states(self):
@@ -93,7 +96,7 @@ def estimate_states(n_samples, n_features, max_depth, candidates, splitters, sta
     """
     per_level = _PARETO_POINTS_PER_LEVEL if front == "pareto" else _CONVEX_POINTS_PER_LEVEL
     cached, leaf = _core.state_bytes(stat_dim, True), _core.state_bytes(stat_dim, False)
-    counts, total, leaves = [], 0.0, 0.0
+    counts, total, leaves, reads = [], 0.0, 0.0, 0.0
     states, m = 1.0, float(n_samples)
     # CART's tree is only grown when a budget could reach the size of a state's tree.
     cart_splits = float("inf")
@@ -103,6 +106,7 @@ def estimate_states(n_samples, n_features, max_depth, candidates, splitters, sta
         cart_splits = float("inf") if size is None else float(size)
     for depth in range(max_depth):
         counts.append(states)
+        reads += states * m
         remaining = max_depth - depth
         splittable = m >= max(2, 2 * min_samples_leaf)
         if remaining == 1:
@@ -127,7 +131,7 @@ def estimate_states(n_samples, n_features, max_depth, candidates, splitters, sta
         states, m = 2 * k * states / repeats, m / 2
         if states == 0:
             break
-    return StateEstimate(tuple(counts), leaves, total)
+    return StateEstimate(tuple(counts), leaves, total, reads)
 
 
 def available_bytes():

@@ -6,6 +6,7 @@ the limits the core's search takes (its depth, its candidate counts).
 
 from numbers import Integral
 
+from ._memory import estimate_states
 from ._params import SPLITTERS
 
 # The bounded search recurses about depth**2 / 2 frames deep; deeper limits take the front's path.
@@ -15,12 +16,10 @@ MAX_CANDIDATES = 2**31 - 1
 
 # What splitter="auto" and candidates="auto" resolve to. The screen at the root finds the first
 # split greedy generators miss (a smaller gap to the depth-3 optima than CART (7, 7, 7) at similar
-# time: the optimality section of docs/benchmarks.md); a wider CART below it pays off at depth 3,
-# a narrower one with a third level of choice deeper (the time of (7, 7, 7) at depths 4 and 5, and
-# a higher train accuracy on most of the bundled sets). Binned features, which the
-# screen does not take, and trees of depth 1 or 2, for which its depth-3 estimate is no guide
-# (CART's candidates hold XOR's exact root, the screen's binned one need not), keep the DPDT
-# paper's CART (7, 7, 7).
+# time: the optimality section of docs/benchmarks.md), with a wide CART below it, at depth 3.
+# Binned features, which the screen does not take, and trees of depth 1 or 2, for which its
+# depth-3 estimate is no guide (CART's candidates hold XOR's exact root, the screen's binned one
+# need not), keep the DPDT paper's CART (7, 7, 7). Deeper trees: the ladder below.
 AUTO_SCREEN_SPLITTERS = ("screen", "cart")
 AUTO_SCREEN_CANDIDATES_DEPTH_3 = (1, 31)
 # At depth 3 "auto" also offers, at the root and at depth 1, the first split of the best depth-2
@@ -29,11 +28,23 @@ AUTO_SCREEN_CANDIDATES_DEPTH_3 = (1, 31)
 # binned estimate can miss the one threshold the optimum needs (raisin: 79 errors against the
 # optimal 76, 77 with it), and this bound caps what the search costs on large or wide data.
 AUTO_EXACT_DEPTH2_WORK = 2_500_000
-AUTO_SCREEN_CANDIDATES_DEEPER = (1, 15, 7)
 AUTO_CART_CANDIDATES = (7, 7, 7)
+# From depth 4 on, "auto" grows CART's candidates and spends on the search a bounded multiple of
+# the passes over the data a greedy tree makes: the first budgets of this ladder (most search
+# first, the deepest budget cut first, since the budgets near the root matter most) whose
+# estimated sample reads (stats_["sample_reads"]) are at most AUTO_READS_PER_LEVEL samples per
+# training sample and level. A read costs the binned layout about a twentieth of what
+# scikit-learn's CART spends per sample, feature and level (it sorts at every node) and the exact
+# layout about a fifth (measured with benchmarks/scaling.py), so both caps keep the fit within
+# about twice CART's time. The screen alone costs 1.5 to 8 times CART's time on the bundled sets,
+# so deep trees leave it out; at depth 3 its root split is worth that cost (the optima).
+AUTO_DEEP_LADDER = ((7, 7, 7), (7, 7, 3), (7, 3, 3), (7, 3), (3, 3), (7,), (3,), (1,))
+AUTO_READS_PER_LEVEL = {True: 24.0, False: 12.0}   # keyed by binned
+AUTO_DEEP_FROM_DEPTH = 4
 
 
-def resolve_search(splitter, candidates, max_depth, binned, exact_depth2=False):
+def resolve_search(splitter, candidates, max_depth, binned, n_samples, n_features,
+                   exact_depth2=False):
     """Return the per-depth split generators, candidate budgets and exact depth-2 work.
 
     ``binned`` tells whether the features are binned (``max_bins``), which rules out the screen.
@@ -43,18 +54,31 @@ def resolve_search(splitter, candidates, max_depth, binned, exact_depth2=False):
     """
     auto = isinstance(splitter, str) and splitter == "auto"
     if auto:
-        splitter = "cart" if binned or max_depth < 3 else AUTO_SCREEN_SPLITTERS
+        screen = not binned and max_depth == 3
+        splitter = AUTO_SCREEN_SPLITTERS if screen else "cart"
     splitters = resolve_splitters(splitter, max_depth)
     exact_depth2_work = 0
     if isinstance(candidates, str) and candidates == "auto":
         if splitters[0] == "screen":
-            candidates = (AUTO_SCREEN_CANDIDATES_DEPTH_3 if max_depth <= 3
-                          else AUTO_SCREEN_CANDIDATES_DEEPER)
+            candidates = AUTO_SCREEN_CANDIDATES_DEPTH_3
             if exact_depth2 and auto and max_depth == 3:
                 exact_depth2_work = AUTO_EXACT_DEPTH2_WORK
+        elif max_depth >= AUTO_DEEP_FROM_DEPTH:
+            candidates = deep_budgets(n_samples, n_features, max_depth, splitters, binned)
         else:
             candidates = AUTO_CART_CANDIDATES
     return splitters, resolve_candidates(candidates, max_depth), exact_depth2_work
+
+
+def deep_budgets(n_samples, n_features, max_depth, splitters, binned):
+    """Return the first budgets of ``AUTO_DEEP_LADDER`` whose estimated reads fit the cap."""
+    cap = AUTO_READS_PER_LEVEL[binned] * n_samples * max_depth
+    for budgets in AUTO_DEEP_LADDER:
+        estimate = estimate_states(n_samples, n_features, max_depth,
+                                   resolve_candidates(budgets, max_depth), splitters, stat_dim=1)
+        if estimate.sample_reads <= cap:
+            return budgets
+    return AUTO_DEEP_LADDER[-1]
 
 
 def resolve_candidates(candidates, max_depth):
