@@ -513,7 +513,8 @@ def _estimator(family, depth, params):
     if family == "cart":
         from sklearn.tree import DecisionTreeClassifier
 
-        return DecisionTreeClassifier(max_depth=depth, **params)
+        # Its feature order breaks ties between equal splits: seeded, every run fits one tree.
+        return DecisionTreeClassifier(max_depth=depth, **{"random_state": 0, **params})
     if family == "lightgbm":
         from lightgbm import LGBMClassifier
 

@@ -17,6 +17,7 @@ from dpdt import DPDTreeClassifier, DPDTreeRegressor, _binning, _search_policy
 from dpdt._memory import estimate_states
 from dpdt._search_policy import (
     AUTO_DEEP_LADDER,
+    AUTO_READ_STATS_SCALE,
     AUTO_READS_PER_LEVEL,
     deep_budgets,
     resolve_candidates,
@@ -35,22 +36,24 @@ def _data(n, p=6, seed=0, distinct=None):
 @pytest.mark.parametrize("n_samples", [5, 60, 3000])
 @pytest.mark.parametrize("n_features", [1, 8, 40])
 @pytest.mark.parametrize("binned", [False, True])
-def test_deep_budgets_are_the_largest_that_fit_the_cap(n_samples, n_features, binned):
+@pytest.mark.parametrize("stat_dim", [2, 23])
+def test_deep_budgets_are_the_largest_that_fit_the_cap(n_samples, n_features, binned, stat_dim):
     for depth in (4, 5, 6, 8, 12):
-        budgets = deep_budgets(n_samples, n_features, depth, ["cart"] * depth, binned)
-        cap = AUTO_READS_PER_LEVEL[binned] * n_samples * depth
+        budgets = deep_budgets(n_samples, n_features, depth, ["cart"] * depth, binned, stat_dim)
+        cap = AUTO_READS_PER_LEVEL[binned] * n_samples * depth / (1 + stat_dim
+                                                                   / AUTO_READ_STATS_SCALE)
 
         def reads(b):
             return estimate_states(n_samples, n_features, depth, resolve_candidates(b, depth),
-                                   ["cart"] * depth, stat_dim=1).sample_reads
+                                   ["cart"] * depth, stat_dim=stat_dim).sample_reads
 
         rank = AUTO_DEEP_LADDER.index(budgets)
         assert reads(budgets) <= cap or rank == len(AUTO_DEEP_LADDER) - 1
         assert all(reads(larger) > cap for larger in AUTO_DEEP_LADDER[:rank])
 
 
-@pytest.mark.parametrize("depth", [4, 5, 7])
-@pytest.mark.parametrize("n_samples", [400, 12_000])
+@pytest.mark.parametrize(("depth", "n_samples"),
+                         [(4, 400), (5, 400), (7, 400), (3, 12_000), (4, 12_000), (7, 12_000)])
 def test_default_reads_within_its_cap(depth, n_samples):
     # The estimate counts every state at the size a balanced split gives it; a candidate's two
     # children together hold their parent's samples whatever the balance, and generators offer at
@@ -59,7 +62,7 @@ def test_default_reads_within_its_cap(depth, n_samples):
     model = DPDTreeClassifier(max_depth=depth).fit(X, y)
     binned = model.n_bins_ is not None
     assert binned == (n_samples >= _binning.AUTO_BINNED_SAMPLES_DEEP)
-    cap = AUTO_READS_PER_LEVEL[binned] * n_samples * depth
+    cap = AUTO_READS_PER_LEVEL[binned] * n_samples * depth / (1 + 3 / AUTO_READ_STATS_SCALE)
     assert 0 < model.stats_["sample_reads"] <= cap
 
 
@@ -76,7 +79,8 @@ def test_auto_is_the_explicit_search_it_resolves_to(estimator, depth, n_samples)
     bins = _binning.uses_bins("auto", X, depth)
     splitters, candidates, exact_depth2 = _search_policy.resolve_search(
         "auto", "auto", depth, binned=bins is not None, n_samples=n_samples,
-        n_features=X.shape[1], exact_depth2=estimator._auto_exact_depth2)
+        n_features=X.shape[1], stat_dim=3,   # three classes, or a weight, a sum and a square sum
+        exact_depth2=estimator._auto_exact_depth2)
     assert not exact_depth2
     explicit = estimator(max_depth=depth, splitter=splitters, candidates=tuple(candidates),
                          max_bins=bins).fit(X, y)
@@ -88,17 +92,18 @@ def test_auto_is_the_explicit_search_it_resolves_to(estimator, depth, n_samples)
 def test_depth_three_keeps_the_screen_and_deeper_trees_take_the_ladder():
     for n_samples, binned in ((5_000, False), (50_000, False), (200_000, True)):
         splitters, candidates, _ = _search_policy.resolve_search(
-            "auto", "auto", 3, binned=binned, n_samples=n_samples, n_features=10,
+            "auto", "auto", 3, binned=binned, n_samples=n_samples, n_features=10, stat_dim=2,
             exact_depth2=True)
         assert splitters[0] == ("cart" if binned else "screen")
         assert candidates == ([7, 7, 7] if binned else [1, 31])
     splitters, candidates, work = _search_policy.resolve_search(
-        "auto", "auto", 6, binned=True, n_samples=50_000, n_features=10, exact_depth2=True)
+        "auto", "auto", 6, binned=True, n_samples=50_000, n_features=10, stat_dim=2,
+        exact_depth2=True)
     assert set(splitters) == {"cart"} and work == 0
     assert tuple(c for c in candidates if c > 1) in AUTO_DEEP_LADDER
     # An explicit budget is the user's, whatever the depth.
     _, candidates, _ = _search_policy.resolve_search(
-        "auto", (5, 5), 6, binned=True, n_samples=50_000, n_features=10)
+        "auto", (5, 5), 6, binned=True, n_samples=50_000, n_features=10, stat_dim=2)
     assert candidates[:2] == [5, 5]
 
 

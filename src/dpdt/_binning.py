@@ -8,9 +8,11 @@ import numpy as np
 AUTO_BINNED_SAMPLES = 100_000
 #: From this depth, "auto" bins from AUTO_BINNED_SAMPLES_DEEP samples: a deep search solves many
 #: states, each of which costs the exact layout a stable partition of p sorted blocks where the
-#: binned one sums a histogram (and gets its sibling's by subtraction); below about this size
-#: the histograms' fixed cost per state outweighs that (benchmarks/scaling.py).
-AUTO_BINNED_DEPTH = 4
+#: binned one sums a histogram (and gets its sibling's by subtraction), and at depth 3 the screen
+#: (exact thresholds only) costs 3 to 10 times CART's time at 10 000 samples; below about this
+#: size the histograms' fixed cost per state outweighs that (benchmarks/scaling.py), and the
+#: bundled depth-3 benchmarks keep the screen that comes close to their optima.
+AUTO_BINNED_DEPTH = 3
 AUTO_BINNED_SAMPLES_DEEP = 10_000
 #: The bins of "auto" (codes fit in one byte, with one code left for a missing value).
 AUTO_MAX_BINS = 255
@@ -27,7 +29,9 @@ def uses_bins(max_bins, X, max_depth):
     if max_bins is None:
         return None
     if max_bins == "auto":
-        least = AUTO_BINNED_SAMPLES_DEEP if max_depth >= AUTO_BINNED_DEPTH else AUTO_BINNED_SAMPLES
+        least = AUTO_BINNED_SAMPLES
+        if max_depth >= AUTO_BINNED_DEPTH:
+            least = min(least, AUTO_BINNED_SAMPLES_DEEP)
         return AUTO_MAX_BINS if X.shape[0] >= least else None
     return int(max_bins)
 

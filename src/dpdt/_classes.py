@@ -58,7 +58,8 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         bins = uses_bins(self.max_bins, X, depth)
         splitters, candidates, exact_depth2_work = resolve_search(
             self.splitter, self.candidates, depth, binned=bins is not None,
-            n_samples=n_samples, n_features=n_features, exact_depth2=self._auto_exact_depth2)
+            n_samples=n_samples, n_features=n_features, stat_dim=stat_dim,
+            exact_depth2=self._auto_exact_depth2)
         threads = n_threads(self.n_jobs)
         binned = {}
         if bins is not None:

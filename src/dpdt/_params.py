@@ -174,11 +174,11 @@ CANDIDATES = Param(
     all features and thresholds for the training loss. Larger budgets give better trees at a
     cost growing like their product; the budgets near the root matter most. ``"auto"`` is
     ``(1, 31)`` when the root's splitter is ``"screen"``, the DPDT paper's ``(7, 7, 7)`` up to
-    ``max_depth=3``, and from depth 4 the largest of ``(7, 7, 7)``, ``(7, 7, 3)``,
+    ``max_depth=3``, and from depth 4 (or 3 with binned features) the largest of ``(7, 7, 7)``, ``(7, 7, 3)``,
     ``(7, 3, 3)``, ``(7, 3)``, ``(3, 3)``, ``(7,)``, ``(3,)`` whose estimated work (the
-    samples its states read, ``stats_["sample_reads"]``) is at most 24 (binned) or 12
-    (exact thresholds) per sample and level: about twice the time of scikit-learn's CART of
-    the same depth, at any size.
+    samples its states read, ``stats_["sample_reads"]``, times 1 + classes / 8) is at most 33
+    (binned) or 16.5 (exact thresholds) per sample and level: about twice the time of
+    scikit-learn's CART of the same depth, at any size.
     """)
 
 SPLITTER = Param(
@@ -298,7 +298,7 @@ MAX_BINS = Param(
     histograms; a state then costs 4 bytes per sample instead of 4 per sample and
     feature. Thresholds are training values, so prediction needs no bins. None keeps
     exact thresholds. "auto" bins into 255 from 100 000 samples on (from 10 000 when
-    ``max_depth`` is 4 or more, where the many states of a deep search each cost the exact
+    ``max_depth`` is 3 or more, where the many states of a deep search each cost the exact
     layout a partition of p sorted blocks) and is exact below.
     Missing values (NaN) are taken either way: at each split they go to the side better
     for the objective (where the node's training samples had none, to the side with more
