@@ -43,7 +43,7 @@ def test_deep_budgets_are_the_largest_that_fit_the_cap(n_samples, n_features, bi
         cap = AUTO_READS_PER_LEVEL[binned] * n_samples * depth / (1 + stat_dim
                                                                    / AUTO_READ_STATS_SCALE)
 
-        def reads(b):
+        def reads(b, depth=depth):
             return estimate_states(n_samples, n_features, depth, resolve_candidates(b, depth),
                                    ["cart"] * depth, stat_dim=stat_dim).sample_reads
 
@@ -69,7 +69,8 @@ def test_default_reads_within_its_cap(depth, n_samples):
 # The classifier's depth 3 adds the exact depth-2 split, which no parameter names.
 @pytest.mark.parametrize(("estimator", "depth", "n_samples"),
                          [(DPDTreeRegressor, 3, 300)]
-                         + [(estimator, depth, n) for estimator in (DPDTreeClassifier, DPDTreeRegressor)
+                         + [(estimator, depth, n)
+                            for estimator in (DPDTreeClassifier, DPDTreeRegressor)
                             for depth, n in ((4, 300), (6, 300), (4, 12_000))])
 def test_auto_is_the_explicit_search_it_resolves_to(estimator, depth, n_samples):
     X, y = _data(n_samples, seed=depth)
@@ -136,3 +137,15 @@ def test_binned_and_exact_searches_agree_when_bins_hold_every_value(seed, estima
         for a, b in zip(binned.trees_, exact.trees_, strict=True):
             np.testing.assert_array_equal(a.apply(X), b.apply(X))
             np.testing.assert_array_equal(a.feature, b.feature)
+
+
+@pytest.mark.parametrize("splitter", ["lookahead", ("screen", "cart")])
+def test_auto_bins_keep_the_thresholds_an_exact_splitter_needs(monkeypatch, splitter):
+    # Where "auto" would bin, a splitter of exact thresholds the user chose keeps them exact (an
+    # explicit max_bins with it is refused, test_binned.py).
+    monkeypatch.setattr(_binning, "AUTO_BINNED_SAMPLES_DEEP", 100)
+    X, y = _data(300)
+    assert DPDTreeClassifier(max_depth=3, splitter="cart").fit(X, y).n_bins_ is not None
+    model = DPDTreeClassifier(max_depth=3, splitter=splitter, candidates=(2,)).fit(X, y)
+    assert model.n_bins_ is None
+    assert model.score(X, y) >= DPDTreeClassifier(max_depth=3, candidates=1).fit(X, y).score(X, y)

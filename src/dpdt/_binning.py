@@ -20,15 +20,18 @@ AUTO_MAX_BINS = 255
 BINNING_SAMPLES = 200_000
 
 
-def uses_bins(max_bins, X, max_depth):
+def uses_bins(max_bins, X, max_depth, exact_splitter=False):
     """Return the number of bins the fit uses, or None for exact thresholds.
 
-    ``"auto"`` bins large data, or deep searches on mid-sized data; an integer always bins;
-    None never does.
+    ``"auto"`` bins large data, or deep searches on mid-sized data, unless ``exact_splitter``
+    says a splitter the user chose needs exact thresholds; an integer always bins; None never
+    does.
     """
     if max_bins is None:
         return None
     if max_bins == "auto":
+        if exact_splitter:
+            return None
         least = AUTO_BINNED_SAMPLES
         if max_depth >= AUTO_BINNED_DEPTH:
             least = min(least, AUTO_BINNED_SAMPLES_DEEP)

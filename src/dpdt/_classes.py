@@ -19,7 +19,13 @@ from ._memory import estimate_states, fixed_fit_bytes, state_budget
 from ._params import CLASSIFIER, REGRESSOR, declare
 from ._progress import core_seconds, reporter
 from ._runner import call_core, n_threads
-from ._search_policy import MAX_BOUNDED_DEPTH, resolve_search, search_depth
+from ._search_policy import (
+    EXACT_ONLY_SPLITTERS,
+    MAX_BOUNDED_DEPTH,
+    needs_exact_thresholds,
+    resolve_search,
+    search_depth,
+)
 from ._tree import Tree
 from ._validation import binary_exponent, check_feature_costs, training_weight
 
@@ -55,7 +61,8 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
         weight = np.ascontiguousarray(weight)
         depth = search_depth(self.max_depth, n_samples)
-        bins = uses_bins(self.max_bins, X, depth)
+        bins = uses_bins(self.max_bins, X, depth,
+                         exact_splitter=needs_exact_thresholds(self.splitter))
         splitters, candidates, exact_depth2_work = resolve_search(
             self.splitter, self.candidates, depth, binned=bins is not None,
             n_samples=n_samples, n_features=n_features, stat_dim=stat_dim,
@@ -63,7 +70,7 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         threads = n_threads(self.n_jobs)
         binned = {}
         if bins is not None:
-            for exact_only in ("lookahead", "screen"):
+            for exact_only in EXACT_ONLY_SPLITTERS:
                 if exact_only in splitters:
                     raise ValueError(f"the {exact_only} splitter needs exact thresholds: "
                                      "set max_bins=None")

@@ -168,17 +168,17 @@ CANDIDATES = Param(
     "candidates", "auto",
     [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"}), tuple, list],
     '"auto", int or tuple of int', """
-    Number of candidate splits generated at a state of depth ``d`` is ``candidates[d]``;
-    depths beyond the tuple use 1 (the greedy split). An int means that budget at every
-    depth. A state with a single split left ignores it: its split is searched exactly over
-    all features and thresholds for the training loss. Larger budgets give better trees at a
-    cost growing like their product; the budgets near the root matter most. ``"auto"`` is
-    ``(1, 31)`` when the root's splitter is ``"screen"``, the DPDT paper's ``(7, 7, 7)`` up to
-    ``max_depth=3``, and from depth 4 (or 3 with binned features) the largest of ``(7, 7, 7)``, ``(7, 7, 3)``,
-    ``(7, 3, 3)``, ``(7, 3)``, ``(3, 3)``, ``(7,)``, ``(3,)`` whose estimated work (the
-    samples its states read, ``stats_["sample_reads"]``, times 1 + classes / 8) is at most 33
-    (binned) or 16.5 (exact thresholds) per sample and level: about twice the time of
-    scikit-learn's CART of the same depth, at any size.
+    Number of candidate splits generated at a state of depth ``d`` is ``candidates[d]``; depths
+    beyond the tuple use 1 (the greedy split). An int means that budget at every depth. A state
+    with a single split left ignores it: its split is searched exactly over all features and
+    thresholds for the training loss. Larger budgets give better trees at a cost growing like
+    their product; the budgets near the root matter most. ``"auto"`` is ``(1, 31)`` when the
+    root's splitter is ``"screen"``, the DPDT paper's ``(7, 7, 7)`` up to ``max_depth=3``, and
+    from depth 4 (or 3 with binned features) the largest of ``(7, 7, 7)``, ``(7, 7, 3)``, ``(7,
+    3, 3)``, ``(7, 3)``, ``(3, 3)``, ``(7,)``, ``(3,)`` whose estimated work (the samples its
+    states read, ``stats_["sample_reads"]``, times 1 + classes / 8) is at most 33 (binned) or
+    16.5 (exact thresholds) per sample and level: about twice the time of scikit-learn's CART of
+    the same depth, at any size.
     """)
 
 SPLITTER = Param(
@@ -299,7 +299,8 @@ MAX_BINS = Param(
     feature. Thresholds are training values, so prediction needs no bins. None keeps
     exact thresholds. "auto" bins into 255 from 100 000 samples on (from 10 000 when
     ``max_depth`` is 3 or more, where the many states of a deep search each cost the exact
-    layout a partition of p sorted blocks) and is exact below.
+    layout a partition of p sorted blocks) and is exact below, or with a splitter that needs
+    exact thresholds ("lookahead", "screen").
     Missing values (NaN) are taken either way: at each split they go to the side better
     for the objective (where the node's training samples had none, to the side with more
     samples), as in scikit-learn's trees.

@@ -9,6 +9,9 @@ from numbers import Integral
 from ._memory import estimate_states
 from ._params import SPLITTERS
 
+# Generators that read exact thresholds: with them, max_bins="auto" keeps the features exact.
+EXACT_ONLY_SPLITTERS = ("lookahead", "screen")
+
 # The bounded search recurses about depth**2 / 2 frames deep; deeper limits take the front's path.
 MAX_BOUNDED_DEPTH = 64
 MAX_CANDIDATES = 2**31 - 1
@@ -29,17 +32,17 @@ AUTO_SCREEN_CANDIDATES_DEPTH_3 = (1, 31)
 # optimal 76, 77 with it), and this bound caps what the search costs on large or wide data.
 AUTO_EXACT_DEPTH2_WORK = 2_500_000
 AUTO_CART_CANDIDATES = (7, 7, 7)
-# From depth 4 on (at depth 3 too with binned features), "auto" grows CART's candidates and spends on the search a bounded multiple of
-# the passes over the data a greedy tree makes: the first budgets of this ladder (most search
-# first, the deepest budget cut first, since the budgets near the root matter most) whose
-# estimated sample reads (stats_["sample_reads"]), weighted by 1 + stat_dim / 8, are at most
-# AUTO_READS_PER_LEVEL per training sample and level. A read costs the binned layout about a
-# twentieth of what scikit-learn's CART spends per sample, feature and level (it sorts at every
-# node) and the exact layout about a fifth, and both more with more classes, whose sums every
-# histogram bin holds and every impurity reads (23 classes: about three times 3 classes'),
-# measured with benchmarks/scaling.py: the caps keep the fit within about twice CART's time.
-# The screen alone costs 1.5 to 8 times CART's time on the bundled sets, so deep trees leave it
-# out; at depth 3 its root split is worth that cost (the optima).
+# From depth 4 on (at depth 3 too with binned features), "auto" grows CART's candidates and spends
+# on the search a bounded multiple of the passes over the data a greedy tree makes: the first
+# budgets of this ladder (most search first, the deepest budget cut first, since the budgets near
+# the root matter most) whose estimated sample reads (stats_["sample_reads"]), weighted by 1 +
+# stat_dim / 8, are at most AUTO_READS_PER_LEVEL per training sample and level. A read costs the
+# binned layout about a twentieth of what scikit-learn's CART spends per sample, feature and level
+# (it sorts at every node) and the exact layout about a fifth, and both more with more classes,
+# whose sums every histogram bin holds and every impurity reads (23 classes: about three times 3
+# classes'), measured with benchmarks/scaling.py: the caps keep the fit within about twice CART's
+# time. The screen alone costs 1.5 to 8 times CART's time on the bundled sets, so deep trees leave
+# it out; at depth 3 on fewer than 10 000 samples its root split is worth that cost (the optima).
 AUTO_DEEP_LADDER = ((7, 7, 7), (7, 7, 3), (7, 3, 3), (7, 3), (3, 3), (7,), (3,), (1,))
 AUTO_READS_PER_LEVEL = {True: 33.0, False: 16.5}   # keyed by binned
 AUTO_READ_STATS_SCALE = 8
@@ -51,9 +54,9 @@ def resolve_search(splitter, candidates, max_depth, binned, n_samples, n_feature
     """Return the per-depth split generators, candidate budgets and exact depth-2 work.
 
     ``binned`` tells whether the features are binned (``max_bins``), which rules out the screen,
-    and ``stat_dim`` is the size of the objective's leaf statistics (the classes). The work is the core's ``exact_depth2_work``: 0, or, when ``exact_depth2`` allows it, the
-    sample ids a search for the split of best exact depth-2 lookahead may read to join a state's
-    candidates.
+    and ``stat_dim`` is the size of the objective's leaf statistics (the classes). The work is
+    the core's ``exact_depth2_work``: 0, or, when ``exact_depth2`` allows it, the sample ids a
+    search for the split of best exact depth-2 lookahead may read to join a state's candidates.
     """
     auto = isinstance(splitter, str) and splitter == "auto"
     if auto:
@@ -83,6 +86,12 @@ def deep_budgets(n_samples, n_features, max_depth, splitters, binned, stat_dim):
         if estimate.sample_reads * (1 + stat_dim / AUTO_READ_STATS_SCALE) <= cap:
             return budgets
     return AUTO_DEEP_LADDER[-1]
+
+
+def needs_exact_thresholds(splitter):
+    """Return whether the user's ``splitter`` (not "auto") names a generator of exact thresholds."""
+    names = [splitter] if isinstance(splitter, str) else list(splitter)
+    return any(name in EXACT_ONLY_SPLITTERS for name in names)
 
 
 def resolve_candidates(candidates, max_depth):
