@@ -106,8 +106,8 @@ def test_screen_on_wide_data_keeps_the_features_of_a_split():
     np.testing.assert_array_equal(wide_tree.value, narrow_tree.value)
 
 
-@pytest.mark.parametrize("max_depth, candidates, exact_depth2_work",
-                         [(3, (1, 31), 1), (4, (1, 15, 7), None)])
+# Deeper trees' default is CART's ladder (tests/test_search_policy.py).
+@pytest.mark.parametrize("max_depth, candidates, exact_depth2_work", [(3, (1, 31), 1)])
 def test_default_is_the_screen_at_the_root_with_exact_thresholds(
         max_depth, candidates, exact_depth2_work, monkeypatch):
     # At depth 3 the default also offers the exact depth-2 split where its search is affordable;
