@@ -264,3 +264,30 @@ def test_binned_fit_is_never_worse_than_its_greedy_tree():
     greedy = DPDTreeClassifier(max_depth=3, candidates=(1, 1), max_bins=64).fit(X, y)
     dpdt_tree = DPDTreeClassifier(max_depth=3, candidates=(4, 4), max_bins=64).fit(X, y)
     assert dpdt_tree.pareto_front_["train_loss"][0] <= greedy.pareto_front_["train_loss"][0] + 1e-12
+
+
+@pytest.mark.parametrize("max_bins", [2, 255, 300])
+@pytest.mark.parametrize("n_threads", [1, 2])
+def test_core_codes_are_numpy_searchsorted(max_bins, n_threads):
+    # The core codes every value as numpy's searchsorted(upper_f, x, side="left") would, NaN
+    # (which sorts last) included, whatever the number of threads.
+    rng = np.random.default_rng(max_bins)
+    X = np.column_stack([rng.standard_normal(40_000), rng.integers(0, 9, 40_000),
+                         rng.integers(0, 600, 40_000), np.full(40_000, np.nan)]).astype(float)
+    X[rng.random(X.shape) < 0.05] = np.nan
+    codes, n_bins, upper = _binning.bin_features(X, max_bins, np.random.RandomState(0),
+                                                 n_threads=n_threads)
+    assert codes.dtype == (np.uint8 if max_bins <= 255 else np.uint16)
+    edges = np.split(upper, np.cumsum(n_bins)[:-1])
+    expected = np.column_stack([np.searchsorted(e, x, side="left") for e, x in zip(edges, X.T)])
+    np.testing.assert_array_equal(codes, expected)
+
+
+def test_core_codes_refuse_inconsistent_bins():
+    X = np.zeros((3, 2))
+    with pytest.raises(ValueError, match="offset"):
+        dpdt._core.bin_codes(X, np.zeros(3), np.array([0, 1, 2]), wide=False)
+    with pytest.raises(ValueError, match="at least one bin"):
+        dpdt._core.bin_codes(X, np.zeros(2), np.array([0, 0, 2]), wide=False)
+    with pytest.raises(ValueError, match="code type"):
+        dpdt._core.bin_codes(X, np.zeros(300), np.array([0, 1, 300]), wide=False)

@@ -15,6 +15,7 @@
 #include <variant>
 #include <vector>
 
+#include "dpdt/binning.hpp"
 #include "dpdt/branches.hpp"
 #include "dpdt/memory.hpp"
 #include "dpdt/optimal.hpp"
@@ -330,6 +331,34 @@ OwnedBins<Code> own_bins(Codes<Code> codes, Array1<int32_t> n_bins, Array1<doubl
     return owned;
 }
 
+// The bin codes of X (dpdt/binning.hpp) for features whose bins' upper values are
+// upper[offset[f] .. offset[f + 1]): uint8 unless `wide`, then uint16.
+template <class Code>
+nb::ndarray<nb::numpy, Code> coded(Array2<double> X, Array1<double> upper, Array1<int64_t> offset, int n_threads) {
+    const int64_t n = static_cast<int64_t>(X.shape(0)), p = static_cast<int64_t>(X.shape(1));
+    const int64_t* off = offset.data();
+    if (static_cast<int64_t>(offset.shape(0)) != p + 1 || off[0] != 0 ||
+        off[p] != static_cast<int64_t>(upper.shape(0)))
+        throw nb::value_error("offset must hold n_features + 1 increasing positions in upper, from 0 to its size");
+    for (int64_t f = 0; f < p; ++f) {
+        const int64_t count = off[f + 1] - off[f];
+        // Codes run to the bin count (a missing value's), which the code type must hold.
+        if (count < 1 || count > static_cast<int64_t>(std::numeric_limits<Code>::max()))
+            throw nb::value_error("every feature needs at least one bin, and no more than its code type holds");
+    }
+    if (n_threads < 1) throw nb::value_error("n_threads must be at least 1");
+    std::vector<Code> codes(static_cast<size_t>(n) * static_cast<size_t>(p));
+    without_gil([&] {
+        dpdt::bin_codes(X.data(), n, p, upper.data(), off, codes.data(), n_threads, interrupted);
+    });
+    return to_numpy(std::move(codes), {static_cast<size_t>(n), static_cast<size_t>(p)});
+}
+
+nb::object bin_codes(Array2<double> X, Array1<double> upper, Array1<int64_t> offset, bool wide, int n_threads) {
+    if (wide) return nb::cast(coded<uint16_t>(X, upper, offset, n_threads));
+    return nb::cast(coded<uint8_t>(X, upper, offset, n_threads));
+}
+
 PreparedData prepare(Array2<double> X, std::optional<AnyCodes> codes, std::optional<Array1<int32_t>> n_bins,
                      std::optional<Array1<double>> upper) {
     const int64_t n = static_cast<int64_t>(X.shape(0)), p = static_cast<int64_t>(X.shape(1));
@@ -503,6 +532,10 @@ NB_MODULE(_core, m) {
         .def_prop_ro("n_samples", [](const PreparedData& d) { return d.n; })
         .def_prop_ro("n_features", [](const PreparedData& d) { return d.p; })
         .def_prop_ro("binned", &PreparedData::binned);
+    m.def("bin_codes", &bin_codes, "X"_a.noconvert(), "upper"_a.noconvert(), "offset"_a.noconvert(), nb::kw_only(),
+          "wide"_a, "n_threads"_a = 1,
+          "Bin codes of X: per feature f, the first bin whose upper value upper[offset[f] + b] is >= x "
+          "(numpy's searchsorted, side='left'), or the feature's bin count for NaN; uint16 if wide, else uint8.");
     m.def("prepare", &prepare, "X"_a.noconvert(), nb::kw_only(), "codes"_a.noconvert().none() = nb::none(),
           "n_bins"_a.noconvert().none() = nb::none(), "upper"_a.noconvert().none() = nb::none());
     m.def("fit_newton", &fit_newton, "prepared"_a, "gradient"_a.noconvert(), "hessian"_a.noconvert(),

@@ -4,6 +4,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from . import _core
+
 #: "auto" bins the features from this many training samples on, and keeps exact thresholds below.
 AUTO_BINNED_SAMPLES = 100_000
 #: From this depth, "auto" bins from AUTO_BINNED_SAMPLES_DEEP samples: a deep search solves many
@@ -62,10 +64,9 @@ def bin_features(X, max_bins, random_state, n_threads=1):
     rows = None
     if n_samples > BINNING_SAMPLES:
         rows = np.sort(random_state.choice(n_samples, BINNING_SAMPLES, replace=False))
-    # Column by column, each contiguous: the sorts and searches of one feature read its values
-    # in order, and numpy releases the GIL in them, so threads take features in parallel.
+    # Column by column, each contiguous: numpy releases the GIL in the sorts of one feature's
+    # values, so threads take features in parallel; the core then codes every value.
     columns = np.asfortranarray(X)
-    codes = np.empty((n_samples, n_features), dtype=code_type, order="F")
     n_bins = np.empty(n_features, dtype=np.int32)
     uppers = [None] * n_features
     levels = np.arange(1, max_bins + 1) / max_bins
@@ -91,8 +92,6 @@ def bin_features(X, max_bins, random_state, n_threads=1):
         if upper.size > max_bins:   # the appended maximum merges with the last quantile's bin
             upper = np.append(upper[:max_bins - 1], upper[-1])
         n_bins[f] = upper.size
-        # NaN sorts after every number, so searchsorted gives it n_bins[f]: the missing code.
-        codes[:, f] = np.searchsorted(upper, column, side="left")
         uppers[f] = upper
 
     if n_threads > 1 and n_features > 1:
@@ -101,5 +100,9 @@ def bin_features(X, max_bins, random_state, n_threads=1):
     else:
         for f in range(n_features):
             cut(f)
-    codes = np.ascontiguousarray(codes)
-    return codes, n_bins, np.concatenate(uppers).astype(np.float64)
+    upper = np.concatenate(uppers).astype(np.float64)
+    offset = np.concatenate([[0], np.cumsum(n_bins, dtype=np.int64)])
+    # A missing value gets n_bins[f], after every present bin (as NaN sorts in numpy).
+    codes = _core.bin_codes(np.ascontiguousarray(X, dtype=np.float64), upper, offset,
+                            wide=code_type is np.uint16, n_threads=n_threads)
+    return codes, n_bins, upper
