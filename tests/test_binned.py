@@ -279,7 +279,8 @@ def test_core_codes_are_numpy_searchsorted(max_bins, n_threads):
                                                  n_threads=n_threads)
     assert codes.dtype == (np.uint8 if max_bins <= 255 else np.uint16)
     edges = np.split(upper, np.cumsum(n_bins)[:-1])
-    expected = np.column_stack([np.searchsorted(e, x, side="left") for e, x in zip(edges, X.T)])
+    expected = np.column_stack([np.searchsorted(e, x, side="left")
+                                for e, x in zip(edges, X.T, strict=True)])
     np.testing.assert_array_equal(codes, expected)
 
 
