@@ -18,8 +18,8 @@ from dpdt._memory import estimate_states
 from dpdt._search_policy import (
     AUTO_DEEP_LADDER,
     AUTO_READ_STATS_SCALE,
-    AUTO_READS_PER_LEVEL,
     deep_budgets,
+    reads_per_level,
     resolve_candidates,
 )
 
@@ -33,15 +33,15 @@ def _data(n, p=6, seed=0, distinct=None):
     return X, y
 
 
-@pytest.mark.parametrize("n_samples", [5, 60, 3000])
+@pytest.mark.parametrize("n_samples", [5, 60, 3000, 30_000, 10**7])
 @pytest.mark.parametrize("n_features", [1, 8, 40])
 @pytest.mark.parametrize("binned", [False, True])
 @pytest.mark.parametrize("stat_dim", [2, 23])
 def test_deep_budgets_are_the_largest_that_fit_the_cap(n_samples, n_features, binned, stat_dim):
     for depth in (4, 5, 6, 8, 12):
         budgets = deep_budgets(n_samples, n_features, depth, ["cart"] * depth, binned, stat_dim)
-        cap = AUTO_READS_PER_LEVEL[binned] * n_samples * depth / (1 + stat_dim
-                                                                   / AUTO_READ_STATS_SCALE)
+        cap = reads_per_level(n_samples, binned) * n_samples * depth / (1 + stat_dim
+                                                                        / AUTO_READ_STATS_SCALE)
 
         def reads(b, depth=depth):
             return estimate_states(n_samples, n_features, depth, resolve_candidates(b, depth),
@@ -62,7 +62,7 @@ def test_default_reads_within_its_cap(depth, n_samples):
     model = DPDTreeClassifier(max_depth=depth).fit(X, y)
     binned = model.n_bins_ is not None
     assert binned == (n_samples >= _binning.AUTO_BINNED_SAMPLES_DEEP)
-    cap = AUTO_READS_PER_LEVEL[binned] * n_samples * depth / (1 + 3 / AUTO_READ_STATS_SCALE)
+    cap = reads_per_level(n_samples, binned) * n_samples * depth / (1 + 3 / AUTO_READ_STATS_SCALE)
     assert 0 < model.stats_["sample_reads"] <= cap
 
 
@@ -88,6 +88,13 @@ def test_auto_is_the_explicit_search_it_resolves_to(estimator, depth, n_samples)
     assert len(default.trees_) == len(explicit.trees_)
     for a, b in zip(default.trees_, explicit.trees_, strict=True):
         assert_tree_equal(a, b)
+
+
+def test_binned_cap_grows_with_the_samples_then_stops():
+    caps = [reads_per_level(n, True) for n in (1_000, 10_000, 40_000, 100_000, 10**7)]
+    assert caps[0] == caps[1] < caps[2] < caps[3] == caps[4]
+    assert caps[3] == pytest.approx(caps[1] * 10**0.5)
+    assert reads_per_level(10**7, False) == reads_per_level(10, False)
 
 
 def test_depth_three_keeps_the_screen_and_deeper_trees_take_the_ladder():

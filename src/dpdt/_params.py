@@ -174,11 +174,12 @@ CANDIDATES = Param(
     thresholds for the training loss. Larger budgets give better trees at a cost growing like
     their product; the budgets near the root matter most. ``"auto"`` is ``(1, 31)`` when the
     root's splitter is ``"screen"``, the DPDT paper's ``(7, 7, 7)`` up to ``max_depth=3``, and
-    from depth 4 (or 3 with binned features) the largest of ``(7, 7, 7)``, ``(7, 7, 3)``, ``(7,
-    3, 3)``, ``(7, 3)``, ``(3, 3)``, ``(7,)``, ``(3,)`` whose estimated work (the samples its
-    states read, ``stats_["sample_reads"]``, times 1 + classes / 8) is at most 33 (binned) or
-    16.5 (exact thresholds) per sample and level: about twice the time of scikit-learn's CART of
-    the same depth, at any size.
+    from depth 4 (or 3 with binned features) the largest of ``(7, 7, 7)``, ``(7, 7, 3)``,
+    ``(7, 3, 3)``, ``(7, 3)``, ``(3, 3)``, ``(7,)``, ``(3,)`` whose estimated work (the samples
+    its states read, ``stats_["sample_reads"]``, times 1 + classes / 8) is at most 16.5 per
+    sample and level with exact thresholds, 33 binned at 10 000 samples, growing like the square
+    root of the samples up to 104 at 100 000: within about 3 times the time of scikit-learn's
+    CART of the same depth at any size (``benchmarks/scaling.py``).
     """)
 
 SPLITTER = Param(

@@ -4,6 +4,7 @@ What ``splitter="auto"`` and ``candidates="auto"`` resolve to, the checks of exp
 the limits the core's search takes (its depth, its candidate counts).
 """
 
+import math
 from numbers import Integral
 
 from ._memory import estimate_states
@@ -36,16 +37,23 @@ AUTO_CART_CANDIDATES = (7, 7, 7)
 # on the search a bounded multiple of the passes over the data a greedy tree makes: the first
 # budgets of this ladder (most search first, the deepest budget cut first, since the budgets near
 # the root matter most) whose estimated sample reads (stats_["sample_reads"]), weighted by 1 +
-# stat_dim / 8, are at most AUTO_READS_PER_LEVEL per training sample and level. A read costs the
+# stat_dim / 8, are at most reads_per_level per training sample and level. A read costs the
 # binned layout about a twentieth of what scikit-learn's CART spends per sample, feature and level
 # (it sorts at every node) and the exact layout about a fifth, and both more with more classes,
 # whose sums every histogram bin holds and every impurity reads (23 classes: about three times 3
-# classes'), measured with benchmarks/scaling.py: the caps keep the fit within about twice CART's
-# time. The screen alone costs 1.5 to 8 times CART's time on the bundled sets, so deep trees leave
-# it out; at depth 3 on fewer than 10 000 samples its root split is worth that cost (the optima).
+# classes'), measured with benchmarks/scaling.py: the caps keep the fit within 3 times CART's time
+# (about twice, on most data). The screen alone costs 1.5 to 8 times CART's time on the bundled
+# sets, so deep trees leave it out; at depth 3 on fewer than 10 000 samples its root split is worth
+# that cost (the optima).
 AUTO_DEEP_LADDER = ((7, 7, 7), (7, 7, 3), (7, 3, 3), (7, 3), (3, 3), (7,), (3,), (1,))
 AUTO_READS_PER_LEVEL = {True: 33.0, False: 16.5}   # keyed by binned
 AUTO_READ_STATS_SCALE = 8
+# A binned state scans its histograms, bins x classes per feature, whatever its samples, where
+# CART sorts them: the larger the data, the smaller that fixed part, and the cheaper a read against
+# CART. The binned cap above holds at 10 000 samples and grows like the square root of the samples
+# up to 100 000 (where the (7, 3, 3) fits measured 5 to 6 times cheaper against CART than at
+# 10 000), and no further, for lack of measurements beyond.
+AUTO_READS_GROWTH = (10_000, 100_000)
 AUTO_DEEP_FROM_DEPTH = 4
 
 
@@ -77,9 +85,17 @@ def resolve_search(splitter, candidates, max_depth, binned, n_samples, n_feature
     return splitters, resolve_candidates(candidates, max_depth), exact_depth2_work
 
 
+def reads_per_level(n_samples, binned):
+    """Return the cap of :func:`deep_budgets`: weighted reads per sample and level."""
+    if not binned:
+        return AUTO_READS_PER_LEVEL[False]
+    low, high = AUTO_READS_GROWTH
+    return AUTO_READS_PER_LEVEL[True] * math.sqrt(min(max(n_samples, low), high) / low)
+
+
 def deep_budgets(n_samples, n_features, max_depth, splitters, binned, stat_dim):
     """Return the first budgets of ``AUTO_DEEP_LADDER`` whose estimated work fits the cap."""
-    cap = AUTO_READS_PER_LEVEL[binned] * n_samples * max_depth
+    cap = reads_per_level(n_samples, binned) * n_samples * max_depth
     for budgets in AUTO_DEEP_LADDER:
         estimate = estimate_states(n_samples, n_features, max_depth,
                                    resolve_candidates(budgets, max_depth), splitters, stat_dim)
