@@ -64,16 +64,17 @@ def bin_features(X, max_bins, random_state, n_threads=1):
     rows = None
     if n_samples > BINNING_SAMPLES:
         rows = np.sort(random_state.choice(n_samples, BINNING_SAMPLES, replace=False))
-    # Column by column, each contiguous: numpy releases the GIL in the sorts of one feature's
-    # values, so threads take features in parallel; the core then codes every value.
-    columns = np.asfortranarray(X)
+    # The sampled rows column by column, each contiguous: numpy releases the GIL in the sorts of
+    # one feature's values, so threads take features in parallel; the core then codes every value.
+    columns = np.asfortranarray(X if rows is None else X[rows])
+    # The largest present value of every feature over all rows (NaN where a feature has none).
+    present_maxima = np.fmax.reduce(X, axis=0)
     n_bins = np.empty(n_features, dtype=np.int32)
     uppers = [None] * n_features
     levels = np.arange(1, max_bins + 1) / max_bins
 
     def cut(f):
-        column = columns[:, f]
-        sample = column if rows is None else column[rows]
+        sample = columns[:, f]
         sample = sample[~np.isnan(sample)]
         distinct, counts = np.unique(sample, return_counts=True)
         if distinct.size > max_bins:
@@ -81,8 +82,8 @@ def bin_features(X, max_bins, random_state, n_threads=1):
             # value whose empirical CDF reaches each level, read off the sorted counts.
             reached = np.searchsorted(np.cumsum(counts), levels * sample.size, side="left")
             distinct = np.unique(distinct[np.minimum(reached, distinct.size - 1)])
-        present_max = np.nanmax(column) if not np.isnan(column).all() else None
-        if present_max is None:
+        present_max = present_maxima[f]
+        if np.isnan(present_max):
             upper = np.zeros(1)   # only missing values: one empty bin, never split
         elif distinct.size == 0 or distinct[-1] < present_max:
             # The last bin must hold every present value, those the sample missed included.
