@@ -178,7 +178,7 @@ CANDIDATES = Param(
     ``(7, 3, 3)``, ``(7, 3)``, ``(3, 3)``, ``(7,)``, ``(3,)`` whose estimated work (the samples
     its states read, ``stats_["sample_reads"]``, times 1 + classes / 8) is at most 16.5 per
     sample and level with exact thresholds, 33 binned at 10 000 samples, growing like the square
-    root of the samples up to 104 at 100 000: within about 3 times the time of scikit-learn's
+    root of the samples up to 74 at 50 000: within about 3 times the time of scikit-learn's
     CART of the same depth at any size (``benchmarks/scaling.py``).
     """)
 
