@@ -9,7 +9,7 @@ import pytest
 from numpy.testing import assert_array_equal
 from sklearn.datasets import load_iris
 
-from dpdt import DPDTreeClassifier, DPDTreeRegressor, datasets, load
+from dpdt import DPDTreeClassifier, DPDTreeClassifierCV, DPDTreeRegressor, datasets, load
 from dpdt._cli import main
 
 
@@ -135,14 +135,16 @@ def test_fit_with_held_out_file(iris_csv, capsys):
     (["fit", "{d}/iris.csv"], "name the column to predict with --target"),
     (["fit", "{d}/iris.csv", "--target", "petal_width", "--dataset", "bank"], "exactly one"),
     (["fit", "{d}/iris.csv", "--target", "petal_width"], "column 'species' is not numeric"),
-    (["fit", "{d}/iris.csv", "--target", "species", "--regression"], "needs a numeric target"),
+    (["fit", "{d}/iris.csv", "--target", "species", "--regression"],
+     "--task regression needs a numeric target"),
+    (["fit", "{d}/iris.csv", "--target", "species", "--cv", "3", "--alpha", "0.1"],
+     "give --cv or --alpha, not both"),
     (["fit", "{d}/missing.csv", "--target", "y"], "no such file"),
     (["fit", "{d}/model.txt.json", "--target", "y"], "unknown file type '.json'"),
     (["show", "{d}/iris.csv"], "not a dpdt model file"),
     (["show", "{d}/absent.json"], "no such file"),
     (["predict", "{d}/model.json", "{d}/bad.csv"], "missing feature columns ['petal_width']"),
     (["predict", "{d}/model.json", "{d}/text.csv"], "column 'sepal_width' is not numeric"),
-    (["fit", "{d}/nan.csv", "--target", "species"], "column 'sepal_width' has missing values"),
 ])
 def test_bad_input_is_a_clear_error(iris_csv, capsys, argv, message):
     d = iris_csv
@@ -292,3 +294,66 @@ def test_python_dash_m_dpdt_is_the_command(tmp_path):
                           capture_output=True, text=True)
     assert proc.returncode == 2
     assert proc.stderr.startswith("dpdt show: ") and proc.stderr.count("\n") == 1
+
+
+def test_missing_feature_values_fit_and_predict_as_in_python(iris_csv, tmp_path, capsys):
+    # NaN in a feature column is the trees' business (routed at each split), not a refusal.
+    frame = pd.read_csv(iris_csv / "iris.csv")
+    frame.loc[::9, "sepal_width"] = np.nan
+    frame.to_csv(tmp_path / "nan.csv", index=False)
+    model = tmp_path / "model.json"
+    assert main(["fit", str(tmp_path / "nan.csv"), "--target", "species", "--out",
+                 str(model)]) == 0
+    python = DPDTreeClassifier().fit(frame.drop(columns="species"), frame["species"])
+    out = tmp_path / "predictions.csv"
+    frame.drop(columns="species").to_csv(tmp_path / "new.csv", index=False)
+    assert main(["predict", str(model), str(tmp_path / "new.csv"), "--out", str(out)]) == 0
+    assert_array_equal(pd.read_csv(out)["prediction"],
+                       python.predict(frame.drop(columns="species")))
+
+
+@pytest.mark.parametrize(("target", "task", "expected"), [
+    (lambda y, rng: y * 1.5 + rng.normal(size=len(y)), "auto", "regression"),
+    (lambda y, rng: y, "auto", "3 classes"),
+    (lambda y, rng: rng.integers(0, 100, len(y)), "auto", "say --task"),
+    (lambda y, rng: rng.integers(0, 100, len(y)), "regression", "regression"),
+    (lambda y, rng: rng.integers(0, 100, len(y)), "classification", "classes"),
+])
+def test_the_task_follows_the_target_or_asks(tmp_path, capsys, target, task, expected):
+    X, y = load_iris(return_X_y=True)
+    frame = pd.DataFrame(X, columns=list("abcd"))
+    frame["t"] = target(y, np.random.default_rng(0))
+    frame.to_csv(tmp_path / "data.csv", index=False)
+    status = main(["fit", str(tmp_path / "data.csv"), "--target", "t", "--task", task,
+                   "--max-depth", "2"])
+    captured = capsys.readouterr()
+    assert expected in (captured.out if status == 0 else captured.err)
+    assert status == (2 if expected == "say --task" else 0)
+
+
+def test_cv_chooses_the_alpha_python_chooses(iris_csv, capsys):
+    frame = pd.read_csv(iris_csv / "iris.csv")
+    assert main(["fit", str(iris_csv / "iris.csv"), "--target", "species", "--cv", "4"]) == 0
+    out = capsys.readouterr().out
+    cv = DPDTreeClassifierCV(max_depth=3, cv=4).fit(frame.drop(columns="species"),
+                                                   frame["species"])
+    assert f"Tree for alpha = {cv.alpha_:.6g}, chosen by 4-fold cross-validation" in out
+
+
+def test_held_out_file_scores_every_tree_of_the_front(iris_csv, tmp_path, capsys):
+    frame = pd.read_csv(iris_csv / "iris.csv")
+    train, test = frame.iloc[::2], frame.iloc[1::2]
+    train.to_csv(tmp_path / "train.csv", index=False)
+    test.to_csv(tmp_path / "test.csv", index=False)
+    assert main(["pareto", str(tmp_path / "train.csv"), "--target", "species", "--test",
+                 str(tmp_path / "test.csv")]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ")]
+    assert "test accuracy" in rows[0]
+    clf = DPDTreeClassifier().fit(train.drop(columns="species"), train["species"])
+    assert len(rows) - 1 == len(clf.pareto_front_)
+    for line, row in zip(rows[1:], clf.pareto_front_, strict=True):
+        low, high = row["alpha_min"], row["alpha_max"]
+        clf.set_params(alpha=high / 2 if low == 0 else (2 * low if np.isinf(high)
+                                                        else (low + high) / 2))
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        assert cells[3] == f"{clf.score(test.drop(columns='species'), test['species']):.4f}"

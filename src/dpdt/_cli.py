@@ -10,6 +10,7 @@ import numpy as np
 
 from . import datasets
 from ._classes import DPDTreeClassifier, DPDTreeRegressor
+from ._cv import DPDTreeClassifierCV, DPDTreeRegressorCV
 from ._export import export_text
 from ._io import load
 from ._params import SPLITTERS
@@ -19,22 +20,49 @@ class CommandError(ValueError):
     """A problem with the command's input, reported as one line and exit status 2."""
 
 
-def format_front(estimator):
-    """Return the Pareto front of a fitted estimator as a markdown table."""
+def format_front(estimator, X_test=None, y_test=None):
+    """Return the Pareto front of a fitted estimator as a markdown table.
+
+    With held-out data, each tree's test accuracy (or MSE) too.
+    """
     front = estimator.pareto_front_
     classifier = hasattr(estimator, "classes_")
     metric = "train accuracy" if classifier else "train MSE"
-    lines = [f"| alpha from | alpha to | {metric} | complexity | leaves | depth |",
-             "|---:|---:|---:|---:|---:|---:|"]
+    tested = X_test is not None
+    test_metric = " test accuracy |" if classifier else " test MSE |"
+    lines = [f"| alpha from | alpha to | {metric} |{test_metric if tested else ''} complexity "
+             "| leaves | depth |",
+             "|---:|---:|---:|" + ("---:|" if tested else "") + "---:|---:|---:|"]
     for row in front:
         value = 1 - row["train_loss"] if classifier else row["train_loss"]
         # A tree of a Pareto front that no alpha selects has no alpha range.
-        alphas = ("-", "-") if np.isnan(row["alpha_min"]) else (
-            f"{row['alpha_min']:.6g}", f"{row['alpha_max']:.6g}")
-        lines.append(f"| {alphas[0]} | {alphas[1]} | "
-                     f"{value:.4f} | {row['complexity']:.4f} | "
-                     f"{row['n_leaves']} | {row['depth']} |")
+        selectable = not np.isnan(row["alpha_min"])
+        alphas = (f"{row['alpha_min']:.6g}", f"{row['alpha_max']:.6g}") if selectable else (
+            "-", "-")
+        test = ""
+        if tested:
+            test = f" {_test_figure(estimator, row, X_test, y_test)} |" if selectable else " - |"
+        lines.append(f"| {alphas[0]} | {alphas[1]} | {value:.4f} |{test} "
+                     f"{row['complexity']:.4f} | {row['n_leaves']} | {row['depth']} |")
     return "\n".join(lines)
+
+
+def _test_figure(estimator, row, X_test, y_test):
+    """Return the held-out accuracy (or MSE) of the front's tree of ``row``."""
+    low, high = float(row["alpha_min"]), float(row["alpha_max"])
+    # An alpha inside the row's range selects its tree, whatever the tie-breaks at the ends.
+    alpha = high / 2 if low == 0 else (2 * low if np.isinf(high) else (low + high) / 2)
+    tree = getattr(estimator, "best_estimator_", estimator)   # a CV estimator's refit
+    kept = tree.get_params()["alpha"]
+    try:
+        tree.set_params(alpha=alpha)
+        if hasattr(tree, "classes_"):
+            return f"{tree.score(X_test, y_test):.4f}"
+        from sklearn.metrics import mean_squared_error
+
+        return f"{mean_squared_error(y_test, tree.predict(X_test)):.6g}"
+    finally:
+        tree.set_params(alpha=kept)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -72,14 +100,12 @@ def _read_table(path):
 
 
 def _check_numeric(frame, path):
-    """Refuse non-numeric or missing feature values, naming the column."""
+    """Refuse non-numeric feature columns, naming them; missing values (NaN) are the trees'."""
     for column in frame.columns:
         values = frame[column]
         if values.dtype.kind not in "biuf":
             raise CommandError(f"{path}: column {column!r} is not numeric (dtype {values.dtype}); "
-                               "DPDT trees need numeric features")
-        if values.isna().any():
-            raise CommandError(f"{path}: column {column!r} has missing values")
+                               "DPDT trees need numeric features: one-hot encode it, or drop it")
 
 
 def _features_and_target(path, target, *, need_target=True):
@@ -143,20 +169,45 @@ def _training_data(args):
                 raise CommandError(f"{args.test}: missing feature columns {missing}")
             X_test = X_test[X.columns]
         test = (X_test, y_test)
-    if args.regression and np.asarray(y).dtype.kind not in "biuf":
-        raise CommandError(f"--regression needs a numeric target, got dtype "
-                           f"{np.asarray(y).dtype}")
     X_test, y_test = test if test is not None else (None, None)
-    return Path(args.data).name, X, y, X_test, y_test, args.regression
+    return Path(args.data).name, X, y, X_test, y_test, _is_regression(args, y)
+
+
+# An integer-valued target with more distinct values than this is no obvious set of classes.
+MAX_AUTO_CLASSES = 20
+
+
+def _is_regression(args, y):
+    """Return whether to fit a regressor: --task (or --regression), else what the target is."""
+    task = "regression" if args.regression else args.task
+    values = np.asarray(y)
+    numeric = values.dtype.kind in "biuf"
+    if task == "regression" and not numeric:
+        raise CommandError(f"--task regression needs a numeric target, got dtype {values.dtype}")
+    if task != "auto":
+        return task == "regression"
+    if not numeric:
+        return False
+    if values.dtype.kind == "f" and not np.all(np.mod(values, 1) == 0):
+        return True   # non-integer values: a quantity, not classes
+    distinct = len(np.unique(values))
+    if distinct > MAX_AUTO_CLASSES:
+        raise CommandError(f"the target has {distinct} distinct integer values: say --task "
+                           "regression or --task classification")
+    return False
 
 
 def _estimator(args, regression):
+    search = dict(candidates=tuple(args.candidates) if args.candidates else "auto",
+                  splitter=args.splitter[0] if len(args.splitter) == 1 else tuple(args.splitter),
+                  complexity=args.complexity, n_jobs=args.n_jobs, verbose=args.verbose)
+    if getattr(args, "cv", None):
+        if args.alpha != 0.0:
+            raise CommandError("--cv chooses alpha: give --cv or --alpha, not both")
+        cls = DPDTreeRegressorCV if regression else DPDTreeClassifierCV
+        return cls(max_depth=args.max_depth, cv=args.cv, **search)
     cls = DPDTreeRegressor if regression else DPDTreeClassifier
-    return cls(max_depth=args.max_depth,
-               candidates=tuple(args.candidates) if args.candidates else "auto",
-               splitter=args.splitter[0] if len(args.splitter) == 1 else tuple(args.splitter),
-               alpha=args.alpha, complexity=args.complexity, front=args.front,
-               n_jobs=args.n_jobs, verbose=args.verbose)
+    return cls(max_depth=args.max_depth, alpha=args.alpha, front=args.front, **search)
 
 
 def _metrics(estimator, X, y):
@@ -184,7 +235,11 @@ def _fit_and_report(args):
 
 def _fit(args):
     estimator, X, y, X_test, y_test = _fit_and_report(args)
-    print(f"Tree for alpha = {args.alpha:g}:\n")
+    if hasattr(estimator, "alpha_"):
+        print(f"Tree for alpha = {estimator.alpha_:.6g}, chosen by {args.cv}-fold "
+              f"cross-validation (mean score {estimator.best_score_:.4f}):\n")
+    else:
+        print(f"Tree for alpha = {args.alpha:g}:\n")
     print(export_text(estimator))
     line = f"train {_metrics(estimator, X, y)}"
     if X_test is not None:
@@ -196,8 +251,8 @@ def _fit(args):
             print(f"proven optimal depth-3 train accuracy {1.0 - errors / len(y):.4f} "
                   f"({errors} errors)")
     print("\nPareto front (one fit, every alpha):\n")
-    print(format_front(estimator))
-    stats = estimator.stats_
+    print(format_front(estimator, X_test, y_test))
+    stats = getattr(estimator, "best_estimator_", estimator).stats_
     print(f"\n{stats['states']} states, {stats['candidates']} candidate splits, "
           f"{stats['cache_hits']} cache hits")
     if args.out is not None:
@@ -218,8 +273,8 @@ def _pyplot():
 def _pareto(args):
     from ._plot import plot_pareto
 
-    estimator, X, y, _, _ = _fit_and_report(args)
-    print(format_front(estimator))
+    estimator, X, y, X_test, y_test = _fit_and_report(args)
+    print(format_front(estimator, X_test, y_test))
     if args.plot is not None:
         plt = _pyplot()
         ax = plot_pareto(estimator, X=X, y=y, show_cart=not args.no_cart)
@@ -300,8 +355,11 @@ def _add_fit_options(parser):
     parser.add_argument("--dataset", help="name of a bundled dataset instead of a file")
     parser.add_argument("--target", help="column to predict (CSV/Parquet)")
     parser.add_argument("--test", help="held-out data file with the same columns")
-    parser.add_argument("--regression", action="store_true",
-                        help="fit a regression tree (default: classification)")
+    parser.add_argument("--task", choices=["auto", "classification", "regression"],
+                        default="auto",
+                        help="auto: regression for a target with non-integer values, "
+                             "classification for labels or few integers, else asks")
+    parser.add_argument("--regression", action="store_true", help="the same as --task regression")
     parser.add_argument("--max-depth", type=int, default=3)
     parser.add_argument("--candidates", type=int, nargs="+",
                         help="candidate splits per depth (default: chosen with the splitter)")
@@ -327,6 +385,9 @@ def build_parser():
     fit = commands.add_parser("fit", help="fit a tree, print it and its Pareto front")
     _add_fit_options(fit)
     fit.add_argument("--out", help="save the fitted model to this JSON file")
+    fit.add_argument("--cv", type=int, metavar="K",
+                     help="choose alpha by K-fold cross-validation (DPDTreeClassifierCV or "
+                          "DPDTreeRegressorCV) instead of --alpha")
     fit.set_defaults(handler=_fit)
 
     pareto = commands.add_parser("pareto", help="fit, print and draw the Pareto front")
