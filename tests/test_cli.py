@@ -9,7 +9,15 @@ import pytest
 from numpy.testing import assert_array_equal
 from sklearn.datasets import load_iris
 
-from dpdt import DPDTreeClassifier, DPDTreeClassifierCV, DPDTreeRegressor, datasets, load
+from dpdt import (
+    BranchesClassifier,
+    DPDTGradientBoostingClassifier,
+    DPDTreeClassifier,
+    DPDTreeClassifierCV,
+    DPDTreeRegressor,
+    datasets,
+    load,
+)
 from dpdt._cli import main
 
 
@@ -357,3 +365,43 @@ def test_held_out_file_scores_every_tree_of_the_front(iris_csv, tmp_path, capsys
                                                         else (low + high) / 2))
         cells = [cell.strip() for cell in line.strip("|").split("|")]
         assert cells[3] == f"{clf.score(test.drop(columns='species'), test['species']):.4f}"
+
+
+def _categorical_frame(n, seed):
+    rng = np.random.default_rng(seed)
+    frame = pd.DataFrame({"city": rng.choice(["Nice", "Paris", "Lyon"], n),
+                          "size": rng.choice(["S", "M", "L"], n)})
+    frame["y"] = np.where((frame.city == "Nice") | (frame["size"] == "L"), "yes", "no")
+    flip = rng.random(n) < 0.1
+    frame.loc[flip, "y"] = np.where(frame.loc[flip, "y"] == "yes", "no", "yes")
+    return frame
+
+
+def test_branches_fits_and_predicts_categorical_columns(tmp_path, capsys):
+    train, new = _categorical_frame(200, 0), _categorical_frame(50, 1)
+    train.to_csv(tmp_path / "train.csv", index=False)
+    new.drop(columns="y").to_csv(tmp_path / "new.csv", index=False)
+    model = tmp_path / "branches.json"
+    assert main(["fit", str(tmp_path / "train.csv"), "--target", "y", "--model", "branches",
+                 "--lam", "0.02", "--out", str(model)]) == 0
+    assert "certified optimal" in capsys.readouterr().out
+    assert main(["predict", str(model), str(tmp_path / "new.csv"), "--out",
+                 str(tmp_path / "p.csv")]) == 0
+    python = BranchesClassifier(lam=0.02).fit(train.drop(columns="y"), train["y"])
+    assert_array_equal(pd.read_csv(tmp_path / "p.csv")["prediction"],
+                       python.predict(new.drop(columns="y")))
+    # The DPDT trees need numbers, and say what to do instead.
+    assert main(["fit", str(tmp_path / "train.csv"), "--target", "y"]) == 2
+    assert "--model branches" in capsys.readouterr().err
+
+
+def test_boosting_from_the_command_is_the_python_model(iris_csv, tmp_path):
+    frame = pd.read_csv(iris_csv / "iris.csv")
+    model = tmp_path / "boosting.json"
+    assert main(["fit", str(iris_csv / "iris.csv"), "--target", "species", "--model",
+                 "boosting", "--n-estimators", "5", "--max-depth", "2", "--out",
+                 str(model)]) == 0
+    python = DPDTGradientBoostingClassifier(n_estimators=5, max_depth=2).fit(
+        frame.drop(columns="species"), frame["species"])
+    assert_array_equal(load(model).predict_proba(frame.drop(columns="species")),
+                       python.predict_proba(frame.drop(columns="species")))

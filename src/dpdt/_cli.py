@@ -9,11 +9,16 @@ from pathlib import Path
 import numpy as np
 
 from . import datasets
+from ._boosting import DPDTGradientBoostingClassifier, DPDTGradientBoostingRegressor
+from ._branches import BranchesClassifier, MultiwayGreedyClassifier
 from ._classes import DPDTreeClassifier, DPDTreeRegressor
 from ._cv import DPDTreeClassifierCV, DPDTreeRegressorCV
 from ._export import export_text
 from ._io import load
 from ._params import SPLITTERS
+
+# Models that take categorical columns as they are.
+_CATEGORICAL_MODELS = (BranchesClassifier, MultiwayGreedyClassifier)
 
 
 class CommandError(ValueError):
@@ -105,10 +110,11 @@ def _check_numeric(frame, path):
         values = frame[column]
         if values.dtype.kind not in "biuf":
             raise CommandError(f"{path}: column {column!r} is not numeric (dtype {values.dtype}); "
-                               "DPDT trees need numeric features: one-hot encode it, or drop it")
+                               "DPDT trees need numeric features: one-hot encode it, or fit --model branches "
+                               "(categorical columns)")
 
 
-def _features_and_target(path, target, *, need_target=True):
+def _features_and_target(path, target, *, need_target=True, categorical=False):
     """Return (X, y, extra) from a data file; ``extra`` holds an .npz file's test split."""
     table = _read_table(path)
     if isinstance(table, dict):
@@ -144,7 +150,8 @@ def _features_and_target(path, target, *, need_target=True):
     X = table.drop(columns=[target])
     if X.shape[1] == 0:
         raise CommandError(f"{path}: no feature columns besides the target {target!r}")
-    _check_numeric(X, path)
+    if not categorical:   # BRANCHES takes categorical columns as they are
+        _check_numeric(X, path)
     return X, y, None
 
 
@@ -160,9 +167,10 @@ def _training_data(args):
         data = datasets.load(args.dataset)
         return (args.dataset, data.X_train, data.y_train, data.X_test, data.y_test,
                 data.task == "regression")
-    X, y, test = _features_and_target(args.data, args.target)
+    categorical = getattr(args, "model", "tree") == "branches"
+    X, y, test = _features_and_target(args.data, args.target, categorical=categorical)
     if args.test is not None:
-        X_test, y_test, _ = _features_and_target(args.test, args.target)
+        X_test, y_test, _ = _features_and_target(args.test, args.target, categorical=categorical)
         if hasattr(X, "columns") and list(X_test.columns) != list(X.columns):
             missing = [c for c in X.columns if c not in X_test.columns]
             if missing:
@@ -198,6 +206,17 @@ def _is_regression(args, y):
 
 
 def _estimator(args, regression):
+    depth = 3 if args.max_depth is None else args.max_depth
+    model = getattr(args, "model", "tree")   # pareto fits trees only
+    if model == "branches":
+        if regression:
+            raise CommandError("--model branches is a classifier: its target is classes")
+        return BranchesClassifier(lam=args.lam, max_depth=args.max_depth,
+                                  time_limit=args.time_limit, verbose=args.verbose)
+    if model == "boosting":
+        cls = DPDTGradientBoostingRegressor if regression else DPDTGradientBoostingClassifier
+        return cls(n_estimators=args.n_estimators, max_depth=depth, n_jobs=args.n_jobs,
+                   verbose=args.verbose)
     search = dict(candidates=tuple(args.candidates) if args.candidates else "auto",
                   splitter=args.splitter[0] if len(args.splitter) == 1 else tuple(args.splitter),
                   complexity=args.complexity, n_jobs=args.n_jobs, verbose=args.verbose)
@@ -205,9 +224,9 @@ def _estimator(args, regression):
         if args.alpha != 0.0:
             raise CommandError("--cv chooses alpha: give --cv or --alpha, not both")
         cls = DPDTreeRegressorCV if regression else DPDTreeClassifierCV
-        return cls(max_depth=args.max_depth, cv=args.cv, **search)
+        return cls(max_depth=depth, cv=args.cv, **search)
     cls = DPDTreeRegressor if regression else DPDTreeClassifier
-    return cls(max_depth=args.max_depth, alpha=args.alpha, front=args.front, **search)
+    return cls(max_depth=depth, alpha=args.alpha, front=args.front, **search)
 
 
 def _metrics(estimator, X, y):
@@ -235,6 +254,8 @@ def _fit_and_report(args):
 
 def _fit(args):
     estimator, X, y, X_test, y_test = _fit_and_report(args)
+    if args.model != "tree":
+        return _fit_other(args, estimator, X, y, X_test, y_test)
     if hasattr(estimator, "alpha_"):
         print(f"Tree for alpha = {estimator.alpha_:.6g}, chosen by {args.cv}-fold "
               f"cross-validation (mean score {estimator.best_score_:.4f}):\n")
@@ -245,7 +266,7 @@ def _fit(args):
     if X_test is not None:
         line += f", test {_metrics(estimator, X_test, y_test)}"
     print(line)
-    if args.dataset is not None and args.max_depth == 3:
+    if args.dataset is not None and args.max_depth in (None, 3):
         errors = datasets.load(args.dataset).optimal_depth3_errors
         if errors is not None:
             print(f"proven optimal depth-3 train accuracy {1.0 - errors / len(y):.4f} "
@@ -255,6 +276,26 @@ def _fit(args):
     stats = getattr(estimator, "best_estimator_", estimator).stats_
     print(f"\n{stats['states']} states, {stats['candidates']} candidate splits, "
           f"{stats['cache_hits']} cache hits")
+    if args.out is not None:
+        estimator.save(args.out)
+        print(f"\nsaved to {args.out}")
+    return 0
+
+
+def _fit_other(args, estimator, X, y, X_test, y_test):
+    """Report a BRANCHES tree or a boosting model: its rules or rounds, and its metrics."""
+    if hasattr(estimator, "estimators_"):
+        print(f"{len(estimator.estimators_)} boosting rounds of depth-{estimator.max_depth} "
+              "DPDT trees\n")
+    else:
+        status = "certified optimal" if estimator.is_optimal_ else (
+            f"best found in time, objective at most {estimator.upper_bound_:.6g}")
+        print(f"BRANCHES tree for lam = {args.lam:g} ({status}):\n")
+        print(export_text(estimator))
+    line = f"train {_metrics(estimator, X, y)}"
+    if X_test is not None:
+        line += f", test {_metrics(estimator, X_test, y_test)}"
+    print(line)
     if args.out is not None:
         estimator.save(args.out)
         print(f"\nsaved to {args.out}")
@@ -331,8 +372,7 @@ def _predict(args):
         if missing:
             raise CommandError(f"{args.data}: missing feature columns {missing}")
         X = X[list(names)]
-        _check_numeric(X, args.data)
-    elif hasattr(X, "columns"):
+    if hasattr(X, "columns") and not isinstance(model, _CATEGORICAL_MODELS):
         _check_numeric(X, args.data)
     if X.shape[1] != model.n_features_in_:
         raise CommandError(f"{args.data}: {X.shape[1]} features, the model expects "
@@ -360,7 +400,8 @@ def _add_fit_options(parser):
                         help="auto: regression for a target with non-integer values, "
                              "classification for labels or few integers, else asks")
     parser.add_argument("--regression", action="store_true", help="the same as --task regression")
-    parser.add_argument("--max-depth", type=int, default=3)
+    parser.add_argument("--max-depth", type=int, default=None,
+                        help="depth limit (default 3; none for --model branches)")
     parser.add_argument("--candidates", type=int, nargs="+",
                         help="candidate splits per depth (default: chosen with the splitter)")
     parser.add_argument("--splitter", nargs="+", default=["auto"],
@@ -385,6 +426,15 @@ def build_parser():
     fit = commands.add_parser("fit", help="fit a tree, print it and its Pareto front")
     _add_fit_options(fit)
     fit.add_argument("--out", help="save the fitted model to this JSON file")
+    fit.add_argument("--model", choices=["tree", "branches", "boosting"], default="tree",
+                     help="tree: a DPDT tree (default); branches: BRANCHES' certified optimal "
+                          "tree on categorical columns; boosting: gradient boosting of DPDT trees")
+    fit.add_argument("--lam", type=float, default=0.01,
+                     help="--model branches: the penalty per split")
+    fit.add_argument("--time-limit", type=float, default=None,
+                     help="--model branches: seconds before the best tree found is returned")
+    fit.add_argument("--n-estimators", type=int, default=100,
+                     help="--model boosting: the boosting rounds")
     fit.add_argument("--cv", type=int, metavar="K",
                      help="choose alpha by K-fold cross-validation (DPDTreeClassifierCV or "
                           "DPDTreeRegressorCV) instead of --alpha")
