@@ -12,6 +12,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
 from ._binning import bin_features
+from ._classes import LogProbaMixin
 from ._io import SaveMixin, register_estimator
 from ._losses import AbsoluteError, BinaryLogLoss, Huber, MultinomialLogLoss, SquaredError
 from ._params import BOOSTING, BOOSTING_REGRESSOR, declare
@@ -360,7 +361,7 @@ class DPDTGradientBoostingRegressor(RegressorMixin, _BaseDPDTBoosting):
 
 @register_estimator
 @declare(BOOSTING)
-class DPDTGradientBoostingClassifier(ClassifierMixin, _BaseDPDTBoosting):
+class DPDTGradientBoostingClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTBoosting):
     """Gradient boosting of DPDT trees for classification (log-loss).
 
     Binary problems boost one logit; with K > 2 classes each round fits one tree per class on the

@@ -30,6 +30,38 @@ from ._tree import Tree
 from ._validation import binary_exponent, check_feature_costs, training_weight
 
 
+class LogProbaMixin:
+    """``predict_log_proba`` for a classifier with ``predict_proba``."""
+
+    def predict_log_proba(self, X):
+        """Return the natural logarithm of :meth:`predict_proba`.
+
+        A class of probability 0 (absent from a sample's leaf) gets ``-inf``, without the
+        divide-by-zero warning ``np.log`` gives (scikit-learn's trees let it through): a
+        tree's pure leaves make such zeros ordinary.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input samples.
+
+        Returns
+        -------
+        log_proba : ndarray of shape (n_samples, n_classes)
+            Class log-probabilities, columns ordered as :attr:`classes_`.
+
+        Examples
+        --------
+        >>> from dpdt import DPDTreeClassifier
+        >>> clf = DPDTreeClassifier(max_depth=1).fit([[0.0], [1.0]], ["a", "b"])
+        >>> clf.predict_log_proba([[0.0]])
+        array([[  0., -inf]])
+        """
+        proba = self.predict_proba(X)
+        with np.errstate(divide="ignore"):
+            return np.log(proba)
+
+
 class _BaseDPDTree(SaveMixin, BaseEstimator):
     """Fitting and traversal shared by the DPDT estimators.
 
@@ -396,7 +428,7 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
 
 @register_estimator
 @declare(CLASSIFIER)
-class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
+class DPDTreeClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTree):
     """Decision tree classifier learned non-greedily by dynamic programming (DPDT).
 
     Tree induction is cast as a Markov decision process whose states are (subset of the training

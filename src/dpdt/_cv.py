@@ -11,7 +11,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from ._classes import DPDTreeClassifier, DPDTreeRegressor
+from ._classes import DPDTreeClassifier, DPDTreeRegressor, LogProbaMixin
 from ._front import TIE_TOL, alpha_inside, budget_mask
 from ._io import SaveMixin, register_estimator
 from ._params import CLASSIFIER_CV, REGRESSOR_CV, declare, passed_on
@@ -356,7 +356,7 @@ class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
 
 @register_estimator
 @declare(CLASSIFIER_CV)
-class DPDTreeClassifierCV(ClassifierMixin, _BaseDPDTreeCV):
+class DPDTreeClassifierCV(LogProbaMixin, ClassifierMixin, _BaseDPDTreeCV):
     """DPDT classifier with ``alpha`` (and ``max_depth``) chosen by cross-validation.
 
     In the spirit of scikit-learn's ``LassoCV``: the estimator is itself the final model, a
