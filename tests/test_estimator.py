@@ -641,3 +641,17 @@ def test_predict_log_proba_matches_scikit_learn():
         expected = to_sklearn(clf).predict_log_proba(X)
     assert np.isneginf(expected).any()
     assert_array_equal(clf.predict_log_proba(X), expected)
+
+
+def test_pareto_front_reads_as_a_table_with_named_columns():
+    # The documented recipe: the structured array itself is kept (model files hold it as is).
+    pd = pytest.importorskip("pandas")
+    from dpdt._front import PARETO_DTYPE
+    X, y = load_iris(return_X_y=True)
+    clf = DPDTreeClassifier(max_depth=2).fit(X, y)
+    assert clf.pareto_front_.dtype == PARETO_DTYPE
+    table = pd.DataFrame(clf.pareto_front_)
+    assert list(table.columns) == list(PARETO_DTYPE.names)
+    for name in PARETO_DTYPE.names:
+        assert_array_equal(table[name].to_numpy(), clf.pareto_front_[name])
+    assert "n_leaves" in repr(table)

@@ -464,7 +464,9 @@ class DPDTreeClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTree):
         accurate as the next row but with purer leaves. With ``front="pareto"`` the rows are by
         decreasing complexity and increasing loss (a tree as accurate as a simpler one has purer
         leaves), and those of trees optimal for no alpha have NaN ``alpha_min`` and
-        ``alpha_max``.
+        ``alpha_max``. A numpy structured array (saved as it is in model files): read a
+        column by name, ``pareto_front_["n_leaves"]``, or see it as a table with column names,
+        ``pandas.DataFrame(clf.pareto_front_)`` (see Examples).
     trees_ : list of Tree
         The trees of :attr:`pareto_front_`, in the same order.
     tree_ : Tree
@@ -492,6 +494,12 @@ class DPDTreeClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTree):
     True
     >>> clf.set_params(alpha=1.0).get_n_leaves()
     1
+    >>> import pandas as pd
+    >>> pd.DataFrame(clf.pareto_front_)[["alpha_min", "alpha_max", "n_leaves", "train_loss"]]
+       alpha_min  alpha_max  n_leaves  train_loss
+    0      0.000      0.000         4    0.040000
+    1      0.000      0.376         3    0.040000
+    2      0.376        inf         1    0.666667
     """
 
     # The default's extra exact depth-2 candidates (AUTO_EXACT_DEPTH2_WORK) pay off for the 0-1
