@@ -27,7 +27,7 @@ from _trees import assert_tree_equal
 from numpy.testing import assert_allclose, assert_array_equal
 from scipy.special import expit
 from sklearn.datasets import load_iris
-from sklearn.ensemble import AdaBoostClassifier
+from sklearn.ensemble import AdaBoostClassifier, GradientBoostingRegressor
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from dpdt import (
@@ -531,3 +531,38 @@ def test_adaboost_over_dpdt(max_depth):
                                err_msg=f"round {k}: {name}")
         assert_allclose(fresh.tree_.value, learner.tree_.value, rtol=1e-9, atol=1e-12)
         assert_array_equal(fresh.predict(X), learner.predict(X))
+
+
+def test_feature_importances_match_scikit_learn_for_the_same_stumps():
+    # With squared error, reg_lambda = 0 and depth 1, each round's tree is the best stump, as
+    # scikit-learn's is, and the Newton gain is half the squared error's decrease: the same
+    # normalised importances (scikit-learn's mean of the trees' impurity decreases).
+    rng = np.random.RandomState(0)
+    X = rng.rand(200, 3)
+    y = 3 * (X[:, 0] > 0.5) + (X[:, 1] > 0.3) + 0.01 * rng.randn(200)
+    ours = DPDTGradientBoostingRegressor(n_estimators=3, max_depth=1, reg_lambda=0.0,
+                                         learning_rate=0.5, max_bins=None).fit(X, y)
+    theirs = GradientBoostingRegressor(n_estimators=3, max_depth=1, learning_rate=0.5,
+                                       random_state=0).fit(X, y)
+    assert [trees[0].feature[0] for trees in ours.estimators_] == [0, 0, 1]
+    assert_allclose(ours.feature_importances_, theirs.feature_importances_, rtol=1e-9)
+    assert ours.feature_importances_[2] == 0
+
+
+def test_feature_importances_of_a_classifier_sum_to_one_over_the_features_used():
+    X, y = load_iris(return_X_y=True)
+    X = np.column_stack([X, np.zeros(len(X))])   # a constant feature no tree can split on
+    clf = DPDTGradientBoostingClassifier(n_estimators=3, max_depth=2).fit(X, y)
+    importances = clf.feature_importances_
+    assert importances.shape == (5,) and importances[4] == 0
+    assert_allclose(importances.sum(), 1.0)
+    trees = [tree for trees in clf.estimators_ for tree in trees]
+    used = {int(f) for tree in trees for f in tree.feature[~tree.is_leaf]}
+    assert set(np.flatnonzero(importances)) == used
+
+
+def test_feature_importances_are_zeros_when_no_tree_splits():
+    X = np.arange(20.0).reshape(-1, 2)
+    reg = DPDTGradientBoostingRegressor(n_estimators=2, gamma=1e9).fit(X, np.arange(10.0))
+    assert all(tree.node_count == 1 for trees in reg.estimators_ for tree in trees)
+    assert_array_equal(reg.feature_importances_, [0.0, 0.0])

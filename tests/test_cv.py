@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from _trees import assert_tree_equal
 from numpy.testing import assert_allclose, assert_array_equal
-from sklearn.datasets import make_classification, make_regression
+from sklearn.datasets import load_iris, make_classification, make_regression
 from sklearn.metrics import accuracy_score, get_scorer, mean_squared_error, r2_score
 from sklearn.model_selection import KFold, StratifiedKFold, check_cv
 from sklearn.utils.estimator_checks import parametrize_with_checks
@@ -532,3 +532,21 @@ def test_a_scoring_that_cannot_score_is_a_clear_error(make, scoring, weighted):
     weight = np.ones(20) if weighted else None
     with pytest.raises(ValueError, match=f"scoring .*{scoring[:12]}.* cannot score"):
         make(max_depth=2, cv=2, scoring=scoring).fit(X, y, sample_weight=weight)
+
+
+@pytest.mark.parametrize("Estimator", [DPDTreeClassifierCV, DPDTreeRegressorCV])
+def test_max_depth_outside_max_depths_is_an_error(Estimator):
+    X, y = load_iris(return_X_y=True)
+    model = Estimator(max_depth=5, max_depths=[1, 2], cv=2)
+    with pytest.raises(ValueError, match=r"max_depth=5 is not among max_depths=\[1, 2\]"):
+        model.fit(X, y)
+
+
+def test_max_depth_among_max_depths_or_default_is_unused():
+    # max_depths decides: a max_depth among them, or left at its default, changes nothing.
+    X, y = load_iris(return_X_y=True)
+    alone = DPDTreeClassifierCV(max_depths=[1, 2], cv=3).fit(X, y)
+    for max_depth in (1, 2, 3):
+        both = DPDTreeClassifierCV(max_depth=max_depth, max_depths=[1, 2], cv=3).fit(X, y)
+        assert_array_equal(both.validation_curve_, alone.validation_curve_)
+        assert set(both.validation_curve_["max_depth"]) == {1, 2}

@@ -6,6 +6,7 @@ weights, pickling and error messages.
 """
 
 import pickle
+import warnings
 
 import numpy as np
 import pytest
@@ -21,7 +22,14 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from dpdt import DPDTreeClassifier
+from dpdt import (
+    BranchesClassifier,
+    DPDTGradientBoostingClassifier,
+    DPDTreeClassifier,
+    DPDTreeClassifierCV,
+    MultiwayGreedyClassifier,
+    to_sklearn,
+)
 
 STATS_KEYS = ("states", "candidates", "cache_hits", "seconds")
 
@@ -594,3 +602,56 @@ def test_max_states_none_means_no_limit():
     X, y = _iris()
     clf = DPDTreeClassifier(max_states=None).fit(X, y)
     assert_tree_equal(clf.tree_, DPDTreeClassifier().fit(X, y).tree_, msg="max_states=None")
+
+
+def _log_proba_classifiers():
+    X, y = load_iris(return_X_y=True)
+    codes = np.digitize(X, [2.0, 4.0, 6.0])
+    return [
+        (DPDTreeClassifier(max_depth=2), X, y),
+        (DPDTreeClassifierCV(max_depths=[1, 2], cv=3), X, y),
+        (DPDTGradientBoostingClassifier(n_estimators=3, max_depth=2), X, y),
+        (BranchesClassifier(lam=0.01, time_limit=10), codes, y),
+        (MultiwayGreedyClassifier(max_depth=2), codes, y),
+    ]
+
+
+@pytest.mark.parametrize("model, X, y", _log_proba_classifiers(),
+                         ids=lambda v: type(v).__name__ if hasattr(v, "fit") else "")
+def test_predict_log_proba_is_the_log_of_predict_proba(model, X, y):
+    model.fit(X, y)
+    proba = model.predict_proba(X)
+    with np.errstate(divide="ignore"):
+        expected = np.log(proba)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # a probability of 0 gives -inf without a warning
+        log_proba = model.predict_log_proba(X)
+    assert_array_equal(log_proba, expected)
+    assert log_proba.shape == (len(X), 3)
+    if not isinstance(model, DPDTGradientBoostingClassifier):
+        assert np.isneginf(log_proba).any()   # the trees' pure leaves give zeros
+
+
+def test_predict_log_proba_matches_scikit_learn():
+    X, y = load_iris(return_X_y=True)
+    clf = DPDTreeClassifier(max_depth=2).fit(X, y)
+    with warnings.catch_warnings():
+        # scikit-learn's trees warn of the log of 0; the values are what is compared.
+        warnings.simplefilter("ignore", RuntimeWarning)
+        expected = to_sklearn(clf).predict_log_proba(X)
+    assert np.isneginf(expected).any()
+    assert_array_equal(clf.predict_log_proba(X), expected)
+
+
+def test_pareto_front_reads_as_a_table_with_named_columns():
+    # The documented recipe: the structured array itself is kept (model files hold it as is).
+    pd = pytest.importorskip("pandas")
+    from dpdt._front import PARETO_DTYPE
+    X, y = load_iris(return_X_y=True)
+    clf = DPDTreeClassifier(max_depth=2).fit(X, y)
+    assert clf.pareto_front_.dtype == PARETO_DTYPE
+    table = pd.DataFrame(clf.pareto_front_)
+    assert list(table.columns) == list(PARETO_DTYPE.names)
+    for name in PARETO_DTYPE.names:
+        assert_array_equal(table[name].to_numpy(), clf.pareto_front_[name])
+    assert "n_leaves" in repr(table)

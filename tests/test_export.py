@@ -7,6 +7,7 @@ from numpy.testing import assert_array_equal
 from sklearn.datasets import load_iris, make_regression
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.tree import export_graphviz as sklearn_export_graphviz
+from sklearn.tree import export_text as sklearn_export_text
 
 from dpdt import (
     BranchesClassifier,
@@ -208,3 +209,46 @@ def test_export_rejects_wrong_number_of_feature_names():
     for export in (export_text, export_graphviz):
         with pytest.raises(ValueError, match="feature_names has 2 names"):
             export(clf, feature_names=["a", "b"])
+
+
+@pytest.mark.parametrize("names", [["a"], ["a", "b", "c", "d"]])
+def test_export_rejects_wrong_number_of_class_names(names):
+    # scikit-learn's export_text raises a ValueError too, rather than indexing past the names.
+    X, y = _iris()
+    sklearn_tree = DecisionTreeClassifier(max_depth=1, random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="class_names"):
+        sklearn_export_text(sklearn_tree, class_names=names)
+    clf = DPDTreeClassifier(max_depth=1).fit(X, y)
+    branches = MultiwayGreedyClassifier(max_depth=1).fit(X[:, :2].round().astype(int), y)
+    for model in (clf, branches):
+        for export in (export_text, export_graphviz):
+            with pytest.raises(ValueError,
+                               match=rf"class_names has {len(names)} names, the estimator 3 "):
+                export(model, class_names=names)
+
+
+def test_export_class_names_of_a_regressor_is_an_error():
+    X, y = make_regression(n_samples=30, n_features=2, random_state=0)
+    reg = DPDTreeRegressor(max_depth=1).fit(X, y)
+    with pytest.raises(ValueError, match="class_names is for classifiers"):
+        export_text(reg, class_names=["a"])
+
+
+def test_export_takes_a_boosting_tree_and_prints_its_raw_scores():
+    X, y = _iris()
+    model = DPDTGradientBoostingClassifier(n_estimators=2, max_depth=2).fit(X, y)
+    tree = model.estimators_[1][2]
+    leaves = np.flatnonzero(tree.is_leaf)
+    assert tree.node_count > 1
+    text = export_text(tree, feature_names=["sl", "sw", "pl", "pw"])
+    # One line per leaf, its raw score (not a class), and two per split.
+    printed = sorted(line.split("|--- ")[-1] for line in text.splitlines() if "value:" in line)
+    assert printed == sorted(f"value: {tree.value[leaf, 0, 0]:.3f}" for leaf in leaves)
+    assert len(text.splitlines()) == len(leaves) + 2 * (tree.node_count - len(leaves))
+    assert "class" not in text and "x[" not in text
+    assert export_graphviz(tree).count(" -> ") == tree.node_count - 1
+    for export in (export_text, export_graphviz):
+        with pytest.raises(ValueError, match="feature_names has 1 names, the estimator 4"):
+            export(tree, feature_names=["a"])
+        with pytest.raises(ValueError, match="class_names is for classifiers; Tree"):
+            export(tree, class_names=["a", "b", "c"])

@@ -13,6 +13,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._categories import CategoryCodes
+from ._classes import LogProbaMixin
 from ._io import SaveMixin, register_estimator
 from ._multiway_tree import MultiwayTree
 from ._progress import core_seconds, reporter
@@ -20,7 +21,7 @@ from ._runner import call_core
 from ._validation import training_weight
 
 
-class _MultiwayClassifier(SaveMixin, ClassifierMixin, BaseEstimator):
+class _MultiwayClassifier(LogProbaMixin, SaveMixin, ClassifierMixin, BaseEstimator):
     """Encoding, traversal and prediction shared by the multiway-tree classifiers."""
 
     def _training_codes(self, X, y, sample_weight):

@@ -30,6 +30,38 @@ from ._tree import Tree
 from ._validation import binary_exponent, check_feature_costs, training_weight
 
 
+class LogProbaMixin:
+    """``predict_log_proba`` for a classifier with ``predict_proba``."""
+
+    def predict_log_proba(self, X):
+        """Return the natural logarithm of :meth:`predict_proba`.
+
+        A class of probability 0 (absent from a sample's leaf) gets ``-inf``, without the
+        divide-by-zero warning ``np.log`` gives (scikit-learn's trees let it through): a
+        tree's pure leaves make such zeros ordinary.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input samples.
+
+        Returns
+        -------
+        log_proba : ndarray of shape (n_samples, n_classes)
+            Class log-probabilities, columns ordered as :attr:`classes_`.
+
+        Examples
+        --------
+        >>> from dpdt import DPDTreeClassifier
+        >>> clf = DPDTreeClassifier(max_depth=1).fit([[0.0], [1.0]], ["a", "b"])
+        >>> clf.predict_log_proba([[0.0]])
+        array([[  0., -inf]])
+        """
+        proba = self.predict_proba(X)
+        with np.errstate(divide="ignore"):
+            return np.log(proba)
+
+
 class _BaseDPDTree(SaveMixin, BaseEstimator):
     """Fitting and traversal shared by the DPDT estimators.
 
@@ -396,7 +428,7 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
 
 @register_estimator
 @declare(CLASSIFIER)
-class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
+class DPDTreeClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTree):
     """Decision tree classifier learned non-greedily by dynamic programming (DPDT).
 
     Tree induction is cast as a Markov decision process whose states are (subset of the training
@@ -432,7 +464,9 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
         accurate as the next row but with purer leaves. With ``front="pareto"`` the rows are by
         decreasing complexity and increasing loss (a tree as accurate as a simpler one has purer
         leaves), and those of trees optimal for no alpha have NaN ``alpha_min`` and
-        ``alpha_max``.
+        ``alpha_max``. A numpy structured array (saved as it is in model files): read a
+        column by name, ``pareto_front_["n_leaves"]``, or see it as a table with column names,
+        ``pandas.DataFrame(clf.pareto_front_)`` (see Examples).
     trees_ : list of Tree
         The trees of :attr:`pareto_front_`, in the same order.
     tree_ : Tree
@@ -460,6 +494,12 @@ class DPDTreeClassifier(ClassifierMixin, _BaseDPDTree):
     True
     >>> clf.set_params(alpha=1.0).get_n_leaves()
     1
+    >>> import pandas as pd
+    >>> pd.DataFrame(clf.pareto_front_)[["alpha_min", "alpha_max", "n_leaves", "train_loss"]]
+       alpha_min  alpha_max  n_leaves  train_loss
+    0      0.000      0.000         4    0.040000
+    1      0.000      0.376         3    0.040000
+    2      0.376        inf         1    0.666667
     """
 
     # The default's extra exact depth-2 candidates (AUTO_EXACT_DEPTH2_WORK) pay off for the 0-1

@@ -11,10 +11,10 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from ._classes import DPDTreeClassifier, DPDTreeRegressor
+from ._classes import DPDTreeClassifier, DPDTreeRegressor, LogProbaMixin
 from ._front import TIE_TOL, alpha_inside, budget_mask
 from ._io import SaveMixin, register_estimator
-from ._params import CLASSIFIER_CV, REGRESSOR_CV, declare, passed_on
+from ._params import CLASSIFIER_CV, MAX_DEPTH, REGRESSOR_CV, declare, passed_on
 from ._progress import reporter
 from ._runner import n_threads
 from ._validation import binary_exponent
@@ -132,11 +132,19 @@ class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
     _estimator_class = None
 
     def _depths(self):
+        """Return the depth limits to cross-validate: ``max_depths``, or ``[max_depth]``."""
         depths = [self.max_depth] if self.max_depths is None else list(self.max_depths)
         if not depths or not all(isinstance(d, Integral) and not isinstance(d, bool) and d >= 1
                                  for d in depths):
             raise ValueError("max_depths must be None or a non-empty sequence of ints >= 1, got "
                              f"{self.max_depths!r}")
+        # max_depth is unused when max_depths is given; one set apart from its default and
+        # outside max_depths asks for a depth the search would silently not try.
+        if (self.max_depths is not None and self.max_depth != MAX_DEPTH.default
+                and self.max_depth not in depths):
+            raise ValueError(f"max_depth={self.max_depth} is not among max_depths="
+                             f"{self.max_depths!r}: with max_depths given, max_depth is unused; "
+                             "add it to max_depths or leave max_depth at its default")
         # validation_curve_ holds the limits as int64; a larger one binds no more than it does.
         return sorted(set(min(int(d), LARGEST_DEPTH) for d in depths))
 
@@ -356,7 +364,7 @@ class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
 
 @register_estimator
 @declare(CLASSIFIER_CV)
-class DPDTreeClassifierCV(ClassifierMixin, _BaseDPDTreeCV):
+class DPDTreeClassifierCV(LogProbaMixin, ClassifierMixin, _BaseDPDTreeCV):
     """DPDT classifier with ``alpha`` (and ``max_depth``) chosen by cross-validation.
 
     In the spirit of scikit-learn's ``LassoCV``: the estimator is itself the final model, a

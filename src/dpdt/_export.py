@@ -4,7 +4,19 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from ._multiway_tree import MultiwayTree
-from ._tree import TREE_LEAF
+from ._tree import TREE_LEAF, Tree
+
+
+def fitted_tree(estimator):
+    """Return the tree to export: ``estimator.tree_``, or ``estimator`` itself if it is a Tree.
+
+    A bare :class:`~dpdt.Tree` is what boosting keeps in ``estimators_``; it has no classes, so
+    its leaves print their values.
+    """
+    if isinstance(estimator, Tree):
+        return estimator
+    check_is_fitted(estimator)
+    return estimator.tree_
 
 
 def export_text(estimator, *, feature_names=None, class_names=None, decimals=3, show_weights=False):
@@ -12,15 +24,20 @@ def export_text(estimator, *, feature_names=None, class_names=None, decimals=3, 
 
     Parameters
     ----------
-    estimator : DPDTreeClassifier, DPDTreeRegressor, BranchesClassifier or other tree
+    estimator : DPDTreeClassifier, DPDTreeRegressor, BranchesClassifier, other tree, or Tree
         A fitted estimator; its current tree (``estimator.tree_``) is exported; regression
         leaves print their value (one per output). Multiway
         trees print one ``feature = category`` line per child; a category without a line
-        stops at the node above it.
+        stops at the node above it. A :class:`~dpdt.Tree`, such as a boosting model's
+        ``estimators_[i][k]``, is exported as it is: its leaves print their values, which for
+        boosting are raw scores (the tree's term of the sum, before ``learning_rate``; logits
+        for a classifier), not predictions.
     feature_names : list of str, default=None
-        Names of the features; defaults to ``feature_names_in_`` or ``x[i]``.
+        Names of the features, one per feature; defaults to ``feature_names_in_`` or ``x[i]``
+        (for a Tree, pass the boosting model's ``feature_names_in_`` to name them).
     class_names : list of str, default=None
-        Names of the classes; defaults to ``classes_``.
+        Names of the classes, one per class in the order of ``classes_``; defaults to
+        ``classes_``.
     decimals : int, default=3
         Digits of the thresholds.
     show_weights : bool, default=False
@@ -41,12 +58,23 @@ def export_text(estimator, *, feature_names=None, class_names=None, decimals=3, 
     |--- x >  0.500
     |   |--- class: b
     <BLANKLINE>
+
+    A boosting model's trees print raw scores:
+
+    >>> from dpdt import DPDTGradientBoostingRegressor
+    >>> reg = DPDTGradientBoostingRegressor(n_estimators=1, max_depth=1, reg_lambda=0.0)
+    >>> print(export_text(reg.fit([[0.0], [1.0]], [0.0, 2.0]).estimators_[0][0]))
+    |--- x[0] <= 0.000
+    |   |--- value: -1.000
+    |--- x[0] >  0.000
+    |   |--- value: 1.000
+    <BLANKLINE>
     """
-    check_is_fitted(estimator)
-    tree = estimator.tree_
+    tree = fitted_tree(estimator)
     if isinstance(tree, MultiwayTree):
         return _export_multiway(estimator, feature_names, class_names)
     feature_names = display_feature_names(estimator, feature_names)
+    check_class_names(estimator, class_names)
     lines = []
 
     def leaf_line(node, indent):
@@ -87,6 +115,7 @@ def category_names(estimator, feature):
 def _export_multiway(estimator, feature_names, class_names):
     tree = estimator.tree_
     feature_names = display_feature_names(estimator, feature_names)
+    check_class_names(estimator, class_names)
     if class_names is None:
         class_names = [str(c) for c in estimator.classes_]
     lines = []
@@ -108,14 +137,29 @@ def _export_multiway(estimator, feature_names, class_names):
 
 def display_feature_names(estimator, feature_names):
     """Return the names to display for the features: ``feature_names``, or the fitted ones."""
+    n_features = (estimator.n_features if isinstance(estimator, Tree)
+                  else estimator.n_features_in_)
     if feature_names is None:
         names = getattr(estimator, "feature_names_in_", None)
         return ([str(n) for n in names] if names is not None
-                else [f"x[{i}]" for i in range(estimator.n_features_in_)])
-    if len(feature_names) != estimator.n_features_in_:
+                else [f"x[{i}]" for i in range(n_features)])
+    if len(feature_names) != n_features:
         raise ValueError(f"feature_names has {len(feature_names)} names, the estimator "
-                         f"{estimator.n_features_in_} features")
+                         f"{n_features} features")
     return [str(n) for n in feature_names]
+
+
+def check_class_names(estimator, class_names):
+    """Raise a ValueError unless ``class_names`` is None or names each class of ``estimator``."""
+    if class_names is None:
+        return
+    classes = getattr(estimator, "classes_", None)
+    if classes is None:
+        raise ValueError(f"class_names is for classifiers; {type(estimator).__name__} has no "
+                         "classes")
+    if len(class_names) != len(classes):
+        raise ValueError(f"class_names has {len(class_names)} names, the estimator "
+                         f"{len(classes)} classes (classes_)")
 
 
 def _dot_label(text):
@@ -150,15 +194,18 @@ def export_graphviz(estimator, out_file=None, *, feature_names=None, class_names
 
     Parameters
     ----------
-    estimator : DPDTreeClassifier, DPDTreeRegressor, BranchesClassifier or other tree
+    estimator : DPDTreeClassifier, DPDTreeRegressor, BranchesClassifier, other tree, or Tree
         A fitted estimator; its current tree (``estimator.tree_``) is exported. Multiway trees
-        get one labelled edge per category.
+        get one labelled edge per category. A :class:`~dpdt.Tree` (a boosting model's
+        ``estimators_[i][k]``) is exported as it is, its leaves labelled with their raw scores:
+        see :func:`export_text`.
     out_file : str, path-like or None, default=None
         File to write the DOT source to; None returns it as a string.
     feature_names : list of str, default=None
-        Names of the features; defaults to ``feature_names_in_`` or ``x[i]``.
+        Names of the features, one per feature; defaults to ``feature_names_in_`` or ``x[i]``.
     class_names : list of str, default=None
-        Names of the classes; defaults to ``classes_``.
+        Names of the classes, one per class in the order of ``classes_``; defaults to
+        ``classes_``.
     decimals : int, default=3
         Digits of the thresholds and values.
 
@@ -179,9 +226,9 @@ def export_graphviz(estimator, out_file=None, *, feature_names=None, class_names
     1 [label="class: a\nsamples = 1"] ;
     ...
     """
-    check_is_fitted(estimator)
-    tree = estimator.tree_
+    tree = fitted_tree(estimator)
     names = display_feature_names(estimator, feature_names)
+    check_class_names(estimator, class_names)
     lines = ["digraph Tree {",
              'node [shape=box, style="rounded", fontname="helvetica"] ;',
              'edge [fontname="helvetica"] ;']

@@ -439,7 +439,11 @@ def passed_on(tree):
 MAX_DEPTHS = Param(
     "max_depths", None, ["array-like", None],
     "sequence of int (list, tuple, range, array) or None",
-    "Depth limits to choose from by the same cross-validation; None means ``[max_depth]``.")
+    """
+    Depth limits to choose from by the same cross-validation; None means ``[max_depth]``.
+    When given, ``max_depth`` is unused, and must be left at its default or be one of them:
+    otherwise the two ask for different depths, a ValueError.
+    """)
 
 CV = Param(
     "cv", 5, ["cv_object"], "int, cross-validation generator or iterable", """
@@ -471,7 +475,10 @@ def cross_validated(tree, estimator, cv=CV, scoring=SCORING, selection=SELECTION
     tree's parameters it passes on to every fit share one entry that refers to the tree's.
     """
     own = (
-        MAX_DEPTH.but(doc="Depth limit of the trees when ``max_depths`` is None."),
+        MAX_DEPTH.but(doc="""
+    Depth limit of the trees when ``max_depths`` is None, the one depth then
+    cross-validated; unused when ``max_depths`` is given (see there).
+    """),
         N_JOBS.but(type="int or None", doc="""
     Number of fits run at once on threads (the core releases the GIL); -1 means all cores.
     The result does not depend on it.
