@@ -110,8 +110,8 @@ def _check_numeric(frame, path):
         values = frame[column]
         if values.dtype.kind not in "biuf":
             raise CommandError(f"{path}: column {column!r} is not numeric (dtype {values.dtype}); "
-                               "DPDT trees need numeric features: one-hot encode it, or fit --model branches "
-                               "(categorical columns)")
+                               "DPDT trees need numeric features: one-hot encode it, or fit "
+                               "--model branches (categorical columns)")
 
 
 def _features_and_target(path, target, *, need_target=True, categorical=False):
