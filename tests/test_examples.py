@@ -14,6 +14,7 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 OUTPUTS = {
     "pareto_front.py": ["pareto_front.png"],
     "plot_tree.py": ["tree.png"],
+    "readme_tree.py": ["readme_tree.png"],
     "choose_alpha.py": ["choose_alpha.png"],
     "branches_vs_dpdt.py": ["branches_tree.png"],
     "export_and_save.py": ["tree.dot", "model.json", "tree.onnx"],
