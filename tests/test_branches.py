@@ -29,6 +29,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import dpdt
 import dpdt._branches
+import dpdt._export
 from dpdt import BranchesClassifier, DPDTreeClassifier, MultiwayGreedyClassifier
 
 DATA = Path(__file__).parent / "data"
@@ -509,6 +510,18 @@ def test_numeric_missing_values_survive_binning_and_saving(max_bins, tmp_path):
     clean = BranchesClassifier(lam=0.0, max_bins=max_bins).fit(np.nan_to_num(X), y)
     assert clean._codes.transform(X)[np.isnan(X[:, 0]), 0].tolist() == [-1] * np.isnan(
         X[:, 0]).sum()
+
+
+def test_labels_name_the_missing_values_code():
+    X = np.array([[1.0, 0.5], [2, np.nan], [3, 0.5], [4, 1.5], [np.nan, 1.5], [6, np.nan]])
+    clf = BranchesClassifier(max_bins=2).fit(X, [0, 0, 1, 1, 2, 1])
+    assert clf._codes.labels(0) == ["in (-inf, 3]", "in (3, inf]", "= nan"]
+    assert clf._codes.labels(1) == ["= 0.5", "= 1.5", "= nan"]
+    assert [len(clf._codes.labels(j)) for j in range(2)] == clf._codes.n_codes().tolist()
+    # Without missing values, the labels export_text has always shown.
+    clean = BranchesClassifier(max_bins=2).fit(np.nan_to_num(X), [0, 0, 1, 1, 2, 1])
+    assert [clean._codes.labels(j) for j in range(2)] == [
+        dpdt._export.category_names(clean, j) for j in range(2)]
 
 
 def test_infinity_is_refused():

@@ -89,6 +89,18 @@ class CategoryCodes:
         return np.array([len(table) + (kind == "bins") for kind, table in self.encoders_],
                         dtype=np.int64)
 
+    def labels(self, j):
+        """Return the label of each code of column ``j``, for exports and plots."""
+        kind, table = self.encoders_[j]
+        missing = ["= nan"] if kind != "categories" and _ends_missing(table) else []
+        if missing:
+            table = table[:-1]
+        if kind == "bins":
+            edges = [-np.inf, *table.tolist(), np.inf]
+            return [f"in ({lo:.4g}, {hi:.4g}]"
+                    for lo, hi in zip(edges[:-1], edges[1:], strict=True)] + missing
+        return [f"= {value}" for value in table.tolist()] + missing
+
     def fit_transform(self, X, weight):
         """Learn the codes from the rows of positive weight (quantiles are weighted).
 
