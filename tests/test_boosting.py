@@ -439,8 +439,9 @@ def expected_failed_checks(estimator):
         # Each round keeps each row with probability `subsample`: k copies of a row are drawn
         # independently, a row of weight k is kept or dropped whole. The two fits follow
         # different distributions, not just different random streams; no seed can match them.
-        return {"check_sample_weight_equivalence_on_dense_data":
-                "row subsampling treats a weight-k row and k copies of it differently"}
+        reason = "row subsampling treats a weight-k row and k copies of it differently"
+        return {"check_sample_weight_equivalence_on_dense_data": reason,
+                "check_sample_weight_equivalence_on_sparse_data": reason}
     return {}
 
 

@@ -27,7 +27,9 @@ from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+import dpdt
 import dpdt._branches
+import dpdt._export
 from dpdt import BranchesClassifier, DPDTreeClassifier, MultiwayGreedyClassifier
 
 DATA = Path(__file__).parent / "data"
@@ -460,6 +462,99 @@ def test_dataframe_mixing_strings_and_numbers():
     assert set(predicted) <= {"leave", "stay"}
     assert predicted[0] == "stay"
     assert clf.score(frame, y) >= 0.9
+
+
+@pytest.mark.parametrize("estimator", [BranchesClassifier(lam=0.0), MultiwayGreedyClassifier()])
+def test_missing_values_are_one_category_whatever_their_kind(estimator):
+    # NaN in a numeric column and None, NaN or NA in a column of strings are each one category,
+    # the same for every kind of missing value, at fit and at predict.
+    rng = np.random.default_rng(3)
+    n = 60
+    city = rng.choice(["lyon", "oslo", "rome", "?"], n)
+    size = rng.choice([1.0, 2.0, 3.0, np.nan], n)
+    y = (city == "?") ^ np.isnan(size)
+    kinds = np.array([None, np.nan, pd.NA], dtype=object)[np.arange(n) % 3]
+    frame = pd.DataFrame({"city": np.where(city == "?", kinds, city).astype(object),
+                          "size": size})
+    model = estimator.fit(frame, y)
+    assert model.score(frame, y) == 1.0
+    # The same tree as with the missing values spelt out as a category and a number.
+    spelt = frame.assign(city=np.where(city == "?", "nan", city), size=np.nan_to_num(size, nan=9))
+    reference = type(estimator)(**estimator.get_params()).fit(spelt, y)
+    assert_array_equal(model.tree_.feature, reference.tree_.feature)
+    assert_array_equal(model.tree_.edge_category, reference.tree_.edge_category)
+    assert_array_equal(model.apply(frame), reference.apply(spelt))
+    # Each kind alone at predict goes where the others went.
+    for kind in (None, np.nan, pd.NA):
+        row = pd.DataFrame({"city": pd.Series([kind], dtype=object), "size": [np.nan]})
+        assert_array_equal(model.apply(row), reference.apply(
+            pd.DataFrame({"city": ["nan"], "size": [9.0]})))
+
+
+@pytest.mark.parametrize("max_bins", [None, 2])
+def test_numeric_missing_values_survive_binning_and_saving(max_bins, tmp_path):
+    rng = np.random.default_rng(4)
+    X = rng.integers(0, 5, size=(80, 2)).astype(float)
+    X[rng.random(80) < 0.2, 0] = np.nan
+    y = np.isnan(X[:, 0]) | (X[:, 1] > 2)
+    clf = BranchesClassifier(lam=0.0, max_bins=max_bins).fit(X, y)
+    assert clf.score(X, y) == 1.0
+    kind, table = clf._codes.encoders_[0]
+    assert np.isnan(table[-1]) and not np.isnan(table[:-1]).any()
+    codes = clf._codes.transform(X)[:, 0]
+    assert np.unique(codes[np.isnan(X[:, 0])]).tolist() == [clf._codes.n_codes()[0] - 1]
+    assert not np.isin(codes[~np.isnan(X[:, 0])], codes[np.isnan(X[:, 0])]).any()
+    clf.save(tmp_path / "model.json")
+    assert_array_equal(dpdt.load(tmp_path / "model.json").predict(X), clf.predict(X))
+    # A column without missing values in training has no code for them: unseen, -1.
+    clean = BranchesClassifier(lam=0.0, max_bins=max_bins).fit(np.nan_to_num(X), y)
+    assert clean._codes.transform(X)[np.isnan(X[:, 0]), 0].tolist() == [-1] * np.isnan(
+        X[:, 0]).sum()
+
+
+def test_labels_name_the_missing_values_code():
+    X = np.array([[1.0, 0.5], [2, np.nan], [3, 0.5], [4, 1.5], [np.nan, 1.5], [6, np.nan]])
+    clf = BranchesClassifier(max_bins=2).fit(X, [0, 0, 1, 1, 2, 1])
+    assert clf._codes.labels(0) == ["in (-inf, 3]", "in (3, inf]", "= nan"]
+    assert clf._codes.labels(1) == ["= 0.5", "= 1.5", "= nan"]
+    assert [len(clf._codes.labels(j)) for j in range(2)] == clf._codes.n_codes().tolist()
+    # Without missing values, the labels export_text has always shown.
+    clean = BranchesClassifier(max_bins=2).fit(np.nan_to_num(X), [0, 0, 1, 1, 2, 1])
+    assert [clean._codes.labels(j) for j in range(2)] == [
+        dpdt._export.category_names(clean, j) for j in range(2)]
+
+
+def test_infinity_is_refused():
+    X = np.array([[0.0], [1.0], [np.inf]])
+    with pytest.raises(ValueError, match="infinity"):
+        BranchesClassifier().fit(X, [0, 1, 1])
+    clf = BranchesClassifier().fit(X[:2], [0, 1])
+    with pytest.raises(ValueError, match="infinity"):
+        clf.predict(X)
+
+
+@pytest.mark.parametrize("estimator", [BranchesClassifier, MultiwayGreedyClassifier])
+def test_continuous_features_warn(estimator):
+    from sklearn.datasets import load_wine
+    X, y = load_wine(return_X_y=True, as_frame=True)
+    with pytest.warns(UserWarning, match=r"'alcohol' \(126\).*KBinsDiscretizer.*DPDTreeClassifier"):
+        estimator(max_depth=1).fit(X, y)
+    with pytest.warns(UserWarning, match=r"numeric features 0 \(126\)"):
+        estimator(max_depth=1).fit(X.to_numpy(), y)
+    # Binned, the values are no longer categories of their own.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        estimator(max_depth=1, max_bins=8).fit(X, y)
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "zoo-o", "mushroom-o", "nursery-o", "monk1-o"])
+def test_categorical_data_does_not_warn(name):
+    data = np.load(Path(__file__).parents[1] / "benchmarks" / "data" / "categorical"
+                   / f"{name}.npz")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        MultiwayGreedyClassifier(max_depth=2).fit(data["X"], data["y"])
+        BranchesClassifier(max_depth=1).fit(data["X"], data["y"])
 
 
 # --------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_co
 from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from . import _core
 from ._binning import bin_features
@@ -20,11 +20,16 @@ from ._progress import reporter
 from ._runner import call_core, n_threads
 from ._search_policy import resolve_candidates, resolve_splitters, search_depth
 from ._tree import Tree
-from ._validation import binary_exponent, training_weight
+from ._validation import binary_exponent, training_weight, validate_numeric
 
 
 class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
     """The boosting loop shared by the classifier and the regressor."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True   # densified by validate_numeric
+        return tags
 
     def _boost(self, X, y, sample_weight, loss, stratify):
         rng = check_random_state(self.random_state)
@@ -282,7 +287,7 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
 
     def _staged_raw(self, X):
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, order="C", reset=False)
+        X = validate_numeric(self, X, reset=False)
         raw = np.tile(self.init_raw_, (X.shape[0], 1))
         for trees in self.estimators_:
             raw += self.learning_rate * self._tree_outputs(trees, X)
@@ -290,7 +295,7 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
 
     def _raw(self, X):
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, order="C", reset=False)
+        X = validate_numeric(self, X, reset=False)
         raw = np.tile(self.init_raw_, (X.shape[0], 1))
         for trees in self.estimators_:
             raw += self.learning_rate * self._tree_outputs(trees, X)
@@ -346,8 +351,9 @@ class DPDTGradientBoostingRegressor(RegressorMixin, _BaseDPDTBoosting):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Training samples.
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training samples (numbers). A sparse matrix is densified, with the memory of a
+            dense float64 array.
         y : array-like of shape (n_samples,)
             Target values.
         sample_weight : array-like of shape (n_samples,), default=None
@@ -358,7 +364,7 @@ class DPDTGradientBoostingRegressor(RegressorMixin, _BaseDPDTBoosting):
         self : DPDTGradientBoostingRegressor
             The fitted estimator.
         """
-        X, y = validate_data(self, X, y, dtype=np.float64, order="C", y_numeric=True)
+        X, y = validate_numeric(self, X, y, reset=True, y_numeric=True)
         loss = {"squared_error": SquaredError, "absolute_error": AbsoluteError,
                 "huber": lambda: Huber(float(self.huber_quantile))}[self.loss]()
         self._boost(X, y.astype(np.float64), sample_weight, loss, stratify=None)
@@ -438,8 +444,9 @@ class DPDTGradientBoostingClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTBo
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Training samples.
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training samples (numbers). A sparse matrix is densified, with the memory of a
+            dense float64 array.
         y : array-like of shape (n_samples,)
             Class labels.
         sample_weight : array-like of shape (n_samples,), default=None
@@ -450,7 +457,7 @@ class DPDTGradientBoostingClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTBo
         self : DPDTGradientBoostingClassifier
             The fitted estimator.
         """
-        X, y = validate_data(self, X, y, dtype=np.float64, order="C")
+        X, y = validate_numeric(self, X, y, reset=True)
         check_classification_targets(y)
         self.classes_, codes = np.unique(y, return_inverse=True)
         n_classes = len(self.classes_)

@@ -10,7 +10,7 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state, compute_sample_weight
 from sklearn.utils._param_validation import validate_parameter_constraints
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from ._binning import bin_features, uses_bins
 from ._front import PARETO_DTYPE, TIE_TOL, alpha_inside, budget_mask, within_complexity
@@ -27,7 +27,12 @@ from ._search_policy import (
     search_depth,
 )
 from ._tree import Tree
-from ._validation import binary_exponent, check_feature_costs, training_weight
+from ._validation import (
+    binary_exponent,
+    check_feature_costs,
+    training_weight,
+    validate_numeric,
+)
 
 
 class LogProbaMixin:
@@ -75,6 +80,7 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
+        tags.input_tags.sparse = True   # densified by validate_numeric
         return tags
 
     def _fit_front(self, X, weight, weight_scale, fit_core, make_tree, stat_dim,
@@ -379,8 +385,7 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
 
     def _validate_X_predict(self, X):
         check_is_fitted(self)
-        return validate_data(self, X, dtype=np.float64, order="C", reset=False,
-                             ensure_all_finite="allow-nan")
+        return validate_numeric(self, X, reset=False, ensure_all_finite="allow-nan")
 
     def apply(self, X):
         """Return the index of the leaf each sample ends in.
@@ -512,8 +517,9 @@ class DPDTreeClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTree):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Training samples (finite numbers).
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training samples: numbers (NaN a missing value). A sparse matrix is densified,
+            with the memory of a dense float64 array.
         y : array-like of shape (n_samples,)
             Class labels.
         sample_weight : array-like of shape (n_samples,), default=None
@@ -524,7 +530,7 @@ class DPDTreeClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTree):
         self : DPDTreeClassifier
             The fitted estimator.
         """
-        X, y = validate_data(self, X, y, dtype=np.float64, order="C", ensure_all_finite="allow-nan")
+        X, y = validate_numeric(self, X, y, reset=True, ensure_all_finite="allow-nan")
         check_classification_targets(y)
         self.classes_, y_encoded = np.unique(y, return_inverse=True)
         self.n_classes_ = len(self.classes_)
@@ -648,8 +654,9 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Training samples (finite numbers).
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training samples: numbers (NaN a missing value). A sparse matrix is densified,
+            with the memory of a dense float64 array.
         y : array-like of shape (n_samples,) or (n_samples, n_outputs)
             Target values.
         sample_weight : array-like of shape (n_samples,), default=None
@@ -660,9 +667,8 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         self : DPDTreeRegressor
             The fitted estimator.
         """
-        X, y = validate_data(self, X, y, dtype=np.float64, order="C", ensure_all_finite="allow-nan",
-                             multi_output=True,
-                             y_numeric=True)
+        X, y = validate_numeric(self, X, y, reset=True, ensure_all_finite="allow-nan",
+                                multi_output=True, y_numeric=True)
         targets = np.ascontiguousarray(y.reshape(y.shape[0], -1), dtype=np.float64)
         self.n_outputs_ = targets.shape[1]
         weight, kept, weight_scale = training_weight(sample_weight, X)

@@ -9,7 +9,7 @@ from sklearn.metrics import check_scoring
 from sklearn.model_selection import check_cv
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
 from ._classes import DPDTreeClassifier, DPDTreeRegressor, LogProbaMixin
 from ._front import TIE_TOL, alpha_inside, budget_mask
@@ -17,7 +17,7 @@ from ._io import SaveMixin, register_estimator
 from ._params import CLASSIFIER_CV, MAX_DEPTH, REGRESSOR_CV, declare, passed_on
 from ._progress import reporter
 from ._runner import n_threads
-from ._validation import binary_exponent
+from ._validation import binary_exponent, validate_numeric
 
 LARGEST_DEPTH = np.iinfo(np.int64).max
 
@@ -151,6 +151,7 @@ class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = self.max_bins is not None
+        tags.input_tags.sparse = True   # densified by validate_numeric
         return tags
 
     def _make(self, max_depth, random_state, time_limit=None):
@@ -271,8 +272,7 @@ class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
 
     def _validate_X_predict(self, X):
         check_is_fitted(self)
-        return validate_data(self, X, dtype=np.float64, order="C", reset=False,
-                             ensure_all_finite="allow-nan")
+        return validate_numeric(self, X, reset=False, ensure_all_finite="allow-nan")
 
     def _check_fitted_state(self, decoder, where):
         # The refit models were checked when they were decoded.
@@ -434,8 +434,9 @@ class DPDTreeClassifierCV(LogProbaMixin, ClassifierMixin, _BaseDPDTreeCV):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Training samples (finite numbers).
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training samples (numbers). A sparse matrix is densified, with the memory of a
+            dense float64 array.
         y : array-like of shape (n_samples,)
             Class labels.
         sample_weight : array-like of shape (n_samples,), default=None
@@ -446,7 +447,7 @@ class DPDTreeClassifierCV(LogProbaMixin, ClassifierMixin, _BaseDPDTreeCV):
         self : DPDTreeClassifierCV
             The fitted estimator.
         """
-        X, y = validate_data(self, X, y, dtype=np.float64, order="C", ensure_all_finite="allow-nan")
+        X, y = validate_numeric(self, X, y, reset=True, ensure_all_finite="allow-nan")
         check_classification_targets(y)
         self.classes_ = np.unique(y)
         self.n_classes_ = len(self.classes_)
@@ -538,8 +539,9 @@ class DPDTreeRegressorCV(RegressorMixin, _BaseDPDTreeCV):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Training samples (finite numbers).
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training samples (numbers). A sparse matrix is densified, with the memory of a
+            dense float64 array.
         y : array-like of shape (n_samples,) or (n_samples, n_outputs)
             Target values.
         sample_weight : array-like of shape (n_samples,), default=None
@@ -550,9 +552,8 @@ class DPDTreeRegressorCV(RegressorMixin, _BaseDPDTreeCV):
         self : DPDTreeRegressorCV
             The fitted estimator.
         """
-        X, y = validate_data(self, X, y, dtype=np.float64, order="C", ensure_all_finite="allow-nan",
-                             multi_output=True,
-                             y_numeric=True)
+        X, y = validate_numeric(self, X, y, reset=True, ensure_all_finite="allow-nan",
+                                multi_output=True, y_numeric=True)
         self.n_outputs_ = 1 if y.ndim == 1 else y.shape[1]
         return self._fit_cv(X, y, sample_weight)
 

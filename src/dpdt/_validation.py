@@ -1,4 +1,4 @@
-"""Validation of the inputs that every estimator family shares: sample weights, feature costs.
+"""Validation of the inputs that every estimator family shares: features, sample weights, costs.
 
 It also holds the one rule by which every estimator is independent of the scale of its inputs:
 the core's tolerances are absolute, so what crosses into it (weights, targets, gradients) is
@@ -8,7 +8,67 @@ sees, and any other factor changes it by less than 2 (results then agree to roun
 """
 
 import numpy as np
-from sklearn.utils.validation import _check_sample_weight
+from sklearn.utils.validation import _check_sample_weight, validate_data
+
+
+def validate_numeric(estimator, X, y="no_validation", *, reset, **check_params):
+    """Validate numeric features (and y, if given) for a DPDT estimator's fit or predict.
+
+    The one path by which the numeric estimators (trees, CV, boosting) take X: scikit-learn's
+    ``validate_data`` to float64, C order. Sparse matrices (CSR, CSC, or any format scipy
+    converts to CSR) are accepted, as scikit-learn's trees accept them, and densified, since
+    the core reads dense arrays: they then take the memory of a dense float64 array. Features
+    that are not numbers (a DataFrame's string or category columns) raise a ValueError that
+    names them and the ways to use them. ``check_params`` go to ``validate_data``.
+    """
+    try:
+        validated = validate_data(estimator, X, y, reset=reset, dtype=np.float64, order="C",
+                                  accept_sparse=("csr", "csc"), **check_params)
+    except ValueError as error:   # strings (objects that are no numbers raise TypeError)
+        columns = _non_numeric_columns(X)
+        if not columns:
+            raise
+        raise ValueError(
+            f"{type(estimator).__name__} takes numeric features, and {_name_columns(columns)} "
+            f"of X {'is' if len(columns) == 1 else 'are'} not numeric ({error}): one-hot encode "
+            "categorical columns (sklearn.preprocessing.OneHotEncoder, or pandas.get_dummies) "
+            "or fit dpdt.BranchesClassifier, which splits on categories") from error
+    if isinstance(validated, tuple):
+        return _dense(validated[0]), validated[1]
+    return _dense(validated)
+
+
+def _dense(X):
+    return X.toarray(order="C") if hasattr(X, "toarray") else X
+
+
+def _non_numeric_columns(X):
+    """Return the names (or indices) of the columns of X that do not convert to float64."""
+    if hasattr(X, "toarray"):   # sparse matrices are numeric or fail for another reason
+        return []
+    if hasattr(X, "iloc") and getattr(X, "ndim", 0) == 2:
+        columns, named = [(name, X.iloc[:, j]) for j, name in enumerate(X.columns)], True
+    else:
+        try:
+            array = np.asarray(X, dtype=object)
+        except ValueError:   # ragged rows: not a matter of columns
+            return []
+        if array.ndim != 2:
+            return []
+        columns, named = list(enumerate(array.T)), False
+    bad = []
+    for name, column in columns:
+        try:
+            np.asarray(column, dtype=np.float64)
+        except (ValueError, TypeError):
+            bad.append(repr(name) if named else str(name))
+    return bad if named or not bad else [f"at index {bad[0]}", *bad[1:]]
+
+
+def _name_columns(columns):
+    """Return "column 'city'", "columns at index 0, 2" and the like, cut after five."""
+    more = f" and {len(columns) - 5} more" if len(columns) > 5 else ""
+    return f"column{'s' if len(columns) > 1 else ''} {', '.join(columns[:5])}{more}"
 
 
 def binary_exponent(values):
