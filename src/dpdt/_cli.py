@@ -89,8 +89,7 @@ def _read_table(path):
                 return {key: archive[key] for key in archive.files}
         except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
             raise CommandError(f"{path}: not a readable .npz archive ({exc})") from None
-    import pandas as pd
-
+    pd = _pandas()
     try:
         if suffix in (".parquet", ".pq"):
             try:
@@ -102,6 +101,16 @@ def _read_table(path):
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
         raise CommandError(f"{path}: not a readable table ({exc})") from None
     raise CommandError(f"{path}: unknown file type {suffix!r}; use .csv, .parquet or .npz")
+
+
+def _pandas():
+    """Return pandas, which reading and writing tables needs (the `cli` extra)."""
+    try:
+        import pandas
+    except ImportError:
+        raise CommandError('reading and writing tables needs pandas: pip install "dpdt[cli]"'
+                           ) from None
+    return pandas
 
 
 def _check_numeric(frame, path):
@@ -359,7 +368,7 @@ def _show(args):
 
 
 def _predict(args):
-    import pandas as pd
+    pd = _pandas()
 
     model = _load_model(args.model)
     X, _, _ = _features_and_target(args.data, None, need_target=False)

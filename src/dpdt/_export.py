@@ -105,11 +105,7 @@ def export_text(estimator, *, feature_names=None, class_names=None, decimals=3, 
 
 def category_names(estimator, feature):
     """Return the label of each category code of a multiway estimator's ``feature``."""
-    kind, table = estimator._codes.encoders_[feature]
-    if kind == "bins":
-        edges = [-np.inf, *table.tolist(), np.inf]
-        return [f"in ({lo:.4g}, {hi:.4g}]" for lo, hi in zip(edges[:-1], edges[1:], strict=True)]
-    return [f"= {value}" for value in table.tolist()]
+    return estimator._codes.labels(feature)
 
 
 def _export_multiway(estimator, feature_names, class_names):
