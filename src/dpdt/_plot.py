@@ -356,6 +356,9 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None):
     classifier = is_classifier(estimator)
     front = np.sort(estimator.pareto_front_, order="complexity")
     ax = _axes(ax, figsize=(7.0, 4.5))
+    # One colour per series: the front, CART's path, the chosen tree, then the validation
+    # curves in colours none of those has.
+    validation_colours = ["C2", "C1", "C4", "C5", "C6", "C8", "C9", "C7"]
 
     def metric(loss):
         return 1.0 - loss if classifier else loss
@@ -366,9 +369,6 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None):
     steps = {"drawstyle": "steps-post"} if getattr(estimator, "front", "convex") == "pareto" else {}
     ax.plot(front["complexity"], metric(front["train_loss"]), color="C0", linewidth=1.5,
             marker="o", label="DPDT Pareto front", **steps)
-    for row in front:
-        ax.annotate(f"{row['n_leaves']}", (row["complexity"], metric(row["train_loss"])),
-                    textcoords="offset points", xytext=(4, 4), fontsize=7, color="C0")
     if show_cart and X is not None:
         cart = _cart_path(estimator, X, y)
         ax.plot(cart[:, 0], metric(cart[:, 1]), color="C3", linewidth=1.0, marker="s",
@@ -376,18 +376,21 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None):
     curve = getattr(estimator, "validation_curve_", None)
     scoring = getattr(estimator, "scoring", None)
     same_scale = classifier and scoring in (None, "accuracy")
+    target = ax
     if curve is not None:
         target = ax if same_scale else ax.twinx()
         for k, depth in enumerate(np.unique(curve["max_depth"])):
             rows = np.sort(curve[curve["max_depth"] == depth], order="complexity")
-            colour = f"C{2 + k}"
+            colour = validation_colours[k % len(validation_colours)] \
+                if k < len(validation_colours) else _pyplot().get_cmap("viridis")(k / len(curve))
             target.plot(rows["complexity"], rows["mean_score"], color=colour, marker=".",
                         label=f"validation (depth {depth})")
             target.fill_between(rows["complexity"], rows["mean_score"] - rows["std_score"],
                                 rows["mean_score"] + rows["std_score"], color=colour, alpha=0.15)
-        if not same_scale:
-            target.set_ylabel(f"validation {scoring or 'R²'}")
-            target.legend(loc="center right", fontsize=8)
+    _mark_chosen(estimator, ax, target, metric)
+    if curve is not None and not same_scale:
+        target.set_ylabel(f"validation {scoring or 'R²'}")
+        target.legend(loc="center right", fontsize=8)
     what = "expected tests per sample" if getattr(estimator, "complexity", "") == \
         "expected_tests" else "number of splits"
     ax.set_xlabel(f"complexity ({what})")
@@ -398,4 +401,58 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None):
     ax.grid(True, alpha=0.3)
     ax.legend(loc="best", fontsize=8)
     ax.set_title("Pareto front (numbers: leaves)", fontsize=10)
+    _label_leaves(ax, front["complexity"], metric(front["train_loss"]), front["n_leaves"])
     return ax
+
+
+def _mark_chosen(estimator, ax, target, metric):
+    """Mark the tree the estimator predicts with by a star on the front.
+
+    A second star, with no legend entry of its own, marks it on its depth's validation curve.
+    """
+    if hasattr(estimator, "alpha_"):
+        model, name, alpha = estimator.best_estimator_, "alpha_", estimator.alpha_
+    else:
+        model, name, alpha = estimator, "alpha", estimator.alpha
+    row = model.pareto_front_[model._front_index(alpha, getattr(model, "max_complexity", None))]
+    star = dict(marker="*", markersize=13, color="gold", markeredgecolor="black",
+                markeredgewidth=0.8, linestyle="none", zorder=5)
+    depth = f"depth {estimator.max_depth_}, " if hasattr(estimator, "max_depth_") else ""
+    ax.plot([row["complexity"]], [metric(row["train_loss"])],
+            label=f"chosen tree ({name} = {alpha:.3g}, {depth}{row['n_leaves']} leaves)", **star)
+    curve = getattr(estimator, "validation_curve_", None)
+    if curve is not None:
+        depth = getattr(estimator, "max_depth_", getattr(estimator, "max_depth", None))
+        chosen = curve[(curve["max_depth"] == depth) & (curve["alpha"] == alpha)]
+        if len(chosen):
+            target.plot(chosen["complexity"][:1], chosen["mean_score"][:1], label="_chosen",
+                        **star)
+
+
+def _label_leaves(ax, x, y, n_leaves):
+    """Label the front's points with their number of leaves, no two labels overlapping.
+
+    Each label goes to the first corner beside its point where it meets no other label, the
+    legend or the axes' edge; a label with no such place is left out (its neighbours, a few
+    leaves apart, tell it).
+    """
+    figure = ax.figure
+    renderer = figure.canvas.get_renderer()
+    figure.canvas.draw()   # final limits and legend, so that the extents below are the drawn ones
+    legend = ax.get_legend()
+    taken = [legend.get_window_extent(renderer)] if legend is not None else []
+    frame = ax.get_window_extent(renderer)
+    places = [((4, 4), "left", "bottom"), ((4, -4), "left", "top"),
+              ((-4, 4), "right", "bottom"), ((-4, -4), "right", "top")]
+    # The simplest trees first: they are the ones a reader looks for.
+    for xi, yi, leaves in sorted(zip(x, y, n_leaves, strict=True), key=lambda p: p[2]):
+        for offset, ha, va in places:
+            label = ax.annotate(f"{leaves}", (xi, yi), textcoords="offset points", xytext=offset,
+                                ha=ha, va=va, fontsize=7, color="C0")
+            box = label.get_window_extent(renderer)
+            inside = frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 \
+                and box.y1 <= frame.y1
+            if inside and not any(box.overlaps(other) for other in taken):
+                taken.append(box)
+                break
+            label.remove()
