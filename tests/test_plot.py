@@ -166,15 +166,15 @@ def test_plot_pareto_bad_input():
 
 def _boxes(ax):
     """Window extents of every drawn text of ax, its bbox patch included (as drawn)."""
-    figure = ax.figure
-    figure.canvas.draw()
-    renderer = figure.canvas.get_renderer()
+    renderer = ax.figure.canvas.get_renderer()
     boxes = []
     for text in ax.texts:
         if not text.get_visible() or not text.get_text():
             continue
         box = text.get_window_extent(renderer)
         if text.get_bbox_patch() is not None:
+            # Where drawing would put the patch, without drawing the whole figure.
+            text.update_bbox_position_size(renderer)
             box = Bbox.union([box, text.get_bbox_patch().get_window_extent(renderer)])
         boxes.append((text.get_text(), box))
     return boxes

@@ -108,14 +108,24 @@ def _fit_fonts(ax, texts, largest):
     ratios = ratios / ratios.max()
     # Quarter points: the sizes met again while a figure grows reuse matplotlib's text cache.
     size = min(largest, texts[0].get_fontsize() / ratios[0] * _largest_scale(ax, texts)[0])
-    size = np.floor(4 * size * 0.98) / 4
-    for _ in range(10):
+    best = None
+    for _ in range(6):
+        size = max(_SMALLEST, min(largest, np.floor(4 * size * 0.98) / 4))
         for text, ratio in zip(texts, ratios, strict=True):
             text.set_fontsize(size * ratio)
+        # Small text is not exactly proportional to its font (rounding to pixels): measured
+        # again, the size moves up or down until it fits with little room to spare.
         scale, _ = _largest_scale(ax, texts)
-        if scale >= 1.0 or size <= _SMALLEST:
+        if scale >= 1.0:
+            best = size if best is None else max(best, size)
+        if (1.0 <= scale < 1.05 or (scale >= 1.0 and size == largest)
+                or (scale < 1.0 and size == _SMALLEST)):
             break
-        size = max(_SMALLEST, np.floor(4 * size * min(0.95, scale)) / 4)
+        size *= scale
+    if best is not None and best != size:
+        size = best
+        for text, ratio in zip(texts, ratios, strict=True):
+            text.set_fontsize(size * ratio)
     return size
 
 
@@ -228,13 +238,17 @@ def plot_tree(estimator, ax=None, *, feature_names=None, class_names=None, decim
             style = dict(box, facecolor="white", edgecolor="#333333")
         nodes.append(ax.text(*position[node], text, ha="center", va="center", zorder=3,
                              fontsize=fontsize or _LARGEST, bbox=style))
-    labels = []
+    labels, siblings_before = [], {}
     for parent, child, label in edges:
+        # The edges of a parent come in the order of its children.
+        sibling = siblings_before.get(parent, 0)
+        siblings_before[parent] = sibling + 1
         (x0, y0), (x1, y1) = position[parent], position[child]
         ax.plot([x0, x1], [y0, y1], color="#555555", linewidth=0.8, zorder=1)
-        # Siblings' labels alternate between 40 % and 60 % of the way down, so that labels of
-        # neighbouring edges are apart vertically when they are close horizontally.
-        t = 0.4 if len(labels) % 2 == 0 else 0.6
+        # Siblings' labels go 35 %, 65 % (and 50 %, for a third) of the way down, in turn, so
+        # that labels of neighbouring edges are apart vertically when they are close
+        # horizontally, and away from the boxes at both ends.
+        t = (0.35, 0.65, 0.5)[sibling % 3]
         labels.append(ax.text(x0 + t * (x1 - x0), y0 + t * (y1 - y0), label, ha="center",
                               va="center", fontsize=0.85 * (fontsize or _LARGEST),
                               color="#333333", zorder=2,
