@@ -301,3 +301,13 @@ def test_plot_pareto_marks_the_current_tree_of_a_plain_estimator():
     chosen = [line for line in ax.lines if line.get_label().startswith("chosen tree")]
     assert len(chosen) == 1 and "3 leaves" in chosen[0].get_label()
     assert_allclose(chosen[0].get_ydata(), [clf.score(X, y)])
+
+
+def test_plot_tree_own_figure_stops_growing_at_its_largest(monkeypatch):
+    """A tree too wide for the largest figure plot_tree makes is drawn small, apart, and said."""
+    monkeypatch.setattr("dpdt._plot._WIDEST", 5.0)
+    with pytest.warns(UserWarning, match=r"drawn at \d\.\d pt in a 5 x \d+ inch figure"):
+        ax = plot_tree(_tree("regressor", 5))
+    assert ax.figure.get_size_inches()[0] <= 5.0
+    assert _node_font(ax) < 6.0
+    _assert_no_overlap(ax)

@@ -41,6 +41,9 @@ def _children(estimator, tree, node, names, decimals):
 # _LARGEST; below _READABLE a figure of our own grows instead, and a user's axes get shorter
 # node text (and, if even that does not fit, the size that fits and a warning).
 _LARGEST, _READABLE, _SMALLEST = 11.0, 6.0, 1.0
+# Our own figure grows up to this many inches (60 000 pixels at 100 dpi: Agg draws at most
+# 65 536 a side).
+_WIDEST = 600.0
 
 
 def _extents(texts, renderer):
@@ -220,7 +223,7 @@ def plot_tree(estimator, ax=None, *, feature_names=None, class_names=None, decim
     n_leaves = 1 + max(x for x, _ in position.values())
     max_depth = -min(y for _, y in position.values())
     ours = ax is None
-    ax = _axes(ax, figsize=(min(24.0, max(4.0, 1.2 * n_leaves)),
+    ax = _axes(ax, figsize=(min(24.0, _WIDEST, max(4.0, 1.2 * n_leaves)),
                             max(2.5, 1.4 * (max_depth + 1))))
     colours = _pyplot().get_cmap("tab10")
     box = dict(boxstyle="round,pad=0.3", linewidth=0.8)
@@ -267,11 +270,18 @@ def plot_tree(estimator, ax=None, *, feature_names=None, class_names=None, decim
         for _ in range(4):
             _, axis = _largest_scale(ax, texts)
             width_height = figure.get_size_inches()
-            width_height[axis] *= _READABLE / size * 1.02
+            if width_height[axis] >= _WIDEST:
+                break
+            width_height[axis] = min(_WIDEST, width_height[axis] * _READABLE / size * 1.02)
             figure.set_size_inches(width_height)
             size = _fit_fonts(ax, texts, _LARGEST)
             if size >= _READABLE:
                 break
+    if size < _READABLE and ours:
+        width, height = ax.figure.get_size_inches()
+        warnings.warn(f"plot_tree: the tree ({n_leaves} leaves, depth {max_depth}) is drawn at "
+                      f"{size:.1f} pt in a {width:.0f} x {height:.0f} inch figure, the largest "
+                      "it gets; pass fontsize= to choose", UserWarning, stacklevel=2)
     elif size < _READABLE:
         short = _node_texts(estimator, tree, names, class_names, decimals, short=True)
         for text, label in zip(nodes, short, strict=True):
