@@ -1,16 +1,22 @@
 """plot_tree and plot_pareto: what they draw, and the PNG files they produce."""
 
+import itertools
+import os
+import warnings
+
 import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
+from matplotlib.transforms import Bbox
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.datasets import load_iris
 
 from dpdt import (
     BranchesClassifier,
     DPDTreeClassifier,
+    DPDTreeClassifierCV,
     DPDTreeRegressor,
     datasets,
     plot_pareto,
@@ -22,6 +28,8 @@ matplotlib.use("Agg")
 
 IRIS_FEATURES = ["sepal length", "sepal width", "petal length", "petal width"]
 IRIS_CLASSES = ["setosa", "versicolor", "virginica"]
+# Where the measured pictures are written, to be looked at as well (DPDT_PLOTS=/some/dir).
+PICTURES = os.environ.get("DPDT_PLOTS")
 
 
 @pytest.fixture(autouse=True)
@@ -132,7 +140,10 @@ def test_plot_pareto_draws_a_validation_curve():
     clf.validation_curve_ = curve
     ax = plot_pareto(clf, show_cart=False)
     labels = [line.get_label() for line in ax.lines]
-    assert labels == ["DPDT Pareto front", "validation (depth 2)", "validation (depth 3)"]
+    # The curves, then the chosen tree (alpha = 0) on the front and on its depth's curve.
+    assert labels == ["DPDT Pareto front", "validation (depth 2)", "validation (depth 3)",
+                      "chosen tree (alpha = 0, 8 leaves)", "_chosen"]
+    assert_array_equal(ax.lines[4].get_xdata(), [2.0])
     depth3 = ax.lines[2]
     assert_array_equal(depth3.get_xdata(), [0.5, 2.0])
     assert_array_equal(depth3.get_ydata(), [0.6, 0.9])
@@ -149,3 +160,154 @@ def test_plot_pareto_bad_input():
         plot_pareto(clf, X=X)
     with pytest.raises(TypeError, match="no pareto_front_"):
         plot_pareto(BranchesClassifier().fit(X.astype(int), y))
+
+
+# --- Measured pictures: no two texts overlap, whatever the tree and the figure. ---------------
+
+def _boxes(ax):
+    """Window extents of every drawn text of ax, its bbox patch included (as drawn)."""
+    renderer = ax.figure.canvas.get_renderer()
+    boxes = []
+    for text in ax.texts:
+        if not text.get_visible() or not text.get_text():
+            continue
+        box = text.get_window_extent(renderer)
+        if text.get_bbox_patch() is not None:
+            # Where drawing would put the patch, without drawing the whole figure.
+            text.update_bbox_position_size(renderer)
+            box = Bbox.union([box, text.get_bbox_patch().get_window_extent(renderer)])
+        boxes.append((text.get_text(), box))
+    return boxes
+
+
+def _assert_no_overlap(ax, others=()):
+    """No two texts (nor a text and one of ``others``) overlap by more than a pixel."""
+    boxes = _boxes(ax) + [("<other>", other) for other in others]
+    assert len(boxes) >= 2
+    for (name_a, a), (name_b, b) in itertools.combinations(boxes, 2):
+        overlap_x = min(a.x1, b.x1) - max(a.x0, b.x0)
+        overlap_y = min(a.y1, b.y1) - max(a.y0, b.y0)
+        assert overlap_x <= 1.0 or overlap_y <= 1.0, (name_a, name_b, a, b)
+    figure = ax.figure.bbox
+    for name, box in boxes:
+        assert figure.x0 - 1 <= box.x0 and box.x1 <= figure.x1 + 1, (name, box)
+        assert figure.y0 - 1 <= box.y0 and box.y1 <= figure.y1 + 1, (name, box)
+
+
+def _node_font(ax):
+    return max(text.get_fontsize() for text in ax.texts)
+
+
+def _tree(kind, depth):
+    """A small tree of the given kind that uses its depth (leaves at every level)."""
+    rng = np.random.default_rng(depth)
+    if kind == "branches":
+        X = pd.DataFrame({name: rng.choice(["red", "green", "blue"], 50)
+                          for name in ["colour", "size", "city", "shape", "tone", "kind"]})
+        y = (X["colour"] == "red") ^ (X["size"] == "blue") ^ (X["city"] == "green") \
+            ^ (rng.random(50) < 0.15)
+        return BranchesClassifier(lam=0.001, max_depth=depth).fit(X, y)
+    # Labels unrelated to X: the trees use all their depth.
+    X = rng.normal(size=(40, 4))
+    if kind == "classifier":
+        return DPDTreeClassifier(max_depth=depth).fit(X, rng.integers(0, 3, 40))
+    return DPDTreeRegressor(max_depth=depth).fit(X, rng.normal(size=40))
+
+
+@pytest.mark.parametrize("kind", ["classifier", "regressor", "branches"])
+@pytest.mark.parametrize("depth", [1, 2, 3, 4, 5, 6])
+def test_plot_tree_texts_never_overlap(kind, depth):
+    """Into a figure of its own and into a user's (8, 5) axes: no two text boxes overlap and
+    all stay in the figure; the own figure's font is readable (>= 6 pt), and a user's axes get
+    either a readable font or a warning that names the size."""
+    est = _tree(kind, depth)
+    assert est.tree_.max_depth == depth or kind == "branches"
+    ax = plot_tree(est)
+    _assert_no_overlap(ax)
+    assert _node_font(ax) >= 6.0
+    if PICTURES:
+        ax.figure.savefig(f"{PICTURES}/tree_{kind}_{depth}_own.png")
+    _, ax = plt.subplots(figsize=(8, 5))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        plot_tree(est, ax=ax)
+    _assert_no_overlap(ax)
+    if _node_font(ax) < 6.0:
+        assert len(caught) == 1 and f"{_node_font(ax):.1f} pt" in str(caught[0].message)
+    else:
+        assert not caught
+    if PICTURES:
+        ax.figure.savefig(f"{PICTURES}/tree_{kind}_{depth}_user.png")
+
+
+def test_plot_tree_shortens_node_text_in_small_axes():
+    est = _tree("classifier", 4)
+    _, ax = plt.subplots(figsize=(4, 3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        plot_tree(est, ax=ax)
+    texts = _texts(ax)
+    assert not any("samples" in text or "class:" in text for text in texts)
+    assert sum(text.startswith("x[") and "\nn = " in text for text in texts) \
+        == np.sum(est.tree_.feature >= 0)
+    _assert_no_overlap(ax)
+
+
+def test_plot_tree_keeps_a_given_fontsize():
+    ax = plot_tree(_tree("classifier", 2), fontsize=7)
+    sizes = {text.get_fontsize() for text in ax.texts}
+    assert sizes == {7, 7 * 0.85}
+
+
+def _series(ax):
+    """The labelled lines of ax (and of a twin y axis), as drawn in the legend."""
+    axes = [ax, *[other for other in ax.figure.axes if other is not ax]]
+    return [line for a in axes for line in a.lines if not line.get_label().startswith("_")]
+
+
+def test_plot_pareto_series_colours_chosen_tree_and_labels():
+    X, y = load_iris(return_X_y=True)
+    cv = DPDTreeClassifierCV(max_depths=(2, 3, 4), cv=3).fit(X, y)
+    ax = plot_pareto(cv, X=X, y=y)
+    series = _series(ax)
+    labels = [line.get_label() for line in series]
+    assert labels[:2] == ["DPDT Pareto front", "CART pruning path"]
+    assert sum(label.startswith("validation (depth") for label in labels) == 3
+    colours = [matplotlib.colors.to_rgba(line.get_color()) for line in series]
+    assert len(set(colours)) == len(colours), labels
+    # The chosen tree: a star on the front at the complexity and accuracy of cv.tree_, with a
+    # legend entry naming alpha_.
+    chosen = [line for line in series if line.get_label().startswith("chosen tree")]
+    assert len(chosen) == 1 and f"alpha_ = {cv.alpha_:.3g}" in chosen[0].get_label()
+    assert chosen[0].get_label() in [t.get_text() for t in ax.get_legend().get_texts()]
+    front = cv.pareto_front_
+    row = front[front["n_leaves"] == cv.get_n_leaves()]
+    assert chosen[0].get_xdata()[0] in row["complexity"]
+    assert_allclose(chosen[0].get_ydata()[0], cv.score(X, y))   # train accuracy of cv.tree_
+    # Leaf-count labels: one per front point at most, none over another or over the legend.
+    numbers = [t for t in ax.texts if t.get_text().isdigit()]
+    assert 1 <= len(numbers) <= len(front)
+    ax.figure.canvas.draw()
+    _assert_no_overlap(ax, others=[ax.get_legend().get_window_extent()])
+    if PICTURES:
+        ax.figure.savefig(f"{PICTURES}/pareto_cv.png")
+
+
+def test_plot_pareto_marks_the_current_tree_of_a_plain_estimator():
+    X, y = load_iris(return_X_y=True)
+    clf = DPDTreeClassifier(max_depth=3).fit(X, y)
+    clf.select_tree(max_leaves=3)
+    ax = plot_pareto(clf, show_cart=False)
+    chosen = [line for line in ax.lines if line.get_label().startswith("chosen tree")]
+    assert len(chosen) == 1 and "3 leaves" in chosen[0].get_label()
+    assert_allclose(chosen[0].get_ydata(), [clf.score(X, y)])
+
+
+def test_plot_tree_own_figure_stops_growing_at_its_largest(monkeypatch):
+    """A tree too wide for the largest figure plot_tree makes is drawn small, apart, and said."""
+    monkeypatch.setattr("dpdt._plot._WIDEST", 5.0)
+    with pytest.warns(UserWarning, match=r"drawn at \d\.\d pt in a 5 x \d+ inch figure"):
+        ax = plot_tree(_tree("regressor", 5))
+    assert ax.figure.get_size_inches()[0] <= 5.0
+    assert _node_font(ax) < 6.0
+    _assert_no_overlap(ax)

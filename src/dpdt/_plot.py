@@ -1,5 +1,7 @@
 """Pictures of fitted trees and of their Pareto fronts (matplotlib, the optional ``plot`` extra)."""
 
+import warnings
+
 import numpy as np
 from sklearn.base import is_classifier
 from sklearn.utils.validation import check_is_fitted
@@ -35,14 +37,153 @@ def _children(estimator, tree, node, names, decimals):
             (f"> {t:.{decimals}f}", int(tree.children_right[node]))]
 
 
+# Font sizes of tree pictures, in points: the largest that the figure's space allows, up to
+# _LARGEST; below _READABLE a figure of our own grows instead, and a user's axes get shorter
+# node text (and, if even that does not fit, the size that fits and a warning).
+_LARGEST, _READABLE, _SMALLEST = 11.0, 6.0, 1.0
+# Our own figure grows up to this many inches (60 000 pixels at 100 dpi: Agg draws at most
+# 65 536 a side).
+_WIDEST = 600.0
+
+
+def _extents(texts, renderer):
+    """Return the window extents (x0, y0, x1, y1) in pixels of texts, their bbox patch included.
+
+    A patch's extent is the text's grown by the box's pad (a fraction of the font size) and its
+    line: measuring the rounded path itself costs ten times more.
+    """
+    boxes = []
+    for text in texts:
+        x0, y0, x1, y1 = text.get_window_extent(renderer).extents
+        patch = text.get_bbox_patch()
+        grow = 0.0
+        if patch is not None:
+            points = patch.get_boxstyle().pad * text.get_fontsize() + patch.get_linewidth()
+            grow = renderer.points_to_pixels(points)
+        boxes.append((x0 - grow, y0 - grow, x1 + grow, y1 + grow))
+    return np.array(boxes).reshape(-1, 4)
+
+
+def _largest_scale(ax, texts):
+    """Return how much the font of ``texts`` can grow before two overlap, and along which axis.
+
+    The scale is how much the font can grow (below 1: must shrink) before two texts overlap or
+    one leaves the axes; the axis (0: x, 1: y) is the one along which that limit holds.
+
+    Like scikit-learn's tree plots, the texts are measured at their current font; unlike them,
+    every pair is checked rather than the largest box against the smallest spacing, which keeps
+    the font as large as the actual neighbours allow. A text keeps its anchor when its font
+    changes and its extent scales with the font, so a pair stays apart up to the scale where
+    its extents would meet along x or along y.
+    """
+    renderer = ax.figure.canvas.get_renderer()
+    box = _extents(texts, renderer)
+    anchor = ax.transData.transform([text.get_position() for text in texts])
+    # Extents relative to the anchors, which stay fixed when the font scales.
+    low, high = box[:, :2] - anchor, box[:, 2:] - anchor
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # For the pair (i, j) with j after i along an axis: i's high side meets j's low side.
+        gap = anchor[None, :, :] - anchor[:, None, :]
+        reach = np.where(gap >= 0, high[:, None, :] - low[None, :, :],
+                         high[None, :, :] - low[:, None, :])
+        scale = np.where(reach > 0, np.abs(gap) / reach, np.inf)
+        pair = np.max(scale, axis=2)          # apart along x or along y is enough
+        np.fill_diagonal(pair, np.inf)
+        frame = ax.get_window_extent(renderer).extents
+        inside = np.concatenate([(anchor - frame[:2]) / -low, (frame[2:] - anchor) / high], axis=1)
+        inside = np.where(np.isfinite(inside) & (inside > 0), inside, np.inf)
+    # The axis along which the tightest constraint holds: the one more space would relax.
+    if pair.min() <= inside.min():
+        i, j = np.unravel_index(np.argmin(pair), pair.shape)
+        axis = int(np.argmax(scale[i, j]))
+    else:
+        axis = int(np.argmin(inside.min(axis=0))) % 2
+    return float(min(pair.min(), inside.min())), axis
+
+
+def _fit_fonts(ax, texts, largest):
+    """Set the largest font under ``largest`` at which no two texts overlap; return it.
+
+    Edge labels keep 85 % of the node font. Text extents scale with the font only up to
+    rounding, so the result is measured again and shrunk until it holds.
+    """
+    ratios = np.array([text.get_fontsize() for text in texts])
+    ratios = ratios / ratios.max()
+    # Quarter points: the sizes met again while a figure grows reuse matplotlib's text cache.
+    size = min(largest, texts[0].get_fontsize() / ratios[0] * _largest_scale(ax, texts)[0])
+    best = None
+    for _ in range(6):
+        size = max(_SMALLEST, min(largest, np.floor(4 * size * 0.98) / 4))
+        for text, ratio in zip(texts, ratios, strict=True):
+            text.set_fontsize(size * ratio)
+        # Small text is not exactly proportional to its font (rounding to pixels): measured
+        # again, the size moves up or down until it fits with little room to spare.
+        scale, _ = _largest_scale(ax, texts)
+        if scale >= 1.0:
+            best = size if best is None else max(best, size)
+        if (1.0 <= scale < 1.05 or (scale >= 1.0 and size == largest)
+                or (scale < 1.0 and size == _SMALLEST)):
+            break
+        size *= scale
+    if best is not None and best != size:
+        size = best
+        for text, ratio in zip(texts, ratios, strict=True):
+            text.set_fontsize(size * ratio)
+    return size
+
+
+def _layout(estimator, tree, names, decimals):
+    """Return the node positions and the (parent, child, label) edges.
+
+    Leaves take consecutive x in preorder, parents are centred over their children, y = -depth.
+    """
+    position, edges = {}, []
+    next_leaf = [0]
+
+    def place(node, level):
+        children = _children(estimator, tree, node, names, decimals)
+        if not children:
+            position[node] = (next_leaf[0], -level)
+            next_leaf[0] += 1
+            return
+        for label, child in children:
+            place(child, level + 1)
+            edges.append((node, child, label))
+        position[node] = (np.mean([position[child][0] for _, child in children]), -level)
+
+    place(0, 0)
+    return position, edges
+
+
+def _node_texts(estimator, tree, names, class_names, decimals, short):
+    """Return the text of every node; ``short`` drops the words that the picture can spare."""
+    texts = []
+    for node in range(tree.node_count):
+        samples = f"{'n' if short else 'samples'} = {int(tree.n_node_samples[node])}"
+        if tree.feature[node] < 0:
+            text = node_prediction(estimator, node_value(tree, node), class_names, decimals)
+            if short:
+                text = text.split(": ", 1)[1]
+        else:
+            text = names[tree.feature[node]]
+        texts.append(f"{text}\n{samples}")
+    return texts
+
+
 def plot_tree(estimator, ax=None, *, feature_names=None, class_names=None, decimals=3,
               fontsize=None):
     """Draw the current tree of a fitted estimator with matplotlib.
 
     Split nodes show the feature tested and their edges the threshold (or the category, for
     multiway trees); leaves show the predicted class (or value) and every node its number of
-    training samples. Leaves are spread evenly and each parent is centred above its children,
-    which keeps trees up to depth 5 readable.
+    training samples. Leaves are spread evenly and each parent is centred above its children.
+
+    The font is the largest (up to 11 pt) at which no two texts overlap, measured on the
+    figure. When ``ax`` is None the figure is sized to the tree and widened until the font is
+    at least 6 pt. In a given ``ax`` whose space does not allow 6 pt, nodes show shorter text
+    (``n = 50`` for ``samples = 50``, the class without ``class:``); if even that does not fit,
+    the font that fits is used and a warning says so: a full depth-6 tree has 64 leaves, which a
+    (8, 5) figure can only show at about 2 pt.
 
     Parameters
     ----------
@@ -57,7 +198,8 @@ def plot_tree(estimator, ax=None, *, feature_names=None, class_names=None, decim
     decimals : int, default=3
         Digits of the thresholds and values.
     fontsize : float, default=None
-        Font size; None chooses one from the number of leaves.
+        Font size of the nodes (edge labels get 85 % of it); None chooses the largest that
+        fits. A given size is used as it is, overlaps or not.
 
     Returns
     -------
@@ -77,57 +219,78 @@ def plot_tree(estimator, ax=None, *, feature_names=None, class_names=None, decim
     check_is_fitted(estimator)
     tree = estimator.tree_
     names = display_feature_names(estimator, feature_names)
-    # Layout: leaves at consecutive x positions in preorder, parents centred over children.
-    position, depth, edges = {}, {}, []
-    next_leaf = [0]
-
-    def place(node, level):
-        depth[node] = level
-        children = _children(estimator, tree, node, names, decimals)
-        if not children:
-            position[node] = next_leaf[0]
-            next_leaf[0] += 1
-            return
-        for label, child in children:
-            place(child, level + 1)
-            edges.append((node, child, label))
-        position[node] = np.mean([position[child] for _, child in children])
-
-    place(0, 0)
-    n_leaves, max_depth = next_leaf[0], max(depth.values())
-    # Wide enough for a box per leaf up to 12 leaves; beyond, the width stops growing (a
-    # depth-5 tree has up to 32 leaves) and the font shrinks instead.
-    ax = _axes(ax, figsize=(min(24.0, max(4.0, 1.9 * n_leaves)),
-                            max(2.5, 1.6 * (max_depth + 1))))
-    if fontsize is None:
-        fontsize = 10 if n_leaves <= 12 else max(4.5, 10 - (n_leaves - 12) / 3)
-    box = dict(boxstyle="round,pad=0.4", linewidth=0.8)
+    position, edges = _layout(estimator, tree, names, decimals)
+    n_leaves = 1 + max(x for x, _ in position.values())
+    max_depth = -min(y for _, y in position.values())
+    ours = ax is None
+    ax = _axes(ax, figsize=(min(24.0, _WIDEST, max(4.0, 1.2 * n_leaves)),
+                            max(2.5, 1.4 * (max_depth + 1))))
     colours = _pyplot().get_cmap("tab10")
-    for node in range(tree.node_count):
-        x, y = position[node], -depth[node]
-        samples = f"{'samples' if n_leaves <= 12 else 'n'} = {int(tree.n_node_samples[node])}"
-        if tree.feature[node] < 0:
-            value = node_value(tree, node)
-            text = node_prediction(estimator, value, class_names, decimals)
-            if is_classifier(estimator):
-                colour = colours(int(np.argmax(value)) % 10)
-                style = dict(box, facecolor=colour, alpha=0.35, edgecolor=colour)
-            else:
-                style = dict(box, facecolor="#eeeeee", edgecolor="#888888")
-            ax.text(x, y, f"{text}\n{samples}", ha="center", va="center", fontsize=fontsize,
-                    bbox=style)
+    box = dict(boxstyle="round,pad=0.3", linewidth=0.8)
+    nodes = []
+    for node, text in enumerate(_node_texts(estimator, tree, names, class_names, decimals,
+                                            short=False)):
+        if tree.feature[node] < 0 and is_classifier(estimator):
+            colour = colours(int(np.argmax(node_value(tree, node))) % 10)
+            # Opaque tints, so that the edges drawn centre to centre hide behind the boxes.
+            tint = 0.65 + 0.35 * np.array(colour)[:3]
+            style = dict(box, facecolor=np.append(tint, 1.0), edgecolor=colour)
+        elif tree.feature[node] < 0:
+            style = dict(box, facecolor="#eeeeee", edgecolor="#888888")
         else:
-            ax.text(x, y, f"{names[tree.feature[node]]}\n{samples}", ha="center", va="center",
-                    fontsize=fontsize, bbox=dict(box, facecolor="white", edgecolor="#333333"))
+            style = dict(box, facecolor="white", edgecolor="#333333")
+        nodes.append(ax.text(*position[node], text, ha="center", va="center", zorder=3,
+                             fontsize=fontsize or _LARGEST, bbox=style))
+    labels, siblings_before = [], {}
     for parent, child, label in edges:
-        (x0, y0), (x1, y1) = (position[parent], -depth[parent]), (position[child], -depth[child])
-        ax.plot([x0, x1], [y0 - 0.22, y1 + 0.22], color="#555555", linewidth=0.8)
-        ax.text((x0 + x1) / 2, (y0 + y1) / 2, label, ha="center", va="center",
-                fontsize=fontsize * 0.85, color="#333333",
-                bbox=dict(boxstyle="round,pad=0.15", facecolor="white", edgecolor="none"))
-    ax.set_xlim(-0.7, n_leaves - 0.3)
-    ax.set_ylim(-max_depth - 0.6, 0.6)
+        # The edges of a parent come in the order of its children.
+        sibling = siblings_before.get(parent, 0)
+        siblings_before[parent] = sibling + 1
+        (x0, y0), (x1, y1) = position[parent], position[child]
+        ax.plot([x0, x1], [y0, y1], color="#555555", linewidth=0.8, zorder=1)
+        # Siblings' labels go 35 %, 65 % (and 50 %, for a third) of the way down, in turn, so
+        # that labels of neighbouring edges are apart vertically when they are close
+        # horizontally, and away from the boxes at both ends.
+        t = (0.35, 0.65, 0.5)[sibling % 3]
+        labels.append(ax.text(x0 + t * (x1 - x0), y0 + t * (y1 - y0), label, ha="center",
+                              va="center", fontsize=0.85 * (fontsize or _LARGEST),
+                              color="#333333", zorder=2,
+                              bbox=dict(boxstyle="round,pad=0.1", facecolor="white",
+                                        edgecolor="none")))
+    ax.set_xlim(-0.5, n_leaves - 0.5)
+    ax.set_ylim(-max_depth - 0.5, 0.5)
     ax.set_axis_off()
+    if fontsize is not None:
+        return ax
+    texts = nodes + labels
+    size = _fit_fonts(ax, texts, _LARGEST)
+    if size < _READABLE and ours:
+        # Our own figure grows until the font is readable, along the axis that limits it.
+        figure = ax.figure
+        for _ in range(4):
+            _, axis = _largest_scale(ax, texts)
+            width_height = figure.get_size_inches()
+            if width_height[axis] >= _WIDEST:
+                break
+            width_height[axis] = min(_WIDEST, width_height[axis] * _READABLE / size * 1.02)
+            figure.set_size_inches(width_height)
+            size = _fit_fonts(ax, texts, _LARGEST)
+            if size >= _READABLE:
+                break
+    if size < _READABLE and ours:
+        width, height = ax.figure.get_size_inches()
+        warnings.warn(f"plot_tree: the tree ({n_leaves} leaves, depth {max_depth}) is drawn at "
+                      f"{size:.1f} pt in a {width:.0f} x {height:.0f} inch figure, the largest "
+                      "it gets; pass fontsize= to choose", UserWarning, stacklevel=2)
+    elif size < _READABLE:
+        short = _node_texts(estimator, tree, names, class_names, decimals, short=True)
+        for text, label in zip(nodes, short, strict=True):
+            text.set_text(label)
+        size = _fit_fonts(ax, texts, _LARGEST)
+        if size < _READABLE:
+            warnings.warn(f"plot_tree: the tree ({n_leaves} leaves, depth {max_depth}) fits "
+                          f"these axes only at {size:.1f} pt; give it a larger figure, or "
+                          "let plot_tree make its own (ax=None)", UserWarning, stacklevel=2)
     return ax
 
 
@@ -217,6 +380,9 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None):
     classifier = is_classifier(estimator)
     front = np.sort(estimator.pareto_front_, order="complexity")
     ax = _axes(ax, figsize=(7.0, 4.5))
+    # One colour per series: the front, CART's path, the chosen tree, then the validation
+    # curves in colours none of those has.
+    validation_colours = ["C2", "C1", "C4", "C5", "C6", "C8", "C9", "C7"]
 
     def metric(loss):
         return 1.0 - loss if classifier else loss
@@ -227,9 +393,6 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None):
     steps = {"drawstyle": "steps-post"} if getattr(estimator, "front", "convex") == "pareto" else {}
     ax.plot(front["complexity"], metric(front["train_loss"]), color="C0", linewidth=1.5,
             marker="o", label="DPDT Pareto front", **steps)
-    for row in front:
-        ax.annotate(f"{row['n_leaves']}", (row["complexity"], metric(row["train_loss"])),
-                    textcoords="offset points", xytext=(4, 4), fontsize=7, color="C0")
     if show_cart and X is not None:
         cart = _cart_path(estimator, X, y)
         ax.plot(cart[:, 0], metric(cart[:, 1]), color="C3", linewidth=1.0, marker="s",
@@ -237,18 +400,21 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None):
     curve = getattr(estimator, "validation_curve_", None)
     scoring = getattr(estimator, "scoring", None)
     same_scale = classifier and scoring in (None, "accuracy")
+    target = ax
     if curve is not None:
         target = ax if same_scale else ax.twinx()
         for k, depth in enumerate(np.unique(curve["max_depth"])):
             rows = np.sort(curve[curve["max_depth"] == depth], order="complexity")
-            colour = f"C{2 + k}"
+            colour = validation_colours[k % len(validation_colours)] \
+                if k < len(validation_colours) else _pyplot().get_cmap("viridis")(k / len(curve))
             target.plot(rows["complexity"], rows["mean_score"], color=colour, marker=".",
                         label=f"validation (depth {depth})")
             target.fill_between(rows["complexity"], rows["mean_score"] - rows["std_score"],
                                 rows["mean_score"] + rows["std_score"], color=colour, alpha=0.15)
-        if not same_scale:
-            target.set_ylabel(f"validation {scoring or 'R²'}")
-            target.legend(loc="center right", fontsize=8)
+    _mark_chosen(estimator, ax, target, metric)
+    if curve is not None and not same_scale:
+        target.set_ylabel(f"validation {scoring or 'R²'}")
+        target.legend(loc="center right", fontsize=8)
     what = "expected tests per sample" if getattr(estimator, "complexity", "") == \
         "expected_tests" else "number of splits"
     ax.set_xlabel(f"complexity ({what})")
@@ -259,4 +425,58 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None):
     ax.grid(True, alpha=0.3)
     ax.legend(loc="best", fontsize=8)
     ax.set_title("Pareto front (numbers: leaves)", fontsize=10)
+    _label_leaves(ax, front["complexity"], metric(front["train_loss"]), front["n_leaves"])
     return ax
+
+
+def _mark_chosen(estimator, ax, target, metric):
+    """Mark the tree the estimator predicts with by a star on the front.
+
+    A second star, with no legend entry of its own, marks it on its depth's validation curve.
+    """
+    if hasattr(estimator, "alpha_"):
+        model, name, alpha = estimator.best_estimator_, "alpha_", estimator.alpha_
+    else:
+        model, name, alpha = estimator, "alpha", estimator.alpha
+    row = model.pareto_front_[model._front_index(alpha, getattr(model, "max_complexity", None))]
+    star = dict(marker="*", markersize=13, color="gold", markeredgecolor="black",
+                markeredgewidth=0.8, linestyle="none", zorder=5)
+    depth = f"depth {estimator.max_depth_}, " if hasattr(estimator, "max_depth_") else ""
+    ax.plot([row["complexity"]], [metric(row["train_loss"])],
+            label=f"chosen tree ({name} = {alpha:.3g}, {depth}{row['n_leaves']} leaves)", **star)
+    curve = getattr(estimator, "validation_curve_", None)
+    if curve is not None:
+        depth = getattr(estimator, "max_depth_", getattr(estimator, "max_depth", None))
+        chosen = curve[(curve["max_depth"] == depth) & (curve["alpha"] == alpha)]
+        if len(chosen):
+            target.plot(chosen["complexity"][:1], chosen["mean_score"][:1], label="_chosen",
+                        **star)
+
+
+def _label_leaves(ax, x, y, n_leaves):
+    """Label the front's points with their number of leaves, no two labels overlapping.
+
+    Each label goes to the first corner beside its point where it meets no other label, the
+    legend or the axes' edge; a label with no such place is left out (its neighbours, a few
+    leaves apart, tell it).
+    """
+    figure = ax.figure
+    renderer = figure.canvas.get_renderer()
+    figure.canvas.draw()   # final limits and legend, so that the extents below are the drawn ones
+    legend = ax.get_legend()
+    taken = [legend.get_window_extent(renderer)] if legend is not None else []
+    frame = ax.get_window_extent(renderer)
+    places = [((4, 4), "left", "bottom"), ((4, -4), "left", "top"),
+              ((-4, 4), "right", "bottom"), ((-4, -4), "right", "top")]
+    # The simplest trees first: they are the ones a reader looks for.
+    for xi, yi, leaves in sorted(zip(x, y, n_leaves, strict=True), key=lambda p: p[2]):
+        for offset, ha, va in places:
+            label = ax.annotate(f"{leaves}", (xi, yi), textcoords="offset points", xytext=offset,
+                                ha=ha, va=va, fontsize=7, color="C0")
+            box = label.get_window_extent(renderer)
+            inside = frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 \
+                and box.y1 <= frame.y1
+            if inside and not any(box.overlaps(other) for other in taken):
+                taken.append(box)
+                break
+            label.remove()
