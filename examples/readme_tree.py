@@ -1,7 +1,7 @@
 """The README's picture: the default depth-3 tree of the bundled bank dataset.
 
 ``bank`` is UCI's Banknote Authentication: four statistics of a wavelet transform of a banknote's
-image, and whether the note is genuine (0) or forged (1).
+image, and the note's class (genuine or forged, coded 0 and 1).
 
 Run ``python examples/readme_tree.py [--out DIR]``; it writes ``readme_tree.png`` (the README
 shows ``docs/img/readme_tree.png``, made with ``--out docs/img``).
@@ -25,8 +25,7 @@ def main(out="."):
     print(f"bank: train accuracy {clf.score(bank.X_train, bank.y_train):.4f}, test accuracy "
           f"{clf.score(bank.X_test, bank.y_test):.4f}, {clf.get_n_leaves()} leaves")
     fig, ax = plt.subplots(figsize=(9, 4.5))
-    plot_tree(clf, ax=ax, feature_names=["variance", "skewness", "curtosis", "entropy"],
-              class_names=["genuine", "forged"])
+    plot_tree(clf, ax=ax, feature_names=["variance", "skewness", "curtosis", "entropy"])
     path = Path(out) / "readme_tree.png"
     fig.savefig(path, dpi=100, bbox_inches="tight")
     plt.close(fig)

@@ -311,3 +311,11 @@ def test_plot_tree_own_figure_stops_growing_at_its_largest(monkeypatch):
     assert ax.figure.get_size_inches()[0] <= 5.0
     assert _node_font(ax) < 6.0
     _assert_no_overlap(ax)
+
+
+def test_plot_tree_refuses_class_names_of_the_wrong_length():
+    # As export_text does: a clear ValueError, not an IndexError while drawing.
+    X = np.arange(40.0).reshape(20, 2)
+    clf = DPDTreeClassifier(max_depth=2).fit(X, np.arange(20) % 3)
+    with pytest.raises(ValueError, match="class_names"):
+        plot_tree(clf, class_names=["a"])

@@ -6,7 +6,13 @@ import numpy as np
 from sklearn.base import is_classifier
 from sklearn.utils.validation import check_is_fitted
 
-from ._export import category_names, display_feature_names, node_prediction, node_value
+from ._export import (
+    category_names,
+    check_class_names,
+    display_feature_names,
+    node_prediction,
+    node_value,
+)
 from ._multiway_tree import MultiwayTree
 
 
@@ -217,6 +223,7 @@ def plot_tree(estimator, ax=None, *, feature_names=None, class_names=None, decim
     ...                class_names=["setosa", "versicolor", "virginica"])
     """
     check_is_fitted(estimator)
+    check_class_names(estimator, class_names)
     tree = estimator.tree_
     names = display_feature_names(estimator, feature_names)
     position, edges = _layout(estimator, tree, names, decimals)
