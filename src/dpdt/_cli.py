@@ -271,10 +271,7 @@ def _fit(args):
     else:
         print(f"Tree for alpha = {args.alpha:g}:\n")
     print(export_text(estimator))
-    line = f"train {_metrics(estimator, X, y)}"
-    if X_test is not None:
-        line += f", test {_metrics(estimator, X_test, y_test)}"
-    print(line)
+    _print_metrics(estimator, X, y, X_test, y_test)
     if args.dataset is not None and args.max_depth in (None, 3):
         errors = datasets.load(args.dataset).optimal_depth3_errors
         if errors is not None:
@@ -285,10 +282,7 @@ def _fit(args):
     stats = getattr(estimator, "best_estimator_", estimator).stats_
     print(f"\n{stats['states']} states, {stats['candidates']} candidate splits, "
           f"{stats['cache_hits']} cache hits")
-    if args.out is not None:
-        estimator.save(args.out)
-        print(f"\nsaved to {args.out}")
-    return 0
+    return _save(args, estimator)
 
 
 def _fit_other(args, estimator, X, y, X_test, y_test):
@@ -301,10 +295,19 @@ def _fit_other(args, estimator, X, y, X_test, y_test):
             f"best found in time, objective at most {estimator.upper_bound_:.6g}")
         print(f"BRANCHES tree for lam = {args.lam:g} ({status}):\n")
         print(export_text(estimator))
+    _print_metrics(estimator, X, y, X_test, y_test)
+    return _save(args, estimator)
+
+
+def _print_metrics(estimator, X, y, X_test, y_test):
     line = f"train {_metrics(estimator, X, y)}"
     if X_test is not None:
         line += f", test {_metrics(estimator, X_test, y_test)}"
     print(line)
+
+
+def _save(args, estimator):
+    """Save the model where --out says, if it says; return the command's status."""
     if args.out is not None:
         estimator.save(args.out)
         print(f"\nsaved to {args.out}")
