@@ -11,13 +11,20 @@ import textwrap
 
 import numpy as np
 import pytest
+from _trees import assert_front_equal, assert_tree_equal
 from joblib import cpu_count
 from numpy.testing import assert_array_equal
+from sklearn.exceptions import ConvergenceWarning
 
-from dpdt import DPDTGradientBoostingClassifier, DPDTreeClassifier, DPDTreeClassifierCV
+from dpdt import (
+    DPDTGradientBoostingClassifier,
+    DPDTreeClassifier,
+    DPDTreeClassifierCV,
+    DPDTreeRegressor,
+)
 from dpdt._runner import THREADS_PER_CPU
 
-pytestmark = pytest.mark.skipif(sys.platform != "linux",
+linux_only = pytest.mark.skipif(sys.platform != "linux",
                                 reason="address-space limits and SIGINT as on Linux")
 
 # The limit leaves the process 24 MB above what it holds after setup: two or three thread stacks
@@ -49,6 +56,7 @@ FIT_UNDER_LIMIT = textwrap.dedent("""
 """)
 
 
+@linux_only
 @pytest.mark.parametrize("search", ["front", "bounded"])
 def test_refused_thread_raises_instead_of_aborting(search):
     proc = subprocess.run([sys.executable, "-c", FIT_UNDER_LIMIT, search],
@@ -70,3 +78,83 @@ def test_n_jobs_beyond_four_threads_per_cpu_is_capped(make):
                                          f"{cap} threads"):
         got = make(n_jobs=2**31 - 1).fit(X, y).predict_proba(X)
     assert_array_equal(got, expected)
+
+
+# ---------------------------------------------------------------------------------------------
+# Jobs below the root: a state hands its subproblems to idle workers (JobGroup). The children do
+# not depend on the worker that solves them, so neither does the tree.
+
+def _deep_data(n=3000, seed=0, classes=3):
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, 6)).round(3)
+    X[rng.random(X.shape) < 0.05] = np.nan
+    score = X[:, 0] + 0.6 * np.nan_to_num(X[:, 1]) * X[:, 2] - 0.4 * X[:, 3] ** 2
+    y = np.digitize(np.nan_to_num(score, nan=0.3), np.quantile(np.nan_to_num(score), [0.3, 0.7]))
+    y = (y + (rng.random(n) < 0.1)) % classes
+    return X, y, rng.uniform(0.5, 2.0, n)
+
+
+JOB_FITS = {
+    # One root candidate: two root tasks, so every other worker waits for jobs.
+    "greedy-root": (DPDTreeClassifier, dict(max_depth=6, splitter="cart", candidates=(1,))),
+    "budgets": (DPDTreeClassifier, dict(max_depth=5, splitter="cart", candidates=(2, 3, 2))),
+    "binned": (DPDTreeClassifier, dict(max_depth=6, max_bins=16, candidates=(1, 3))),
+    "n_splits-pareto": (DPDTreeClassifier, dict(max_depth=5, candidates=(1, 2, 2),
+                                                complexity="n_splits", front="pareto")),
+    "regressor": (DPDTreeRegressor, dict(max_depth=5, candidates=(1, 3, 2))),
+}
+
+
+@pytest.mark.parametrize("name", list(JOB_FITS))
+def test_jobs_below_the_root_give_the_same_fit_whatever_n_jobs(name):
+    make, params = JOB_FITS[name]
+    X, y, w = _deep_data(seed=len(name))
+    if make is DPDTreeRegressor:
+        y = y + np.random.default_rng(1).normal(scale=0.3, size=len(y))
+    one = make(**params).fit(X, y, sample_weight=w)
+    assert one.stats_["shared_states"] == 0
+    shared = 0
+    for n_jobs in (2, 3, 4):
+        other = make(n_jobs=n_jobs, **params).fit(X, y, sample_weight=w)
+        shared += other.stats_["shared_states"]
+        assert_front_equal(one.pareto_front_, other.pareto_front_, f"n_jobs={n_jobs}")
+        for k, (a, b) in enumerate(zip(one.trees_, other.trees_, strict=True)):
+            assert_tree_equal(a, b, f"n_jobs={n_jobs} trees_[{k}]")
+        assert other.stats_["states"] >= one.stats_["states"] - other.stats_["cache_hits"]
+    # Workers beyond the two root tasks have nothing else to do: states were shared.
+    assert shared > 0
+
+
+def test_an_error_inside_a_job_ends_the_fit_as_with_one_thread():
+    X, y, _ = _deep_data()
+    params = dict(max_depth=7, splitter="cart", candidates=(1, 2, 2), max_states=400)
+    with pytest.raises(MemoryError, match="max_states=400") as single:
+        DPDTreeClassifier(**params).fit(X, y)
+    for n_jobs in (2, 4):
+        with pytest.raises(MemoryError, match="max_states=400") as threaded:
+            DPDTreeClassifier(n_jobs=n_jobs, **params).fit(X, y)
+        assert type(threaded.value) is type(single.value)
+
+
+def test_jobs_keep_the_greedy_guarantee_of_the_time_limit():
+    X, y, _ = _deep_data(n=20_000, seed=3)
+    greedy = DPDTreeClassifier(max_depth=8, splitter="cart", candidates=(1,)).fit(X, y)
+    for n_jobs in (1, 4):
+        clf = DPDTreeClassifier(max_depth=8, splitter="cart", candidates=(8, 8, 8, 8),
+                                time_limit=0.2, n_jobs=n_jobs)
+        with pytest.warns(ConvergenceWarning, match="time_limit"):
+            clf.fit(X, y)
+        assert clf.score(X, y) >= greedy.score(X, y) - 1e-12
+
+
+def test_histograms_summed_in_shares_give_the_same_fit():
+    # From 2 x 16 384 rows, a binned state's histogram is summed in shares of its rows on idle
+    # workers (the root's while the others wait for it): fixed-point sums, exactly the same.
+    X, y, w = _deep_data(n=70_000, seed=5, classes=4)
+    params = dict(max_depth=4, max_bins=64, candidates=(3, 2))
+    one = DPDTreeClassifier(**params).fit(X, y, sample_weight=w)
+    for n_jobs in (2, 4):
+        other = DPDTreeClassifier(n_jobs=n_jobs, **params).fit(X, y, sample_weight=w)
+        assert_front_equal(one.pareto_front_, other.pareto_front_, f"n_jobs={n_jobs}")
+        for k, (a, b) in enumerate(zip(one.trees_, other.trees_, strict=True)):
+            assert_tree_equal(a, b, f"n_jobs={n_jobs} trees_[{k}]")

@@ -174,6 +174,7 @@ nb::dict run_fit(MakeData&& make_data, const O& objective, const dpdt::Params& p
     stats["candidates"] = result.stats.candidates;
     stats["exact_scans"] = result.stats.exact_scans;
     stats["sample_reads"] = result.stats.sample_reads;
+    stats["shared_states"] = result.stats.shared_states;
     stats["cache_hits"] = result.stats.cache_hits;
     stats["state_bytes"] = result.stats.state_bytes;
     stats["seconds"] = result.stats.seconds;

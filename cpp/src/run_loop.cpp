@@ -17,7 +17,8 @@ constexpr std::chrono::milliseconds kPollPeriod{10};
 constexpr double kLongestLimit = 1e9;
 
 // The run loop whose worker this thread is (null elsewhere), and the depth of OptionalWork scopes.
-thread_local const RunLoop* running_loop = nullptr;
+thread_local RunLoop* running_loop = nullptr;
+thread_local int running_worker = 0;
 thread_local int optional_scopes = 0;
 
 std::chrono::steady_clock::duration seconds_from(double s) {
@@ -52,9 +53,138 @@ double RunLoop::seconds() const {
 }
 
 void RunLoop::fail(std::exception_ptr e) {
-    std::lock_guard<std::mutex> lock(error_mutex_);
-    if (!error_) error_ = e;
-    stop_.store(true);
+    {
+        std::lock_guard<std::mutex> lock(error_mutex_);
+        if (!error_) error_ = e;
+        stop_.store(true);
+    }
+    // Workers waiting for jobs see the stop (taking the mutex orders it before their wait).
+    { std::lock_guard<std::mutex> lock(jobs_mutex_); }
+    jobs_changed_.notify_all();
+}
+
+bool RunLoop::take_job(const JobGroup* own, int min_depth, Job& job) {
+    auto chosen = jobs_.end();
+    for (auto it = jobs_.begin(); it != jobs_.end(); ++it) {
+        if (own != nullptr && it->group == own) {
+            chosen = it;
+            break;
+        }
+        const int depth = it->group->depth_;
+        if (depth >= min_depth && (chosen == jobs_.end() || depth < chosen->group->depth_)) chosen = it;
+    }
+    if (chosen == jobs_.end()) return false;
+    job = *chosen;
+    jobs_.erase(chosen);
+    return true;
+}
+
+void RunLoop::run_job(const Job& job, int worker) {
+    // A job is optional work when the work that handed it out was, whatever its worker suspended.
+    const int optional = optional_scopes;
+    optional_scopes = job.group->optional_ ? 1 : 0;
+    if (!stopped()) {
+        try {
+            job.group->jobs_[job.index](worker);
+        } catch (const Cut&) {
+        } catch (...) {
+            fail(std::current_exception());
+        }
+    }
+    optional_scopes = optional;
+    std::lock_guard<std::mutex> lock(jobs_mutex_);
+    --job.group->unfinished_;
+    jobs_changed_.notify_all();
+}
+
+void RunLoop::help_until_done(int worker) {
+    std::unique_lock<std::mutex> lock(jobs_mutex_);
+    --busy_;
+    jobs_changed_.notify_all();
+    while (true) {
+        Job job;
+        if (!stopped() && take_job(nullptr, 0, job)) {
+            ++busy_;
+            lock.unlock();
+            run_job(job, worker);
+            lock.lock();
+            --busy_;
+            continue;
+        }
+        // No worker busy: no job can appear any more.
+        if (busy_ == 0 || stopped()) break;
+        ++idle_;
+        jobs_changed_.wait(lock);
+        --idle_;
+    }
+    jobs_changed_.notify_all();
+}
+
+int sharing_width() {
+    const RunLoop* loop = running_loop;
+    return loop != nullptr && loop->wants_jobs() ? loop->n_workers() : 1;
+}
+
+void parallel_for(int64_t n, const std::function<void(int64_t)>& body) {
+    RunLoop* loop = running_loop;
+    if (n <= 1 || loop == nullptr || loop->n_workers() < 2 || !loop->wants_jobs()) {
+        for (int64_t k = 0; k < n; ++k) body(k);
+        return;
+    }
+    std::vector<std::function<void(int)>> jobs;
+    jobs.reserve(static_cast<size_t>(n));
+    // A call cut by the time limit has not done its part: the whole is cut.
+    std::atomic<bool> cut{false};
+    for (int64_t k = 0; k < n; ++k) {
+        jobs.emplace_back([&body, &cut, k](int) {
+            try {
+                body(k);
+            } catch (const Cut&) {
+                cut.store(true);
+            }
+        });
+    }
+    JobGroup group(*loop, JobGroup::kNoScratch, std::move(jobs));
+    group.join(running_worker);
+    if (cut.load()) throw Cut();
+}
+
+JobGroup::JobGroup(RunLoop& loop, int depth, std::vector<std::function<void(int)>> jobs)
+    : loop_(loop), depth_(depth), optional_(optional_scopes > 0), jobs_(std::move(jobs)), unfinished_(jobs_.size()) {
+    {
+        std::lock_guard<std::mutex> lock(loop_.jobs_mutex_);
+        for (size_t i = 0; i < jobs_.size(); ++i) loop_.jobs_.push_back({this, i});
+    }
+    loop_.jobs_changed_.notify_all();
+}
+
+void JobGroup::join(int worker) {
+    std::unique_lock<std::mutex> lock(loop_.jobs_mutex_);
+    while (unfinished_ > 0) {
+        RunLoop::Job job;
+        if (loop_.take_job(this, depth_, job)) {
+            lock.unlock();
+            loop_.run_job(job, worker);
+            lock.lock();
+            continue;
+        }
+        ++loop_.idle_;
+        loop_.jobs_changed_.wait(lock);
+        --loop_.idle_;
+    }
+    lock.unlock();
+    // A stopped loop skips jobs: their results are missing.
+    if (loop_.stopped()) throw Interrupted();
+}
+
+JobGroup::~JobGroup() {
+    std::unique_lock<std::mutex> lock(loop_.jobs_mutex_);
+    const auto before = loop_.jobs_.size();
+    loop_.jobs_.erase(std::remove_if(loop_.jobs_.begin(), loop_.jobs_.end(),
+                                     [&](const RunLoop::Job& j) { return j.group == this; }),
+                      loop_.jobs_.end());
+    unfinished_ -= before - loop_.jobs_.size();
+    loop_.jobs_changed_.wait(lock, [&] { return unfinished_ == 0; });
 }
 
 void RunLoop::run(const std::function<int64_t(int)>& setup, const std::function<void(int, int64_t)>& task,
@@ -62,25 +192,50 @@ void RunLoop::run(const std::function<int64_t(int)>& setup, const std::function<
     std::mutex mutex;
     std::condition_variable changed;
     int running = 0;        // workers started and not yet returned, under `mutex`
-    bool set_up = false;    // under `mutex`: setup has returned (or thrown)
+    bool set_up = false;    // under jobs_mutex_: setup has returned (or thrown)
     int64_t n_tasks = 0;    // written before set_up
     std::atomic<int64_t> next{0};
+    auto release = [&](int64_t n) {
+        {
+            std::lock_guard<std::mutex> lock(jobs_mutex_);
+            n_tasks = n;
+            set_up = true;
+        }
+        jobs_changed_.notify_all();
+    };
     auto worker = [&](int w) {
         running_loop = this;
+        running_worker = w;
+        {
+            std::lock_guard<std::mutex> lock(jobs_mutex_);
+            ++busy_;
+        }
         try {
             if (w == 0) {
                 int64_t n = 0;
                 try {
                     n = setup(0);
                 } catch (const Cut&) {
+                } catch (...) {
+                    release(0);   // the others wait for setup
+                    throw;
                 }
-                std::lock_guard<std::mutex> lock(mutex);
-                n_tasks = n;
-                set_up = true;
-                changed.notify_all();
+                release(n);
             } else {
-                std::unique_lock<std::mutex> lock(mutex);
-                changed.wait(lock, [&] { return set_up; });
+                // The setup's jobs (parallel_for) are the only work until it returns.
+                std::unique_lock<std::mutex> lock(jobs_mutex_);
+                while (!set_up) {
+                    Job job;
+                    if (take_job(nullptr, 0, job)) {
+                        lock.unlock();
+                        run_job(job, w);
+                        lock.lock();
+                        continue;
+                    }
+                    ++idle_;
+                    jobs_changed_.wait(lock);
+                    --idle_;
+                }
             }
             for (int64_t k = next.fetch_add(1); k < n_tasks && !stopped(); k = next.fetch_add(1)) {
                 try {
@@ -91,9 +246,9 @@ void RunLoop::run(const std::function<int64_t(int)>& setup, const std::function<
         } catch (...) {
             fail(std::current_exception());
         }
+        help_until_done(w);
         running_loop = nullptr;
         std::lock_guard<std::mutex> lock(mutex);
-        set_up = set_up || w == 0;   // a setup that threw releases the others too
         --running;
         changed.notify_all();
     };

@@ -110,7 +110,9 @@ struct Workspace {
     // of the state being solved, published to `progress` for Search's projection of its memory.
     double done = 0.0, share = 0.0;
     std::atomic<double>* progress = nullptr;
-    Workspace(int64_t n, int max_depth) : in_left(n, 0), left(max_depth + 1), right(max_depth + 1) {}
+    const int worker;   // the run loop's worker that owns it
+    Workspace(int64_t n, int max_depth, int worker)
+        : in_left(n, 0), left(max_depth + 1), right(max_depth + 1), worker(worker) {}
 };
 
 struct Candidate {
@@ -125,8 +127,8 @@ class Search {
     using View = typename L::View;
     using Workspace = dpdt::Workspace<typename L::Buffer>;
 
-    Search(const L& layout, const O& objective, const Params& params, const RunLoop& loop)
-        : layout_(layout), obj_(objective), params_(params), loop_(loop) {
+    Search(const L& layout, const O& objective, const Params& params, RunLoop& loop)
+        : layout_(layout), obj_(objective), params_(params), loop_(loop), workspaces_(loop.n_workers()) {
         std::vector<double> root(obj_.dim());
         const View all = layout.root();
         node_stats(obj_, L::ids(all), all.m, root.data());
@@ -154,15 +156,20 @@ class Search {
             children.resize(candidates.size());
             try {
                 const std::vector<size_t> order = solve_order(node, *sol, candidates);
-                for (size_t task = 0; task < order.size(); ++task) {
-                    // Out of time, a state still completes its greedy candidate: the tree returned
-                    // is then never worse than the greedy one.
-                    if (task > 0 && out_of_time()) break;
-                    // The projection assumes that every side of every candidate is as large a search.
-                    ws.share = share / (2.0 * static_cast<double>(order.size()));
-                    children[order[task]] = solve_children(node, depth, candidates[order[task]], ws);
-                    advance(ws, entry + share * static_cast<double>(task + 1) /
-                                            static_cast<double>(order.size()));
+                if (worth_jobs(node, depth)) {
+                    solve_in_jobs(node, depth, candidates, order, share, children, ws);
+                } else {
+                    for (size_t task = 0; task < order.size(); ++task) {
+                        // Out of time, a state still completes its greedy candidate: the tree
+                        // returned is then never worse than the greedy one.
+                        if (task > 0 && out_of_time()) break;
+                        // The projection assumes that every side of every candidate is as large a
+                        // search.
+                        ws.share = share / (2.0 * static_cast<double>(order.size()));
+                        children[order[task]] = solve_children(node, depth, candidates[order[task]], ws);
+                        advance(ws, entry + share * static_cast<double>(task + 1) /
+                                                static_cast<double>(order.size()));
+                    }
                 }
             } catch (const Cut&) {
                 skipped_.store(true, std::memory_order_relaxed);   // the candidates solved stay
@@ -174,6 +181,59 @@ class Search {
         return cache_.insert(key, std::move(sol));
     }
 
+    // A state's subproblems are handed to idle workers when there are any and the subproblems are
+    // large enough searches to outweigh the handing (a job partitions its state again).
+    static constexpr int32_t kMinJobSamples = 512;
+    bool worth_jobs(View node, int depth) const {
+        return loop_.n_workers() > 1 && params_.max_depth - depth >= 2 && node.m >= kMinJobSamples &&
+               loop_.wants_jobs();
+    }
+
+    // Solves the candidates' sides as jobs of the run loop (see JobGroup), in `order`; the children
+    // do not depend on which worker solves them.
+    void solve_in_jobs(View node, int depth, const std::vector<Candidate>& candidates,
+                       const std::vector<size_t>& order, double share,
+                       std::vector<std::pair<SolutionPtr, SolutionPtr>>& children, Workspace& ws) {
+        const double side_share = share / (2.0 * static_cast<double>(order.size()));
+        std::vector<std::function<void(int)>> jobs;
+        jobs.reserve(2 * order.size());
+        for (size_t task = 0; task < order.size(); ++task) {
+            for (const bool left_side : {true, false}) {
+                jobs.emplace_back([&, task, left_side](int worker) {
+                    // As in solve: out of time, only the greedy candidate is completed.
+                    if (task > 0 && out_of_time()) return;
+                    Workspace& own = workspace(worker);
+                    // The job's progress counts on its worker while it runs; once it returns, on
+                    // the state that handed it out.
+                    const double done = own.done, kept_share = own.share;
+                    own.share = side_share;
+                    auto& pair = children[order[task]];
+                    try {
+                        (left_side ? pair.first : pair.second) =
+                            solve_side(node, depth, candidates[order[task]], left_side, own);
+                    } catch (const Cut&) {
+                        skipped_.store(true, std::memory_order_relaxed);
+                    }
+                    own.share = kept_share;
+                    advance(own, done);
+                });
+            }
+        }
+        shared_states_.fetch_add(1, std::memory_order_relaxed);
+        JobGroup group(loop_, depth, std::move(jobs));
+        group.join(ws.worker);
+    }
+
+    // Worker w's scratch, made on first use by that worker.
+    Workspace& workspace(int w) {
+        auto& ws = workspaces_[static_cast<size_t>(w)];
+        if (!ws) {
+            ws = std::make_unique<Workspace>(layout_.n(), params_.max_depth, w);
+            ws->progress = progress_slot(w);
+        }
+        return *ws;
+    }
+
     // Each worker's progress, for the projection of the states' memory (charge): `n_tasks` tasks
     // shared among `n_workers`.
     void start_tasks(int n_workers, int64_t n_tasks) {
@@ -181,6 +241,8 @@ class Search {
         for (int w = 0; w < n_workers; ++w) progress_[w].store(0.0);
         n_progress_ = n_workers;
         task_share_ = n_tasks > 0 ? 1.0 / static_cast<double>(n_tasks) : 0.0;
+        for (auto& ws : workspaces_)
+            if (ws) ws->progress = progress_slot(ws->worker);
     }
     std::atomic<double>* progress_slot(int w) { return w < n_progress_ ? &progress_[w] : nullptr; }
     // The thread has solved this share of the tasks.
@@ -308,6 +370,7 @@ class Search {
     int64_t exact_scans() const { return exact_scans_.load(); }
     int64_t sample_reads() const { return sample_reads_.load(); }
     int64_t cache_hits() const { return cache_hits_.load(); }
+    int64_t shared_states() const { return shared_states_.load(); }
     int64_t state_bytes() const { return state_bytes_.load(); }
     double total_weight() const { return total_weight_; }
 
@@ -720,7 +783,8 @@ class Search {
     const L& layout_;
     const O& obj_;
     const Params& params_;
-    const RunLoop& loop_;
+    RunLoop& loop_;
+    std::vector<std::unique_ptr<Workspace>> workspaces_;   // one per worker
     double total_weight_;
     bool uniform_costs_;
     std::vector<int32_t> all_features_;
@@ -730,7 +794,7 @@ class Search {
     int n_progress_ = 0;
     double task_share_ = 0.0;
     std::atomic<int64_t> states_{0}, candidates_{0}, exact_scans_{0}, cache_hits_{0}, state_bytes_{0};
-    std::atomic<int64_t> sample_reads_{0};
+    std::atomic<int64_t> sample_reads_{0}, shared_states_{0};
     std::atomic<bool> skipped_{false};
 };
 
@@ -852,16 +916,7 @@ void receive_solutions(const RootPlan& plan, int dim, int64_t n_features, Root<O
 // the root's expansion to its tasks.
 template <class O, class L>
 void solve_root(const L& layout, const O& objective, Search<O, L>& search, RunLoop& loop, const RootPlan& plan,
-                Root<O, L>& root,
-                std::vector<int64_t>& tasks, int64_t n_samples, int max_depth) {
-    std::vector<std::unique_ptr<Workspace<typename L::Buffer>>> workspaces(loop.n_workers());
-    auto workspace = [&](int w) -> Workspace<typename L::Buffer>& {
-        if (!workspaces[w]) {
-            workspaces[w] = std::make_unique<Workspace<typename L::Buffer>>(n_samples, max_depth);
-            workspaces[w]->progress = search.progress_slot(w);
-        }
-        return *workspaces[w];
-    };
+                Root<O, L>& root, std::vector<int64_t>& tasks) {
     std::atomic<int64_t> n_tasks{0}, tasks_done{0};
     auto expand = [&](int w) {
         try {
@@ -869,7 +924,7 @@ void solve_root(const L& layout, const O& objective, Search<O, L>& search, RunLo
         } catch (const Cut&) {
             // Then the root is a leaf (the cut reaches its generator), which needs no histogram.
         }
-        root.sol = search.expand(root.view, root.hash, 0, root.candidates, workspace(w));
+        root.sol = search.expand(root.view, root.hash, 0, root.candidates, search.workspace(w));
         try {
             root.order = search.solve_order(root.view, *root.sol, root.candidates);
         } catch (const Cut&) {
@@ -879,15 +934,13 @@ void solve_root(const L& layout, const O& objective, Search<O, L>& search, RunLo
         tasks = tasks_to_solve(plan, root.n_tasks());
         n_tasks.store(static_cast<int64_t>(tasks.size()));
         search.start_tasks(loop.n_workers(), static_cast<int64_t>(tasks.size()));
-        for (auto& ws : workspaces)
-            if (ws) ws->progress = search.progress_slot(static_cast<int>(&ws - workspaces.data()));
         return static_cast<int64_t>(tasks.size());
     };
     auto solve_task = [&](int w, int64_t k) {
         // Tasks 0 and 1 (the greedy candidate under a time limit) always run.
         if (k > 1 && search.out_of_time()) return;
         const int64_t t = tasks[k];
-        Workspace<typename L::Buffer>& ws = workspace(w);
+        Workspace<typename L::Buffer>& ws = search.workspace(w);
         const double done = ws.done;
         ws.share = 1.0;   // in tasks
         root.side(t) = search.solve_side(root.view, 0, root.candidates[root.order[t / 2]], t % 2 == 0, ws);
@@ -914,7 +967,7 @@ FitResult run(const L& layout, const O& objective, const Params& params, const P
     root.view = layout.root();
     root.hash = hash_of(L::ids(root.view), root.view.m);
     std::vector<int64_t> tasks;
-    solve_root(layout, objective, search, loop, plan, root, tasks, layout.n(), params.max_depth);
+    solve_root(layout, objective, search, loop, plan, root, tasks);
 
     FitResult result;
     result.root_tasks = root.n_tasks();
@@ -926,6 +979,7 @@ FitResult run(const L& layout, const O& objective, const Params& params, const P
     result.stats.exact_scans = search.exact_scans();
     result.stats.sample_reads = search.sample_reads();
     result.stats.cache_hits = search.cache_hits();
+    result.stats.shared_states = search.shared_states();
     result.stats.complete = !search.timed_out();
     if (plan.mode == Mode::Local || plan.mode == Mode::Combine) {
         search.drop_unsolved(root.candidates, root.children);

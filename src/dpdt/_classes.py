@@ -480,7 +480,8 @@ class DPDTreeClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTree):
         Search statistics: ``states`` solved, ``candidates`` (splits generated), ``exact_scans``
         (states whose last split was searched exactly), ``sample_reads`` (the samples of the
         states solved, summed: the rows a pass over every solved state reads, states found in
-        the cache not counted again), ``cache_hits``, ``seconds``,
+        the cache not counted again), ``cache_hits``, ``shared_states`` (states whose
+        subproblems were handed to idle threads, with ``n_jobs`` > 1), ``seconds``,
         ``state_bytes`` (what the solved states held, as the core counts them) and
         ``estimated_bytes`` (what the fit was estimated to need before it started, its fixed part
         and its states: the "Memory" section of the user guide).

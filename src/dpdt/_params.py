@@ -365,9 +365,10 @@ FULL_FRONT = Param(
 
 N_JOBS = Param(
     "n_jobs", None, [Integral, None], "int", """
-    Number of threads solving the root's subproblems. ``None`` means 1, ``-1`` all cores.
-    More than 4 threads per CPU are capped to that, with a warning. The tree does not
-    depend on it.
+    Number of threads solving the search's subproblems: the root's, and below them those of
+    the large states a thread expands while another has nothing to do. ``None`` means 1,
+    ``-1`` all cores. More than 4 threads per CPU are capped to that, with a warning. The
+    tree does not depend on it.
     """)
 
 RANDOM_STATE = Param(

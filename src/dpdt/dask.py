@@ -36,7 +36,7 @@ _SPLITTABLE = ("fit_classifier", "fit_regressor")
 
 # The search statistics that add up over the processes of a distributed fit.
 _ADDITIVE_STATS = ("states", "candidates", "exact_scans", "sample_reads", "cache_hits",
-                   "state_bytes")
+                   "shared_states", "state_bytes")
 
 # Default number of chunks (worker tasks) per worker thread. The subproblems' costs differ a lot
 # (a side with more samples costs more), so more than one chunk per thread lets the scheduler

@@ -25,6 +25,7 @@
 
 #include "dpdt/dataset.hpp"
 #include "dpdt/objective.hpp"
+#include "dpdt/run_loop.hpp"
 #include "dpdt/split_search.hpp"
 
 namespace dpdt {
@@ -384,9 +385,41 @@ class BinnedLayout {
         }
     }
 
+    // Rows per share of a histogram summed on several workers: enough that the share's own
+    // histogram, zeroed and added in, is a small part of its work.
+    static constexpr int32_t kRowsPerShare = 16384;
+
+    // The histogram of a large view is summed in shares of its rows on idle workers, each into its
+    // own histogram, then added up: fixed-point sums, so the same whatever the sharing.
     const int64_t* sum_histogram(const O& obj, const View& v, std::vector<int64_t>& h) const {
-        assign_polled(h, static_cast<size_t>(hist_size_), int64_t{0});
-        add_histogram(obj, v, h.data(), nullptr);
+        const auto size = static_cast<size_t>(hist_size_);
+        assign_polled(h, size, int64_t{0});
+        const int64_t shares = std::min<int64_t>(sharing_width(), v.m / kRowsPerShare);
+        if (shares <= 1) {
+            add_histogram(obj, v, h.data(), nullptr);
+            return h.data();
+        }
+        std::vector<std::vector<int64_t>> own(static_cast<size_t>(shares - 1));
+        parallel_for(shares, [&](int64_t k) {
+            const auto begin = static_cast<int32_t>(v.m * k / shares);
+            const auto end = static_cast<int32_t>(v.m * (k + 1) / shares);
+            View part = v;
+            part.m = end - begin;
+            part.ids = v.ids + begin;
+            part.hist = nullptr;
+            int64_t* into = h.data();
+            if (k > 0) {
+                assign_polled(own[k - 1], size, int64_t{0});
+                into = own[k - 1].data();
+            }
+            add_histogram(obj, part, into, nullptr);
+        });
+        int64_t* __restrict out = h.data();
+        for (const std::vector<int64_t>& share : own) {
+            stop_point();
+            const int64_t* __restrict in = share.data();
+            for (size_t c = 0; c < size; ++c) out[c] += in[c];
+        }
         return h.data();
     }
 

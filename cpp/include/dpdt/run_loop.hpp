@@ -25,6 +25,8 @@
 
 namespace dpdt {
 
+class JobGroup;
+
 // How far a running search is, as `poll` sees it: the states solved (BRANCHES: the branches
 // expanded), and the root's tasks done out of `root_tasks` (DPDT: one side of one root candidate
 // each, 0 until the root is expanded; the bounded search: the shallower root, then each feature).
@@ -97,6 +99,8 @@ class RunLoop {
              const std::function<Progress()>& progress);
 
     int n_workers() const { return n_threads_; }
+    // Some worker has nothing to do: a task that can split its work into a JobGroup should.
+    bool wants_jobs() const { return idle_.load(std::memory_order_relaxed) > 0; }
     // An error or an interrupt: the work should end (by returning or throwing Interrupted).
     bool stopped() const { return stop_.load(std::memory_order_relaxed); }
     // The time limit has passed (set by the polling thread): the work should wrap up with what it
@@ -111,7 +115,18 @@ class RunLoop {
     void stop_point(bool optional) const;
 
   private:
+    friend class JobGroup;
+    struct Job {
+        JobGroup* group;
+        size_t index;
+    };
     void fail(std::exception_ptr e);
+    // Under jobs_mutex_: the first job of `own` not yet taken, else the shallowest job of depth at
+    // least `min_depth` (the oldest first); false if none.
+    bool take_job(const JobGroup* own, int min_depth, Job& job);
+    void run_job(const Job& job, int worker);
+    // After its tasks, a worker takes other workers' jobs until every worker is done.
+    void help_until_done(int worker);
     void poll_until_done(const int& running, std::mutex& mutex, std::condition_variable& changed,
                          const std::function<Progress()>& progress);
 
@@ -123,7 +138,50 @@ class RunLoop {
     std::atomic<bool> stop_{false}, timed_out_{false}, cut_{false};
     std::mutex error_mutex_;
     std::exception_ptr error_;
+    std::mutex jobs_mutex_;
+    std::condition_variable jobs_changed_;   // a job added or finished, a worker done, an error
+    std::vector<Job> jobs_;                  // under jobs_mutex_: the jobs no worker has taken yet
+    int busy_ = 0;                           // under jobs_mutex_: workers in a task or a job
+    std::atomic<int> idle_{0};               // workers waiting for a job
 };
+
+// Fork-join below the run loop's tasks: a task (or a job) hands work to idle workers as a group of
+// jobs, then join() runs the jobs no worker has taken and, while others still run, helps with other
+// groups' jobs. A job of depth d may use a worker's scratch for depths >= d only; a joining worker
+// so takes only jobs at least as deep as its group, and never touches the scratch of the frames it
+// suspends. (The deepest waiting group always progresses: its jobs are running or its own.)
+// A job that throws Cut ends there; any other exception stops the loop, and join() throws
+// Interrupted once every job of the group has returned.
+class JobGroup {
+  public:
+    // The depth of jobs that use no worker's scratch: any waiting worker may run them.
+    static constexpr int kNoScratch = 1 << 30;
+    JobGroup(RunLoop& loop, int depth, std::vector<std::function<void(int)>> jobs);
+    // Returns once every job has returned; `worker` is the calling worker's index.
+    void join(int worker);
+    // Never returns while a job of the group runs: the jobs refer to the caller's frame.
+    ~JobGroup();
+    JobGroup(const JobGroup&) = delete;
+    JobGroup& operator=(const JobGroup&) = delete;
+
+  private:
+    friend class RunLoop;
+    RunLoop& loop_;
+    const int depth_;
+    const bool optional_;   // handed out by OptionalWork
+    const std::vector<std::function<void(int)>> jobs_;
+    size_t unfinished_;   // under loop_.jobs_mutex_
+};
+
+// How many workers could share a piece of work now: those of the calling thread's run loop when
+// one of them is idle, else 1.
+int sharing_width();
+
+// Runs body(0), ..., body(n - 1), on the idle workers of the calling thread's run loop too when
+// there are some (as a JobGroup), else in order on this thread; returns once all have returned.
+// The calls must use no worker's scratch (they may run on a worker that suspended its own work)
+// and their result must not depend on their order.
+void parallel_for(int64_t n, const std::function<void(int64_t)>& body);
 
 // Runs work() on one worker while the calling thread polls: what a fit prepares before its search
 // (presorting the features) stops on Ctrl-C too.
