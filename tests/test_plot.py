@@ -319,3 +319,68 @@ def test_plot_tree_refuses_class_names_of_the_wrong_length():
     clf = DPDTreeClassifier(max_depth=2).fit(X, np.arange(20) % 3)
     with pytest.raises(ValueError, match="class_names"):
         plot_tree(clf, class_names=["a"])
+
+
+def _depths(tree):
+    """The depth of every node of a tree_, from its child arrays."""
+    depth = np.zeros(tree.node_count, dtype=int)
+    for node in range(tree.node_count):   # children come after their parent
+        for child in (tree.children_left[node], tree.children_right[node]):
+            if child >= 0:
+                depth[child] = depth[node] + 1
+    return depth
+
+
+@pytest.mark.parametrize("max_depth", [0, 1, 2, 3])
+def test_plot_tree_max_depth_draws_the_top_and_truncated_boxes(max_depth):
+    est = _tree("classifier", 6)
+    tree = est.tree_
+    depth = _depths(tree)
+    ax = plot_tree(est, max_depth=max_depth)
+    texts = _texts(ax)
+    nodes = [t for t in texts if "\n" in t]
+    # Every node down to max_depth, one "(...)" box for each node one level below, one label
+    # per edge drawn, nothing deeper.
+    assert len(nodes) == np.sum(depth <= max_depth)
+    assert texts.count("(...)") == np.sum(depth == max_depth + 1)
+    edge_labels = [t for t in texts if t.startswith(("<=", ">"))]
+    assert len(edge_labels) == np.sum((depth >= 1) & (depth <= max_depth + 1))
+    for node in np.flatnonzero((depth <= max_depth) & (tree.feature >= 0)):
+        assert f"x[{tree.feature[node]}]\nsamples = {tree.n_node_samples[node]}" in texts
+    _assert_no_overlap(ax)
+    assert _node_font(ax) >= 6.0
+    # The top of a depth-6 tree reads in a user's (8, 5) axes where the whole tree cannot.
+    _, ax = plt.subplots(figsize=(8, 5))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        plot_tree(est, ax=ax, max_depth=max_depth)
+    _assert_no_overlap(ax)
+    assert _node_font(ax) >= 6.0
+    if PICTURES:
+        ax.figure.savefig(f"{PICTURES}/tree_max_depth_{max_depth}.png")
+
+
+def test_plot_tree_max_depth_beyond_the_tree_draws_it_all():
+    est = _tree("regressor", 3)
+    full = _texts(plot_tree(est))
+    assert _texts(plot_tree(est, max_depth=3)) == full
+    assert _texts(plot_tree(est, max_depth=10)) == full
+    assert "(...)" not in full
+
+
+def test_plot_tree_max_depth_of_a_multiway_tree():
+    est = _tree("branches", 4)
+    depth = np.zeros(est.tree_.node_count, dtype=int)
+    for node in range(est.tree_.node_count):
+        for _, child in est.tree_.children(node):
+            depth[child] = depth[node] + 1
+    assert depth.max() >= 2
+    ax = plot_tree(est, max_depth=1)
+    assert _texts(ax).count("(...)") == np.sum(depth == 2)
+    _assert_no_overlap(ax)
+
+
+@pytest.mark.parametrize("bad, error", [(-1, ValueError), (1.5, TypeError), ("2", TypeError)])
+def test_plot_tree_refuses_a_bad_max_depth(bad, error):
+    with pytest.raises(error, match="max_depth"):
+        plot_tree(_tree("classifier", 2), max_depth=bad)
