@@ -384,3 +384,46 @@ def test_plot_tree_max_depth_of_a_multiway_tree():
 def test_plot_tree_refuses_a_bad_max_depth(bad, error):
     with pytest.raises(error, match="max_depth"):
         plot_tree(_tree("classifier", 2), max_depth=bad)
+
+
+@pytest.mark.parametrize("name", ["bank", "concrete"])
+def test_plot_pareto_draws_the_test_curve_beside_train(name):
+    data = datasets.load(name)
+    cls = DPDTreeClassifier if data.task == "classification" else DPDTreeRegressor
+    est = cls(max_depth=3).fit(data.X_train, data.y_train)
+    est.select_tree(max_leaves=4)
+    ax = plot_pareto(est, X=data.X_train, y=data.y_train, X_test=data.X_test,
+                     y_test=data.y_test)
+    series = _series(ax)
+    test = [line for line in series if line.get_label() == "test (held out)"]
+    assert len(test) == 1
+    colours = [matplotlib.colors.to_rgba(line.get_color()) for line in series]
+    assert len(set(colours)) == len(colours)
+    # Point by point, each tree of the front scored on the test set, as Python scores it.
+    front = est.pareto_front_
+    order = np.argsort(front["complexity"], kind="stable")
+    assert_allclose(test[0].get_xdata(), front["complexity"][order])
+    kept = est.get_params()
+    expected = []
+    for row in front[order]:
+        est.set_params(alpha=(row["alpha_min"] + min(row["alpha_max"], 1e9)) / 2,
+                       max_complexity=None)
+        expected.append(est.score(data.X_test, data.y_test) if cls is DPDTreeClassifier
+                        else np.mean((est.predict(data.X_test) - data.y_test) ** 2))
+    est.set_params(**kept)
+    assert_allclose(test[0].get_ydata(), expected)
+    # The chosen tree (4 leaves at most) is starred on the test curve too, and the estimator
+    # is left as it was.
+    stars = [line for line in ax.lines if line.get_marker() == "*"]
+    assert len(stars) == 2 and est.get_n_leaves() <= 4
+    k = list(front[order]["n_leaves"]).index(est.get_n_leaves())
+    assert_allclose(stars[1].get_ydata(), [expected[k]])
+    what = "accuracy" if cls is DPDTreeClassifier else "mean squared error"
+    assert ax.get_ylabel() == f"{what} (train, test)"
+
+
+def test_plot_pareto_needs_both_test_arrays():
+    X, y = load_iris(return_X_y=True)
+    clf = DPDTreeClassifier(max_depth=2).fit(X, y)
+    with pytest.raises(ValueError, match="X_test and y_test"):
+        plot_pareto(clf, X_test=X)

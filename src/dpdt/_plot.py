@@ -15,6 +15,7 @@ from ._export import (
     node_prediction,
     node_value,
 )
+from ._front import held_out_figures
 from ._multiway_tree import MultiwayTree
 
 
@@ -440,7 +441,8 @@ def _cart_path(estimator, X, y):
     return np.array(sorted(set(points)))
 
 
-def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None):
+def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None, X_test=None,
+                y_test=None):
     """Plot the Pareto front of a fitted DPDT estimator: accuracy (or loss) against complexity.
 
     Every tree of ``pareto_front_`` is a point (complexity, train accuracy) for classifiers or
@@ -452,7 +454,10 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None):
     drawn beside it.
     Estimators that carry a ``validation_curve_`` (the cross-validated ``DPDTreeClassifierCV``
     and ``DPDTreeRegressorCV``) also show the mean validation score, with a band of one
-    standard deviation, against complexity.
+    standard deviation, against complexity. With held-out data, each tree's test accuracy (or
+    mean squared error) is drawn next to its training one. The tree the estimator predicts
+    with (its ``alpha``, or the CV estimators' ``alpha_``) is starred on every curve, its
+    alpha in the legend.
 
     Parameters
     ----------
@@ -466,6 +471,10 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None):
         The training samples, for CART's path.
     y : array-like of shape (n_samples,) or (n_samples, n_outputs), default=None
         The training targets, for CART's path.
+    X_test : array-like of shape (n_samples, n_features), default=None
+        Held-out samples: draws the test curve (with ``y_test``).
+    y_test : array-like of shape (n_samples,) or (n_samples, n_outputs), default=None
+        Held-out targets.
 
     Returns
     -------
@@ -488,12 +497,15 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None):
         raise TypeError(f"{type(estimator).__name__} has no pareto_front_ to plot")
     if show_cart and (X is None) != (y is None):
         raise ValueError("CART's pruning path needs both X and y")
+    if (X_test is None) != (y_test is None):
+        raise ValueError("the test curve needs both X_test and y_test")
     classifier = is_classifier(estimator)
-    front = np.sort(estimator.pareto_front_, order="complexity")
+    order = np.argsort(estimator.pareto_front_, order="complexity")
+    front = estimator.pareto_front_[order]
     ax = _axes(ax, figsize=(7.0, 4.5))
-    # One colour per series: the front, CART's path, the chosen tree, then the validation
-    # curves in colours none of those has.
-    validation_colours = ["C2", "C1", "C4", "C5", "C6", "C8", "C9", "C7"]
+    # One colour per series: the front, CART's path, the test curve, the chosen tree, then
+    # the validation curves in colours none of those has.
+    validation_colours = ["C2", "C1", "C4", "C6", "C8", "C9", "C7"]
 
     def metric(loss):
         return 1.0 - loss if classifier else loss
@@ -508,6 +520,13 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None):
         cart = _cart_path(estimator, X, y)
         ax.plot(cart[:, 0], metric(cart[:, 1]), color="C3", linewidth=1.0, marker="s",
                 markersize=4, linestyle="--", label="CART pruning path")
+    test = None
+    if X_test is not None:
+        # Accuracy or MSE, as the front's metric; NaN for a tree no alpha selects.
+        test = held_out_figures(estimator, X_test, y_test)
+        drawn = ~np.isnan(test[order])
+        ax.plot(front["complexity"][drawn], test[order][drawn], color="C5", linewidth=1.2,
+                marker="D", markersize=4, label="test (held out)", **steps)
     curve = getattr(estimator, "validation_curve_", None)
     scoring = getattr(estimator, "scoring", None)
     same_scale = classifier and scoring in (None, "accuracy")
@@ -522,17 +541,17 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None):
                         label=f"validation (depth {depth})")
             target.fill_between(rows["complexity"], rows["mean_score"] - rows["std_score"],
                                 rows["mean_score"] + rows["std_score"], color=colour, alpha=0.15)
-    _mark_chosen(estimator, ax, target, metric)
+    _mark_chosen(estimator, ax, target, metric, test)
     if curve is not None and not same_scale:
         target.set_ylabel(f"validation {scoring or 'R²'}")
         target.legend(loc="center right", fontsize=8)
     what = "expected tests per sample" if getattr(estimator, "complexity", "") == \
         "expected_tests" else "number of splits"
     ax.set_xlabel(f"complexity ({what})")
-    if curve is not None and same_scale:
-        ax.set_ylabel("accuracy (train, validation)")
-    else:
-        ax.set_ylabel("train accuracy" if classifier else "train mean squared error")
+    shown = ["train"] + (["validation"] if curve is not None and same_scale else []) + (
+        ["test"] if test is not None else [])
+    what = "accuracy" if classifier else "mean squared error"
+    ax.set_ylabel(f"{what} ({', '.join(shown)})" if len(shown) > 1 else f"train {what}")
     ax.grid(True, alpha=0.3)
     ax.legend(loc="best", fontsize=8)
     ax.set_title("Pareto front (numbers: leaves)", fontsize=10)
@@ -540,16 +559,18 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None):
     return ax
 
 
-def _mark_chosen(estimator, ax, target, metric):
+def _mark_chosen(estimator, ax, target, metric, test):
     """Mark the tree the estimator predicts with by a star on the front.
 
-    A second star, with no legend entry of its own, marks it on its depth's validation curve.
+    Further stars, with no legend entry of their own, mark it on its depth's validation curve
+    and on the test curve (``test``: the figures of the front's trees, in its order).
     """
     if hasattr(estimator, "alpha_"):
         model, name, alpha = estimator.best_estimator_, "alpha_", estimator.alpha_
     else:
         model, name, alpha = estimator, "alpha", estimator.alpha
-    row = model.pareto_front_[model._front_index(alpha, getattr(model, "max_complexity", None))]
+    index = model._front_index(alpha, getattr(model, "max_complexity", None))
+    row = model.pareto_front_[index]
     star = dict(marker="*", markersize=13, color="gold", markeredgecolor="black",
                 markeredgewidth=0.8, linestyle="none", zorder=5)
     depth = f"depth {estimator.max_depth_}, " if hasattr(estimator, "max_depth_") else ""
@@ -562,6 +583,8 @@ def _mark_chosen(estimator, ax, target, metric):
         if len(chosen):
             target.plot(chosen["complexity"][:1], chosen["mean_score"][:1], label="_chosen",
                         **star)
+    if test is not None:
+        ax.plot([row["complexity"]], [test[index]], label="_chosen", **star)
 
 
 def _label_leaves(ax, x, y, n_leaves):
