@@ -405,3 +405,97 @@ def test_boosting_from_the_command_is_the_python_model(iris_csv, tmp_path):
         frame.drop(columns="species"), frame["species"])
     assert_array_equal(load(model).predict_proba(frame.drop(columns="species")),
                        python.predict_proba(frame.drop(columns="species")))
+
+
+def _table(out):
+    """The markdown table of a command's output: its header and its rows, as lists of cells."""
+    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")]
+            for line in out.splitlines() if line.startswith("| ")]
+    return rows[0], rows[1:]
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """The axes each plot_pareto call of the command returns, to read the figure's lines."""
+    import dpdt._plot
+
+    axes, plot_pareto = [], dpdt._plot.plot_pareto
+
+    def recording(*args, **kwargs):
+        axes.append(plot_pareto(*args, **kwargs))
+        return axes[-1]
+
+    monkeypatch.setattr(dpdt._plot, "plot_pareto", recording)
+    return axes
+
+
+def _lines(ax):
+    return {line.get_label(): line for line in ax.lines}
+
+
+def test_pareto_cv_prints_validation_scores_and_marks_the_chosen_tree(iris_csv, tmp_path,
+                                                                      capsys, drawn):
+    frame = pd.read_csv(iris_csv / "iris.csv")
+    X, y = frame.drop(columns="species"), frame["species"]
+    png = tmp_path / "front.png"
+    assert main(["pareto", str(iris_csv / "iris.csv"), "--target", "species", "--cv", "4",
+                 "--plot", str(png)]) == 0
+    out = capsys.readouterr().out
+    cv = DPDTreeClassifierCV(max_depth=3, cv=4).fit(X, y)
+    assert f"alpha = {cv.alpha_:.6g}, chosen by 4-fold cross-validation" in out
+    header, rows = _table(out)
+    assert header[:4] == ["alpha from", "alpha to", "train accuracy", "validation accuracy"]
+    assert header[-1] == "chosen" and len(rows) == len(cv.pareto_front_)
+    # Each tree's mean validation score is the curve's row for its alpha.
+    curve = cv.validation_curve_[cv.validation_curve_["max_depth"] == 3]
+    assert len(curve) == len(rows)
+    for row in curve:
+        k = cv.best_estimator_._front_index(row["alpha"])
+        assert rows[k][3] == f"{row['mean_score']:.4f}"
+    # One star, on the tree the CV estimator predicts with.
+    starred = [k for k, cells in enumerate(rows) if cells[-1] == "*"]
+    assert len(starred) == 1
+    star = rows[starred[0]]
+    assert star[2] == f"{cv.score(X, y):.4f}" and star[3] == f"{cv.best_score_:.4f}"
+    assert (int(star[-3]), int(star[-2])) == (cv.get_n_leaves(), cv.get_depth())
+    # The figure: the validation curve and the chosen alpha_ in the legend.
+    (ax,) = drawn
+    lines = _lines(ax)
+    assert "validation (depth 3)" in lines
+    assert f"chosen tree (alpha_ = {cv.alpha_:.3g}, depth 3, {cv.get_n_leaves()} leaves)" \
+        in lines
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_pareto_test_file_draws_the_test_curve(iris_csv, tmp_path, capsys, drawn):
+    frame = pd.read_csv(iris_csv / "iris.csv")
+    train, test = frame.iloc[::2], frame.iloc[1::2]
+    train.to_csv(tmp_path / "train.csv", index=False)
+    test.to_csv(tmp_path / "test.csv", index=False)
+    png = tmp_path / "front.png"
+    assert main(["pareto", str(tmp_path / "train.csv"), "--target", "species", "--test",
+                 str(tmp_path / "test.csv"), "--plot", str(png)]) == 0
+    header, rows = _table(capsys.readouterr().out)
+    column = header.index("test accuracy")
+    clf = DPDTreeClassifier().fit(train.drop(columns="species"), train["species"])
+    # The test curve is the table's test column, point by point, in the order of complexity.
+    (ax,) = drawn
+    line = _lines(ax)["test (held out)"]
+    order = np.argsort(clf.pareto_front_, order="complexity")
+    assert_array_equal(line.get_xdata(), clf.pareto_front_["complexity"][order])
+    assert [f"{v:.4f}" for v in line.get_ydata()] == [rows[k][column] for k in order]
+    # ... and each point is the test accuracy of its tree, as Python gives it.
+    for k, row in enumerate(clf.pareto_front_):
+        low, high = row["alpha_min"], row["alpha_max"]
+        clf.set_params(alpha=high / 2 if low == 0 else (2 * low if np.isinf(high)
+                                                        else (low + high) / 2))
+        assert rows[k][column] == \
+            f"{clf.score(test.drop(columns='species'), test['species']):.4f}"
+    assert ax.get_ylabel() == "accuracy (train, test)"
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
+
+
+def test_pareto_cv_refuses_a_pareto_front(iris_csv, capsys):
+    assert main(["pareto", str(iris_csv / "iris.csv"), "--target", "species", "--cv", "3",
+                 "--front", "pareto"]) == 2
+    assert "give --cv or --front pareto, not both" in capsys.readouterr().err

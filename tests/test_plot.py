@@ -319,3 +319,111 @@ def test_plot_tree_refuses_class_names_of_the_wrong_length():
     clf = DPDTreeClassifier(max_depth=2).fit(X, np.arange(20) % 3)
     with pytest.raises(ValueError, match="class_names"):
         plot_tree(clf, class_names=["a"])
+
+
+def _depths(tree):
+    """The depth of every node of a tree_, from its child arrays."""
+    depth = np.zeros(tree.node_count, dtype=int)
+    for node in range(tree.node_count):   # children come after their parent
+        for child in (tree.children_left[node], tree.children_right[node]):
+            if child >= 0:
+                depth[child] = depth[node] + 1
+    return depth
+
+
+@pytest.mark.parametrize("max_depth", [0, 1, 2, 3])
+def test_plot_tree_max_depth_draws_the_top_and_truncated_boxes(max_depth):
+    est = _tree("classifier", 6)
+    tree = est.tree_
+    depth = _depths(tree)
+    ax = plot_tree(est, max_depth=max_depth)
+    texts = _texts(ax)
+    nodes = [t for t in texts if "\n" in t]
+    # Every node down to max_depth, one "(...)" box for each node one level below, one label
+    # per edge drawn, nothing deeper.
+    assert len(nodes) == np.sum(depth <= max_depth)
+    assert texts.count("(...)") == np.sum(depth == max_depth + 1)
+    edge_labels = [t for t in texts if t.startswith(("<=", ">"))]
+    assert len(edge_labels) == np.sum((depth >= 1) & (depth <= max_depth + 1))
+    for node in np.flatnonzero((depth <= max_depth) & (tree.feature >= 0)):
+        assert f"x[{tree.feature[node]}]\nsamples = {tree.n_node_samples[node]}" in texts
+    _assert_no_overlap(ax)
+    assert _node_font(ax) >= 6.0
+    # The top of a depth-6 tree reads in a user's (8, 5) axes where the whole tree cannot.
+    _, ax = plt.subplots(figsize=(8, 5))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        plot_tree(est, ax=ax, max_depth=max_depth)
+    _assert_no_overlap(ax)
+    assert _node_font(ax) >= 6.0
+    if PICTURES:
+        ax.figure.savefig(f"{PICTURES}/tree_max_depth_{max_depth}.png")
+
+
+def test_plot_tree_max_depth_beyond_the_tree_draws_it_all():
+    est = _tree("regressor", 3)
+    full = _texts(plot_tree(est))
+    assert _texts(plot_tree(est, max_depth=3)) == full
+    assert _texts(plot_tree(est, max_depth=10)) == full
+    assert "(...)" not in full
+
+
+def test_plot_tree_max_depth_of_a_multiway_tree():
+    est = _tree("branches", 4)
+    depth = np.zeros(est.tree_.node_count, dtype=int)
+    for node in range(est.tree_.node_count):
+        for _, child in est.tree_.children(node):
+            depth[child] = depth[node] + 1
+    assert depth.max() >= 2
+    ax = plot_tree(est, max_depth=1)
+    assert _texts(ax).count("(...)") == np.sum(depth == 2)
+    _assert_no_overlap(ax)
+
+
+@pytest.mark.parametrize("bad, error", [(-1, ValueError), (1.5, TypeError), ("2", TypeError)])
+def test_plot_tree_refuses_a_bad_max_depth(bad, error):
+    with pytest.raises(error, match="max_depth"):
+        plot_tree(_tree("classifier", 2), max_depth=bad)
+
+
+@pytest.mark.parametrize("name", ["bank", "concrete"])
+def test_plot_pareto_draws_the_test_curve_beside_train(name):
+    data = datasets.load(name)
+    cls = DPDTreeClassifier if data.task == "classification" else DPDTreeRegressor
+    est = cls(max_depth=3).fit(data.X_train, data.y_train)
+    est.select_tree(max_leaves=4)
+    ax = plot_pareto(est, X=data.X_train, y=data.y_train, X_test=data.X_test,
+                     y_test=data.y_test)
+    series = _series(ax)
+    test = [line for line in series if line.get_label() == "test (held out)"]
+    assert len(test) == 1
+    colours = [matplotlib.colors.to_rgba(line.get_color()) for line in series]
+    assert len(set(colours)) == len(colours)
+    # Point by point, each tree of the front scored on the test set, as Python scores it.
+    front = est.pareto_front_
+    order = np.argsort(front["complexity"], kind="stable")
+    assert_allclose(test[0].get_xdata(), front["complexity"][order])
+    kept = est.get_params()
+    expected = []
+    for row in front[order]:
+        est.set_params(alpha=(row["alpha_min"] + min(row["alpha_max"], 1e9)) / 2,
+                       max_complexity=None)
+        expected.append(est.score(data.X_test, data.y_test) if cls is DPDTreeClassifier
+                        else np.mean((est.predict(data.X_test) - data.y_test) ** 2))
+    est.set_params(**kept)
+    assert_allclose(test[0].get_ydata(), expected)
+    # The chosen tree (4 leaves at most) is starred on the test curve too, and the estimator
+    # is left as it was.
+    stars = [line for line in ax.lines if line.get_marker() == "*"]
+    assert len(stars) == 2 and est.get_n_leaves() <= 4
+    k = list(front[order]["n_leaves"]).index(est.get_n_leaves())
+    assert_allclose(stars[1].get_ydata(), [expected[k]])
+    what = "accuracy" if cls is DPDTreeClassifier else "mean squared error"
+    assert ax.get_ylabel() == f"{what} (train, test)"
+
+
+def test_plot_pareto_needs_both_test_arrays():
+    X, y = load_iris(return_X_y=True)
+    clf = DPDTreeClassifier(max_depth=2).fit(X, y)
+    with pytest.raises(ValueError, match="X_test and y_test"):
+        plot_pareto(clf, X_test=X)

@@ -14,6 +14,7 @@ from ._branches import BranchesClassifier, MultiwayGreedyClassifier
 from ._classes import DPDTreeClassifier, DPDTreeRegressor
 from ._cv import DPDTreeClassifierCV, DPDTreeRegressorCV
 from ._export import export_text
+from ._front import held_out_figures
 from ._io import load
 from ._params import SPLITTERS
 
@@ -28,46 +29,55 @@ class CommandError(ValueError):
 def format_front(estimator, X_test=None, y_test=None):
     """Return the Pareto front of a fitted estimator as a markdown table.
 
-    With held-out data, each tree's test accuracy (or MSE) too.
+    With held-out data, each tree's test accuracy (or MSE) too. A cross-validated estimator's
+    table has each tree's mean validation score and marks (``*``) the tree it chose.
     """
-    front = estimator.pareto_front_
+    model = getattr(estimator, "best_estimator_", estimator)   # a CV estimator's refit
+    front = model.pareto_front_
     classifier = hasattr(estimator, "classes_")
-    metric = "train accuracy" if classifier else "train MSE"
-    tested = X_test is not None
-    test_metric = " test accuracy |" if classifier else " test MSE |"
-    lines = [f"| alpha from | alpha to | {metric} |{test_metric if tested else ''} complexity "
-             "| leaves | depth |",
-             "|---:|---:|---:|" + ("---:|" if tested else "") + "---:|---:|---:|"]
-    for row in front:
-        value = 1 - row["train_loss"] if classifier else row["train_loss"]
-        # A tree of a Pareto front that no alpha selects has no alpha range.
-        selectable = not np.isnan(row["alpha_min"])
-        alphas = (f"{row['alpha_min']:.6g}", f"{row['alpha_max']:.6g}") if selectable else (
-            "-", "-")
-        test = ""
-        if tested:
-            test = f" {_test_figure(estimator, row, X_test, y_test)} |" if selectable else " - |"
-        lines.append(f"| {alphas[0]} | {alphas[1]} | {value:.4f} |{test} "
-                     f"{row['complexity']:.4f} | {row['n_leaves']} | {row['depth']} |")
+    columns = ["alpha from", "alpha to", "train accuracy" if classifier else "train MSE"]
+    cells = [[], [], [f"{1 - loss if classifier else loss:.4f}" for loss in front["train_loss"]]]
+    # A tree of a Pareto front that no alpha selects has no alpha range.
+    selectable = ~np.isnan(front["alpha_min"])
+    for k, bound in enumerate(("alpha_min", "alpha_max")):
+        cells[k] = [f"{value:.6g}" if ok else "-"
+                    for value, ok in zip(front[bound], selectable, strict=True)]
+    validation = _validation_scores(estimator)
+    if validation is not None:
+        scoring = getattr(estimator, "scoring", None) or ("accuracy" if classifier else "R²")
+        columns.append(f"validation {scoring}")
+        cells.append([f"{v:.4f}" if np.isfinite(v) else "-" for v in validation])
+    if X_test is not None:
+        columns.append("test accuracy" if classifier else "test MSE")
+        figures = held_out_figures(estimator, X_test, y_test)
+        cells.append([("-" if np.isnan(v) else f"{v:.4f}" if classifier else f"{v:.6g}")
+                      for v in figures])
+    columns += ["complexity", "leaves", "depth"]
+    cells += [[f"{c:.4f}" for c in front["complexity"]], list(map(str, front["n_leaves"])),
+              list(map(str, front["depth"]))]
+    if validation is not None:
+        chosen = model._front_index(estimator.alpha_, model.get_params()["max_complexity"])
+        columns.append("chosen")
+        cells.append(["*" if k == chosen else "" for k in range(len(front))])
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---:|" * len(columns)]
+    lines += ["| " + " | ".join(row) + " |" for row in zip(*cells, strict=True)]
     return "\n".join(lines)
 
 
-def _test_figure(estimator, row, X_test, y_test):
-    """Return the held-out accuracy (or MSE) of the front's tree of ``row``."""
-    low, high = float(row["alpha_min"]), float(row["alpha_max"])
-    # An alpha inside the row's range selects its tree, whatever the tie-breaks at the ends.
-    alpha = high / 2 if low == 0 else (2 * low if np.isinf(high) else (low + high) / 2)
-    tree = getattr(estimator, "best_estimator_", estimator)   # a CV estimator's refit
-    kept = tree.get_params()["alpha"]
-    try:
-        tree.set_params(alpha=alpha)
-        if hasattr(tree, "classes_"):
-            return f"{tree.score(X_test, y_test):.4f}"
-        from sklearn.metrics import mean_squared_error
+def _validation_scores(estimator):
+    """Return a CV estimator's mean validation score of each tree of its front, or None.
 
-        return f"{mean_squared_error(y_test, tree.predict(X_test)):.6g}"
-    finally:
-        tree.set_params(alpha=kept)
+    NaN for a tree the curve does not score.
+    """
+    curve = getattr(estimator, "validation_curve_", None)
+    if curve is None:
+        return None
+    model = estimator.best_estimator_
+    scores = np.full(len(model.pareto_front_), np.nan)
+    # The curve scores, at the chosen depth, one alpha per tree of the refit's front.
+    for row in curve[curve["max_depth"] == estimator.max_depth_]:
+        scores[model._front_index(row["alpha"])] = row["mean_score"]
+    return scores
 
 
 # ---------------------------------------------------------------------------------------------
@@ -229,9 +239,12 @@ def _estimator(args, regression):
     search = dict(candidates=tuple(args.candidates) if args.candidates else "auto",
                   splitter=args.splitter[0] if len(args.splitter) == 1 else tuple(args.splitter),
                   complexity=args.complexity, n_jobs=args.n_jobs, verbose=args.verbose)
-    if getattr(args, "cv", None):
+    if getattr(args, "cv", None) is not None:
         if args.alpha != 0.0:
             raise CommandError("--cv chooses alpha: give --cv or --alpha, not both")
+        if args.front != "convex":
+            raise CommandError("--cv chooses among the trees of the convex front: give --cv "
+                               "or --front pareto, not both")
         cls = DPDTreeRegressorCV if regression else DPDTreeClassifierCV
         return cls(max_depth=depth, cv=args.cv, **search)
     cls = DPDTreeRegressor if regression else DPDTreeClassifier
@@ -261,13 +274,18 @@ def _fit_and_report(args):
     return estimator, X, y, X_test, y_test
 
 
+def _chosen_by_cv(estimator, folds):
+    """Return the sentence that says which tree cross-validation chose."""
+    return (f"Tree for alpha = {estimator.alpha_:.6g}, chosen by {folds}-fold "
+            f"cross-validation (mean score {estimator.best_score_:.4f})")
+
+
 def _fit(args):
     estimator, X, y, X_test, y_test = _fit_and_report(args)
     if args.model != "tree":
         return _fit_other(args, estimator, X, y, X_test, y_test)
     if hasattr(estimator, "alpha_"):
-        print(f"Tree for alpha = {estimator.alpha_:.6g}, chosen by {args.cv}-fold "
-              f"cross-validation (mean score {estimator.best_score_:.4f}):\n")
+        print(f"{_chosen_by_cv(estimator, args.cv)}:\n")
     else:
         print(f"Tree for alpha = {args.alpha:g}:\n")
     print(export_text(estimator))
@@ -327,10 +345,13 @@ def _pareto(args):
     from ._plot import plot_pareto
 
     estimator, X, y, X_test, y_test = _fit_and_report(args)
+    if hasattr(estimator, "alpha_"):
+        print(f"{_chosen_by_cv(estimator, args.cv)}, marked * below.\n")
     print(format_front(estimator, X_test, y_test))
     if args.plot is not None:
         plt = _pyplot()
-        ax = plot_pareto(estimator, X=X, y=y, show_cart=not args.no_cart)
+        ax = plot_pareto(estimator, X=X, y=y, show_cart=not args.no_cart, X_test=X_test,
+                         y_test=y_test)
         ax.figure.savefig(args.plot, dpi=args.dpi, bbox_inches="tight")
         plt.close(ax.figure)
         print(f"\nfront drawn in {args.plot}")
@@ -430,6 +451,12 @@ def _add_fit_options(parser):
                              "installed)")
 
 
+def _add_cv_option(parser):
+    parser.add_argument("--cv", type=int, metavar="K",
+                        help="choose alpha by K-fold cross-validation (DPDTreeClassifierCV or "
+                             "DPDTreeRegressorCV) instead of --alpha")
+
+
 def build_parser():
     """Return the argument parser of the ``dpdt`` command."""
     parser = argparse.ArgumentParser(prog="dpdt", description="Non-greedy decision trees (DPDT).")
@@ -447,14 +474,15 @@ def build_parser():
                      help="--model branches: seconds before the best tree found is returned")
     fit.add_argument("--n-estimators", type=int, default=100,
                      help="--model boosting: the boosting rounds")
-    fit.add_argument("--cv", type=int, metavar="K",
-                     help="choose alpha by K-fold cross-validation (DPDTreeClassifierCV or "
-                          "DPDTreeRegressorCV) instead of --alpha")
+    _add_cv_option(fit)
     fit.set_defaults(handler=_fit)
 
     pareto = commands.add_parser("pareto", help="fit, print and draw the Pareto front")
     _add_fit_options(pareto)
-    pareto.add_argument("--plot", help="draw the front (and CART's pruning path) in this PNG")
+    _add_cv_option(pareto)
+    pareto.add_argument("--plot", help="draw the front (and CART's pruning path; with --cv the "
+                                       "validation curve, with --test the test curve) in this "
+                                       "PNG")
     pareto.add_argument("--no-cart", action="store_true", help="do not draw CART's path")
     pareto.add_argument("--dpi", type=int, default=120)
     pareto.set_defaults(handler=_pareto)

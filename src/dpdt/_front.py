@@ -3,6 +3,8 @@
 from numbers import Integral, Real
 
 import numpy as np
+from sklearn.base import is_classifier
+from sklearn.metrics import mean_squared_error
 from sklearn.utils._param_validation import Interval, validate_parameter_constraints
 
 PARETO_DTYPE = np.dtype([
@@ -60,3 +62,30 @@ def alpha_inside(alpha_min, alpha_max):
         return 2.0 * alpha_min if alpha_min > 0 else 1.0
     return 0.5 * alpha_min + 0.5 * alpha_max   # the same, bar overflow
 
+
+
+def held_out_figures(estimator, X, y):
+    """Return, per tree of a fitted estimator's front, its accuracy (or MSE) on ``(X, y)``.
+
+    Accuracy for a classifier, mean squared error for a regressor (the figures the front's
+    ``train_loss`` gives on the training data); NaN for a tree that no alpha selects (the
+    trees between the hull's of ``front="pareto"``). Each tree is selected by an alpha inside
+    its range, no refit; the estimator (a CV estimator's ``best_estimator_``) is left as it was.
+    """
+    model = getattr(estimator, "best_estimator_", estimator)
+    params = model.get_params()
+    kept = {name: params[name] for name in ("alpha", "max_complexity") if name in params}
+    figures = np.full(len(model.pareto_front_), np.nan)
+    try:
+        for k, row in enumerate(model.pareto_front_):
+            if np.isnan(row["alpha_min"]):
+                continue
+            # The tree of that alpha on the whole front: no budget.
+            select = {name: None for name in kept}
+            select["alpha"] = alpha_inside(row["alpha_min"], row["alpha_max"])
+            model.set_params(**select)
+            figures[k] = (model.score(X, y) if is_classifier(model)
+                          else mean_squared_error(y, model.predict(X)))
+    finally:
+        model.set_params(**kept)
+    return figures

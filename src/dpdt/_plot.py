@@ -1,9 +1,11 @@
 """Pictures of fitted trees and of their Pareto fronts (matplotlib, the optional ``plot`` extra)."""
 
 import warnings
+from numbers import Integral
 
 import numpy as np
 from sklearn.base import is_classifier
+from sklearn.utils import check_scalar
 from sklearn.utils.validation import check_is_fitted
 
 from ._export import (
@@ -13,6 +15,7 @@ from ._export import (
     node_prediction,
     node_value,
 )
+from ._front import held_out_figures
 from ._multiway_tree import MultiwayTree
 
 
@@ -52,102 +55,172 @@ _LARGEST, _READABLE, _SMALLEST = 11.0, 6.0, 1.0
 _WIDEST = 600.0
 
 
-def _extents(texts, renderer):
-    """Return the window extents (x0, y0, x1, y1) in pixels of texts, their bbox patch included.
-
-    A patch's extent is the text's grown by the box's pad (a fraction of the font size) and its
-    line: measuring the rounded path itself costs ten times more.
-    """
-    boxes = []
-    for text in texts:
-        x0, y0, x1, y1 = text.get_window_extent(renderer).extents
-        patch = text.get_bbox_patch()
-        grow = 0.0
-        if patch is not None:
-            points = patch.get_boxstyle().pad * text.get_fontsize() + patch.get_linewidth()
-            grow = renderer.points_to_pixels(points)
-        boxes.append((x0 - grow, y0 - grow, x1 + grow, y1 + grow))
-    return np.array(boxes).reshape(-1, 4)
+def _anchors(ax, texts):
+    """Return the anchors of ``texts`` in pixels: they move with the axes, not with the font."""
+    return ax.transData.transform([text.get_position() for text in texts])
 
 
-def _largest_scale(ax, texts):
-    """Return how much the font of ``texts`` can grow before two overlap, and along which axis.
+def _measure(ax, texts):
+    """Return the extents of ``texts`` around their anchors as linear functions of the font.
 
-    The scale is how much the font can grow (below 1: must shrink) before two texts overlap or
-    one leaves the axes; the axis (0: x, 1: y) is the one along which that limit holds.
-
-    Like scikit-learn's tree plots, the texts are measured at their current font; unlike them,
-    every pair is checked rather than the largest box against the smallest spacing, which keeps
-    the font as large as the actual neighbours allow. A text keeps its anchor when its font
-    changes and its extent scales with the font, so a pair stays apart up to the scale where
-    its extents would meet along x or along y.
+    Returns ``(low, high, line)``: with the node font at ``s`` points (edge labels keep their
+    ratio to it), text i, its box included, reaches ``low[i] * s + line[i]`` pixels left of and
+    below its anchor and ``high[i] * s + line[i]`` right of and above it. A text keeps its
+    anchor when its font changes and its extent scales with the font; its box adds a pad (a
+    fraction of the font) and a line of fixed width. So one measurement gives the extents at
+    every font, up to the pixel rounding of small text, which callers check by measuring
+    again. Measuring text is what costs (a millisecond a text); this is done once per font
+    tried, not once per size of the figure. Measuring the rounded patch itself would cost ten
+    times more.
     """
     renderer = ax.figure.canvas.get_renderer()
-    box = _extents(texts, renderer)
-    anchor = ax.transData.transform([text.get_position() for text in texts])
-    # Extents relative to the anchors, which stay fixed when the font scales.
-    low, high = box[:, :2] - anchor, box[:, 2:] - anchor
+    per_point = renderer.points_to_pixels(1.0)
+    sizes = np.array([text.get_fontsize() for text in texts])
+    box = np.array([text.get_window_extent(renderer).extents for text in texts]).reshape(-1, 4)
+    pad, line = np.zeros(len(texts)), np.zeros(len(texts))
+    for k, text in enumerate(texts):
+        patch = text.get_bbox_patch()
+        if patch is not None:
+            pad[k] = patch.get_boxstyle().pad * sizes[k] * per_point
+            line[k] = patch.get_linewidth() * per_point
+    anchor = _anchors(ax, texts)
+    low = (anchor - box[:, :2] + pad[:, None]) / sizes.max()
+    high = (box[:, 2:] - anchor + pad[:, None]) / sizes.max()
+    return low, high, line
+
+
+def _largest_size(ax, texts, extents):
+    """Return the largest node font at which no two texts overlap, and the axis that limits it.
+
+    ``extents`` are ``_measure``'s, so that trying another figure size measures no text. At
+    the font returned every pair of texts is apart along x or along y and every text is
+    inside the axes; the axis (0: x, 1: y) is the one along which the tightest constraint
+    holds, the one that more space would relax.
+
+    Like scikit-learn's tree plots, the texts are measured at one font; unlike them, every
+    pair is checked rather than the largest box against the smallest spacing, which keeps the
+    font as large as the actual neighbours allow.
+    """
+    low, high, line = extents
+    anchor = _anchors(ax, texts)
     with np.errstate(divide="ignore", invalid="ignore"):
         # For the pair (i, j) with j after i along an axis: i's high side meets j's low side.
         gap = anchor[None, :, :] - anchor[:, None, :]
-        reach = np.where(gap >= 0, high[:, None, :] - low[None, :, :],
-                         high[None, :, :] - low[:, None, :])
-        scale = np.where(reach > 0, np.abs(gap) / reach, np.inf)
-        pair = np.max(scale, axis=2)          # apart along x or along y is enough
+        slope = np.where(gap >= 0, high[:, None, :] + low[None, :, :],
+                         high[None, :, :] + low[:, None, :])
+        room = np.abs(gap) - line[:, None, None] - line[None, :, None]
+        size = np.where(slope > 0, room / slope, np.inf)
+        pair = np.max(size, axis=2)          # apart along x or along y is enough
         np.fill_diagonal(pair, np.inf)
-        frame = ax.get_window_extent(renderer).extents
-        inside = np.concatenate([(anchor - frame[:2]) / -low, (frame[2:] - anchor) / high], axis=1)
-        inside = np.where(np.isfinite(inside) & (inside > 0), inside, np.inf)
-    # The axis along which the tightest constraint holds: the one more space would relax.
+        frame = ax.bbox.extents
+        inside = np.concatenate([(anchor - frame[:2] - line[:, None]) / low,
+                                 (frame[2:] - anchor - line[:, None]) / high], axis=1)
+        inside = np.where(np.isfinite(inside), inside, np.inf)
     if pair.min() <= inside.min():
         i, j = np.unravel_index(np.argmin(pair), pair.shape)
-        axis = int(np.argmax(scale[i, j]))
+        axis = int(np.argmax(size[i, j]))
     else:
         axis = int(np.argmin(inside.min(axis=0))) % 2
     return float(min(pair.min(), inside.min())), axis
 
 
-def _fit_fonts(ax, texts, largest):
-    """Set the largest font under ``largest`` at which no two texts overlap; return it.
+def _set_node_font(texts, ratios, size):
+    for text, ratio in zip(texts, ratios, strict=True):
+        text.set_fontsize(size * ratio)
 
-    Edge labels keep 85 % of the node font. Text extents scale with the font only up to
-    rounding, so the result is measured again and shrunk until it holds.
+
+def _quarter(size, largest):
+    """Return the quarter point at most ``size`` less 1 %, within [_SMALLEST, largest].
+
+    Quarter points: the sizes met again while a figure grows reuse matplotlib's text cache;
+    1 % under the computed font leaves room for the rounding of small text.
+    """
+    return max(_SMALLEST, min(largest, np.floor(4 * size * 0.99) / 4))
+
+
+def _fit_fonts(ax, texts, largest, extents=None):
+    """Set the largest node font under ``largest`` at which no two texts overlap.
+
+    Edge labels keep their ratio to the node font (85 %). The font is computed from the
+    extents measured at the current font (``extents``, or measured here), then measured at
+    that font: small text is not exactly proportional to its font (rounding to pixels), so a
+    font that does not fit is shrunk, and one that fits with more than 5 % to spare grown,
+    each measured again. Returns the font and the extents measured at it.
     """
     ratios = np.array([text.get_fontsize() for text in texts])
     ratios = ratios / ratios.max()
-    # Quarter points: the sizes met again while a figure grows reuse matplotlib's text cache.
-    size = min(largest, texts[0].get_fontsize() / ratios[0] * _largest_scale(ax, texts)[0])
-    best = None
+    if extents is None:
+        extents = _measure(ax, texts)
+    best, failed = None, np.inf      # (font, extents) that fits; the smallest font that did not
+    size = _quarter(_largest_size(ax, texts, extents)[0], largest)
     for _ in range(6):
-        size = max(_SMALLEST, min(largest, np.floor(4 * size * 0.98) / 4))
-        for text, ratio in zip(texts, ratios, strict=True):
-            text.set_fontsize(size * ratio)
-        # Small text is not exactly proportional to its font (rounding to pixels): measured
-        # again, the size moves up or down until it fits with little room to spare.
-        scale, _ = _largest_scale(ax, texts)
-        if scale >= 1.0:
-            best = size if best is None else max(best, size)
-        if (1.0 <= scale < 1.05 or (scale >= 1.0 and size == largest)
-                or (scale < 1.0 and size == _SMALLEST)):
+        _set_node_font(texts, ratios, size)
+        extents = _measure(ax, texts)
+        fits, _ = _largest_size(ax, texts, extents)
+        if fits >= size:
+            best = (size, extents)
+            # Not worth measuring again: little room to spare, or a readable font that would
+            # gain less than half a point (text widths jitter by some 5 % from one quarter
+            # point to the next, so a climb goes one quarter at a time).
+            if fits < 1.05 * size or size == largest or (size >= _READABLE
+                                                         and fits < size + 0.5):
+                break
+        else:
+            failed = min(failed, size)
+        if size == _SMALLEST and best is None:
+            best = (size, extents)       # the smallest font there is, fitting or not
             break
-        size *= scale
-    if best is not None and best != size:
-        size = best
-        for text, ratio in zip(texts, ratios, strict=True):
-            text.set_fontsize(size * ratio)
-    return size
+        following = max(_SMALLEST, min(_quarter(fits, largest), failed - 0.25))
+        if best is not None and following <= best[0]:
+            break
+        size = following
+    if best is None:
+        best = (size, extents)
+    if best[0] != size:
+        _set_node_font(texts, ratios, best[0])
+    return best
 
 
-def _layout(estimator, tree, names, decimals):
-    """Return the node positions and the (parent, child, label) edges.
+def _grow(ax, texts, extents, target):
+    """Grow our own figure until the font ``target`` fits, up to ``_WIDEST`` inches a side.
+
+    Along the axis that limits the font, by arithmetic on the measured extents: the anchors
+    move with the figure, the texts' pixels do not. Returns whether the figure grew.
+    """
+    figure = ax.figure
+    grew = False
+    for _ in range(20):
+        size, axis = _largest_size(ax, texts, extents)
+        if size >= target:
+            break
+        width_height = figure.get_size_inches()
+        if width_height[axis] >= _WIDEST:
+            break
+        width_height[axis] = min(_WIDEST, width_height[axis] * target / max(size, _SMALLEST)
+                                 * 1.02)
+        figure.set_size_inches(width_height)
+        grew = True
+    return grew
+
+
+# The text of a subtree that plot_tree(max_depth=...) leaves out, as scikit-learn draws it.
+_TRUNCATED = "(...)"
+
+
+def _layout(estimator, tree, names, decimals, max_depth):
+    """Return the node positions, the (parent, child, label) edges and the truncated nodes.
 
     Leaves take consecutive x in preorder, parents are centred over their children, y = -depth.
+    A node deeper than ``max_depth`` is drawn as a leaf standing for its subtree.
     """
-    position, edges = {}, []
+    position, edges, truncated = {}, [], set()
     next_leaf = [0]
 
     def place(node, level):
         children = _children(estimator, tree, node, names, decimals)
+        if max_depth is not None and level > max_depth:
+            truncated.add(node)
+            children = []
         if not children:
             position[node] = (next_leaf[0], -level)
             next_leaf[0] += 1
@@ -158,13 +231,16 @@ def _layout(estimator, tree, names, decimals):
         position[node] = (np.mean([position[child][0] for _, child in children]), -level)
 
     place(0, 0)
-    return position, edges
+    return position, edges, truncated
 
 
-def _node_texts(estimator, tree, names, class_names, decimals, short):
-    """Return the text of every node; ``short`` drops the words that the picture can spare."""
+def _node_texts(estimator, tree, nodes, truncated, names, class_names, decimals, short):
+    """Return the text of each of ``nodes``; ``short`` drops the words the picture can spare."""
     texts = []
-    for node in range(tree.node_count):
+    for node in nodes:
+        if node in truncated:
+            texts.append(_TRUNCATED)
+            continue
         samples = f"{'n' if short else 'samples'} = {int(tree.n_node_samples[node])}"
         if tree.feature[node] < 0:
             text = node_prediction(estimator, node_value(tree, node), class_names, decimals)
@@ -176,8 +252,23 @@ def _node_texts(estimator, tree, names, class_names, decimals, short):
     return texts
 
 
-def plot_tree(estimator, ax=None, *, feature_names=None, class_names=None, decimals=3,
-              fontsize=None):
+def _box_style(estimator, tree, node, truncated, colours):
+    """Return the box of a node: tinted by class for a classifier's leaves."""
+    box = dict(boxstyle="round,pad=0.3", linewidth=0.8)
+    if node in truncated:
+        return dict(box, facecolor="white", edgecolor="#aaaaaa", linestyle="--")
+    if tree.feature[node] < 0 and is_classifier(estimator):
+        colour = colours(int(np.argmax(node_value(tree, node))) % 10)
+        # Opaque tints, so that the edges drawn centre to centre hide behind the boxes.
+        tint = 0.65 + 0.35 * np.array(colour)[:3]
+        return dict(box, facecolor=np.append(tint, 1.0), edgecolor=colour)
+    if tree.feature[node] < 0:
+        return dict(box, facecolor="#eeeeee", edgecolor="#888888")
+    return dict(box, facecolor="white", edgecolor="#333333")
+
+
+def plot_tree(estimator, ax=None, *, max_depth=None, feature_names=None, class_names=None,
+              decimals=3, fontsize=None):
     """Draw the current tree of a fitted estimator with matplotlib.
 
     Split nodes show the feature tested and their edges the threshold (or the category, for
@@ -189,7 +280,8 @@ def plot_tree(estimator, ax=None, *, feature_names=None, class_names=None, decim
     at least 6 pt. In a given ``ax`` whose space does not allow 6 pt, nodes show shorter text
     (``n = 50`` for ``samples = 50``, the class without ``class:``); if even that does not fit,
     the font that fits is used and a warning says so: a full depth-6 tree has 64 leaves, which a
-    (8, 5) figure can only show at about 2 pt.
+    (8, 5) figure can only show at about 2 pt. ``max_depth`` draws the top of a deep tree
+    instead, readable.
 
     Parameters
     ----------
@@ -197,6 +289,10 @@ def plot_tree(estimator, ax=None, *, feature_names=None, class_names=None, decim
         A fitted estimator; its ``tree_`` (the tree of the current ``alpha``) is drawn.
     ax : matplotlib Axes, default=None
         Axes to draw on; None creates a figure sized to the tree.
+    max_depth : int, default=None
+        Draw the nodes down to this depth (the root is at depth 0); each subtree below is a
+        ``(...)`` box under its edge, as in :func:`sklearn.tree.plot_tree`. None draws the
+        whole tree.
     feature_names : list of str, default=None
         Names of the features; defaults to ``feature_names_in_`` or ``x[i]``.
     class_names : list of str, default=None
@@ -212,6 +308,13 @@ def plot_tree(estimator, ax=None, *, feature_names=None, class_names=None, decim
     ax : matplotlib Axes
         The axes drawn on.
 
+    Warns
+    -----
+    UserWarning
+        When the text would be smaller than 6 pt: in the figure plot_tree makes, if the tree
+        is too large even for a 600-inch figure; in a given ``ax``, if even the shorter text
+        does not fit. The message names the size.
+
     Examples
     --------
     >>> import matplotlib
@@ -221,40 +324,42 @@ def plot_tree(estimator, ax=None, *, feature_names=None, class_names=None, decim
     >>> X, y = load_iris(return_X_y=True)
     >>> ax = plot_tree(DPDTreeClassifier(max_depth=2).fit(X, y),
     ...                class_names=["setosa", "versicolor", "virginica"])
+    >>> ax = plot_tree(DPDTreeClassifier(max_depth=4).fit(X, y), max_depth=1)
+    >>> sum(text.get_text() == "(...)" for text in ax.texts)
+    4
     """
     check_is_fitted(estimator)
     check_class_names(estimator, class_names)
+    if max_depth is not None:
+        check_scalar(max_depth, "max_depth", Integral, min_val=0)
     tree = estimator.tree_
     names = display_feature_names(estimator, feature_names)
-    position, edges = _layout(estimator, tree, names, decimals)
+    position, edges, truncated = _layout(estimator, tree, names, decimals, max_depth)
+    drawn = sorted(position)
     n_leaves = 1 + max(x for x, _ in position.values())
-    max_depth = -min(y for _, y in position.values())
+    depth = -min(y for _, y in position.values())
     ours = ax is None
     ax = _axes(ax, figsize=(min(24.0, _WIDEST, max(4.0, 1.2 * n_leaves)),
-                            max(2.5, 1.4 * (max_depth + 1))))
+                            max(2.5, 1.4 * (depth + 1))))
+    from matplotlib.collections import LineCollection
+
     colours = _pyplot().get_cmap("tab10")
-    box = dict(boxstyle="round,pad=0.3", linewidth=0.8)
-    nodes = []
-    for node, text in enumerate(_node_texts(estimator, tree, names, class_names, decimals,
-                                            short=False)):
-        if tree.feature[node] < 0 and is_classifier(estimator):
-            colour = colours(int(np.argmax(node_value(tree, node))) % 10)
-            # Opaque tints, so that the edges drawn centre to centre hide behind the boxes.
-            tint = 0.65 + 0.35 * np.array(colour)[:3]
-            style = dict(box, facecolor=np.append(tint, 1.0), edgecolor=colour)
-        elif tree.feature[node] < 0:
-            style = dict(box, facecolor="#eeeeee", edgecolor="#888888")
-        else:
-            style = dict(box, facecolor="white", edgecolor="#333333")
-        nodes.append(ax.text(*position[node], text, ha="center", va="center", zorder=3,
-                             fontsize=fontsize or _LARGEST, bbox=style))
+    nodes = [ax.text(*position[node], text, ha="center", va="center", zorder=3,
+                     fontsize=fontsize or _LARGEST,
+                     bbox=_box_style(estimator, tree, node, truncated, colours))
+             for node, text in zip(drawn, _node_texts(estimator, tree, drawn, truncated, names,
+                                                      class_names, decimals, short=False),
+                                   strict=True)]
+    # One collection for every edge: a Line2D each costs more than all the text drawn.
+    ax.add_collection(LineCollection([[position[parent], position[child]]
+                                      for parent, child, _ in edges],
+                                     colors="#555555", linewidths=0.8, zorder=1))
     labels, siblings_before = [], {}
     for parent, child, label in edges:
         # The edges of a parent come in the order of its children.
         sibling = siblings_before.get(parent, 0)
         siblings_before[parent] = sibling + 1
         (x0, y0), (x1, y1) = position[parent], position[child]
-        ax.plot([x0, x1], [y0, y1], color="#555555", linewidth=0.8, zorder=1)
         # Siblings' labels go 35 %, 65 % (and 50 %, for a third) of the way down, in turn, so
         # that labels of neighbouring edges are apart vertically when they are close
         # horizontally, and away from the boxes at both ends.
@@ -265,39 +370,39 @@ def plot_tree(estimator, ax=None, *, feature_names=None, class_names=None, decim
                               bbox=dict(boxstyle="round,pad=0.1", facecolor="white",
                                         edgecolor="none")))
     ax.set_xlim(-0.5, n_leaves - 0.5)
-    ax.set_ylim(-max_depth - 0.5, 0.5)
+    ax.set_ylim(-depth - 0.5, 0.5)
     ax.set_axis_off()
     if fontsize is not None:
         return ax
     texts = nodes + labels
-    size = _fit_fonts(ax, texts, _LARGEST)
-    if size < _READABLE and ours:
-        # Our own figure grows until the font is readable, along the axis that limits it.
-        figure = ax.figure
-        for _ in range(4):
-            _, axis = _largest_scale(ax, texts)
-            width_height = figure.get_size_inches()
-            if width_height[axis] >= _WIDEST:
-                break
-            width_height[axis] = min(_WIDEST, width_height[axis] * _READABLE / size * 1.02)
-            figure.set_size_inches(width_height)
-            size = _fit_fonts(ax, texts, _LARGEST)
-            if size >= _READABLE:
-                break
-    if size < _READABLE and ours:
-        width, height = ax.figure.get_size_inches()
-        warnings.warn(f"plot_tree: the tree ({n_leaves} leaves, depth {max_depth}) is drawn at "
-                      f"{size:.1f} pt in a {width:.0f} x {height:.0f} inch figure, the largest "
-                      "it gets; pass fontsize= to choose", UserWarning, stacklevel=2)
-    elif size < _READABLE:
-        short = _node_texts(estimator, tree, names, class_names, decimals, short=True)
+    extents = _measure(ax, texts)
+    if ours:
+        # Our own figure grows until the font is readable, along the axis that limits it (a
+        # little beyond, for the rounding of the font to quarter points).
+        _grow(ax, texts, extents, _READABLE / 0.98)
+    elif _largest_size(ax, texts, extents)[0] < _READABLE:
+        short = _node_texts(estimator, tree, drawn, truncated, names, class_names, decimals,
+                            short=True)
         for text, label in zip(nodes, short, strict=True):
             text.set_text(label)
-        size = _fit_fonts(ax, texts, _LARGEST)
-        if size < _READABLE:
-            warnings.warn(f"plot_tree: the tree ({n_leaves} leaves, depth {max_depth}) fits "
-                          f"these axes only at {size:.1f} pt; give it a larger figure, or "
-                          "let plot_tree make its own (ax=None)", UserWarning, stacklevel=2)
+        extents = _measure(ax, texts)
+    size, extents = _fit_fonts(ax, texts, _LARGEST, extents)
+    for _ in range(3):
+        # Text measured at the font chosen can be a pixel wider than computed: grow again.
+        if size >= _READABLE or not ours or not _grow(ax, texts, extents, _READABLE):
+            break
+        size, extents = _fit_fonts(ax, texts, _LARGEST, extents)
+    if size < _READABLE and ours:
+        width, height = ax.figure.get_size_inches()
+        warnings.warn(f"plot_tree: the tree ({n_leaves} leaves, depth {depth}) is drawn at "
+                      f"{size:.1f} pt in a {width:.0f} x {height:.0f} inch figure, the largest "
+                      "it gets; pass max_depth= to draw its top, or fontsize= to choose",
+                      UserWarning, stacklevel=2)
+    elif size < _READABLE:
+        warnings.warn(f"plot_tree: the tree ({n_leaves} leaves, depth {depth}) fits "
+                      f"these axes only at {size:.1f} pt; give it a larger figure, let "
+                      "plot_tree make its own (ax=None), or pass max_depth= to draw its "
+                      "top", UserWarning, stacklevel=2)
     return ax
 
 
@@ -336,7 +441,8 @@ def _cart_path(estimator, X, y):
     return np.array(sorted(set(points)))
 
 
-def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None):
+def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None, X_test=None,
+                y_test=None):
     """Plot the Pareto front of a fitted DPDT estimator: accuracy (or loss) against complexity.
 
     Every tree of ``pareto_front_`` is a point (complexity, train accuracy) for classifiers or
@@ -348,7 +454,10 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None):
     drawn beside it.
     Estimators that carry a ``validation_curve_`` (the cross-validated ``DPDTreeClassifierCV``
     and ``DPDTreeRegressorCV``) also show the mean validation score, with a band of one
-    standard deviation, against complexity.
+    standard deviation, against complexity. With held-out data, each tree's test accuracy (or
+    mean squared error) is drawn next to its training one. The tree the estimator predicts
+    with (its ``alpha``, or the CV estimators' ``alpha_``) is starred on every curve, its
+    alpha in the legend.
 
     Parameters
     ----------
@@ -362,6 +471,10 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None):
         The training samples, for CART's path.
     y : array-like of shape (n_samples,) or (n_samples, n_outputs), default=None
         The training targets, for CART's path.
+    X_test : array-like of shape (n_samples, n_features), default=None
+        Held-out samples: draws the test curve (with ``y_test``).
+    y_test : array-like of shape (n_samples,) or (n_samples, n_outputs), default=None
+        Held-out targets.
 
     Returns
     -------
@@ -384,12 +497,15 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None):
         raise TypeError(f"{type(estimator).__name__} has no pareto_front_ to plot")
     if show_cart and (X is None) != (y is None):
         raise ValueError("CART's pruning path needs both X and y")
+    if (X_test is None) != (y_test is None):
+        raise ValueError("the test curve needs both X_test and y_test")
     classifier = is_classifier(estimator)
-    front = np.sort(estimator.pareto_front_, order="complexity")
+    order = np.argsort(estimator.pareto_front_, order="complexity")
+    front = estimator.pareto_front_[order]
     ax = _axes(ax, figsize=(7.0, 4.5))
-    # One colour per series: the front, CART's path, the chosen tree, then the validation
-    # curves in colours none of those has.
-    validation_colours = ["C2", "C1", "C4", "C5", "C6", "C8", "C9", "C7"]
+    # One colour per series: the front, CART's path, the test curve, the chosen tree, then
+    # the validation curves in colours none of those has.
+    validation_colours = ["C2", "C1", "C4", "C6", "C8", "C9", "C7"]
 
     def metric(loss):
         return 1.0 - loss if classifier else loss
@@ -404,6 +520,13 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None):
         cart = _cart_path(estimator, X, y)
         ax.plot(cart[:, 0], metric(cart[:, 1]), color="C3", linewidth=1.0, marker="s",
                 markersize=4, linestyle="--", label="CART pruning path")
+    test = None
+    if X_test is not None:
+        # Accuracy or MSE, as the front's metric; NaN for a tree no alpha selects.
+        test = held_out_figures(estimator, X_test, y_test)
+        drawn = ~np.isnan(test[order])
+        ax.plot(front["complexity"][drawn], test[order][drawn], color="C5", linewidth=1.2,
+                marker="D", markersize=4, label="test (held out)", **steps)
     curve = getattr(estimator, "validation_curve_", None)
     scoring = getattr(estimator, "scoring", None)
     same_scale = classifier and scoring in (None, "accuracy")
@@ -418,17 +541,17 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None):
                         label=f"validation (depth {depth})")
             target.fill_between(rows["complexity"], rows["mean_score"] - rows["std_score"],
                                 rows["mean_score"] + rows["std_score"], color=colour, alpha=0.15)
-    _mark_chosen(estimator, ax, target, metric)
+    _mark_chosen(estimator, ax, target, metric, test)
     if curve is not None and not same_scale:
         target.set_ylabel(f"validation {scoring or 'R²'}")
         target.legend(loc="center right", fontsize=8)
     what = "expected tests per sample" if getattr(estimator, "complexity", "") == \
         "expected_tests" else "number of splits"
     ax.set_xlabel(f"complexity ({what})")
-    if curve is not None and same_scale:
-        ax.set_ylabel("accuracy (train, validation)")
-    else:
-        ax.set_ylabel("train accuracy" if classifier else "train mean squared error")
+    shown = ["train"] + (["validation"] if curve is not None and same_scale else []) + (
+        ["test"] if test is not None else [])
+    what = "accuracy" if classifier else "mean squared error"
+    ax.set_ylabel(f"{what} ({', '.join(shown)})" if len(shown) > 1 else f"train {what}")
     ax.grid(True, alpha=0.3)
     ax.legend(loc="best", fontsize=8)
     ax.set_title("Pareto front (numbers: leaves)", fontsize=10)
@@ -436,16 +559,18 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None):
     return ax
 
 
-def _mark_chosen(estimator, ax, target, metric):
+def _mark_chosen(estimator, ax, target, metric, test):
     """Mark the tree the estimator predicts with by a star on the front.
 
-    A second star, with no legend entry of its own, marks it on its depth's validation curve.
+    Further stars, with no legend entry of their own, mark it on its depth's validation curve
+    and on the test curve (``test``: the figures of the front's trees, in its order).
     """
     if hasattr(estimator, "alpha_"):
         model, name, alpha = estimator.best_estimator_, "alpha_", estimator.alpha_
     else:
         model, name, alpha = estimator, "alpha", estimator.alpha
-    row = model.pareto_front_[model._front_index(alpha, getattr(model, "max_complexity", None))]
+    index = model._front_index(alpha, getattr(model, "max_complexity", None))
+    row = model.pareto_front_[index]
     star = dict(marker="*", markersize=13, color="gold", markeredgecolor="black",
                 markeredgewidth=0.8, linestyle="none", zorder=5)
     depth = f"depth {estimator.max_depth_}, " if hasattr(estimator, "max_depth_") else ""
@@ -458,6 +583,8 @@ def _mark_chosen(estimator, ax, target, metric):
         if len(chosen):
             target.plot(chosen["complexity"][:1], chosen["mean_score"][:1], label="_chosen",
                         **star)
+    if test is not None:
+        ax.plot([row["complexity"]], [test[index]], label="_chosen", **star)
 
 
 def _label_leaves(ax, x, y, n_leaves):
