@@ -127,7 +127,7 @@ def test_jobs_below_the_root_give_the_same_fit_whatever_n_jobs(name):
 
 def test_an_error_inside_a_job_ends_the_fit_as_with_one_thread():
     X, y, _ = _deep_data()
-    params = dict(max_depth=7, splitter="cart", candidates=(1, 2, 2), max_states=400)
+    params = dict(max_depth=7, splitter="cart", candidates=(3, 3, 3), max_states=400)
     with pytest.raises(MemoryError, match="max_states=400") as single:
         DPDTreeClassifier(**params).fit(X, y)
     for n_jobs in (2, 4):
