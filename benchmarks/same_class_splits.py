@@ -61,9 +61,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depths", type=int, nargs="+", default=[3, 4, 5])
     args = parser.parse_args()
-    print("| data set | depth | splits | removable | test log-loss | collapsed | change |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
-    changes = []
+    print("| data set | depth | splits | removable | test log-loss | collapsed | change | "
+          "select_tree() splits | its log-loss | its accuracy change |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    changes, simplest = [], []
     for name, X_train, y_train, X_test, y_test in data_sets():
         for depth in args.depths:
             clf = DPDTreeClassifier(max_depth=depth, random_state=0).fit(X_train, y_train)
@@ -76,14 +77,29 @@ def main():
                             labels=clf.classes_)
             kept = log_loss(y_test, np.clip(collapsed, CLIP, 1), labels=clf.classes_)
             splits = int((tree.children_left >= 0).sum())
+            accuracy = clf.score(X_test, y_test)
+            clf.select_tree()
+            assert same_class_anchors(clf.tree_)[1] == 0
+            chosen = log_loss(y_test, np.clip(clf.predict_proba(X_test), CLIP, 1),
+                              labels=clf.classes_)
+            chosen_splits = int((clf.tree_.children_left >= 0).sum())
+            accuracy_change = clf.score(X_test, y_test) - accuracy
             print(f"| {name} | {depth} | {splits} | {removable} | {full:.4f} | {kept:.4f} | "
-                  f"{kept - full:+.4f} |", flush=True)
+                  f"{kept - full:+.4f} | {chosen_splits} | {chosen:.4f} | "
+                  f"{accuracy_change:+.4f} |", flush=True)
             if removable:
                 changes.append(kept - full)
+            if chosen_splits < splits:
+                simplest.append((chosen - full, accuracy_change))
     changes = np.array(changes)
     print(f"\nFits with a removable split: {len(changes)}; collapsing lowers the test log-loss in "
           f"{int((changes < 0).sum())}, raises it in {int((changes > 0).sum())}; mean change "
           f"{changes.mean():+.4f}.")
+    simplest = np.array(simplest).reshape(-1, 2)
+    print(f"Fits where select_tree() is simpler: {len(simplest)}; its test log-loss is lower in "
+          f"{int((simplest[:, 0] < 0).sum())}, higher in {int((simplest[:, 0] > 0).sum())} (mean "
+          f"change {simplest[:, 0].mean():+.4f}); its test accuracy mean change "
+          f"{simplest[:, 1].mean():+.4f}, lower in {int((simplest[:, 1] < 0).sum())}.")
 
 
 if __name__ == "__main__":
