@@ -89,6 +89,34 @@ def test_fit_save_predict_show_end_to_end(iris_csv, capsys):
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 5_000
 
 
+def test_show_draws_the_top_levels_only(iris_csv, monkeypatch, capsys):
+    import dpdt._plot
+
+    drawn = []
+
+    def recording_plot_tree(model, **kwargs):
+        ax = plot_tree(model, **kwargs)
+        drawn.append([t.get_text() for t in ax.texts])
+        return ax
+
+    plot_tree = dpdt._plot.plot_tree
+    monkeypatch.setattr(dpdt._plot, "plot_tree", recording_plot_tree)
+    assert main(["fit", str(iris_csv / "iris.csv"), "--target", "species", "--max-depth", "3",
+                 "--out", str(iris_csv / "deep.json")]) == 0
+    for extra in ([], ["--max-depth", "1"]):
+        assert main(["show", str(iris_csv / "deep.json"), "--png", str(iris_csv / "top.png"),
+                     *extra]) == 0
+    capsys.readouterr()
+    whole, top = drawn
+    # Every node two levels down stands for its subtree.
+    tree = load(iris_csv / "deep.json").tree_
+    below = [tree.children_left[0], tree.children_right[0]]
+    second = [c for node in below if tree.children_left[node] >= 0
+              for c in (tree.children_left[node], tree.children_right[node])]
+    assert "(...)" not in whole and top.count("(...)") == len(second) > 0
+    assert len(top) < len(whole)
+
+
 def test_pareto_draws_the_front(iris_csv):
     proc = dpdt("pareto", "iris.csv", "--target", "species", "--plot", "front.png",
                 cwd=iris_csv)

@@ -384,7 +384,7 @@ def _show(args):
         if not hasattr(model, "tree_"):
             raise CommandError(f"{type(model).__name__} is not a single tree; nothing to draw")
         plt = _pyplot()
-        ax = plot_tree(model)
+        ax = plot_tree(model, max_depth=args.max_depth)
         ax.figure.savefig(args.png, dpi=args.dpi, bbox_inches="tight")
         plt.close(ax.figure)
         print(f"\ntree drawn in {args.png}")
@@ -492,6 +492,8 @@ def build_parser():
     show.add_argument("--alpha", type=float, help="show the tree of the front for this alpha")
     show.add_argument("--png", help="draw the tree in this PNG file")
     show.add_argument("--dpi", type=int, default=120)
+    show.add_argument("--max-depth", type=int, metavar="N",
+                      help="draw only the top N levels (deeper subtrees as '(...)')")
     show.set_defaults(handler=_show)
 
     predict = commands.add_parser("predict", help="predict with a saved model")
