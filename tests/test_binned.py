@@ -292,3 +292,59 @@ def test_core_codes_refuse_inconsistent_bins():
         dpdt._core.bin_codes(X, np.zeros(2), np.array([0, 0, 2]), wide=False)
     with pytest.raises(ValueError, match="code type"):
         dpdt._core.bin_codes(X, np.zeros(300), np.array([0, 1, 300]), wide=False)
+
+
+def _reference_uppers(sample, present_max, max_bins):
+    """One feature's bin upper values, by numpy: its distinct values, or its inverted-CDF
+    quantiles at k / max_bins, then the largest present value closing the last bin."""
+    sample = sample[~np.isnan(sample)]
+    distinct = np.unique(sample)
+    if distinct.size > max_bins:
+        levels = np.arange(1, max_bins + 1) / max_bins
+        distinct = np.unique(np.quantile(sample, levels, method="inverted_cdf"))
+    if np.isnan(present_max):
+        return np.zeros(1)
+    if distinct.size == 0 or distinct[-1] < present_max:
+        distinct = np.append(distinct[distinct < present_max], present_max)
+    if distinct.size > max_bins:
+        distinct = np.append(distinct[:max_bins - 1], distinct[-1])
+    return distinct
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_core_bin_edges_are_numpy_quantiles(seed, monkeypatch):
+    # The core's edges (sorted per feature on threads) against numpy's own quantiles, on columns
+    # with ties, missing values, signed zeros, a single value, none present, and sampled rows.
+    monkeypatch.setattr(_binning, "BINNING_SAMPLES", 700)
+    rng = np.random.default_rng(seed)
+    n = 1000 + 97 * seed
+    X = np.column_stack([
+        rng.standard_normal(n), rng.integers(0, 7, n), np.round(rng.exponential(size=n), 2),
+        rng.choice([-0.0, 0.0, 1.5], n), np.full(n, 3.25), np.full(n, np.nan),
+        rng.integers(0, 2000, n) * 0.5, rng.pareto(1.5, n)]).astype(float)
+    X[rng.random(X.shape) < 0.1] = np.nan
+    for max_bins in (2, 3, 16, 255, 300):
+        for n_threads in (1, 3):
+            state = np.random.RandomState(seed)
+            codes, n_bins, upper = _binning.bin_features(X, max_bins, state, n_threads=n_threads)
+            rows = np.sort(np.random.RandomState(seed).choice(n, 700, replace=False))
+            edges = np.split(upper, np.cumsum(n_bins)[:-1])
+            for f in range(X.shape[1]):
+                present_max = np.fmax.reduce(X[:, f])
+                expected = _reference_uppers(X[rows, f], present_max, max_bins)
+                np.testing.assert_array_equal(edges[f], expected, err_msg=f"feature {f}")
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_binning_leaves_the_data_as_it_was(order):
+    # The edges come from sorted copies: a Fortran-ordered X (whose transpose is a C view of it)
+    # must not be sorted in place.
+    rng = np.random.default_rng(7)
+    X = np.asarray(rng.standard_normal((500, 4)), order=order)
+    X[rng.random(X.shape) < 0.1] = np.nan
+    kept = X.copy()
+    _binning.bin_features(X, 16, np.random.RandomState(0))
+    np.testing.assert_array_equal(X, kept)
+    model = DPDTreeClassifier(max_depth=2, max_bins=16).fit(X, (X[:, 0] > 0).astype(int))
+    np.testing.assert_array_equal(X, kept)
+    assert model.score(X, (X[:, 0] > 0).astype(int)) > 0.9

@@ -355,6 +355,28 @@ nb::ndarray<nb::numpy, Code> coded(Array2<double> X, Array1<double> upper, Array
     return to_numpy(std::move(codes), {static_cast<size_t>(n), static_cast<size_t>(p)});
 }
 
+// Each feature's bins (dpdt/binning.hpp): (n_bins, upper), upper the features' upper values one
+// feature after the other.
+nb::tuple bin_uppers(Array2<double> columns, Array1<double> present_max, int max_bins, int n_threads) {
+    const int64_t p = static_cast<int64_t>(columns.shape(0)), m = static_cast<int64_t>(columns.shape(1));
+    if (static_cast<int64_t>(present_max.shape(0)) != p)
+        throw nb::value_error("present_max needs one value per column");
+    if (max_bins < 2 || max_bins > 65535) throw nb::value_error("max_bins must be in [2, 65535]");
+    if (n_threads < 1) throw nb::value_error("n_threads must be at least 1");
+    std::vector<std::vector<double>> uppers;
+    without_gil([&] {
+        uppers = dpdt::bin_uppers(columns.data(), m, p, present_max.data(), max_bins, n_threads, interrupted);
+    });
+    std::vector<int32_t> n_bins;
+    std::vector<double> upper;
+    for (const std::vector<double>& u : uppers) {
+        n_bins.push_back(static_cast<int32_t>(u.size()));
+        upper.insert(upper.end(), u.begin(), u.end());
+    }
+    const size_t total = upper.size();
+    return nb::make_tuple(to_numpy(std::move(n_bins), {static_cast<size_t>(p)}), to_numpy(std::move(upper), {total}));
+}
+
 nb::object bin_codes(Array2<double> X, Array1<double> upper, Array1<int64_t> offset, bool wide, int n_threads) {
     if (wide) return nb::cast(coded<uint16_t>(X, upper, offset, n_threads));
     return nb::cast(coded<uint8_t>(X, upper, offset, n_threads));
@@ -533,6 +555,10 @@ NB_MODULE(_core, m) {
         .def_prop_ro("n_samples", [](const PreparedData& d) { return d.n; })
         .def_prop_ro("n_features", [](const PreparedData& d) { return d.p; })
         .def_prop_ro("binned", &PreparedData::binned);
+    m.def("bin_uppers", &bin_uppers, "columns"_a.noconvert(), "present_max"_a.noconvert(), nb::kw_only(),
+          "max_bins"_a, "n_threads"_a = 1,
+          "Upper values of each feature's bins, from the sorted sampled values columns[f] (NaN last) and the "
+          "largest present value of every feature: (n_bins, upper), upper one feature after the other.");
     m.def("bin_codes", &bin_codes, "X"_a.noconvert(), "upper"_a.noconvert(), "offset"_a.noconvert(), nb::kw_only(),
           "wide"_a, "n_threads"_a = 1,
           "Bin codes of X: per feature f, the first bin whose upper value upper[offset[f] + b] is >= x "

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace dpdt {
 
@@ -37,7 +38,70 @@ void code_lanes(const double* X, int64_t p, int64_t f, int64_t first, int count,
     }
 }
 
+// One feature's upper values (see bin_uppers), from its sorted column.
+std::vector<double> uppers_of(const double* column, int64_t m, double present_max, int max_bins) {
+    int64_t present = 0;
+    while (present < m && !std::isnan(column[present])) ++present;
+    std::vector<double> distinct;
+    std::vector<int64_t> below;   // below[k]: the values up to distinct[k], included (a cumsum)
+    for (int64_t i = 0; i < present; ++i) {
+        if (i > 0 && !(column[i - 1] <= column[i]))
+            throw std::invalid_argument("bin_uppers needs every column sorted, missing values last");
+        if (i == 0 || column[i] != column[i - 1]) {
+            distinct.push_back(column[i]);
+            below.push_back(0);
+        }
+        ++below.back();
+    }
+    for (int64_t i = present; i < m; ++i)
+        if (!std::isnan(column[i]))
+            throw std::invalid_argument("bin_uppers needs every column sorted, missing values last");
+    for (size_t k = 1; k < below.size(); ++k) below[k] += below[k - 1];
+    if (static_cast<int64_t>(distinct.size()) > max_bins) {
+        // The least value whose empirical CDF reaches each level, in numpy's arithmetic: the
+        // levels arange(1, B + 1) / B times the sample size, against the cumulated counts as doubles.
+        std::vector<double> picked;
+        const auto size = static_cast<double>(present);
+        for (int b = 1; b <= max_bins; ++b) {
+            const double target = static_cast<double>(b) / static_cast<double>(max_bins) * size;
+            const auto reached = std::partition_point(below.begin(), below.end(), [&](int64_t c) {
+                return static_cast<double>(c) < target;
+            }) - below.begin();
+            const double v = distinct[std::min<size_t>(static_cast<size_t>(reached), distinct.size() - 1)];
+            if (picked.empty() || picked.back() != v) picked.push_back(v);
+        }
+        distinct = std::move(picked);
+    }
+    if (std::isnan(present_max)) return {0.0};
+    std::vector<double> upper;
+    if (distinct.empty() || distinct.back() < present_max) {
+        for (double v : distinct)
+            if (v < present_max) upper.push_back(v);
+        upper.push_back(present_max);
+    } else {
+        upper = std::move(distinct);
+    }
+    if (static_cast<int64_t>(upper.size()) > max_bins) {
+        upper[static_cast<size_t>(max_bins) - 1] = upper.back();
+        upper.resize(static_cast<size_t>(max_bins));
+    }
+    return upper;
+}
+
 }  // namespace
+
+std::vector<std::vector<double>> bin_uppers(const double* columns, int64_t m, int64_t p, const double* present_max,
+                                            int max_bins, int n_threads, const Poll& poll) {
+    std::vector<std::vector<double>> uppers(static_cast<size_t>(p));
+    RunLoop loop(std::max(1, static_cast<int>(std::min<int64_t>(n_threads, p))), 0.0, poll);
+    loop.run([&](int) { return p; },
+             [&](int, int64_t f) {
+                 stop_point();
+                 uppers[static_cast<size_t>(f)] = uppers_of(columns + f * m, m, present_max[f], max_bins);
+             },
+             [] { return Progress{}; });
+    return uppers;
+}
 
 template <class Code>
 void bin_codes(const double* X, int64_t n, int64_t p, const double* upper, const int64_t* offset, Code* codes,

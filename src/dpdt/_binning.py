@@ -1,7 +1,5 @@
 """Cutting features into bins for the histogram engine (``max_bins``)."""
 
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 
 from . import _core
@@ -64,44 +62,14 @@ def bin_features(X, max_bins, random_state, n_threads=1):
     rows = None
     if n_samples > BINNING_SAMPLES:
         rows = np.sort(random_state.choice(n_samples, BINNING_SAMPLES, replace=False))
-    # The sampled rows column by column, each contiguous: numpy releases the GIL in the sorts of
-    # one feature's values, so threads take features in parallel; the core then codes every value.
-    columns = np.asfortranarray(X if rows is None else X[rows])
+    # The sampled values feature by feature, sorted (NaN last): numpy's sort is vectorised. A
+    # copy, always: the sort is in place and X.T can be a view of X.
+    columns = np.array((X if rows is None else X[rows]).T, dtype=np.float64, order="C")
+    columns.sort(axis=1)
     # The largest present value of every feature over all rows (NaN where a feature has none).
-    present_maxima = np.fmax.reduce(X, axis=0)
-    n_bins = np.empty(n_features, dtype=np.int32)
-    uppers = [None] * n_features
-    levels = np.arange(1, max_bins + 1) / max_bins
-
-    def cut(f):
-        sample = columns[:, f]
-        sample = sample[~np.isnan(sample)]
-        distinct, counts = np.unique(sample, return_counts=True)
-        if distinct.size > max_bins:
-            # The quantiles of np.quantile(sample, levels, method="inverted_cdf"): the least
-            # value whose empirical CDF reaches each level, read off the sorted counts.
-            reached = np.searchsorted(np.cumsum(counts), levels * sample.size, side="left")
-            distinct = np.unique(distinct[np.minimum(reached, distinct.size - 1)])
-        present_max = present_maxima[f]
-        if np.isnan(present_max):
-            upper = np.zeros(1)   # only missing values: one empty bin, never split
-        elif distinct.size == 0 or distinct[-1] < present_max:
-            # The last bin must hold every present value, those the sample missed included.
-            upper = np.append(distinct[distinct < present_max], present_max)
-        else:
-            upper = distinct
-        if upper.size > max_bins:   # the appended maximum merges with the last quantile's bin
-            upper = np.append(upper[:max_bins - 1], upper[-1])
-        n_bins[f] = upper.size
-        uppers[f] = upper
-
-    if n_threads > 1 and n_features > 1:
-        with ThreadPoolExecutor(min(n_threads, n_features)) as pool:
-            list(pool.map(cut, range(n_features)))
-    else:
-        for f in range(n_features):
-            cut(f)
-    upper = np.concatenate(uppers).astype(np.float64)
+    present_maxima = np.ascontiguousarray(np.fmax.reduce(X, axis=0), dtype=np.float64)
+    n_bins, upper = _core.bin_uppers(columns, present_maxima, max_bins=int(max_bins),
+                                     n_threads=n_threads)
     offset = np.concatenate([[0], np.cumsum(n_bins, dtype=np.int64)])
     # A missing value gets n_bins[f], after every present bin (as NaN sorts in numpy).
     codes = _core.bin_codes(np.ascontiguousarray(X, dtype=np.float64), upper, offset,
