@@ -379,13 +379,9 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None):
     >>> ax.get_ylabel()
     'train accuracy'
     """
-    check_is_fitted(estimator)
-    if not hasattr(estimator, "pareto_front_"):
-        raise TypeError(f"{type(estimator).__name__} has no pareto_front_ to plot")
-    if show_cart and (X is None) != (y is None):
-        raise ValueError("CART's pruning path needs both X and y")
-    classifier = is_classifier(estimator)
-    front = np.sort(estimator.pareto_front_, order="complexity")
+    data = pareto_data(estimator, X=X, y=y, show_cart=show_cart)
+    classifier = data["classifier"]
+    front = data["front"]
     ax = _axes(ax, figsize=(7.0, 4.5))
     # One colour per series: the front, CART's path, the chosen tree, then the validation
     # curves in colours none of those has.
@@ -397,38 +393,35 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None):
     # A convex front is the lower hull of (complexity, loss): straight segments between its
     # trees show that a point beyond the hull (e.g. CART's) loses for every alpha. A Pareto
     # front's trees are all there is below the steps.
-    steps = {"drawstyle": "steps-post"} if getattr(estimator, "front", "convex") == "pareto" else {}
+    steps = {"drawstyle": "steps-post"} if data["steps"] else {}
     ax.plot(front["complexity"], metric(front["train_loss"]), color="C0", linewidth=1.5,
             marker="o", label="DPDT Pareto front", **steps)
-    if show_cart and X is not None:
-        cart = _cart_path(estimator, X, y)
+    cart = data["cart"]
+    if cart is not None:
         ax.plot(cart[:, 0], metric(cart[:, 1]), color="C3", linewidth=1.0, marker="s",
                 markersize=4, linestyle="--", label="CART pruning path")
-    curve = getattr(estimator, "validation_curve_", None)
-    scoring = getattr(estimator, "scoring", None)
-    same_scale = classifier and scoring in (None, "accuracy")
+    curves = data["curves"]
+    same_scale = data["same_scale"]
     target = ax
-    if curve is not None:
+    if curves:
         target = ax if same_scale else ax.twinx()
-        for k, depth in enumerate(np.unique(curve["max_depth"])):
-            rows = np.sort(curve[curve["max_depth"] == depth], order="complexity")
+        n_rows = sum(len(rows) for _, rows in curves)
+        for k, (depth, rows) in enumerate(curves):
             colour = validation_colours[k % len(validation_colours)] \
-                if k < len(validation_colours) else _pyplot().get_cmap("viridis")(k / len(curve))
+                if k < len(validation_colours) else _pyplot().get_cmap("viridis")(k / n_rows)
             target.plot(rows["complexity"], rows["mean_score"], color=colour, marker=".",
                         label=f"validation (depth {depth})")
             target.fill_between(rows["complexity"], rows["mean_score"] - rows["std_score"],
                                 rows["mean_score"] + rows["std_score"], color=colour, alpha=0.15)
-    _mark_chosen(estimator, ax, target, metric)
-    if curve is not None and not same_scale:
-        target.set_ylabel(f"validation {scoring or 'R²'}")
+    _mark_chosen(data["chosen"], ax, target, metric)
+    if curves and not same_scale:
+        target.set_ylabel(data["validation_label"])
         target.legend(loc="center right", fontsize=8)
-    what = "expected tests per sample" if getattr(estimator, "complexity", "") == \
-        "expected_tests" else "number of splits"
-    ax.set_xlabel(f"complexity ({what})")
-    if curve is not None and same_scale:
+    ax.set_xlabel(data["xlabel"])
+    if curves and same_scale:
         ax.set_ylabel("accuracy (train, validation)")
     else:
-        ax.set_ylabel("train accuracy" if classifier else "train mean squared error")
+        ax.set_ylabel(data["ylabel"])
     ax.grid(True, alpha=0.3)
     ax.legend(loc="best", fontsize=8)
     ax.set_title("Pareto front (numbers: leaves)", fontsize=10)
@@ -436,28 +429,92 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None):
     return ax
 
 
-def _mark_chosen(estimator, ax, target, metric):
-    """Mark the tree the estimator predicts with by a star on the front.
+def pareto_data(estimator, *, X=None, y=None, show_cart=True):
+    """Return what a picture of the front shows, as arrays: :func:`plot_pareto`'s data.
 
-    A second star, with no legend entry of its own, marks it on its depth's validation curve.
+    Parameters
+    ----------
+    estimator : DPDTreeClassifier, DPDTreeRegressor or their CV versions
+        A fitted estimator with a ``pareto_front_``.
+    X, y : array-like, default=None
+        The training data, for CART's pruning path.
+    show_cart : bool, default=True
+        Compute CART's path (when ``X`` and ``y`` are given).
+
+    Returns
+    -------
+    data : dict
+        ``classifier`` (bool); ``front`` (``pareto_front_`` sorted by complexity) and
+        ``order`` (the indices that sort it, into ``pareto_front_`` and ``trees_``); ``steps``
+        (True for ``front="pareto"``: drawn as steps); ``cart`` (array of (complexity, train
+        loss) rows, or None); ``curves`` (a list of (max_depth, rows of ``validation_curve_``
+        sorted by complexity)); ``same_scale`` (the validation score is an accuracy, on the
+        train accuracy's scale); ``chosen`` (the tree the estimator predicts with: its
+        ``row`` of the front, the parameter ``name`` and value ``alpha`` choosing it, its
+        ``label`` and its ``curve_point`` (complexity, score) or None); ``xlabel``,
+        ``ylabel`` and ``validation_label``.
     """
+    check_is_fitted(estimator)
+    if not hasattr(estimator, "pareto_front_"):
+        raise TypeError(f"{type(estimator).__name__} has no pareto_front_ to plot")
+    if show_cart and (X is None) != (y is None):
+        raise ValueError("CART's pruning path needs both X and y")
+    classifier = is_classifier(estimator)
+    curve = getattr(estimator, "validation_curve_", None)
+    curves = [] if curve is None else [
+        (int(depth), np.sort(curve[curve["max_depth"] == depth], order="complexity"))
+        for depth in np.unique(curve["max_depth"])]
+    scoring = getattr(estimator, "scoring", None)
+    what = "expected tests per sample" if getattr(estimator, "complexity", "") == \
+        "expected_tests" else "number of splits"
+    order = np.argsort(estimator.pareto_front_, order="complexity", kind="stable")
+    return {
+        "classifier": classifier,
+        "order": order,
+        "front": estimator.pareto_front_[order],
+        "steps": getattr(estimator, "front", "convex") == "pareto",
+        "cart": _cart_path(estimator, X, y) if show_cart and X is not None else None,
+        "curves": curves,
+        "same_scale": classifier and scoring in (None, "accuracy"),
+        "chosen": _chosen(estimator),
+        "xlabel": f"complexity ({what})",
+        "ylabel": "train accuracy" if classifier else "train mean squared error",
+        "validation_label": f"validation {scoring or 'R²'}",
+    }
+
+
+def _chosen(estimator):
+    """Return the tree the estimator predicts with, where it is on the front and on the curve."""
     if hasattr(estimator, "alpha_"):
         model, name, alpha = estimator.best_estimator_, "alpha_", estimator.alpha_
     else:
         model, name, alpha = estimator, "alpha", estimator.alpha
-    row = model.pareto_front_[model._front_index(alpha, getattr(model, "max_complexity", None))]
+    index = model._front_index(alpha, getattr(model, "max_complexity", None))
+    row = model.pareto_front_[index]
+    depth = f"depth {estimator.max_depth_}, " if hasattr(estimator, "max_depth_") else ""
+    curve = getattr(estimator, "validation_curve_", None)
+    point = None
+    if curve is not None:
+        depth_limit = getattr(estimator, "max_depth_", getattr(estimator, "max_depth", None))
+        rows = curve[(curve["max_depth"] == depth_limit) & (curve["alpha"] == alpha)]
+        if len(rows):
+            point = (float(rows["complexity"][0]), float(rows["mean_score"][0]))
+    return {"index": index, "row": row, "name": name, "alpha": alpha, "curve_point": point,
+            "label": f"chosen tree ({name} = {alpha:.3g}, {depth}{row['n_leaves']} leaves)"}
+
+
+def _mark_chosen(chosen, ax, target, metric):
+    """Mark the chosen tree (see :func:`pareto_data`) by a star on the front.
+
+    A second star, with no legend entry of its own, marks it on its depth's validation curve.
+    """
+    row = chosen["row"]
     star = dict(marker="*", markersize=13, color="gold", markeredgecolor="black",
                 markeredgewidth=0.8, linestyle="none", zorder=5)
-    depth = f"depth {estimator.max_depth_}, " if hasattr(estimator, "max_depth_") else ""
-    ax.plot([row["complexity"]], [metric(row["train_loss"])],
-            label=f"chosen tree ({name} = {alpha:.3g}, {depth}{row['n_leaves']} leaves)", **star)
-    curve = getattr(estimator, "validation_curve_", None)
-    if curve is not None:
-        depth = getattr(estimator, "max_depth_", getattr(estimator, "max_depth", None))
-        chosen = curve[(curve["max_depth"] == depth) & (curve["alpha"] == alpha)]
-        if len(chosen):
-            target.plot(chosen["complexity"][:1], chosen["mean_score"][:1], label="_chosen",
-                        **star)
+    ax.plot([row["complexity"]], [metric(row["train_loss"])], label=chosen["label"], **star)
+    if chosen["curve_point"] is not None:
+        complexity, score = chosen["curve_point"]
+        target.plot([complexity], [score], label="_chosen", **star)
 
 
 def _label_leaves(ax, x, y, n_leaves):
