@@ -16,7 +16,8 @@ from pathlib import Path
 import numpy as np
 from sklearn.base import is_classifier
 from sklearn.exceptions import NotFittedError
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils import _safe_indexing
+from sklearn.utils.validation import _num_samples, check_is_fitted
 
 from ._export import display_feature_names
 from ._multiway_tree import MultiwayTree
@@ -87,15 +88,15 @@ def _expected_tests(tree):
     return float(weight[split].sum() / weight[0]) if weight[0] > 0 else 0.0
 
 
-def _test_losses(model, trees, X_test, y_test):
+def _test_losses(estimator, trees, X_test, y_test):
     """Return each tree's loss on the test set, in the unit of ``train_loss``."""
-    X = model._validate_X_predict(X_test)
+    X = estimator._validate_X_predict(X_test)
     y = np.asarray(y_test)
     losses = []
     for tree in trees:
         leaf = tree.apply(X)
-        if is_classifier(model):
-            predicted = model.classes_.take(np.argmax(tree.value[leaf, 0, :], axis=1))
+        if is_classifier(estimator):
+            predicted = estimator.classes_.take(np.argmax(tree.value[leaf, 0, :], axis=1))
             losses.append(float(np.mean(predicted != y)))
         else:
             values = tree.value[leaf, :, 0]
@@ -109,7 +110,8 @@ def _code(estimator, model, k, variable):
     params = model._selecting_params(k)
     if params is None:
         return "# this tree is not selectable by alpha or max_complexity"
-    text = ", ".join(f"{name}={value!r}" for name, value in params.items())
+    text = ", ".join(f"{name}={None if value is None else float(value)!r}"
+                     for name, value in params.items())
     target = f"{variable}.best_estimator_" if model is not estimator else variable
     lines = [f"{target}.set_params({text})"]
     if model is estimator:
@@ -134,8 +136,8 @@ def _samples(estimator, X_test, y_test, max_samples):
     multiway = isinstance(estimator.tree_, MultiwayTree)
     if multiway:
         # One tree: its paths come from the estimator itself; the page has no category codes.
-        X = np.asarray(X_test, dtype=object)[:max_samples]
-        samples = {"X": [[str(v) for v in row] for row in X],
+        X = _safe_indexing(X_test, np.arange(min(max_samples, _num_samples(X_test))))
+        samples = {"X": [[str(v) for v in row] for row in np.asarray(X, dtype=object)],
                    "paths": [_multiway_path(estimator.tree_, int(node))
                              for node in estimator.apply(X)]}
     else:
@@ -224,7 +226,7 @@ def explorer_data(estimator, X_test=None, y_test=None, *, X=None, y=None,
     variable = ("cv" if model is not estimator else "clf" if classifier else "reg")
     test = None
     if X_test is not None and y_test is not None:
-        test = _shown(_test_losses(model, trees, X_test, y_test))
+        test = _shown(_test_losses(estimator, trees, X_test, y_test))
     data.update({
         "nodes": table.columns,
         "rows": {
@@ -352,9 +354,7 @@ class ExplorerReprMixin:
         try:
             check_is_fitted(self)
             page = render_html(explorer_data(self), compact=True)
-        except (NotFittedError, ValueError, TypeError):
-            # Unfitted, or a tree_ that the parameters cannot select (full_front=False and
-            # another alpha): a repr shows what there is rather than raising.
+        except NotFittedError:
             return diagram
         return (f'{diagram}<iframe title="dpdt explorer" srcdoc="{html.escape(page)}" '
                 f'style="width: 100%; height: {_REPR_HEIGHT}px; border: 1px solid #ccc;" '
