@@ -51,9 +51,20 @@
   // ---- text measuring: the boxes are sized to their text, and text is cut to its box ----
   const measureContext = document.createElement("canvas").getContext("2d");
   const fontFamily = getComputedStyle(document.body).fontFamily;
+  // Setting a canvas font parses it: set once per font, and measure each string once.
+  const widths = new Map();
+  let currentFont = null;
   function width(content, size, bold) {
-    measureContext.font = (bold ? "600 " : "") + size + "px " + fontFamily;
-    return measureContext.measureText(content).width;
+    const font = (bold ? "600 " : "") + size + "px " + fontFamily;
+    const key = font + "\u0000" + content;
+    let w = widths.get(key);
+    if (w === undefined) {
+      if (font !== currentFont) { measureContext.font = font; currentFont = font; }
+      w = measureContext.measureText(content).width;
+      if (widths.size > 50000) widths.clear();
+      widths.set(key, w);
+    }
+    return w;
   }
   function fit(content, size, bold, room) {
     if (width(content, size, bold) <= room) return content;
@@ -132,7 +143,7 @@
     row: multiway ? 0 : data.chosen,
     tree: null,
     folded: new Set(),
-    depthLimit: null,
+    depthChoice: undefined,
     sample: 0,
     showPath: true,
     view: { x: 0, y: 0, k: 1 },
@@ -435,67 +446,85 @@
     return [mix("#56B4E9", 0.08 + 0.5 * share), "#0072B2"];
   }
 
+  function escape(content) {
+    return String(content).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+      .replace(/"/g, "&quot;");
+  }
+
+  function round1(v) { return Math.round(v * 10) / 10; }
+
+  // The tree is written as one string of SVG markup, parsed once: thousands of nodes draw in a
+  // few milliseconds, where as many DOM calls would take ten times longer.
   function drawTree() {
     const t = state.tree;
     const L = state.layout = layout(t);
-    viewport.textContent = "";
-    const edges = svg("g", {}, viewport), nodes = svg("g", {}, viewport);
-    const labels = svg("g", {}, viewport);
-    const w = L.boxW;
-    const path = state.path || [];
-    const onPath = new Set(state.showPath ? path : []);
+    const w = L.boxW, half = w / 2;
+    const onPath = new Set(state.showPath && state.path ? state.path : []);
+    const edges = [], labels = [], nodes = [];
     for (const k of L.visible) {
       const x = L.x[k], y = L.y[k];
       const children = visibleChildren(t, k);
-      children.forEach((c, j) => {
+      for (let j = 0; j < children.length; j++) {
+        const c = children[j];
         const cx = L.x[c], cy = L.y[c], top = y + NODE_H, mid = (top + cy) / 2;
-        const hit = onPath.has(k) && onPath.has(c);
-        svg("path", { class: "x-edge" + (hit ? " x-on-path" : ""), d: "M" + (x + w / 2) + "," +
-          top + "C" + (x + w / 2) + "," + mid + " " + (cx + w / 2) + "," + mid + " " +
-          (cx + w / 2) + "," + cy, "data-child": c }, edges);
-        const label = fit(t.labels[k][j], 11, false, w - 4);
-        text(labels, cx + w / 2, cy - 6, label, { class: "x-edge-label" + (hit ? " x-on-path" :
-          ""), "text-anchor": "middle", "paint-order": "stroke", stroke: "#fcfcfd",
-        "stroke-width": 4, "stroke-linejoin": "round" });
-      });
+        const hit = onPath.has(k) && onPath.has(c) ? " x-on-path" : "";
+        edges.push('<path class="x-edge' + hit + '" data-child="' + c + '" d="M' +
+          round1(x + half) + "," + top + "C" + round1(x + half) + "," + mid + " " +
+          round1(cx + half) + "," + mid + " " + round1(cx + half) + "," + cy + '"/>');
+        labels.push('<text class="x-edge-label' + hit + '" x="' + round1(cx + half) + '" y="' +
+          (cy - 6) + '">' + escape(fit(t.labels[k][j], 11, false, w - 4)) + "</text>");
+      }
       const colours = boxColour(t, k);
       const leaf = t.feature[k] < 0;
-      const g = svg("g", { class: "x-node " + (leaf ? "x-leaf" : "x-split") +
-        (onPath.has(k) ? " x-on-path" : ""), "data-node": k,
-      "data-feature": t.feature[k], "data-samples": t.n[k] }, nodes);
-      if (!multiway && !leaf) g.setAttribute("data-threshold", t.threshold[k]);
-      if (leaf) g.setAttribute("data-value", JSON.stringify(t.value[k]));
-      svg("rect", { class: "x-box", x: x, y: y, width: w, height: NODE_H, rx: 5,
-        fill: colours[0], stroke: leaf ? colours[1] : "#555" }, g);
-      text(g, x + PAD, y + 17, fit(L.heads[k], 12, true, w - 2 * PAD), { class: "x-head" });
-      text(g, x + PAD, y + 32, fit(L.subs[k], 11, false, w - 2 * PAD), { class: "x-sub" });
+      let node = '<g class="x-node ' + (leaf ? "x-leaf" : "x-split") + (onPath.has(k) ?
+        " x-on-path" : "") + '" data-node="' + k + '" data-feature="' + t.feature[k] +
+        '" data-samples="' + t.n[k] + '"';
+      if (!multiway && !leaf) node += ' data-threshold="' + t.threshold[k] + '"';
+      if (leaf) node += ' data-value="' + escape(JSON.stringify(t.value[k])) + '"';
+      node += '><rect class="x-box" x="' + round1(x) + '" y="' + y + '" width="' + w +
+        '" height="' + NODE_H + '" rx="5" fill="' + colours[0] + '" stroke="' +
+        (leaf ? colours[1] : "#555") + '"/>' +
+        '<text class="x-head" x="' + round1(x + PAD) + '" y="' + (y + 17) + '">' +
+        escape(fit(L.heads[k], 12, true, w - 2 * PAD)) + "</text>" +
+        '<text class="x-sub" x="' + round1(x + PAD) + '" y="' + (y + 32) + '">' +
+        escape(fit(L.subs[k], 11, false, w - 2 * PAD)) + "</text>";
       if (classifier) {   // the class fractions, as a bar
         let at = x + PAD;
-        t.value[k].forEach((share, c) => {
-          const bw = share * (w - 2 * PAD);
+        const v = t.value[k];
+        for (let c = 0; c < v.length; c++) {
+          const bw = v[c] * (w - 2 * PAD);
           if (bw > 0.2) {
-            svg("rect", { x: at, y: y + 37, width: bw, height: 5, fill: PALETTE[c %
-              PALETTE.length] }, g);
+            node += '<rect x="' + round1(at) + '" y="' + (y + 37) + '" width="' + round1(bw) +
+              '" height="5" fill="' + PALETTE[c % PALETTE.length] + '"/>';
           }
           at += bw;
-        });
+        }
       }
-      let tip = L.heads[k] + "\n" + L.subs[k];
-      if (classifier) tip += "\n" + t.value[k].map((s, c) => data.classes[c] + ": " +
-        fmt(100 * s, 3) + "%").join(", ");
-      if (!leaf) tip += "\nclick to " + (state.folded.has(k) ? "unfold" : "fold");
-      svg("title", {}, g).textContent = tip;
       if (!leaf && state.folded.has(k)) {
-        const hidden = countBelow(t, k);
-        const badge = "+" + hidden + " nodes";
+        const badge = "+" + countBelow(t, k) + " nodes";
         const bw = Math.min(w, width(badge, 11, false) + 12);
-        svg("rect", { class: "x-fold", x: x + (w - bw) / 2, y: y + NODE_H + 3, width: bw,
-          height: 16, rx: 8 }, g);
-        text(g, x + w / 2, y + NODE_H + 15, fit(badge, 11, false, bw - 6),
-          { class: "x-fold-text", "text-anchor": "middle" });
+        node += '<rect class="x-fold" x="' + round1(x + (w - bw) / 2) + '" y="' +
+          (y + NODE_H + 3) + '" width="' + round1(bw) + '" height="16" rx="8"/>' +
+          '<text class="x-fold-text" x="' + round1(x + half) + '" y="' + (y + NODE_H + 15) +
+          '">' + escape(fit(badge, 11, false, bw - 6)) + "</text>";
       }
+      nodes.push(node + "</g>");
     }
+    viewport.innerHTML = "<g>" + edges.join("") + "</g><g>" + nodes.join("") + "</g><g>" +
+      labels.join("") + "</g>";
     applyView();
+  }
+
+  // A node's tooltip is written when the pointer first reaches it.
+  function tooltip(event) {
+    const g = event.target.closest && event.target.closest(".x-node");
+    if (!g || g.querySelector("title")) return;
+    const t = state.tree, k = parseInt(g.getAttribute("data-node"), 10);
+    let tip = headText(t, k) + "\n" + subText(t, k);
+    if (classifier) tip += "\n" + t.value[k].map((s, c) => data.classes[c] + ": " +
+      fmt(100 * s, 3) + "%").join(", ");
+    if (t.feature[k] >= 0) tip += "\nclick to " + (state.folded.has(k) ? "unfold" : "fold");
+    svg("title", {}, g).textContent = tip;
   }
 
   function countBelow(t, k) {
@@ -509,9 +538,18 @@
     viewport.setAttribute("transform", "translate(" + v.x + "," + v.y + ") scale(" + v.k + ")");
   }
 
+  // The tree's view size, read again only when the window changes: reading it after the tree
+  // is redrawn would make the browser lay out the page in the middle of the drawing.
+  let treeSize = null;
+  function viewSize() {
+    if (!treeSize) treeSize = [treeSvg.clientWidth || 800, treeSvg.clientHeight || 500];
+    return treeSize;
+  }
+  window.addEventListener("resize", () => { treeSize = null; });
+
   function fitView(readable) {
     const L = state.layout;
-    const W = treeSvg.clientWidth || 800, H = treeSvg.clientHeight || 500;
+    const W = viewSize()[0], H = viewSize()[1];
     let k = Math.min((W - 20) / Math.max(L.width, 1), (H - 20) / Math.max(L.height, 1), 1.5);
     if (readable && k < 0.8) k = 0.8;   // below this the text is too small: pan instead
     const root = L.x[0] + L.boxW / 2;
@@ -522,7 +560,7 @@
 
   function zoom(factor, cx, cy) {
     const v = state.view;
-    const W = treeSvg.clientWidth || 800, H = treeSvg.clientHeight || 500;
+    const W = viewSize()[0], H = viewSize()[1];
     if (cx === undefined) { cx = W / 2; cy = H / 2; }
     const k = Math.min(4, Math.max(0.05, v.k * factor));
     v.x = cx - (cx - v.x) * k / v.k; v.y = cy - (cy - v.y) * k / v.k; v.k = k;
@@ -549,7 +587,6 @@
 
   function setDepth(limit) {
     const t = state.tree;
-    state.depthLimit = limit;
     state.folded = new Set();
     if (limit !== null) {
       for (let k = 0; k < t.count; k++) {
@@ -559,6 +596,7 @@
     unfoldPath();
     const menu = $("x-depth");
     menu.value = limit === null ? "all" : String(limit);
+    if (menu.selectedIndex < 0) menu.value = "all";   // a limit this tree does not reach
   }
 
   function unfoldPath() {
@@ -695,7 +733,8 @@
     }
     if (data.samples) fillSample();
     fillDepthMenu(state.tree);
-    setDepth(defaultDepth(state.tree));
+    // The depth the reader chose holds for the next trees; else the readable default.
+    setDepth(state.depthChoice === undefined ? defaultDepth(state.tree) : state.depthChoice);
     drawTree();
     if (!keepView) fitView(true);
     fillSummary();
@@ -787,7 +826,8 @@
     $("x-zoom-out").addEventListener("click", () => zoom(0.8));
     $("x-fit").addEventListener("click", () => fitView(false));
     $("x-depth").addEventListener("change", (e) => {
-      setDepth(e.target.value === "all" ? null : parseInt(e.target.value, 10));
+      state.depthChoice = e.target.value === "all" ? null : parseInt(e.target.value, 10);
+      setDepth(state.depthChoice);
       drawTree();
       fitView(true);
     });
@@ -817,6 +857,7 @@
       if (state.folded.has(k)) state.folded.delete(k); else state.folded.add(k);
       drawTree();
     });
+    treeSvg.addEventListener("mouseover", tooltip);
     treeSvg.addEventListener("wheel", (e) => {
       e.preventDefault();
       const rect = treeSvg.getBoundingClientRect();
@@ -847,7 +888,7 @@
     select: (k) => select(k),
     selected: () => state.row,
     setSample: (s) => setSample(s),
-    setDepth: (d) => { setDepth(d); drawTree(); fitView(true); },
+    setDepth: (d) => { state.depthChoice = d; setDepth(d); drawTree(); fitView(true); },
     lastSelectMs: () => state.lastSelectMs,
     tree: () => {
       const t = state.tree;
