@@ -19,6 +19,8 @@
     "#F0E442", "#000000"];
   const CURVE_COLOURS = ["#009E73", "#E69F00", "#56B4E9", "#CC79A7", "#000000"];
   const NODE_H = 48, GAP_X = 18, GAP_Y = 42, PAD = 7;
+  // The smallest zoom at which a tree is first shown (node text 9 px); below, it is folded.
+  const READABLE = 0.75;
   const $ = (id) => document.getElementById(id);
   const classifier = data.classifier;
   const multiway = !!data.multiway;
@@ -132,9 +134,15 @@
     return best;
   }
 
+  // A class named by a number reads as one: "class 1".
+  const numericClasses = classifier && data.classes.every((c) => /^-?[\d.]+$/.test(c));
+  function className(c) {
+    return numericClasses ? "class " + data.classes[c] : data.classes[c];
+  }
+
   function prediction(t, node) {
     const v = t.value[node];
-    if (classifier) return data.classes[argmax(v)];
+    if (classifier) return className(argmax(v));
     return v.length === 1 ? fmt(v[0]) : "[" + v.map((x) => fmt(x, 3)).join(", ") + "]";
   }
 
@@ -418,11 +426,11 @@
     if (classifier) {
       const best = argmax(v);
       const share = Math.round(100 * v[best]);
-      return "n=" + t.n[k] + " · " + share + "% " + (t.feature[k] >= 0 ? data.classes[best] :
+      return "n=" + t.n[k] + " · " + share + "% " + (t.feature[k] >= 0 ? className(best) :
         "pure");
     }
     if (t.feature[k] >= 0) return "n=" + t.n[k] + " · mean " + (v.length === 1 ? fmt(v[0], 3) :
-      v.length + " outputs");
+      "[" + v.map((x) => fmt(x, 3)).join(", ") + "]");
     return "n=" + t.n[k] + " · mse " + fmt(t.impurity[k], 3);
   }
 
@@ -550,8 +558,8 @@
   function fitView(readable) {
     const L = state.layout;
     const W = viewSize()[0], H = viewSize()[1];
-    let k = Math.min((W - 20) / Math.max(L.width, 1), (H - 20) / Math.max(L.height, 1), 1.5);
-    if (readable && k < 0.8) k = 0.8;   // below this the text is too small: pan instead
+    let k = Math.min((W - 20) / Math.max(L.width, 1), (H - 20) / Math.max(L.height, 1), 1.3);
+    if (readable && k < READABLE) k = READABLE;   // smaller text is hard to read: pan instead
     const root = L.x[0] + L.boxW / 2;
     const x = L.width * k <= W - 20 ? (W - L.width * k) / 2 : W / 2 - root * k;
     state.view = { x: x, y: 10, k: k };
@@ -569,20 +577,24 @@
 
   // ---- panels ----
   function defaultDepth(t) {
-    // The deepest level at which the tree has at most 40 leaves shown: readable at once; the
-    // rest is a click (or the depth menu) away.
+    // The deepest level at which the leaves shown fit across the view at a readable size (at
+    // least 8 of them): the top of the tree at once, the rest a click (or the depth menu) away.
+    let widest = 0;
+    for (let k = 0; k < t.count; k++) {
+      widest = Math.max(widest, width(headText(t, k), 12, true), width(subText(t, k), 11, false));
+    }
+    const boxW = Math.min(220, Math.max(92, Math.ceil(widest) + 2 * PAD));
+    const room = Math.max(8, Math.floor((viewSize()[0] - 20) / (READABLE * (boxW + GAP_X))));
     let maxDepth = 0;
     for (let k = 0; k < t.count; k++) maxDepth = Math.max(maxDepth, t.depth[k]);
-    let best = maxDepth;
     for (let d = maxDepth; d >= 1; d--) {
       let shown = 0;
       for (let k = 0; k < t.count; k++) {
         if (t.depth[k] === d || (t.depth[k] < d && t.feature[k] < 0)) shown++;
       }
-      best = d;
-      if (shown <= 40) break;
+      if (shown <= room) return d >= maxDepth ? null : d;
     }
-    return best >= maxDepth ? null : best;
+    return 1;
   }
 
   function setDepth(limit) {
@@ -696,7 +708,7 @@
       const truth = data.samples.y[s];
       line += " · true " + (classifier ? truth : truth.length === 1 ? fmt(truth[0]) :
         "[" + truth.map((v) => fmt(v, 3)).join(", ") + "]");
-      if (classifier) line += truth === prediction(t, leaf) ? "  ✓" : "  ✗";
+      if (classifier) line += truth === data.classes[argmax(t.value[leaf])] ? "  ✓" : "  ✗";
     }
     result.textContent = line;
     const list = $("x-sample-path");
@@ -706,7 +718,7 @@
       const value = data.samples.X[s][f];
       const item = document.createElement("li");
       if (multiway) {
-        item.textContent = data.features[f] + " = " + t.labels[k][t.children[k].indexOf(path[j +
+        item.textContent = data.features[f] + " " + t.labels[k][t.children[k].indexOf(path[j +
           1])];
       } else {
         const left = path[j + 1] === t.children[k][0];
