@@ -385,8 +385,10 @@
   }
 
   function layout(t) {
-    // Leaves (and folded nodes) take consecutive slots in preorder; a parent is centred over
-    // its children. Every box has the same width, the widest text's: no two texts overlap.
+    // A tidy tree (Reingold and Tilford): each subtree is drawn, then its siblings are brought
+    // as close as their outlines allow, level by level, and a parent is centred over its first
+    // and last child. Every box has the same width, the widest text's, and boxes of a level are
+    // at least a box and a gap apart: no two texts overlap.
     const visible = [];
     (function walk(k) { visible.push(k); visibleChildren(t, k).forEach(walk); })(0);
     const heads = {}, subs = {};
@@ -396,21 +398,52 @@
       widest = Math.max(widest, width(heads[k], 12, true), width(subs[k], 11, false));
     }
     const boxW = Math.min(220, Math.max(92, Math.ceil(widest) + 2 * PAD));
-    const x = {}, y = {};
-    let slot = 0;
-    (function place(k) {
+    const step = boxW + GAP_X;
+    const offset = {};   // of each node from its parent
+    // Returns the outline of k's subtree: per level below k, the leftmost and rightmost box,
+    // relative to k.
+    function outline(k) {
       const children = visibleChildren(t, k);
-      if (!children.length) { x[k] = slot++ * (boxW + GAP_X); } else {
-        children.forEach(place);
-        x[k] = (x[children[0]] + x[children[children.length - 1]]) / 2;
+      if (!children.length) return { l: [0], r: [0] };
+      const shapes = children.map(outline);
+      const at = [0];
+      const right = shapes[0].r.slice();
+      for (let i = 1; i < shapes.length; i++) {
+        const shape = shapes[i];
+        let o = -Infinity;
+        for (let d = 0; d < Math.min(right.length, shape.l.length); d++) {
+          o = Math.max(o, right[d] - shape.l[d] + step);
+        }
+        at.push(o);
+        for (let d = 0; d < shape.r.length; d++) {
+          right[d] = d < right.length ? Math.max(right[d], o + shape.r[d]) : o + shape.r[d];
+        }
       }
-      y[k] = t.depth[k] * (NODE_H + GAP_Y);
-    })(0);
+      const centre = (at[0] + at[at.length - 1]) / 2;
+      const l = [0], r = [0];
+      shapes.forEach((shape, i) => {
+        const o = at[i] - centre;
+        offset[children[i]] = o;
+        shape.l.forEach((v, d) => {
+          l[d + 1] = l[d + 1] === undefined ? o + v : Math.min(l[d + 1], o + v);
+        });
+        shape.r.forEach((v, d) => {
+          r[d + 1] = r[d + 1] === undefined ? o + v : Math.max(r[d + 1], o + v);
+        });
+      });
+      return { l: l, r: r };
+    }
+    const shape = outline(0);
+    const low = Math.min.apply(null, shape.l), high = Math.max.apply(null, shape.r);
+    const x = {}, y = {};
     let maxDepth = 0;
-    visible.forEach((k) => { maxDepth = Math.max(maxDepth, t.depth[k]); });
+    for (const k of visible) {   // preorder: a parent before its children
+      x[k] = k === 0 ? -low : x[t.parent[k]] + offset[k];
+      y[k] = t.depth[k] * (NODE_H + GAP_Y);
+      maxDepth = Math.max(maxDepth, t.depth[k]);
+    }
     return { visible: visible, x: x, y: y, boxW: boxW, heads: heads, subs: subs,
-      width: slot * (boxW + GAP_X) - GAP_X, height: (maxDepth + 1) * (NODE_H + GAP_Y) - GAP_Y +
-        22 };
+      width: high - low + boxW, height: (maxDepth + 1) * (NODE_H + GAP_Y) - GAP_Y + 22 };
   }
 
   function headText(t, k) {
@@ -419,6 +452,15 @@
       return multiway ? name : name + " ≤ " + fmt(t.threshold[k], 6);
     }
     return prediction(t, k);
+  }
+
+  // A test too long for its box loses the end of its feature's name, never its threshold.
+  function fitHead(t, k, head, room) {
+    if (multiway || t.feature[k] < 0 || width(head, 12, true) <= room) {
+      return fit(head, 12, true, room);
+    }
+    const test = " ≤ " + fmt(t.threshold[k], 6);
+    return fit(data.features[t.feature[k]], 12, true, room - width(test, 12, true)) + test;
   }
 
   function subText(t, k) {
@@ -493,7 +535,7 @@
         '" height="' + NODE_H + '" rx="5" fill="' + colours[0] + '" stroke="' +
         (leaf ? colours[1] : "#555") + '"/>' +
         '<text class="x-head" x="' + round1(x + PAD) + '" y="' + (y + 17) + '">' +
-        escape(fit(L.heads[k], 12, true, w - 2 * PAD)) + "</text>" +
+        escape(fitHead(t, k, L.heads[k], w - 2 * PAD)) + "</text>" +
         '<text class="x-sub" x="' + round1(x + PAD) + '" y="' + (y + 32) + '">' +
         escape(fit(L.subs[k], 11, false, w - 2 * PAD)) + "</text>";
       if (classifier) {   // the class fractions, as a bar
@@ -533,6 +575,34 @@
       fmt(100 * s, 3) + "%").join(", ");
     if (t.feature[k] >= 0) tip += "\nclick to " + (state.folded.has(k) ? "unfold" : "fold");
     svg("title", {}, g).textContent = tip;
+  }
+
+  // Redraw after folding or unfolding with node ``anchor`` where it was on the screen, then
+  // pan the least that brings the test sample's leaf into view.
+  function redrawKeeping(anchor) {
+    const v = state.view, before = state.layout;
+    const x0 = before && before.x[anchor] !== undefined ? before.x[anchor] * v.k + v.x : null;
+    drawTree();
+    const L = state.layout;
+    if (x0 !== null) v.x = x0 - L.x[anchor] * v.k;
+    if (state.showPath && state.path) {
+      const leaf = state.path[state.path.length - 1];
+      const W = viewSize()[0], H = viewSize()[1];
+      // The whole path in view if a readable zoom allows it, centred on it.
+      const xs = state.path.map((k) => L.x[k]);
+      const lo = Math.min.apply(null, xs), hi = Math.max.apply(null, xs) + L.boxW;
+      const outside = lo * v.k + v.x < 10 || hi * v.k + v.x > W - 10;
+      if (outside) {
+        v.k = Math.max(READABLE, Math.min(v.k, (W - 20) / (hi - lo)));
+        v.x = (W - (hi - lo) * v.k) / 2 - lo * v.k;
+      }
+      const left = L.x[leaf] * v.k + v.x, right = left + L.boxW * v.k;
+      if (right > W - 10) v.x -= right - (W - 10);
+      if (left < 10) v.x += 10 - left;
+      const bottom = (L.y[leaf] + NODE_H) * v.k + v.y;
+      if (bottom > H - 10) v.y -= bottom - (H - 10);
+    }
+    applyView();
   }
 
   function countBelow(t, k) {
@@ -771,7 +841,7 @@
     $("x-sample").value = String(state.sample);
     fillSample();
     unfoldPath();
-    drawTree();
+    redrawKeeping(0);
   }
 
   // ---- wiring ----
@@ -818,7 +888,7 @@
       $("x-sample-on").addEventListener("change", (e) => {
         state.showPath = e.target.checked;
         unfoldPath();
-        drawTree();
+        redrawKeeping(0);
       });
     }
     $("x-copy").addEventListener("click", () => {
@@ -867,7 +937,7 @@
       const k = parseInt(node.getAttribute("data-node"), 10);
       if (state.tree.feature[k] < 0) return;
       if (state.folded.has(k)) state.folded.delete(k); else state.folded.add(k);
-      drawTree();
+      redrawKeeping(k);
     });
     treeSvg.addEventListener("mouseover", tooltip);
     treeSvg.addEventListener("wheel", (e) => {
