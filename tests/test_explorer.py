@@ -406,7 +406,11 @@ def _screenshot_regions(browser):
 @pytest.fixture(scope="module")
 def iris_page(fitted):
     clf, X, y = fitted["classifier"]
-    return clf, X, y, export_html(clf, X_test=X, y_test=y, X=X, y=y)
+    # Missing values go the side each node's missing_go_to_left says, in the page as in dpdt.
+    X_test = X.copy()
+    X_test.iloc[[60, 77], :] = np.nan
+    X_test.iloc[149, 2] = np.nan
+    return clf, X_test, y, export_html(clf, X_test=X_test, y_test=y, X=X, y=y)
 
 
 def test_clicks_and_keys_show_the_estimators_trees(browser, iris_page, tmp_path):

@@ -143,7 +143,8 @@
   function prediction(t, node) {
     const v = t.value[node];
     if (classifier) return className(argmax(v));
-    return v.length === 1 ? fmt(v[0]) : "[" + v.map((x) => fmt(x, 3)).join(", ") + "]";
+    return "value " + (v.length === 1 ? fmt(v[0]) : "[" + v.map((x) => fmt(x, 3)).join(", ") +
+      "]");
   }
 
   // ---- state ----
@@ -631,7 +632,9 @@
     let k = Math.min((W - 20) / Math.max(L.width, 1), (H - 20) / Math.max(L.height, 1), 1.3);
     if (readable && k < READABLE) k = READABLE;   // smaller text is hard to read: pan instead
     const root = L.x[0] + L.boxW / 2;
-    const x = L.width * k <= W - 20 ? (W - L.width * k) / 2 : W / 2 - root * k;
+    // Centred; a tree wider than the view is centred on its root, as little of it cut as can be.
+    const x = L.width * k <= W - 20 ? (W - L.width * k) / 2 :
+      Math.min(10, Math.max(W - 10 - L.width * k, W / 2 - root * k));
     state.view = { x: x, y: 10, k: k };
     applyView();
   }
