@@ -118,6 +118,7 @@ def _fitted():
                       yr[:, 0]),
         "multi-output": (DPDTreeRegressor(max_depth=2).fit(Xr, yr), Xr, yr),
         "classifier CV": (DPDTreeClassifierCV(max_depths=[2, 3], cv=3).fit(X, y), X, y),
+        "one tree": (DPDTreeClassifier(max_depth=2, full_front=False).fit(X, y), X, y),
         "regressor CV": (DPDTreeRegressorCV(max_depth=2, cv=3).fit(Xr, yr[:, 0]), Xr, yr[:, 0]),
         "branches": (BranchesClassifier(lam=0.01).fit(Xc, yc), Xc, yc),
         "greedy multiway": (MultiwayGreedyClassifier(max_depth=2).fit(Xc, yc), Xc, yc),
@@ -153,7 +154,7 @@ def test_feature_names_cannot_end_the_script(tmp_path):
 
 
 @pytest.mark.parametrize("name", ["classifier", "pareto", "regressor", "multi-output",
-                                  "classifier CV", "regressor CV"])
+                                  "classifier CV", "regressor CV", "one tree"])
 def test_data_rebuild_every_tree_of_the_front(fitted, name):
     estimator, X, y = fitted[name]
     data = _page_data(export_html(estimator, X_test=X, y_test=y))
@@ -386,11 +387,20 @@ return [tree, front];
 """
 
 
-def _screenshot_regions(browser):
-    import PIL.Image
+def _grey(png):
+    """Return a PNG as an array of grey levels in [0, 255]."""
+    try:
+        import PIL.Image
+    except ImportError:
+        import matplotlib.image
 
-    image = np.asarray(PIL.Image.open(io.BytesIO(browser.get_screenshot_as_png()))
-                       .convert("L"), dtype=float)
+        rgb = matplotlib.image.imread(io.BytesIO(png), format="png")[..., :3]
+        return 255 * rgb.mean(axis=2)
+    return np.asarray(PIL.Image.open(io.BytesIO(png)).convert("L"), dtype=float)
+
+
+def _screenshot_regions(browser):
+    image = _grey(browser.get_screenshot_as_png())
     ratio = browser.execute_script("return window.devicePixelRatio")
     regions = {}
     for name in ("x-front", "x-tree"):
@@ -491,7 +501,7 @@ def test_deep_tree_text_never_overlaps_and_screenshot_shows_both(browser, tmp_pa
     assert _errors(browser) == []
 
 
-@pytest.mark.parametrize("name", ["multi-output", "regressor CV", "branches"])
+@pytest.mark.parametrize("name", ["multi-output", "regressor CV", "branches", "one tree"])
 def test_other_estimators_pages_show_their_trees(browser, fitted, tmp_path, name):
     estimator, X, y = fitted[name]
     _open(browser, export_html(estimator, X_test=X, y_test=y), tmp_path)
