@@ -57,7 +57,7 @@ def _browser():
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--datasets", nargs="+", default=["raisin", "occupancy", "bank"])
+    parser.add_argument("--datasets", nargs="+", default=["raisin", "occupancy", "page", "fault"])
     parser.add_argument("--depth", type=int, default=8)
     parser.add_argument("--trees", type=int, default=40,
                         help="trees of each front timed (spread evenly over it)")

@@ -294,6 +294,23 @@ def test_explore_command_writes_the_page(fitted, tmp_path, capsys):
     assert main(["explore", str(model), "--test", str(test), "--out", str(out)]) == 2
     assert "--target" in capsys.readouterr().err
     assert main(["explore", str(tmp_path / "missing.json"), "--out", str(out)]) == 2
+    boosting = tmp_path / "boosting.json"
+    DPDTGradientBoostingClassifier(n_estimators=2, max_depth=1).fit(X, y).save(boosting)
+    capsys.readouterr()
+    assert main(["explore", str(boosting), "--out", str(out)]) == 2
+    assert "not a single tree" in capsys.readouterr().err
+
+
+def test_explore_command_on_categorical_columns(fitted, tmp_path):
+    clf, X, y = fitted["branches"]
+    model, test = tmp_path / "model.json", tmp_path / "test.csv"
+    clf.save(model)
+    X.assign(label=y).to_csv(test, index=False)
+    out = tmp_path / "page.html"
+    assert main(["explore", str(model), "--test", str(test), "--target", "label", "--train",
+                 str(test), "--out", str(out)]) == 0
+    data = _page_data(out.read_text(encoding="utf-8"))
+    assert [path[-1] for path in data["samples"]["paths"]] == clf.apply(X).tolist()
 
 
 # ---- in a browser ----

@@ -31,11 +31,26 @@ _SHOWN_DIGITS = 6
 MAX_SAMPLES = 500
 
 
+def _round_shown(values):
+    """Round an array to the significant digits the page shows."""
+    values = np.asarray(values, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        magnitude = np.floor(np.log10(np.abs(values)))
+        exponent = np.where(np.isfinite(magnitude), _SHOWN_DIGITS - 1 - magnitude, 0)
+        # Scaled by a power of ten, rounded, scaled back: for values between 1e-16 and 1e27,
+        # where the powers are exact, the double nearest the rounded decimal, which prints with
+        # at most that many digits; beyond, within a unit in the last place of it.
+        up = np.round(values * 10.0 ** np.maximum(exponent, 0)) / 10.0 ** np.maximum(exponent, 0)
+        down = np.round(values / 10.0 ** np.maximum(-exponent, 0)) * 10.0 ** np.maximum(
+            -exponent, 0)
+        rounded = np.where(exponent >= 0, up, down)
+    # Where the scaling leaves the doubles (subnormals, near the largest), the value as it is.
+    return np.where(np.isfinite(rounded) | ~np.isfinite(values), rounded, values)
+
+
 def _shown(values):
     """Round to the digits the page shows; a non-finite value becomes None (JSON's null)."""
-    values = np.asarray(values, dtype=np.float64)
-    rounded = np.array([float(f"{v:.{_SHOWN_DIGITS}g}") for v in values.ravel()])
-    return [v if math.isfinite(v) else None for v in rounded.tolist()]
+    return _finite(_round_shown(values).ravel())
 
 
 def _finite(values):
@@ -57,8 +72,7 @@ class _NodeTable:
 
     def add(self, tree):
         """Add ``tree``'s nodes; return the index of its root."""
-        value = tree.value.reshape(tree.node_count, -1)
-        value = [_shown(row) for row in value]
+        value = _round_shown(tree.value.reshape(tree.node_count, -1)).tolist()
         impurity = _shown(tree.impurity)
         index = [0] * tree.node_count
         # Children come after their parent in preorder: from the last node back, both children

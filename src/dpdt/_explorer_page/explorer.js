@@ -511,19 +511,22 @@
     const L = state.layout = layout(t);
     const w = L.boxW, half = w / 2;
     const onPath = new Set(state.showPath && state.path ? state.path : []);
-    const edges = [], labels = [], nodes = [];
+    // Edges, and the class bars of every node, are one path per style: a few elements in all.
+    const edges = [], pathEdges = [], labels = [], nodes = [];
+    const bars = classifier ? data.classes.map(() => []) : [];
     for (const k of L.visible) {
       const x = L.x[k], y = L.y[k];
       const children = visibleChildren(t, k);
       for (let j = 0; j < children.length; j++) {
         const c = children[j];
         const cx = L.x[c], cy = L.y[c], top = y + NODE_H, mid = (top + cy) / 2;
-        const hit = onPath.has(k) && onPath.has(c) ? " x-on-path" : "";
-        edges.push('<path class="x-edge' + hit + '" data-child="' + c + '" d="M' +
-          round1(x + half) + "," + top + "C" + round1(x + half) + "," + mid + " " +
-          round1(cx + half) + "," + mid + " " + round1(cx + half) + "," + cy + '"/>');
-        labels.push('<text class="x-edge-label' + hit + '" x="' + round1(cx + half) + '" y="' +
-          (cy - 6) + '">' + escape(fit(t.labels[k][j], 11, false, w - 4)) + "</text>");
+        const on = onPath.has(k) && onPath.has(c);
+        (on ? pathEdges : edges).push("M" + round1(x + half) + "," + top + "C" +
+          round1(x + half) + "," + mid + " " + round1(cx + half) + "," + mid + " " +
+          round1(cx + half) + "," + cy);
+        labels.push('<text class="x-edge-label' + (on ? " x-on-path" : "") + '" x="' +
+          round1(cx + half) + '" y="' + (cy - 6) + '">' +
+          escape(fit(t.labels[k][j], 11, false, w - 4)) + "</text>");
       }
       const colours = boxColour(t, k);
       const leaf = t.feature[k] < 0;
@@ -544,10 +547,8 @@
         const v = t.value[k];
         for (let c = 0; c < v.length; c++) {
           const bw = v[c] * (w - 2 * PAD);
-          if (bw > 0.2) {
-            node += '<rect x="' + round1(at) + '" y="' + (y + 37) + '" width="' + round1(bw) +
-              '" height="5" fill="' + PALETTE[c % PALETTE.length] + '"/>';
-          }
+          if (bw > 0.2) bars[c].push("M" + round1(at) + "," + (y + 37) + "h" + round1(bw) + "v5h" +
+            round1(-bw) + "z");
           at += bw;
         }
       }
@@ -561,8 +562,12 @@
       }
       nodes.push(node + "</g>");
     }
-    viewport.innerHTML = "<g>" + edges.join("") + "</g><g>" + nodes.join("") + "</g><g>" +
-      labels.join("") + "</g>";
+    viewport.innerHTML = '<path class="x-edge" d="' + edges.join("") + '"/>' +
+      '<path class="x-edge x-on-path" d="' + pathEdges.join("") + '"/>' +
+      "<g>" + nodes.join("") + "</g>" +
+      bars.map((b, c) => '<path class="x-bar-part" fill="' + PALETTE[c % PALETTE.length] +
+        '" d="' + b.join("") + '"/>').join("") +
+      "<g>" + labels.join("") + "</g>";
     applyView();
   }
 
