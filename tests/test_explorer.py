@@ -233,6 +233,14 @@ def test_multiway_page_holds_its_one_tree_and_the_paths(fitted, name):
     assert [path[-1] for path in data["samples"]["paths"]] == leaves.tolist()
 
 
+def test_max_samples_limits_the_samples_not_the_test_curve(fitted):
+    clf, X, y = fitted["classifier"]
+    full = explorer_data(clf, X, y)
+    assert len(explorer_data(clf, X, y, max_samples=7)["samples"]["y"]) == 7
+    none = explorer_data(clf, X, y, max_samples=0)
+    assert none["samples"] is None and none["rows"]["test"] == full["rows"]["test"]
+
+
 def test_cart_path_needs_the_training_data(fitted):
     clf, X, y = fitted["classifier"]
     assert explorer_data(clf)["cart"] is None
@@ -249,6 +257,10 @@ def test_bad_calls_are_clear_errors(fitted):
         export_html(boosting)
     with pytest.raises(ValueError, match="y_test needs X_test"):
         export_html(fitted["classifier"][0], y_test=y)
+    with pytest.raises(ValueError, match="inconsistent numbers of samples"):
+        export_html(fitted["classifier"][0], X_test=X, y_test=y[:10])
+    with pytest.raises(ValueError, match="max_samples must be an int >= 0"):
+        export_html(fitted["classifier"][0], X_test=X, max_samples=-1)
     with pytest.raises(ValueError, match="feature names should match"):
         export_html(fitted["classifier"][0], X_test=pd.DataFrame({"a": [1.0], "b": [2.0]}))
 

@@ -11,15 +11,16 @@ import html
 import json
 import math
 from importlib import resources
+from numbers import Integral
 from pathlib import Path
 
 import numpy as np
 from sklearn.base import is_classifier
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import _safe_indexing
-from sklearn.utils.validation import _num_samples, check_is_fitted
+from sklearn.utils.validation import _num_samples, check_consistent_length, check_is_fitted
 
-from ._export import display_feature_names
+from ._export import category_names, display_feature_names
 from ._multiway_tree import MultiwayTree
 from ._plot import pareto_data
 from ._tree import TREE_LEAF
@@ -145,7 +146,7 @@ def _code(estimator, model, k, variable):
 
 def _samples(estimator, X_test, y_test, max_samples):
     """Return the embedded test samples (features, targets; a multiway tree's paths)."""
-    if X_test is None:
+    if X_test is None or max_samples == 0:
         return None
     multiway = isinstance(estimator.tree_, MultiwayTree)
     if multiway:
@@ -177,8 +178,6 @@ def _multiway_path(tree, node):
 
 def _multiway_data(estimator):
     """Return the single multiway tree of ``estimator`` as the page reads it."""
-    from ._export import category_names
-
     tree = estimator.tree_
     children = []
     for node in range(tree.node_count):
@@ -218,6 +217,10 @@ def explorer_data(estimator, X_test=None, y_test=None, *, X=None, y=None,
                         "(export_html takes a fitted dpdt tree estimator)")
     if y_test is not None and X_test is None:
         raise ValueError("y_test needs X_test")
+    if y_test is not None:
+        check_consistent_length(X_test, y_test)
+    if not isinstance(max_samples, Integral) or isinstance(max_samples, bool) or max_samples < 0:
+        raise ValueError(f"max_samples must be an int >= 0, got {max_samples!r}")
     classifier = is_classifier(estimator)
     data = {
         "estimator": type(estimator).__name__,
