@@ -547,3 +547,17 @@ def test_other_estimators_pages_show_their_trees(browser, fitted, tmp_path, name
     assert regions["x-tree"].std() > 10
     if name != "branches":
         assert regions["x-front"].std() > 10
+
+
+def test_notebook_output_runs_in_its_iframe(browser, fitted, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    clf, _, _ = fitted["classifier"]
+    _open(browser, f"<!DOCTYPE html><html><body>{clf._repr_html_()}</body></html>", tmp_path)
+    browser.switch_to.frame(browser.find_element(By.TAG_NAME, "iframe"))
+    try:
+        assert _shown_tree(browser)["node_count"] == clf.tree_.node_count
+        assert browser.execute_script("return document.body.className") == "dpdt-explorer compact"
+    finally:
+        browser.switch_to.default_content()
+    assert _errors(browser) == []

@@ -835,7 +835,7 @@
         (rows.alpha_min[k] === null ? "–" : fmt(rows.alpha_min[k], 3) + "…" +
           fmt(rows.alpha_max[k], 3));
       $("x-code").value = rows.code[k];
-      $("x-code").rows = Math.min(4, rows.code[k].split("\n").length);
+      $("x-code").rows = Math.min(5, rows.code[k].split("\n").length + 1);
       markFront();
     }
     state.lastSelectMs = performance.now() - start;
