@@ -51,14 +51,6 @@ def _iris():
     return X, y
 
 
-def _deep_data(n=400, seed=0):
-    """Data on which a depth-6 tree keeps splitting: many distinct, noisy values."""
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(n, 5))
-    y = ((X[:, 0] * X[:, 1] + np.sin(3 * X[:, 2]) + 0.3 * rng.normal(size=n)) > 0).astype(int)
-    return X, y
-
-
 def _categorical(n=120, seed=0):
     rng = np.random.default_rng(seed)
     X = pd.DataFrame({"colour": rng.choice(["red", "green", "blue"], n),
@@ -506,15 +498,15 @@ def test_sample_paths_are_the_estimators_decision_paths(browser, iris_page, tmp_
     assert _errors(browser) == []
 
 
-def test_deep_tree_text_never_overlaps_and_screenshot_shows_both(browser, tmp_path):
-    X, y = _deep_data()
-    clf = DPDTreeClassifier(max_depth=6, random_state=0).fit(X, y)
-    assert clf.trees_[np.argmax(clf.pareto_front_["complexity"])].max_depth == 6
-    _open(browser, export_html(clf, X_test=X[:50], y_test=y[:50]), tmp_path)
+def test_depth_8_text_never_overlaps_and_screenshot_shows_both(browser, tmp_path):
+    data = dpdt.datasets.load("raisin")
+    clf = DPDTreeClassifier(max_depth=8).fit(data.X_train, data.y_train)
+    assert clf.trees_[np.argmax(clf.pareto_front_["complexity"])].max_depth == 8
+    _open(browser, export_html(clf, X_test=data.X_test, y_test=data.y_test), tmp_path)
     end = len(clf.trees_) - 1
     browser.execute_script(f"dpdtExplorer.select({end})")
     # Folded at first (readable), the whole tree on demand: neither has overlapping text.
-    for depth in ("null", "3"):
+    for depth in ("null", "3", "undefined"):   # all, 3, the page's own choice
         browser.execute_script(f"dpdtExplorer.setDepth({depth})")
         tree_boxes, front_boxes = browser.execute_script(TEXT_BOXES)
         assert len(tree_boxes) > 10 and len(front_boxes) > 10

@@ -978,7 +978,13 @@
     select: (k) => select(k),
     selected: () => state.row,
     setSample: (s) => setSample(s),
-    setDepth: (d) => { state.depthChoice = d; setDepth(d); drawTree(); fitView(true); },
+    // d: the deepest level shown unfolded, null for all, undefined for the page's own choice.
+    setDepth: (d) => {
+      state.depthChoice = d;
+      setDepth(d === undefined ? defaultDepth(state.tree) : d);
+      drawTree();
+      fitView(true);
+    },
     lastSelectMs: () => state.lastSelectMs,
     tree: () => {
       const t = state.tree;
