@@ -568,6 +568,7 @@
       bars.map((b, c) => '<path class="x-bar-part" fill="' + PALETTE[c % PALETTE.length] +
         '" d="' + b.join("") + '"/>').join("") +
       "<g>" + labels.join("") + "</g>";
+    drawOverview();
     applyView();
   }
 
@@ -620,6 +621,56 @@
   function applyView() {
     const v = state.view;
     viewport.setAttribute("transform", "translate(" + v.x + "," + v.y + ") scale(" + v.k + ")");
+    frameOverview();
+  }
+
+  // ---- the overview: shown when the tree does not fit the view ----
+  const overview = $("x-overview");
+  const OVERVIEW_W = 200, OVERVIEW_H = 110;
+  let overviewScale = null;
+
+  function drawOverview() {
+    const L = state.layout, t = state.tree;
+    overviewScale = Math.min((OVERVIEW_W - 8) / L.width, (OVERVIEW_H - 8) / L.height);
+    const s = overviewScale, w = Math.max(1, L.boxW * s), h = Math.max(1, NODE_H * s);
+    // As tall as the tree's shape needs, so that it hides little of the tree.
+    overview.style.width = Math.ceil(L.width * s + 8) + "px";
+    overview.style.height = Math.ceil(L.height * s + 8) + "px";
+    const parts = [];
+    for (const k of L.visible) {
+      parts.push('<rect x="' + round1(4 + L.x[k] * s) + '" y="' + round1(4 + L.y[k] * s) +
+        '" width="' + round1(w) + '" height="' + round1(h) + '" fill="' + boxColour(t, k)[1] +
+        '"/>');
+    }
+    overview.innerHTML = "<g>" + parts.join("") + '</g><rect class="x-overview-frame"/>';
+  }
+
+  function frameOverview() {
+    const L = state.layout, v = state.view;
+    if (!L || overviewScale === null) return;
+    const W = viewSize()[0], H = viewSize()[1];
+    // The part of the tree in view, in the tree's coordinates.
+    const x0 = -v.x / v.k, y0 = -v.y / v.k, x1 = (W - v.x) / v.k, y1 = (H - v.y) / v.k;
+    const fits = x0 <= 0 && y0 <= 0 && x1 >= L.width && y1 >= L.height;
+    overview.hidden = fits;
+    if (fits) return;
+    const s = overviewScale;
+    const frame = overview.querySelector(".x-overview-frame");
+    frame.setAttribute("x", round1(4 + x0 * s));
+    frame.setAttribute("y", round1(4 + y0 * s));
+    frame.setAttribute("width", round1((x1 - x0) * s));
+    frame.setAttribute("height", round1((y1 - y0) * s));
+  }
+
+  function overviewClick(event) {
+    const rect = overview.getBoundingClientRect(), v = state.view;
+    const W = viewSize()[0], H = viewSize()[1];
+    // Centre the view on the point clicked.
+    const x = (event.clientX - rect.left - 4) / overviewScale;
+    const y = (event.clientY - rect.top - 4) / overviewScale;
+    v.x = W / 2 - x * v.k;
+    v.y = H / 2 - y * v.k;
+    applyView();
   }
 
   // The tree's view size, read again only when the window changes: reading it after the tree
@@ -948,6 +999,7 @@
       redrawKeeping(k);
     });
     treeSvg.addEventListener("mouseover", tooltip);
+    overview.addEventListener("click", overviewClick);
     treeSvg.addEventListener("wheel", (e) => {
       e.preventDefault();
       const rect = treeSvg.getBoundingClientRect();
