@@ -499,6 +499,9 @@ def test_sample_paths_are_the_estimators_decision_paths(browser, iris_page, tmp_
 
 
 def test_depth_8_text_never_overlaps_and_screenshot_shows_both(browser, tmp_path):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
     data = dpdt.datasets.load("raisin")
     clf = DPDTreeClassifier(max_depth=8).fit(data.X_train, data.y_train)
     assert clf.trees_[np.argmax(clf.pareto_front_["complexity"])].max_depth == 8
@@ -515,6 +518,16 @@ def test_depth_8_text_never_overlaps_and_screenshot_shows_both(browser, tmp_path
     browser.execute_script("dpdtExplorer.setDepth(null)")
     shown = browser.execute_script("return dpdtExplorer.shownNodes().length")
     assert shown == clf.trees_[_front_order(clf)[end]].node_count
+    # Wider than the view: the overview shows, and a click on its left end moves the view there.
+    overview = browser.find_element(By.ID, "x-overview")
+    assert overview.is_displayed()
+    transform = "return document.querySelector('#x-tree > g').getAttribute('transform')"
+    before = browser.execute_script(transform)
+    ActionChains(browser).move_to_element_with_offset(
+        overview, -overview.size["width"] // 2 + 6, 0).click().perform()
+    after = browser.execute_script(transform)
+    assert float(re.search(r"translate\(([-\d.e]+)", after).group(1)) > \
+        float(re.search(r"translate\(([-\d.e]+)", before).group(1))
     regions = _screenshot_regions(browser)
     for name, region in regions.items():
         assert region.size > 10_000, name
