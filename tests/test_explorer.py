@@ -25,7 +25,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 from sklearn import config_context
 from sklearn.datasets import load_iris, make_regression
 from sklearn.exceptions import NotFittedError
-from sklearn.utils._repr_html.estimator import estimator_html_repr
+from sklearn.utils import estimator_html_repr
 
 import dpdt
 from dpdt import (
