@@ -566,3 +566,11 @@ def test_notebook_output_runs_in_its_iframe(browser, fitted, tmp_path):
     finally:
         browser.switch_to.default_content()
     assert _errors(browser) == []
+
+
+def test_the_docstring_example_runs():
+    import doctest
+
+    import dpdt._explorer
+
+    assert doctest.testmod(dpdt._explorer, raise_on_error=False).failed == 0
