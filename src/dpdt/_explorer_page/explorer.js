@@ -568,7 +568,7 @@
       bars.map((b, c) => '<path class="x-bar-part" fill="' + PALETTE[c % PALETTE.length] +
         '" d="' + b.join("") + '"/>').join("") +
       "<g>" + labels.join("") + "</g>";
-    drawOverview();
+    overviewStale = true;
     applyView();
   }
 
@@ -627,33 +627,42 @@
   // ---- the overview: shown when the tree does not fit the view ----
   const overview = $("x-overview");
   const OVERVIEW_W = 200, OVERVIEW_H = 110;
-  let overviewScale = null;
+  let overviewScale = null, overviewStale = true;
 
+  // Drawn when first needed after the tree changes: one path per colour.
   function drawOverview() {
     const L = state.layout, t = state.tree;
     overviewScale = Math.min((OVERVIEW_W - 8) / L.width, (OVERVIEW_H - 8) / L.height);
-    const s = overviewScale, w = Math.max(1, L.boxW * s), h = Math.max(1, NODE_H * s);
+    const s = overviewScale, w = round1(Math.max(1, L.boxW * s));
+    const h = round1(Math.max(1, NODE_H * s));
     // As tall as the tree's shape needs, so that it hides little of the tree.
     overview.style.width = Math.ceil(L.width * s + 8) + "px";
     overview.style.height = Math.ceil(L.height * s + 8) + "px";
-    const parts = [];
+    const parts = new Map();
     for (const k of L.visible) {
-      parts.push('<rect x="' + round1(4 + L.x[k] * s) + '" y="' + round1(4 + L.y[k] * s) +
-        '" width="' + round1(w) + '" height="' + round1(h) + '" fill="' + boxColour(t, k)[1] +
-        '"/>');
+      const colour = boxColour(t, k)[1];
+      if (!parts.has(colour)) parts.set(colour, []);
+      parts.get(colour).push("M" + round1(4 + L.x[k] * s) + "," + round1(4 + L.y[k] * s) + "h" +
+        w + "v" + h + "h-" + w + "z");
     }
-    overview.innerHTML = "<g>" + parts.join("") + '</g><rect class="x-overview-frame"/>';
+    let markup = "";
+    parts.forEach((d, colour) => {
+      markup += '<path fill="' + colour + '" d="' + d.join("") + '"/>';
+    });
+    overview.innerHTML = markup + '<rect class="x-overview-frame"/>';
+    overviewStale = false;
   }
 
   function frameOverview() {
     const L = state.layout, v = state.view;
-    if (!L || overviewScale === null) return;
+    if (!L) return;
     const W = viewSize()[0], H = viewSize()[1];
     // The part of the tree in view, in the tree's coordinates.
     const x0 = -v.x / v.k, y0 = -v.y / v.k, x1 = (W - v.x) / v.k, y1 = (H - v.y) / v.k;
     const fits = x0 <= 0 && y0 <= 0 && x1 >= L.width && y1 >= L.height;
     overview.hidden = fits;
     if (fits) return;
+    if (overviewStale) drawOverview();
     const s = overviewScale;
     const frame = overview.querySelector(".x-overview-frame");
     frame.setAttribute("x", round1(4 + x0 * s));
