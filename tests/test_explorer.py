@@ -476,6 +476,28 @@ def test_clicks_and_keys_show_the_estimators_trees(browser, iris_page, tmp_path)
     probe = copy.copy(clf)
     exec(code.splitlines()[0], {"clf": probe})   # noqa: S102 - the page's own code
     assert probe.tree_ is clf.trees_[order[-2]]
+    browser.find_element(By.ID, "x-copy").click()
+    assert browser.find_element(By.ID, "x-copied").text in ("copied", "selected: press Ctrl+C")
+    # A click on a split node folds it, another unfolds it.
+    browser.execute_script("dpdtExplorer.setDepth(null)")
+    shown = browser.execute_script("return dpdtExplorer.shownNodes().length")
+    root = browser.find_element(By.CSS_SELECTOR, '#x-tree g[data-node="0"] rect')
+    root.click()
+    assert browser.execute_script("return dpdtExplorer.shownNodes()") == [0]
+    browser.find_element(By.CSS_SELECTOR, '#x-tree g[data-node="0"] rect').click()
+    assert browser.execute_script("return dpdtExplorer.shownNodes().length") == shown
+    # + zooms in, 0 fits again.
+    scale = "return +document.querySelector('#x-tree > g').getAttribute('transform')" \
+        ".match(/scale\\(([^)]+)\\)/)[1]"
+    before = browser.execute_script(scale)
+    body.send_keys("+")
+    assert browser.execute_script(scale) == pytest.approx(before * 1.25)
+    body.send_keys("0")   # the whole tree in view
+    inside = browser.execute_script(
+        "const t = document.querySelector('#x-tree > g').getBoundingClientRect(),"
+        " v = document.getElementById('x-tree').getBoundingClientRect();"
+        "return t.left >= v.left && t.right <= v.right && t.top >= v.top && t.bottom <= v.bottom")
+    assert inside
     assert _errors(browser) == []
 
 
