@@ -180,7 +180,7 @@ def test_test_curve_is_each_trees_score(fitted, name):
         model.set_params(**model._selecting_params(index))
         predicted = model.predict(np.asarray(X) if name == "classifier CV" else X)
         if dpdt._explorer.is_classifier(model):
-            expected = np.mean(predicted != y)
+            expected = np.mean(predicted == y)
         else:
             expected = np.sum(np.mean((np.reshape(predicted, np.shape(y)) - y) ** 2, axis=0))
         assert data["rows"]["test"][k] == pytest.approx(expected, rel=1e-5)

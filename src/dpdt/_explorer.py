@@ -103,21 +103,24 @@ def _expected_tests(tree):
     return float(weight[split].sum() / weight[0]) if weight[0] > 0 else 0.0
 
 
-def _test_losses(estimator, trees, X_test, y_test):
-    """Return each tree's loss on the test set, in the unit of ``train_loss``."""
+def _held_out_figures(estimator, trees, X_test, y_test):
+    """Return each tree's test accuracy (classifiers) or mean squared error (regressors).
+
+    The error is summed over the outputs, as ``train_loss`` is.
+    """
     X = estimator._validate_X_predict(X_test)
     y = np.asarray(y_test)
-    losses = []
+    figures = []
     for tree in trees:
         leaf = tree.apply(X)
         if is_classifier(estimator):
             predicted = estimator.classes_.take(np.argmax(tree.value[leaf, 0, :], axis=1))
-            losses.append(float(np.mean(predicted != y)))
+            figures.append(float(np.mean(predicted == y)))
         else:
             values = tree.value[leaf, :, 0]
             targets = np.asarray(y, dtype=float).reshape(values.shape)
-            losses.append(float(np.sum(np.mean((values - targets) ** 2, axis=0))))
-    return losses
+            figures.append(float(np.sum(np.mean((values - targets) ** 2, axis=0))))
+    return figures
 
 
 def _code(estimator, model, k, variable):
@@ -243,7 +246,7 @@ def explorer_data(estimator, X_test=None, y_test=None, *, X=None, y=None,
     variable = ("cv" if model is not estimator else "clf" if classifier else "reg")
     test = None
     if X_test is not None and y_test is not None:
-        test = _shown(_test_losses(estimator, trees, X_test, y_test))
+        test = _shown(_held_out_figures(estimator, trees, X_test, y_test))
     data.update({
         "nodes": table.columns,
         "rows": {

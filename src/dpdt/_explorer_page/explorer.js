@@ -5,7 +5,8 @@
 //     f (feature, -1 for a leaf), t (threshold), m (missing values go left), l, r (children),
 //     n (training samples), v (class fractions or output means), i (impurity);
 //   rows: one entry per tree of the front, sorted by complexity: root (its root in nodes),
-//     complexity, train (train loss), test (test loss or null), n_leaves, depth, alpha_min,
+//     complexity, train (train loss), test (test accuracy or mean squared error, or null),
+//     n_leaves, depth, alpha_min,
 //     alpha_max, expected_tests, code;
 //   multiway: instead of nodes and rows, the one multiway tree (f, children, n, v);
 //   samples: X (test samples, null for missing), y, and for a multiway tree their paths.
@@ -197,7 +198,7 @@
     const cvApart = data.curves.length > 0 && !data.same_scale;
     const m = { l: 58, r: cvApart ? 56 : 14, t: 12, b: 40 };
     const train = rows.train.map(metric);
-    const test = rows.test ? rows.test.map(metric) : null;
+    const test = rows.test;   // accuracy or mean squared error already
     const xs = rows.complexity.slice(), ys = train.slice();
     if (test) ys.push.apply(ys, test);
     if (data.cart) data.cart.forEach((p) => { xs.push(p[0]); ys.push(metric(p[1])); });
@@ -358,7 +359,7 @@
     svg("circle", { class: "x-selected-ring", cx: x, cy: front.Y(metric(rows.train[k])),
       r: 8 }, g);
     if (rows.test && rows.test[k] !== null) {
-      svg("circle", { class: "x-selected-ring", cx: x, cy: front.Y(metric(rows.test[k])),
+      svg("circle", { class: "x-selected-ring", cx: x, cy: front.Y(rows.test[k]),
         r: 7, stroke: "#D55E00" }, g);
     }
   }
@@ -789,7 +790,7 @@
       add("expected tests", fmt(rows.expected_tests[k]) + " per sample (training)");
       if (data.xlabel.indexOf("expected") < 0) add(data.xlabel, fmt(rows.complexity[k]));
       add("train " + data.ylabel, fmt(metric(rows.train[k])));
-      if (rows.test) add("test " + data.ylabel, fmt(metric(rows.test[k])));
+      if (rows.test) add("test " + data.ylabel, fmt(rows.test[k]));
       add("alpha", rows.alpha_min[k] === null ? "none selects it alone (off the hull)" : "[" +
         fmt(rows.alpha_min[k]) + ", " + fmt(rows.alpha_max[k]) + "]");
       if (k === data.chosen) add("", "the tree the estimator predicts with now");
