@@ -498,6 +498,7 @@ def test_clicks_and_keys_show_the_estimators_trees(browser, iris_page, tmp_path)
         " v = document.getElementById('x-tree').getBoundingClientRect();"
         "return t.left >= v.left && t.right <= v.right && t.top >= v.top && t.bottom <= v.bottom")
     assert inside
+    assert not browser.find_element(By.ID, "x-overview").is_displayed()   # nothing to show
     assert _errors(browser) == []
 
 

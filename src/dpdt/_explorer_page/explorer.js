@@ -660,8 +660,9 @@
     const W = viewSize()[0], H = viewSize()[1];
     // The part of the tree in view, in the tree's coordinates.
     const x0 = -v.x / v.k, y0 = -v.y / v.k, x1 = (W - v.x) / v.k, y1 = (H - v.y) / v.k;
-    const fits = x0 <= 0 && y0 <= 0 && x1 >= L.width && y1 >= L.height;
-    overview.hidden = fits;
+    // Shown for a tree much larger than the view; one merely off centre has the Fit button.
+    const fits = x1 - x0 >= 0.9 * L.width && y1 - y0 >= 0.9 * L.height;
+    overview.style.display = fits ? "none" : "block";
     if (fits) return;
     if (overviewStale) drawOverview();
     const s = overviewScale;
