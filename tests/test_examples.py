@@ -18,6 +18,7 @@ OUTPUTS = {
     "choose_alpha.py": ["choose_alpha.png"],
     "branches_vs_dpdt.py": ["branches_tree.png"],
     "export_and_save.py": ["tree.dot", "model.json", "tree.onnx"],
+    "explorer_page.py": ["explorer.html"],
 }
 
 

@@ -5,6 +5,7 @@ from ._boosting import DPDTGradientBoostingClassifier, DPDTGradientBoostingRegre
 from ._branches import BranchesClassifier, MultiwayGreedyClassifier
 from ._classes import DPDTreeClassifier, DPDTreeRegressor
 from ._cv import DPDTreeClassifierCV, DPDTreeRegressorCV
+from ._explorer import export_html
 from ._export import export_graphviz, export_text
 from ._io import load
 from ._multiway_tree import MultiwayTree
@@ -21,5 +22,5 @@ __all__ = [
     "DPDTGradientBoostingRegressor",
     "DPDTreeClassifierCV", "DPDTreeRegressorCV",
     "DPDTreeClassifier", "DPDTreeRegressor", "Tree", "datasets", "export_text",
-    "export_graphviz", "to_sklearn", "load",
+    "export_graphviz", "export_html", "to_sklearn", "load",
     "plot_tree", "plot_pareto"]

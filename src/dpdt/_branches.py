@@ -14,6 +14,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._categories import CategoryCodes
 from ._classes import LogProbaMixin
+from ._explorer import ExplorerReprMixin
 from ._io import SaveMixin, register_estimator
 from ._multiway_tree import MultiwayTree
 from ._progress import core_seconds, reporter
@@ -25,7 +26,8 @@ from ._validation import training_weight
 MANY_VALUES = 32
 
 
-class _MultiwayClassifier(LogProbaMixin, SaveMixin, ClassifierMixin, BaseEstimator):
+class _MultiwayClassifier(ExplorerReprMixin, LogProbaMixin, SaveMixin, ClassifierMixin,
+                          BaseEstimator):
     """Encoding, traversal and prediction shared by the multiway-tree classifiers."""
 
     def _training_codes(self, X, y, sample_weight):

@@ -13,6 +13,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from ._binning import bin_features, uses_bins
+from ._explorer import ExplorerReprMixin
 from ._front import PARETO_DTYPE, TIE_TOL, alpha_inside, budget_mask, within_complexity
 from ._io import SaveMixin, register_estimator
 from ._memory import estimate_states, fixed_fit_bytes, state_budget
@@ -67,7 +68,7 @@ class LogProbaMixin:
             return np.log(proba)
 
 
-class _BaseDPDTree(SaveMixin, BaseEstimator):
+class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
     """Fitting and traversal shared by the DPDT estimators.
 
     Each estimator's parameters, their constraints and the "Parameters" section of its docstring
@@ -353,16 +354,28 @@ class _BaseDPDTree(SaveMixin, BaseEstimator):
         ranked = np.where(loss <= loss.min() + tolerance, loss.min(), loss)
         order = np.lexsort((-rows, ranked))
         for k in rows[order]:
-            lo, hi = front["alpha_min"][k], front["alpha_max"][k]
-            choices = [(0.0, float(front["complexity"][k]))]
-            if not np.isnan(lo):
-                choices.insert(0, (alpha_inside(lo, hi), None))
-            for alpha, budget in choices:
-                # A range narrower than the tie tolerance has no point where its tree wins
-                # outright; neither has a budget whose simpler trees tie with it.
-                if self._front_index(alpha, budget) == k:
-                    return self.set_params(alpha=alpha, max_complexity=budget)
+            params = self._selecting_params(k)
+            if params is not None:
+                return self.set_params(**params)
         raise ValueError("no tree of the front can be selected within this budget")
+
+    def _selecting_params(self, k):
+        """Return the ``alpha`` and ``max_complexity`` that select row ``k`` of the front.
+
+        An alpha inside the row's range if it has one, else alpha 0 within its complexity;
+        None if neither selects it.
+        """
+        front = self.pareto_front_
+        lo, hi = front["alpha_min"][k], front["alpha_max"][k]
+        choices = [(0.0, float(front["complexity"][k]))]
+        if not np.isnan(lo):
+            choices.insert(0, (alpha_inside(lo, hi), None))
+        for alpha, budget in choices:
+            # A range narrower than the tie tolerance has no point where its tree wins
+            # outright; neither has a budget whose simpler trees tie with it.
+            if self._front_index(alpha, budget) == k:
+                return {"alpha": alpha, "max_complexity": budget}
+        return None
 
     @property
     def tree_(self):

@@ -1,4 +1,4 @@
-"""The ``dpdt`` command line: fit, pareto, show, predict."""
+"""The ``dpdt`` command line: fit, pareto, show, predict, explore."""
 
 import argparse
 import sys
@@ -423,6 +423,32 @@ def _predict(args):
     return 0
 
 
+def _explore(args):
+    from ._explorer import export_html
+
+    model = _load_model(args.model)
+    if not hasattr(model, "tree_"):
+        raise CommandError(f"{type(model).__name__} is not a single tree; nothing to explore")
+    categorical = isinstance(model, _CATEGORICAL_MODELS)
+    data = {}
+    for name, path in (("test", args.test), ("train", args.train)):
+        if path is None:
+            continue
+        X, y, _ = _features_and_target(path, args.target, categorical=categorical)
+        names = getattr(model, "feature_names_in_", None)
+        if names is not None and hasattr(X, "columns"):
+            missing = [str(n) for n in names if n not in X.columns]
+            if missing:
+                raise CommandError(f"{path}: missing feature columns {missing}")
+            X = X[list(names)]
+        data[name] = (X, y)
+    X_test, y_test = data.get("test", (None, None))
+    X, y = data.get("train", (None, None))
+    export_html(model, args.out, X_test, y_test, X=X, y=y)
+    print(f"explorer page written to {args.out}")
+    return 0
+
+
 def _add_fit_options(parser):
     parser.add_argument("data", nargs="?", help="training data: .csv, .parquet or .npz")
     parser.add_argument("--dataset", help="name of a bundled dataset instead of a file")
@@ -495,6 +521,16 @@ def build_parser():
     show.add_argument("--max-depth", type=int, metavar="N",
                       help="draw only the top N levels (deeper subtrees as '(...)')")
     show.set_defaults(handler=_show)
+
+    explore = commands.add_parser("explore", help="write the explorer page of a saved model: "
+                                  "its whole Pareto front and every tree, in one HTML file")
+    explore.add_argument("model", help="a saved model (JSON)")
+    explore.add_argument("--test", help="held-out data (.csv, .parquet, .npz): the test curve "
+                                        "and samples to route through the trees")
+    explore.add_argument("--train", help="the training data, for CART's pruning path")
+    explore.add_argument("--target", help="the target column of --test and --train (CSV/Parquet)")
+    explore.add_argument("--out", required=True, help="the HTML file to write")
+    explore.set_defaults(handler=_explore)
 
     predict = commands.add_parser("predict", help="predict with a saved model")
     predict.add_argument("model", help="a saved model (JSON)")

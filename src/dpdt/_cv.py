@@ -12,6 +12,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
 from ._classes import DPDTreeClassifier, DPDTreeRegressor, LogProbaMixin
+from ._explorer import ExplorerReprMixin
 from ._front import TIE_TOL, alpha_inside, budget_mask
 from ._io import SaveMixin, register_estimator
 from ._params import CLASSIFIER_CV, MAX_DEPTH, REGRESSOR_CV, declare, passed_on
@@ -126,7 +127,7 @@ def _fold_scores(model, alphas, scorer, X, y, sample_weight):
     return scores
 
 
-class _BaseDPDTreeCV(SaveMixin, BaseEstimator):
+class _BaseDPDTreeCV(ExplorerReprMixin, SaveMixin, BaseEstimator):
     """Cross-validated choice of alpha (and max_depth) shared by the DPDT CV estimators."""
 
     _estimator_class = None

@@ -85,7 +85,8 @@ def held_out_figures(estimator, X, y):
             select["alpha"] = alpha_inside(row["alpha_min"], row["alpha_max"])
             model.set_params(**select)
             figures[k] = (model.score(X, y) if is_classifier(model)
-                          else mean_squared_error(y, model.predict(X)))
+                          else float(np.sum(mean_squared_error(
+                              y, model.predict(X), multioutput="raw_values"))))
     finally:
         model.set_params(**kept)
     return figures

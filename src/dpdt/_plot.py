@@ -492,16 +492,10 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None, X_test=No
     >>> ax.get_ylabel()
     'train accuracy'
     """
-    check_is_fitted(estimator)
-    if not hasattr(estimator, "pareto_front_"):
-        raise TypeError(f"{type(estimator).__name__} has no pareto_front_ to plot")
-    if show_cart and (X is None) != (y is None):
-        raise ValueError("CART's pruning path needs both X and y")
-    if (X_test is None) != (y_test is None):
-        raise ValueError("the test curve needs both X_test and y_test")
-    classifier = is_classifier(estimator)
-    order = np.argsort(estimator.pareto_front_, order="complexity")
-    front = estimator.pareto_front_[order]
+    data = pareto_data(estimator, X=X, y=y, show_cart=show_cart, X_test=X_test,
+                       y_test=y_test)
+    classifier = data["classifier"]
+    front = data["front"]
     ax = _axes(ax, figsize=(7.0, 4.5))
     # One colour per series: the front, CART's path, the test curve, the chosen tree, then
     # the validation curves in colours none of those has.
@@ -513,42 +507,38 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None, X_test=No
     # A convex front is the lower hull of (complexity, loss): straight segments between its
     # trees show that a point beyond the hull (e.g. CART's) loses for every alpha. A Pareto
     # front's trees are all there is below the steps.
-    steps = {"drawstyle": "steps-post"} if getattr(estimator, "front", "convex") == "pareto" else {}
+    steps = {"drawstyle": "steps-post"} if data["steps"] else {}
     ax.plot(front["complexity"], metric(front["train_loss"]), color="C0", linewidth=1.5,
             marker="o", label="DPDT Pareto front", **steps)
-    if show_cart and X is not None:
-        cart = _cart_path(estimator, X, y)
+    cart = data["cart"]
+    if cart is not None:
         ax.plot(cart[:, 0], metric(cart[:, 1]), color="C3", linewidth=1.0, marker="s",
                 markersize=4, linestyle="--", label="CART pruning path")
-    test = None
-    if X_test is not None:
+    test = data["test"]
+    if test is not None:
         # Accuracy or MSE, as the front's metric; NaN for a tree no alpha selects.
-        test = held_out_figures(estimator, X_test, y_test)
-        drawn = ~np.isnan(test[order])
-        ax.plot(front["complexity"][drawn], test[order][drawn], color="C5", linewidth=1.2,
+        drawn = ~np.isnan(test)
+        ax.plot(front["complexity"][drawn], test[drawn], color="C5", linewidth=1.2,
                 marker="D", markersize=4, label="test (held out)", **steps)
-    curve = getattr(estimator, "validation_curve_", None)
-    scoring = getattr(estimator, "scoring", None)
-    same_scale = classifier and scoring in (None, "accuracy")
+    curves = data["curves"]
+    same_scale = data["same_scale"]
     target = ax
-    if curve is not None:
+    if curves:
         target = ax if same_scale else ax.twinx()
-        for k, depth in enumerate(np.unique(curve["max_depth"])):
-            rows = np.sort(curve[curve["max_depth"] == depth], order="complexity")
+        n_rows = sum(len(rows) for _, rows in curves)
+        for k, (depth, rows) in enumerate(curves):
             colour = validation_colours[k % len(validation_colours)] \
-                if k < len(validation_colours) else _pyplot().get_cmap("viridis")(k / len(curve))
+                if k < len(validation_colours) else _pyplot().get_cmap("viridis")(k / n_rows)
             target.plot(rows["complexity"], rows["mean_score"], color=colour, marker=".",
                         label=f"validation (depth {depth})")
             target.fill_between(rows["complexity"], rows["mean_score"] - rows["std_score"],
                                 rows["mean_score"] + rows["std_score"], color=colour, alpha=0.15)
-    _mark_chosen(estimator, ax, target, metric, test)
-    if curve is not None and not same_scale:
-        target.set_ylabel(f"validation {scoring or 'R²'}")
+    _mark_chosen(data, ax, target, metric)
+    if curves and not same_scale:
+        target.set_ylabel(data["validation_label"])
         target.legend(loc="center right", fontsize=8)
-    what = "expected tests per sample" if getattr(estimator, "complexity", "") == \
-        "expected_tests" else "number of splits"
-    ax.set_xlabel(f"complexity ({what})")
-    shown = ["train"] + (["validation"] if curve is not None and same_scale else []) + (
+    ax.set_xlabel(data["xlabel"])
+    shown = ["train"] + (["validation"] if curves and same_scale else []) + (
         ["test"] if test is not None else [])
     what = "accuracy" if classifier else "mean squared error"
     ax.set_ylabel(f"{what} ({', '.join(shown)})" if len(shown) > 1 else f"train {what}")
@@ -559,32 +549,103 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None, X_test=No
     return ax
 
 
-def _mark_chosen(estimator, ax, target, metric, test):
-    """Mark the tree the estimator predicts with by a star on the front.
+def pareto_data(estimator, *, X=None, y=None, show_cart=True, X_test=None, y_test=None):
+    """Return what a picture of the front shows, as arrays: :func:`plot_pareto`'s data.
 
-    Further stars, with no legend entry of their own, mark it on its depth's validation curve
-    and on the test curve (``test``: the figures of the front's trees, in its order).
+    Parameters
+    ----------
+    estimator : DPDTreeClassifier, DPDTreeRegressor or their CV versions
+        A fitted estimator with a ``pareto_front_``.
+    X, y : array-like, default=None
+        The training data, for CART's pruning path.
+    show_cart : bool, default=True
+        Compute CART's path (when ``X`` and ``y`` are given).
+    X_test, y_test : array-like, default=None
+        Held-out data, for the test curve.
+
+    Returns
+    -------
+    data : dict
+        ``classifier`` (bool); ``front`` (``pareto_front_`` sorted by complexity) and
+        ``order`` (the indices that sort it, into ``pareto_front_`` and ``trees_``); ``steps``
+        (True for ``front="pareto"``: drawn as steps); ``cart`` (array of (complexity, train
+        loss) rows, or None); ``test`` (each tree's held-out accuracy or mean squared error,
+        in the order of ``front``, NaN for a tree no alpha selects; None without held-out
+        data); ``curves`` (a list of (max_depth, rows of ``validation_curve_`` sorted by
+        complexity)); ``same_scale`` (the validation score is an accuracy, on the train
+        accuracy's scale); ``chosen`` (the tree the estimator predicts with: its ``index``
+        into ``pareto_front_`` and its ``row``, the parameter ``name`` and value ``alpha``
+        choosing it, its ``label`` and its ``curve_point`` (complexity, score) or None);
+        ``xlabel`` and ``validation_label``.
     """
+    check_is_fitted(estimator)
+    if not hasattr(estimator, "pareto_front_"):
+        raise TypeError(f"{type(estimator).__name__} has no pareto_front_ to plot")
+    if show_cart and (X is None) != (y is None):
+        raise ValueError("CART's pruning path needs both X and y")
+    if (X_test is None) != (y_test is None):
+        raise ValueError("the test curve needs both X_test and y_test")
+    classifier = is_classifier(estimator)
+    curve = getattr(estimator, "validation_curve_", None)
+    curves = [] if curve is None else [
+        (int(depth), np.sort(curve[curve["max_depth"] == depth], order="complexity"))
+        for depth in np.unique(curve["max_depth"])]
+    scoring = getattr(estimator, "scoring", None)
+    what = "expected tests per sample" if getattr(estimator, "complexity", "") == \
+        "expected_tests" else "number of splits"
+    order = np.argsort(estimator.pareto_front_, order="complexity", kind="stable")
+    return {
+        "classifier": classifier,
+        "order": order,
+        "front": estimator.pareto_front_[order],
+        "steps": getattr(estimator, "front", "convex") == "pareto",
+        "cart": _cart_path(estimator, X, y) if show_cart and X is not None else None,
+        "test": None if X_test is None else held_out_figures(estimator, X_test, y_test)[order],
+        "curves": curves,
+        "same_scale": classifier and scoring in (None, "accuracy"),
+        "chosen": _chosen(estimator),
+        "xlabel": f"complexity ({what})",
+        "validation_label": f"validation {scoring or 'R²'}",
+    }
+
+
+def _chosen(estimator):
+    """Return the tree the estimator predicts with, where it is on the front and on the curve."""
     if hasattr(estimator, "alpha_"):
         model, name, alpha = estimator.best_estimator_, "alpha_", estimator.alpha_
     else:
         model, name, alpha = estimator, "alpha", estimator.alpha
     index = model._front_index(alpha, getattr(model, "max_complexity", None))
     row = model.pareto_front_[index]
+    depth = f"depth {estimator.max_depth_}, " if hasattr(estimator, "max_depth_") else ""
+    curve = getattr(estimator, "validation_curve_", None)
+    point = None
+    if curve is not None:
+        depth_limit = getattr(estimator, "max_depth_", getattr(estimator, "max_depth", None))
+        rows = curve[(curve["max_depth"] == depth_limit) & (curve["alpha"] == alpha)]
+        if len(rows):
+            point = (float(rows["complexity"][0]), float(rows["mean_score"][0]))
+    return {"index": index, "row": row, "name": name, "alpha": alpha, "curve_point": point,
+            "label": f"chosen tree ({name} = {alpha:.3g}, {depth}{row['n_leaves']} leaves)"}
+
+
+def _mark_chosen(data, ax, target, metric):
+    """Mark the chosen tree (see :func:`pareto_data`) by a star on the front.
+
+    Further stars, with no legend entry of their own, mark it on its depth's validation curve
+    and on the test curve.
+    """
+    chosen = data["chosen"]
+    row = chosen["row"]
     star = dict(marker="*", markersize=13, color="gold", markeredgecolor="black",
                 markeredgewidth=0.8, linestyle="none", zorder=5)
-    depth = f"depth {estimator.max_depth_}, " if hasattr(estimator, "max_depth_") else ""
-    ax.plot([row["complexity"]], [metric(row["train_loss"])],
-            label=f"chosen tree ({name} = {alpha:.3g}, {depth}{row['n_leaves']} leaves)", **star)
-    curve = getattr(estimator, "validation_curve_", None)
-    if curve is not None:
-        depth = getattr(estimator, "max_depth_", getattr(estimator, "max_depth", None))
-        chosen = curve[(curve["max_depth"] == depth) & (curve["alpha"] == alpha)]
-        if len(chosen):
-            target.plot(chosen["complexity"][:1], chosen["mean_score"][:1], label="_chosen",
-                        **star)
-    if test is not None:
-        ax.plot([row["complexity"]], [test[index]], label="_chosen", **star)
+    ax.plot([row["complexity"]], [metric(row["train_loss"])], label=chosen["label"], **star)
+    if chosen["curve_point"] is not None:
+        complexity, score = chosen["curve_point"]
+        target.plot([complexity], [score], label="_chosen", **star)
+    if data["test"] is not None:
+        at = np.flatnonzero(data["order"] == chosen["index"])[0]
+        ax.plot([row["complexity"]], [data["test"][at]], label="_chosen", **star)
 
 
 def _label_leaves(ax, x, y, n_leaves):
