@@ -197,17 +197,17 @@ def fit_isolated(solver, X, y, depth, time_limit, grace=GRACE):
     child = context.Process(target=_child, args=(solver, X, y, depth, time_limit, send))
     child.start()
     send.close()
-    result = dict(error=f"killed after {time_limit + grace:g} s")
+    result = None
     if receive.poll(time_limit + grace):
-        try:
+        with contextlib.suppress(EOFError):  # the child died without a word
             result = receive.recv()
-        except EOFError:
-            result = dict(error="crashed")
-    elif not child.is_alive():
-        result = dict(error=f"crashed (exit status {child.exitcode})")
-    if child.is_alive():
+    killed = child.is_alive()
+    if killed:
         child.kill()
     child.join()
+    if result is None:
+        result = dict(error=f"killed after {time_limit + grace:g} s" if killed
+                      else f"crashed (exit status {child.exitcode})")
     return result
 
 
@@ -247,8 +247,13 @@ def run(cells, solvers, time_limit, on_cell=None):
         for solver in solvers:
             if kind not in solver.kinds:
                 continue
-            fit = fit_isolated if solver.isolate else fit_solver
-            result = fit(solver, X, y, depth, time_limit)
+            if solver.isolate:
+                result = fit_isolated(solver, X, y, depth, time_limit)
+            else:
+                try:
+                    result = fit_solver(solver, X, y, depth, time_limit)
+                except Exception as error:  # a row of the table, like an anchor's failure
+                    result = dict(error=f"{type(error).__name__}: {error}")
             cell.append(dict(data=name, kind=kind, n=len(y), depth=depth, solver=solver.name,
                              **result))
         rows += cell
