@@ -198,13 +198,17 @@ def fit_isolated(solver, X, y, depth, time_limit, grace=GRACE):
     child.start()
     send.close()
     result = None
-    if receive.poll(time_limit + grace):
+    answered = receive.poll(time_limit + grace)
+    if answered:
         with contextlib.suppress(EOFError):  # the child died without a word
             result = receive.recv()
+    # A child that answered, or closed its end by dying, is exiting: it gets the grace to be done
+    # (it can still be alive a moment after its pipe closed).
+    child.join(grace if answered else 0)
     killed = child.is_alive()
     if killed:
         child.kill()
-    child.join()
+        child.join()
     if result is None:
         result = dict(error=f"killed after {time_limit + grace:g} s" if killed
                       else f"crashed (exit status {child.exitcode})")
