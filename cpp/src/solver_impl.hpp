@@ -156,20 +156,21 @@ class Search {
             children.resize(candidates.size());
             try {
                 const std::vector<size_t> order = solve_order(node, *sol, candidates);
-                if (worth_jobs(node, depth)) {
-                    solve_in_jobs(node, depth, candidates, order, share, children, ws);
-                } else {
-                    for (size_t task = 0; task < order.size(); ++task) {
-                        // Out of time, a state still completes its greedy candidate: the tree
-                        // returned is then never worse than the greedy one.
-                        if (task > 0 && out_of_time()) break;
-                        // The projection assumes that every side of every candidate is as large a
-                        // search.
-                        ws.share = share / (2.0 * static_cast<double>(order.size()));
-                        children[order[task]] = solve_children(node, depth, candidates[order[task]], ws);
-                        advance(ws, entry + share * static_cast<double>(task + 1) /
-                                                static_cast<double>(order.size()));
+                for (size_t task = 0; task < order.size(); ++task) {
+                    // A worker with nothing to do takes a share of the candidates left.
+                    if (worth_jobs(node, depth)) {
+                        solve_in_jobs(node, depth, candidates, order, task, share, children, ws);
+                        break;
                     }
+                    // Out of time, a state still completes its greedy candidate: the tree
+                    // returned is then never worse than the greedy one.
+                    if (task > 0 && out_of_time()) break;
+                    // The projection assumes that every side of every candidate is as large a
+                    // search.
+                    ws.share = share / (2.0 * static_cast<double>(order.size()));
+                    children[order[task]] = solve_children(node, depth, candidates[order[task]], ws);
+                    advance(ws, entry + share * static_cast<double>(task + 1) /
+                                            static_cast<double>(order.size()));
                 }
             } catch (const Cut&) {
                 skipped_.store(true, std::memory_order_relaxed);   // the candidates solved stay
@@ -189,15 +190,15 @@ class Search {
                loop_.wants_jobs();
     }
 
-    // Solves the candidates' sides as jobs of the run loop (see JobGroup), in `order`; the children
-    // do not depend on which worker solves them.
+    // Solves the sides of the candidates order[first..] as jobs of the run loop (see JobGroup); the
+    // children do not depend on which worker solves them.
     void solve_in_jobs(View node, int depth, const std::vector<Candidate>& candidates,
-                       const std::vector<size_t>& order, double share,
+                       const std::vector<size_t>& order, size_t first, double share,
                        std::vector<std::pair<SolutionPtr, SolutionPtr>>& children, Workspace& ws) {
         const double side_share = share / (2.0 * static_cast<double>(order.size()));
         std::vector<std::function<void(int)>> jobs;
-        jobs.reserve(2 * order.size());
-        for (size_t task = 0; task < order.size(); ++task) {
+        jobs.reserve(2 * (order.size() - first));
+        for (size_t task = first; task < order.size(); ++task) {
             for (const bool left_side : {true, false}) {
                 jobs.emplace_back([&, task, left_side](int worker) {
                     // As in solve: out of time, only the greedy candidate is completed.
