@@ -64,18 +64,26 @@ def bin_features(X, max_bins, random_state, n_threads=1):
     rows = None
     if n_samples > BINNING_SAMPLES:
         rows = np.sort(random_state.choice(n_samples, BINNING_SAMPLES, replace=False))
-    # The sampled values feature by feature, sorted (NaN last): numpy's sort is vectorised and
-    # releases the GIL, so threads sort blocks of features at the same time. A copy, always: the
-    # sort is in place and X.T can be a view of X.
-    columns = np.array((X if rows is None else X[rows]).T, dtype=np.float64, order="C")
+    sample = X if rows is None else X[rows]
+    # The sampled values feature by feature, sorted (NaN last), and the largest present value of
+    # every feature over all rows (NaN where a feature has none). numpy's copies, sorts and
+    # reductions release the GIL: threads take blocks of features at the same time. The columns
+    # are a copy, always (the sort is in place).
+    columns = np.empty((n_features, sample.shape[0]), dtype=np.float64)
+    present_maxima = np.empty(n_features, dtype=np.float64)
+
+    def prepare(block):
+        first, stop = block[0], block[-1] + 1
+        columns[first:stop] = sample[:, first:stop].T
+        columns[first:stop].sort(axis=1)
+        present_maxima[first:stop] = np.fmax.reduce(X[:, first:stop], axis=0)
+
     blocks = np.array_split(np.arange(n_features), min(n_threads, n_features))
     if len(blocks) > 1:
         with ThreadPoolExecutor(len(blocks)) as pool:
-            list(pool.map(lambda block: columns[block[0]:block[-1] + 1].sort(axis=1), blocks))
+            list(pool.map(prepare, blocks))
     else:
-        columns.sort(axis=1)
-    # The largest present value of every feature over all rows (NaN where a feature has none).
-    present_maxima = np.ascontiguousarray(np.fmax.reduce(X, axis=0), dtype=np.float64)
+        prepare(blocks[0])
     n_bins, upper = _core.bin_uppers(columns, present_maxima, max_bins=int(max_bins),
                                      n_threads=n_threads)
     offset = np.concatenate([[0], np.cumsum(n_bins, dtype=np.int64)])
