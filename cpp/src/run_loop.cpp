@@ -97,26 +97,30 @@ void RunLoop::run_job(const Job& job, int worker) {
     jobs_changed_.notify_all();
 }
 
-void RunLoop::help_until_done(int worker) {
-    std::unique_lock<std::mutex> lock(jobs_mutex_);
-    --busy_;
-    jobs_changed_.notify_all();
-    while (true) {
+void RunLoop::help_while(std::unique_lock<std::mutex>& lock, int worker, const JobGroup* own, int min_depth,
+                         bool counts_busy, const std::function<bool()>& waiting) {
+    while (waiting()) {
         Job job;
-        if (!stopped() && take_job(nullptr, 0, job)) {
-            ++busy_;
+        if (take_job(own, min_depth, job)) {
+            busy_ += counts_busy;
             lock.unlock();
             run_job(job, worker);
             lock.lock();
-            --busy_;
+            busy_ -= counts_busy;
             continue;
         }
-        // No worker busy: no job can appear any more.
-        if (busy_ == 0 || stopped()) break;
         ++idle_;
         jobs_changed_.wait(lock);
         --idle_;
     }
+}
+
+void RunLoop::help_until_done(int worker) {
+    std::unique_lock<std::mutex> lock(jobs_mutex_);
+    --busy_;
+    jobs_changed_.notify_all();
+    // Only a busy worker hands out jobs: once none is, no job can appear any more.
+    help_while(lock, worker, nullptr, 0, true, [&] { return busy_ > 0 && !stopped(); });
     jobs_changed_.notify_all();
 }
 
@@ -160,18 +164,7 @@ JobGroup::JobGroup(RunLoop& loop, int depth, std::vector<std::function<void(int)
 
 void JobGroup::join(int worker) {
     std::unique_lock<std::mutex> lock(loop_.jobs_mutex_);
-    while (unfinished_ > 0) {
-        RunLoop::Job job;
-        if (loop_.take_job(this, depth_, job)) {
-            lock.unlock();
-            loop_.run_job(job, worker);
-            lock.lock();
-            continue;
-        }
-        ++loop_.idle_;
-        loop_.jobs_changed_.wait(lock);
-        --loop_.idle_;
-    }
+    loop_.help_while(lock, worker, this, depth_, false, [&] { return unfinished_ > 0; });
     lock.unlock();
     // A stopped loop skips jobs: their results are missing.
     if (loop_.stopped()) throw Interrupted();
@@ -224,18 +217,7 @@ void RunLoop::run(const std::function<int64_t(int)>& setup, const std::function<
             } else {
                 // The setup's jobs (parallel_for) are the only work until it returns.
                 std::unique_lock<std::mutex> lock(jobs_mutex_);
-                while (!set_up) {
-                    Job job;
-                    if (take_job(nullptr, 0, job)) {
-                        lock.unlock();
-                        run_job(job, w);
-                        lock.lock();
-                        continue;
-                    }
-                    ++idle_;
-                    jobs_changed_.wait(lock);
-                    --idle_;
-                }
+                help_while(lock, w, nullptr, 0, false, [&] { return !set_up; });
             }
             for (int64_t k = next.fetch_add(1); k < n_tasks && !stopped(); k = next.fetch_add(1)) {
                 try {

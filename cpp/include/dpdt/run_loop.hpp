@@ -125,6 +125,11 @@ class RunLoop {
     // least `min_depth` (the oldest first); false if none.
     bool take_job(const JobGroup* own, int min_depth, Job& job);
     void run_job(const Job& job, int worker);
+    // Under `lock` (on jobs_mutex_): while waiting() holds, runs the jobs take_job(own, min_depth)
+    // gives (counted in busy_ if counts_busy), and waits for more when there is none. The one
+    // helping loop of joining, waiting for setup and waiting for the end.
+    void help_while(std::unique_lock<std::mutex>& lock, int worker, const JobGroup* own, int min_depth,
+                    bool counts_busy, const std::function<bool()>& waiting);
     // After its tasks, a worker takes other workers' jobs until every worker is done.
     void help_until_done(int worker);
     void poll_until_done(const int& running, std::mutex& mutex, std::condition_variable& changed,
