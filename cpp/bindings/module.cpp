@@ -439,12 +439,13 @@ class RemoteFitHandle {
         });
     }
 
-    nb::tuple run() {
+    nb::tuple run(int64_t max_states) {
+        if (max_states < 0) throw nb::value_error("max_states must be >= 0 (0: no cap)");
         std::vector<dpdt::Path> paths;
         Call call;
         double next_report = 0.0;
         auto poll = [&](const dpdt::Progress& at) { return poll_python(call, next_report, at); };
-        without_gil([&] { std::visit([&](auto& fit) { paths = fit->run(poll); }, fit_); });
+        without_gil([&] { std::visit([&](auto& fit) { paths = fit->run(poll, max_states); }, fit_); });
         std::vector<int32_t> steps;
         std::vector<int64_t> offsets(1, 0);
         for (const dpdt::Path& path : paths) {
@@ -746,7 +747,9 @@ NB_MODULE(_core, m) {
     nb::class_<RemoteFitHandle>(m, "RemoteFit", "The driver of a fit whose rows live on other machines (dpdt/remote.hpp).")
         .def(nb::init<const std::string&, dpdt::Params, Array1<int32_t>, Array1<double>, int, Array1<double>>(),
              "kind"_a, "params"_a, "n_bins"_a.noconvert(), "upper"_a.noconvert(), "n_classes"_a, "mass"_a.noconvert())
-        .def("run", &RemoteFitHandle::run, "One round: (paths, path_offsets) of the states still needed; none: done.")
+        .def("run", &RemoteFitHandle::run, "max_states"_a = 0,
+             "One round: (paths, path_offsets) of the states still needed, at most max_states > 0 of them; none: "
+             "done.")
         .def("add", &RemoteFitHandle::add, "paths"_a.noconvert(), "path_offsets"_a.noconvert(), "counts"_a.noconvert(),
              "hashes"_a.noconvert(), "hists"_a.noconvert(), "Records the summed answers for these paths.")
         .def("result", &RemoteFitHandle::result, "The complete fit, as fit_classifier / fit_regressor return it.")

@@ -299,12 +299,16 @@ class RemoteFit {
     }
 
     // One round: the search on the states known so far. Returns the paths of the states it met
-    // without knowing them; none: the search is complete and result() holds it.
-    std::vector<Path> run(const Poll& poll) {
+    // without knowing them, at most max_states > 0 of them (the others are met again next round:
+    // a cap bounds a round's bytes, not the tree); none: the search is complete and result()
+    // holds it.
+    std::vector<Path> run(const Poll& poll, int64_t max_states = 0) {
         FitResult round = fit_remote(*layout_, objective_, params_, poll);
         ++rounds_;
+        std::vector<int32_t> nodes = store_.take_requests();
+        if (max_states > 0 && static_cast<int64_t>(nodes.size()) > max_states) nodes.resize(max_states);
         std::vector<Path> paths;
-        for (int32_t node : store_.take_requests()) paths.push_back(store_.path_of(node));
+        for (int32_t node : nodes) paths.push_back(store_.path_of(node));
         if (paths.empty()) {
             result_ = std::move(round);
             complete_ = true;
