@@ -148,9 +148,22 @@ def test_histograms_are_exact_sums_over_any_partition():
                                       n_bins=n_bins, upper=upper, n_classes=2, mass=mass)
 
     whole = answer(0, 1000)
-    parts = [answer(a, b) for a, b in [(0, 1), (1, 1), (1, 400), (400, 1000)]]
+    cuts = [(0, 1), (1, 1), (1, 400), (400, 1000)]
+    parts = [answer(a, b) for a, b in cuts]
+    # One machine adds its partitions' answers into one set of arrays, in place.
+    into = tuple(np.zeros_like(array) for array in whole)
+    for a, b in cuts:
+        returned = _core.state_histograms("classifier", codes[a:b], y[a:b], w[a:b], a, paths,
+                                          offsets, n_bins=n_bins, upper=upper, n_classes=2,
+                                          mass=mass, into=into)
+        assert all(r is i or np.shares_memory(r, i) for r, i in zip(returned, into, strict=True))
     for k in range(3):
         np.testing.assert_array_equal(whole[k], sum(p[k] for p in parts))
+        np.testing.assert_array_equal(whole[k], into[k])
+    with pytest.raises(ValueError, match="into must hold"):
+        _core.state_histograms("classifier", codes, y, w, 0, paths, offsets, n_bins=n_bins,
+                               upper=upper, n_classes=2, mass=mass,
+                               into=(into[0][:2], into[1], into[2]))
     counts, _, hists = whole
     left = codes[:, 0] <= 3
     assert counts.tolist() == [1000, left.sum(), (left & (codes[:, 4] > 5)).sum()]

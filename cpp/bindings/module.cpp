@@ -3,6 +3,7 @@
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/variant.h>
 #include <nanobind/stl/vector.h>
 
@@ -12,6 +13,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <variant>
 #include <vector>
@@ -390,9 +392,15 @@ nb::ndarray<nb::numpy, double> quantity_mass(const std::string& kind, nb::object
     });
 }
 
+template <typename T>
+using Out1 = nb::ndarray<T, nb::numpy, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+template <typename T>
+using Out2 = nb::ndarray<T, nb::numpy, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
+
 nb::tuple state_histograms(const std::string& kind, AnyCodes codes, nb::object y, Array1<double> sample_weight,
                            int64_t first_id, Array1<int32_t> paths, Array1<int64_t> path_offsets,
-                           Array1<int32_t> n_bins, Array1<double> upper, int n_classes, Array1<double> mass) {
+                           Array1<int32_t> n_bins, Array1<double> upper, int n_classes, Array1<double> mass,
+                           std::optional<std::tuple<Out1<int64_t>, Out2<uint64_t>, Out2<int64_t>>> into) {
     const auto n = static_cast<int64_t>(sample_weight.shape(0));
     if (first_id < 0 || first_id + n > INT32_MAX - 1)
         throw nb::value_error("the rows' ids (first_id onwards) must stay below 2**31 - 1");
@@ -405,17 +413,29 @@ nb::tuple state_histograms(const std::string& kind, AnyCodes codes, nb::object y
                 auto data = binned_data(c, n_bins, upper, n, p);
                 using O = std::decay_t<decltype(obj)>;
                 using Code = typename std::decay_t<decltype(data)>::CodeType;
-                const int64_t size = dpdt::BinnedLayout<Code, O>(data, obj, fit_mass).histogram_size();
+                const auto size = static_cast<size_t>(dpdt::BinnedLayout<Code, O>(data, obj, fit_mass).histogram_size());
                 const size_t R = requested.size();
-                std::vector<int64_t> counts(R), hists(R * static_cast<size_t>(size));
-                std::vector<uint64_t> hashes(2 * R);
+                if (into) {
+                    auto& [counts, hashes, hists] = *into;
+                    if (counts.shape(0) != R || hashes.shape(0) != R || hashes.shape(1) != 2 || hists.shape(0) != R ||
+                        hists.shape(1) != size)
+                        throw nb::value_error("into must hold (counts (R,), hashes (R, 2), hists (R, H)) for the R paths");
+                    {
+                        nb::gil_scoped_release release;
+                        dpdt::state_histograms(data, obj, fit_mass, first_id, requested, counts.data(), hashes.data(),
+                                               hists.data());
+                    }
+                    return nb::make_tuple(counts, hashes, hists);
+                }
+                std::vector<int64_t> counts(R, 0), hists(R * size, 0);
+                std::vector<uint64_t> hashes(2 * R, 0);
                 {
                     nb::gil_scoped_release release;
                     dpdt::state_histograms(data, obj, fit_mass, first_id, requested, counts.data(), hashes.data(),
                                            hists.data());
                 }
                 return nb::make_tuple(to_numpy(std::move(counts), {R}), to_numpy(std::move(hashes), {R, 2}),
-                                      to_numpy(std::move(hists), {R, static_cast<size_t>(size)}));
+                                      to_numpy(std::move(hists), {R, size}));
             },
             codes);
     });
@@ -746,8 +766,11 @@ NB_MODULE(_core, m) {
     m.def("state_histograms", &state_histograms, "kind"_a, "codes"_a.noconvert(), "y"_a,
           "sample_weight"_a.noconvert(), "first_id"_a, "paths"_a.noconvert(), "path_offsets"_a.noconvert(),
           nb::kw_only(), "n_bins"_a.noconvert(), "upper"_a.noconvert(), "n_classes"_a, "mass"_a.noconvert(),
+          "into"_a.noconvert().none() = nb::none(),
           "(counts, hashes, hists) of the states named by the paths, on these rows (ids first_id on): exact "
-          "integer sums, to be added over the machines (dpdt/remote.hpp).");
+          "integer sums, to be added over the machines (dpdt/remote.hpp). With into=(counts, hashes, hists) "
+          "(int64, uint64, int64 arrays of those shapes), added into them in place: one machine's partitions "
+          "summed without a copy each.");
     nb::class_<RemoteFitHandle>(m, "RemoteFit", "The driver of a fit whose rows live on other machines (dpdt/remote.hpp).")
         .def(nb::init<const std::string&, dpdt::Params, Array1<int32_t>, Array1<double>, int, Array1<double>, int64_t>(),
              "kind"_a, "params"_a, "n_bins"_a.noconvert(), "upper"_a.noconvert(), "n_classes"_a, "mass"_a.noconvert(),

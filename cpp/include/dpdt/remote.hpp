@@ -369,7 +369,8 @@ class RemoteLayout : public BinnedLayout<uint8_t, O> {
 
 // For each path, on one machine's rows (ids first_id, first_id + 1, ... in the fit's numbering):
 // the count, the subset hash and the binned layout's histogram in the units of the fit's `mass`,
-// into counts[r], hashes[2 r .. 2 r + 1] and hists[r * hist_size ...].
+// added into counts[r], hashes[2 r .. 2 r + 1] (wrapping) and hists[r * hist_size ...], so that a
+// machine sums its partitions' answers in one place.
 template <class O, class Code>
 void state_histograms(const BinnedData<Code>& data, const O& obj, const std::vector<double>& mass, int64_t first_id,
                       const std::vector<Path>& paths, int64_t* counts, uint64_t* hashes, int64_t* hists) {
@@ -409,17 +410,16 @@ void state_histograms(const BinnedData<Code>& data, const O& obj, const std::vec
         }
         previous = &path;
         const std::vector<int32_t>& ids = rows.back();
-        counts[r] = static_cast<int64_t>(ids.size());
+        counts[r] += static_cast<int64_t>(ids.size());
         SubsetHash h;
         for (int32_t i : ids) {
             const auto id = static_cast<int32_t>(first_id + i);
             h.a += mix_a(id);
             h.b += mix_b(id);
         }
-        hashes[2 * r] = h.a;
-        hashes[2 * r + 1] = h.b;
+        hashes[2 * r] += h.a;
+        hashes[2 * r + 1] += h.b;
         int64_t* out = hists + static_cast<int64_t>(r) * size;
-        std::fill(out, out + size, 0);
         layout.add_into(obj, IdView{static_cast<int32_t>(ids.size()), ids.data(), nullptr}, out);
     }
 }
