@@ -485,10 +485,7 @@ class _DaskDPDTree(BaseEstimator):
             return X.map_blocks(function, chunks=(X.chunks[0], (columns,)), dtype=dtype,
                                 meta=meta)
         if isinstance(X, dd.DataFrame):
-            blocks = [da.from_delayed(part, shape=(np.nan,) if columns is None
-                                      else (np.nan, columns), dtype=dtype, meta=meta)
-                      for part in X.map_partitions(function, meta=meta).to_delayed()]
-            return da.concatenate(blocks)
+            return X.map_partitions(function, meta=meta)   # a dask array, by its meta
         if is_dask_collection(X):
             raise TypeError(f"X must be a dask array or dask dataframe, got {type(X).__name__}")
         return function(X)

@@ -50,7 +50,7 @@ def _targets(y, n_rows, where):
     if y.ndim > 2 or len(y) != n_rows:
         raise ValueError(f"{where}: X has {n_rows} rows and y has shape {y.shape}: the "
                          "partitions (chunks) of X and y must hold the same rows")
-    return y.reshape(n_rows, -1)
+    return y[:, np.newaxis] if y.ndim == 1 else y
 
 
 def _weights(sample_weight, X, where):
