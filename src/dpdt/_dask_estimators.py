@@ -429,7 +429,9 @@ class _DaskDPDTree(BaseEstimator):
         try:
             with progress:
                 while True:
+                    tick = time.perf_counter()
                     paths, offsets = fit.run()
+                    driver = time.perf_counter() - tick
                     if len(offsets) == 1:
                         break
                     answers = [client.submit(parts.histograms, kind, part, paths, offsets,
@@ -437,12 +439,16 @@ class _DaskDPDTree(BaseEstimator):
                                for part in binned_parts]
                     total = _tree_reduce(client, answers, parts.add_answers,
                                          name="dpdt-histogram-sum")
+                    tick = time.perf_counter()
                     summed = total.result()
+                    cluster = time.perf_counter() - tick
+                    tick = time.perf_counter()
                     fit.add(paths, offsets, *summed)
                     self._round_log.append({
                         "states": len(offsets) - 1,
                         "answer_bytes": sum(a.nbytes for a in summed),
-                        "seconds": time.perf_counter() - start})
+                        "driver_seconds": driver + time.perf_counter() - tick,
+                        "cluster_seconds": cluster})
                     progress.update(fit.rounds, notes=[f"{fit.states} states"])
                     if self._on_round is not None:
                         self._on_round(fit.rounds)
