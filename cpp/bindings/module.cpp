@@ -2,6 +2,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
 #include <nanobind/stl/variant.h>
 #include <nanobind/stl/vector.h>
 
@@ -19,6 +20,7 @@
 #include "dpdt/branches.hpp"
 #include "dpdt/memory.hpp"
 #include "dpdt/optimal.hpp"
+#include "dpdt/remote.hpp"
 #include "dpdt/solver.hpp"
 #include "dpdt/tree.hpp"
 
@@ -162,6 +164,8 @@ bool poll_python(const Call& call, double& next_report, const dpdt::Progress& at
     return false;
 }
 
+nb::dict result_dict(dpdt::FitResult&& result, size_t value_dim, dpdt::RootPlan::Mode mode);
+
 // `data` is built by `make_data` with the GIL released (it presorts), unless given ready-made.
 template <class O, class MakeData>
 nb::dict run_fit(MakeData&& make_data, const O& objective, const dpdt::Params& params, const Call& call) {
@@ -169,6 +173,11 @@ nb::dict run_fit(MakeData&& make_data, const O& objective, const dpdt::Params& p
     auto poll = [&](const dpdt::Progress& at) { return poll_python(call, next_report, at); };
     dpdt::FitResult result;
     without_gil([&] { result = solve(make_data(poll), objective, params, poll, call.plan); });
+    return result_dict(std::move(result), static_cast<size_t>(objective.value_dim()), call.plan.mode);
+}
+
+// A fit's result as Python reads it: stats, and the front's trees or a split fit's parts.
+nb::dict result_dict(dpdt::FitResult&& result, size_t value_dim, dpdt::RootPlan::Mode mode) {
     nb::dict stats;
     stats["states"] = result.stats.states;
     stats["candidates"] = result.stats.candidates;
@@ -182,13 +191,12 @@ nb::dict run_fit(MakeData&& make_data, const O& objective, const dpdt::Params& p
     nb::dict out;
     out["stats"] = stats;
     out["root_tasks"] = result.root_tasks;
-    if (call.plan.mode == dpdt::RootPlan::Mode::Solve) {
+    if (mode == dpdt::RootPlan::Mode::Solve) {
         nb::list solutions;
         for (const std::string& bytes : result.solutions) solutions.append(nb::bytes(bytes.data(), bytes.size()));
         out["solutions"] = solutions;
     }
-    if (call.plan.mode == dpdt::RootPlan::Mode::Count || call.plan.mode == dpdt::RootPlan::Mode::Solve) return out;
-    const size_t value_dim = static_cast<size_t>(objective.value_dim());
+    if (mode == dpdt::RootPlan::Mode::Count || mode == dpdt::RootPlan::Mode::Solve) return out;
     nb::list front;
     for (dpdt::FrontTree& ft : result.front) {
         nb::dict row;
@@ -210,16 +218,13 @@ using Codes = nb::ndarray<const Code, nb::numpy, nb::ndim<2>, nb::c_contig, nb::
 
 // Binned features (dpdt/layout.hpp), checked: codes (n x p, uint8 or uint16) in [0, n_bins[f]], the
 // last meaning missing; `upper` the n_bins[f] increasing thresholds of each feature in turn.
-template <typename Code>
-dpdt::BinnedData<Code> binned_data(Codes<Code> codes, Array1<int32_t> n_bins, Array1<double> upper, int64_t n,
-                                   int64_t p) {
-    if (static_cast<int64_t>(codes.shape(0)) != n || static_cast<int64_t>(codes.shape(1)) != p)
-        throw nb::value_error("the bin codes must have the shape of X");
+// The features' bins: n_bins[f] in [1, max_bins], upper holding each feature's increasing values.
+void check_bins(Array1<int32_t> n_bins, Array1<double> upper, int64_t p, int64_t max_bins) {
     if (static_cast<int64_t>(n_bins.shape(0)) != p) throw nb::value_error("n_bins needs one entry per feature");
     int64_t values = 0;
     for (int64_t f = 0; f < p; ++f) {
         const int32_t nb = n_bins(f);
-        if (nb < 1 || nb >= static_cast<int64_t>(std::numeric_limits<Code>::max()) + 1)
+        if (nb < 1 || nb > max_bins)
             throw nb::value_error("every feature needs between 1 and the code type's maximum of bins");
         if (values + nb > static_cast<int64_t>(upper.shape(0))) throw nb::value_error("upper is too short");
         for (int32_t b = 1; b < nb; ++b)
@@ -228,6 +233,14 @@ dpdt::BinnedData<Code> binned_data(Codes<Code> codes, Array1<int32_t> n_bins, Ar
         values += nb;
     }
     if (values != static_cast<int64_t>(upper.shape(0))) throw nb::value_error("upper is too long");
+}
+
+template <typename Code>
+dpdt::BinnedData<Code> binned_data(Codes<Code> codes, Array1<int32_t> n_bins, Array1<double> upper, int64_t n,
+                                   int64_t p) {
+    if (static_cast<int64_t>(codes.shape(0)) != n || static_cast<int64_t>(codes.shape(1)) != p)
+        throw nb::value_error("the bin codes must have the shape of X");
+    check_bins(n_bins, upper, p, std::numeric_limits<Code>::max());
     const Code* c = codes.data();
     for (int64_t i = 0; i < n; ++i)
         for (int64_t f = 0; f < p; ++f)
@@ -303,6 +316,178 @@ nb::dict fit_regressor(Array2<double> X, Array2<double> y, Array1<double> sample
     return with_layout(X, Bins{codes, n_bins, upper},
                        [&](auto&& make_data) { return run_fit(make_data, objective, params, call); });
 }
+
+// ---- Fits over machines (dpdt.dask; dpdt/remote.hpp) ----------------------------------------
+
+// The objective of `kind` ("classifier" or "regressor") on y and sample_weight (a driver's: none),
+// passed to go(objective).
+template <class Go>
+auto with_objective(const std::string& kind, const nb::object& y, const double* w, int64_t n, int n_classes,
+                    dpdt::Criterion criterion, Go&& go) {
+    if (kind == "classifier") {
+        if (n_classes < 1) throw nb::value_error("n_classes must be >= 1");
+        dpdt::Classification objective;
+        objective.n_classes = n_classes;
+        objective.criterion = criterion;
+        objective.w = w;
+        if (!y.is_none()) {
+            const auto codes = nb::cast<Array1<int32_t>>(y, false);
+            if (static_cast<int64_t>(codes.shape(0)) != n) throw nb::value_error("y needs one entry per row");
+            for (int64_t i = 0; i < n; ++i)
+                if (codes(i) < 0 || codes(i) >= n_classes) throw nb::value_error("class codes must be in [0, n_classes)");
+            objective.y = codes.data();
+        }
+        return go(objective);
+    }
+    if (kind == "regressor") {
+        if (n_classes < 1) throw nb::value_error("a regressor needs n_classes = its number of outputs, >= 1");
+        dpdt::SquaredError objective;
+        objective.n_outputs = n_classes;
+        objective.w = w;
+        if (!y.is_none()) {
+            const auto values = nb::cast<Array2<double>>(y, false);
+            if (static_cast<int64_t>(values.shape(0)) != n || static_cast<int64_t>(values.shape(1)) != n_classes)
+                throw nb::value_error("y must have one row per sample and n_classes (outputs) columns");
+            objective.y = values.data();
+        }
+        return go(objective);
+    }
+    throw nb::value_error("kind must be 'classifier' or 'regressor'");
+}
+
+std::vector<double> as_vector(Array1<double> a) { return std::vector<double>(a.data(), a.data() + a.shape(0)); }
+
+// Paths as Python passes them: steps of four int32 (feature, bin, missing_left, left), path r being
+// steps [offsets[r], offsets[r + 1]).
+std::vector<dpdt::Path> read_paths(Array1<int32_t> steps, Array1<int64_t> offsets) {
+    const int64_t n_steps = static_cast<int64_t>(steps.shape(0)) / 4;
+    if (static_cast<int64_t>(steps.shape(0)) != 4 * n_steps) throw nb::value_error("paths hold four numbers per step");
+    if (offsets.shape(0) < 1 || offsets(0) != 0 || offsets(offsets.shape(0) - 1) != n_steps)
+        throw nb::value_error("path_offsets must run from 0 to the number of steps");
+    std::vector<dpdt::Path> paths;
+    for (size_t r = 0; r + 1 < offsets.shape(0); ++r) {
+        if (offsets(r + 1) < offsets(r)) throw nb::value_error("path_offsets must not decrease");
+        dpdt::Path path;
+        for (int64_t k = offsets(r); k < offsets(r + 1); ++k) {
+            dpdt::PathStep step{steps(4 * k), steps(4 * k + 1), steps(4 * k + 2), steps(4 * k + 3)};
+            if ((step.missing_left != 0 && step.missing_left != 1) || (step.left != 0 && step.left != 1))
+                throw nb::value_error("a path step's missing_left and left must be 0 or 1");
+            path.push_back(step);
+        }
+        paths.push_back(std::move(path));
+    }
+    return paths;
+}
+
+nb::ndarray<nb::numpy, double> quantity_mass(const std::string& kind, nb::object y, Array1<double> sample_weight,
+                                             int n_classes) {
+    const auto n = static_cast<int64_t>(sample_weight.shape(0));
+    return with_objective(kind, y, sample_weight.data(), n, n_classes, dpdt::Criterion::Gini, [&](const auto& obj) {
+        using O = std::decay_t<decltype(obj)>;
+        std::vector<double> mass = dpdt::FixedQuantities<O>::mass_of(obj, n);
+        const size_t columns = mass.size();
+        return to_numpy(std::move(mass), {columns});
+    });
+}
+
+nb::tuple state_histograms(const std::string& kind, AnyCodes codes, nb::object y, Array1<double> sample_weight,
+                           int64_t first_id, Array1<int32_t> paths, Array1<int64_t> path_offsets,
+                           Array1<int32_t> n_bins, Array1<double> upper, int n_classes, Array1<double> mass) {
+    const auto n = static_cast<int64_t>(sample_weight.shape(0));
+    if (first_id < 0 || first_id + n > INT32_MAX - 1)
+        throw nb::value_error("the rows' ids (first_id onwards) must stay below 2**31 - 1");
+    const std::vector<dpdt::Path> requested = read_paths(paths, path_offsets);
+    const std::vector<double> fit_mass = as_vector(mass);
+    return with_objective(kind, y, sample_weight.data(), n, n_classes, dpdt::Criterion::Gini, [&](const auto& obj) {
+        return std::visit(
+            [&](const auto& c) {
+                const auto p = static_cast<int64_t>(c.shape(1));
+                auto data = binned_data(c, n_bins, upper, n, p);
+                using O = std::decay_t<decltype(obj)>;
+                using Code = typename std::decay_t<decltype(data)>::CodeType;
+                const int64_t size = dpdt::BinnedLayout<Code, O>(data, obj, fit_mass).histogram_size();
+                const size_t R = requested.size();
+                std::vector<int64_t> counts(R), hists(R * static_cast<size_t>(size));
+                std::vector<uint64_t> hashes(2 * R);
+                {
+                    nb::gil_scoped_release release;
+                    dpdt::state_histograms(data, obj, fit_mass, first_id, requested, counts.data(), hashes.data(),
+                                           hists.data());
+                }
+                return nb::make_tuple(to_numpy(std::move(counts), {R}), to_numpy(std::move(hashes), {R, 2}),
+                                      to_numpy(std::move(hists), {R, static_cast<size_t>(size)}));
+            },
+            codes);
+    });
+}
+
+// The driver of a fit over machines, for Python: a classifier's or a regressor's RemoteFit.
+class RemoteFitHandle {
+  public:
+    RemoteFitHandle(const std::string& kind, dpdt::Params params, Array1<int32_t> n_bins, Array1<double> upper,
+                    int n_classes, Array1<double> mass) {
+        check_bins(n_bins, upper, static_cast<int64_t>(n_bins.shape(0)), 65535);
+        if (n_bins.shape(0) < 1) throw nb::value_error("a fit needs at least one feature");
+        check_feature_costs(params, static_cast<int64_t>(n_bins.shape(0)));
+        std::vector<int32_t> bins(n_bins.data(), n_bins.data() + n_bins.shape(0));
+        const std::vector<double> uppers = as_vector(upper);
+        with_objective(kind, nb::none(), nullptr, 0, n_classes, params.criterion, [&](const auto& obj) {
+            using O = std::decay_t<decltype(obj)>;
+            value_dim_ = static_cast<size_t>(obj.value_dim());
+            fit_ = std::make_unique<dpdt::RemoteFit<O>>(obj, params, bins, uppers, as_vector(mass));
+            return 0;
+        });
+    }
+
+    nb::tuple run(int64_t max_states) {
+        if (max_states < 0) throw nb::value_error("max_states must be >= 0 (0: no cap)");
+        std::vector<dpdt::Path> paths;
+        Call call;
+        double next_report = 0.0;
+        auto poll = [&](const dpdt::Progress& at) { return poll_python(call, next_report, at); };
+        without_gil([&] { std::visit([&](auto& fit) { paths = fit->run(poll, max_states); }, fit_); });
+        std::vector<int32_t> steps;
+        std::vector<int64_t> offsets(1, 0);
+        for (const dpdt::Path& path : paths) {
+            for (const dpdt::PathStep& s : path) steps.insert(steps.end(), {s.feature, s.bin, s.missing_left, s.left});
+            offsets.push_back(static_cast<int64_t>(steps.size() / 4));
+        }
+        const size_t n_steps = steps.size(), n_offsets = offsets.size();
+        return nb::make_tuple(to_numpy(std::move(steps), {n_steps}), to_numpy(std::move(offsets), {n_offsets}));
+    }
+
+    void add(Array1<int32_t> paths, Array1<int64_t> path_offsets, Array1<int64_t> counts, Array2<uint64_t> hashes,
+             Array2<int64_t> hists) {
+        const std::vector<dpdt::Path> given = read_paths(paths, path_offsets);
+        const size_t R = given.size();
+        if (counts.shape(0) != R || hashes.shape(0) != R || hashes.shape(1) != 2 || hists.shape(0) != R ||
+            static_cast<int64_t>(hists.shape(1)) != histogram_size())
+            throw nb::value_error("counts (R,), hashes (R, 2) and hists (R, histogram_size) must match the R paths");
+        std::visit(
+            [&](auto& fit) {
+                for (size_t r = 0; r < R; ++r)
+                    fit->add(given[r], counts(r), dpdt::SubsetHash{hashes(r, 0), hashes(r, 1)},
+                             hists.data() + r * hists.shape(1));
+            },
+            fit_);
+    }
+
+    nb::dict result() {
+        dpdt::FitResult copy = std::visit([](auto& fit) { return fit->result(); }, fit_);
+        return result_dict(std::move(copy), value_dim_, dpdt::RootPlan::Mode::Local);
+    }
+    int64_t histogram_size() const { return std::visit([](auto& f) { return f->histogram_size(); }, fit_); }
+    int64_t rounds() const { return std::visit([](auto& f) { return f->rounds(); }, fit_); }
+    int64_t states() const { return std::visit([](auto& f) { return f->states(); }, fit_); }
+    int64_t histogram_bytes() const { return std::visit([](auto& f) { return f->histogram_bytes(); }, fit_); }
+    bool complete() const { return std::visit([](auto& f) { return f->complete(); }, fit_); }
+
+  private:
+    std::variant<std::unique_ptr<dpdt::RemoteFit<dpdt::Classification>>,
+                 std::unique_ptr<dpdt::RemoteFit<dpdt::SquaredError>>>
+        fit_;
+    size_t value_dim_ = 1;
+};
 
 // Boosting fits many trees on the same X: it is presorted, or binned, once into a PreparedData.
 // A binned one owns a copy of its codes, which its BinnedData points into (a moved vector keeps
@@ -551,6 +736,28 @@ NB_MODULE(_core, m) {
           "codes"_a.noconvert().none() = nb::none(), "n_bins"_a.noconvert().none() = nb::none(),
           "upper"_a.noconvert().none() = nb::none(), "count_root_tasks"_a = false, "root_tasks"_a.none() = nb::none(),
           "root_solutions"_a.none() = nb::none());
+    m.def("quantity_mass", &quantity_mass, "kind"_a, "y"_a, "sample_weight"_a.noconvert(), "n_classes"_a,
+          "Sum over the rows of each fixed-point quantity's absolute value (dpdt/remote.hpp): add the machines' "
+          "arrays and pass the total as `mass`.");
+    m.def("state_histograms", &state_histograms, "kind"_a, "codes"_a.noconvert(), "y"_a,
+          "sample_weight"_a.noconvert(), "first_id"_a, "paths"_a.noconvert(), "path_offsets"_a.noconvert(),
+          nb::kw_only(), "n_bins"_a.noconvert(), "upper"_a.noconvert(), "n_classes"_a, "mass"_a.noconvert(),
+          "(counts, hashes, hists) of the states named by the paths, on these rows (ids first_id on): exact "
+          "integer sums, to be added over the machines (dpdt/remote.hpp).");
+    nb::class_<RemoteFitHandle>(m, "RemoteFit", "The driver of a fit whose rows live on other machines (dpdt/remote.hpp).")
+        .def(nb::init<const std::string&, dpdt::Params, Array1<int32_t>, Array1<double>, int, Array1<double>>(),
+             "kind"_a, "params"_a, "n_bins"_a.noconvert(), "upper"_a.noconvert(), "n_classes"_a, "mass"_a.noconvert())
+        .def("run", &RemoteFitHandle::run, "max_states"_a = 0,
+             "One round: (paths, path_offsets) of the states still needed, at most max_states > 0 of them; none: "
+             "done.")
+        .def("add", &RemoteFitHandle::add, "paths"_a.noconvert(), "path_offsets"_a.noconvert(), "counts"_a.noconvert(),
+             "hashes"_a.noconvert(), "hists"_a.noconvert(), "Records the summed answers for these paths.")
+        .def("result", &RemoteFitHandle::result, "The complete fit, as fit_classifier / fit_regressor return it.")
+        .def_prop_ro("histogram_size", &RemoteFitHandle::histogram_size)
+        .def_prop_ro("rounds", &RemoteFitHandle::rounds)
+        .def_prop_ro("states", &RemoteFitHandle::states)
+        .def_prop_ro("histogram_bytes", &RemoteFitHandle::histogram_bytes)
+        .def_prop_ro("complete", &RemoteFitHandle::complete);
     nb::class_<PreparedData>(m, "PreparedData", "Training features presorted or binned once, for many fits.")
         .def_prop_ro("n_samples", [](const PreparedData& d) { return d.n; })
         .def_prop_ro("n_features", [](const PreparedData& d) { return d.p; })

@@ -2,4 +2,5 @@
 
 namespace dpdt {
 DPDT_INSTANTIATE(Classification)
+DPDT_INSTANTIATE_REMOTE(Classification)
 }  // namespace dpdt

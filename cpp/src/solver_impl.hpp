@@ -20,6 +20,7 @@
 #include "dpdt/layout.hpp"
 #include "dpdt/lookahead.hpp"
 #include "dpdt/memory.hpp"
+#include "dpdt/remote.hpp"
 #include "dpdt/run_loop.hpp"
 #include "dpdt/screen.hpp"
 #include "dpdt/split_search.hpp"
@@ -131,7 +132,7 @@ class Search {
         : layout_(layout), obj_(objective), params_(params), loop_(loop), workspaces_(loop.n_workers()) {
         std::vector<double> root(obj_.dim());
         const View all = layout.root();
-        node_stats(obj_, L::ids(all), all.m, root.data());
+        layout.stats(obj_, all, root.data());
         total_weight_ = obj_.weight(root.data());
         for (int32_t f = 0; f < static_cast<int32_t>(layout.p()); ++f) all_features_.push_back(f);
         limits_.min_samples = params.min_samples_leaf;
@@ -256,7 +257,7 @@ class Search {
     std::shared_ptr<Solution> expand(View node, SubsetHash hash, int depth,
                                      std::vector<Candidate>& candidates, Workspace& ws) {
         std::vector<double> stats(obj_.dim());
-        node_stats(obj_, L::ids(node), node.m, stats.data());
+        layout_.stats(obj_, node, stats.data());
         auto sol = new_state(node.m, std::move(stats));
 
         const int remaining = params_.max_depth - depth;
@@ -506,8 +507,8 @@ class Search {
         std::vector<std::pair<SolutionPtr, SolutionPtr>> children;
         const int D = obj_.dim();
         for (const SplitRecord& split : chosen) {
-            std::vector<double> left(D, 0.0), right(D);
-            layout_.for_each_left(node, split, [&](int32_t i) { obj_.add(left.data(), i); });
+            std::vector<double> left(D), right(D);
+            layout_.left_stats(obj_, node, split, left.data());
             for (int d = 0; d < D; ++d) right[d] = sol.stats[d] - left[d];
             Candidate c;
             c.split = split;
@@ -573,13 +574,11 @@ class Search {
         for (SplitRecord s : splits) {
             stop_point();
             // A split found deep in the generator's tree is applied to the whole state.
-            double wl = 0.0;
             Candidate c;
-            s.n_left = layout_.for_each_left(node, s, [&](int32_t i) {
-                wl += obj_.w[i];
-                c.left_hash.a += mix_a(i);
-                c.left_hash.b += mix_b(i);
-            });
+            const LeftSide left = layout_.left_side(obj_, node, s);
+            s.n_left = left.n;
+            c.left_hash = left.hash;
+            const double wl = left.weight;
             if (!limits_.allow(s.n_left, node.m - s.n_left, wl, sol.total - wl)) continue;
             route_missing(node, s);
             c.split = s;
@@ -745,12 +744,12 @@ class Search {
             if (!subsample) {
                 CartNode& small = left->view.m <= right->view.m ? *left : *right;
                 CartNode& large = &small == left.get() ? *right : *left;
-                small.hash = hash_of(L::ids(small.view), small.view.m);
+                small.hash = layout_.hash(small.view);
                 large.hash = SubsetHash{cn->hash.a - small.hash.a, cn->hash.b - small.hash.b};
             }
             for (auto* child : {&left, &right}) {
                 (*child)->stats.resize(obj_.dim());
-                node_stats(obj_, L::ids((*child)->view), (*child)->view.m, (*child)->stats.data());
+                layout_.stats(obj_, (*child)->view, (*child)->stats.data());
                 (*child)->total = obj_.weight((*child)->stats.data());
             }
             consider(std::move(left));
@@ -966,7 +965,7 @@ FitResult run(const L& layout, const O& objective, const Params& params, const P
     Search<O, L> search(layout, objective, params, loop);
     Root<O, L> root;
     root.view = layout.root();
-    root.hash = hash_of(L::ids(root.view), root.view.m);
+    root.hash = layout.hash(root.view);
     std::vector<int64_t> tasks;
     solve_root(layout, objective, search, loop, plan, root, tasks);
 
@@ -1005,6 +1004,15 @@ FitResult fit(const BinnedData<Code>& data, const O& objective, const Params& pa
               const RootPlan& plan) {
     return run(BinnedLayout<Code, O>(data, objective), objective, params, poll, plan);
 }
+
+template <class O>
+FitResult fit_remote(const RemoteLayout<O>& layout, const O& objective, const Params& params, const Poll& poll) {
+    return run(layout, objective, params, poll, RootPlan{});
+}
+
+// The fits of objective O on samples held by other machines (dpdt/remote.hpp).
+#define DPDT_INSTANTIATE_REMOTE(O) \
+    template FitResult fit_remote(const RemoteLayout<O>&, const O&, const Params&, const Poll&);
 
 // The fits of objective O, for the exact and both binned layouts.
 #define DPDT_INSTANTIATE(O)                                                                              \

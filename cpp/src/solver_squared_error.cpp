@@ -2,4 +2,5 @@
 
 namespace dpdt {
 DPDT_INSTANTIATE(SquaredError)
+DPDT_INSTANTIATE_REMOTE(SquaredError)
 }  // namespace dpdt

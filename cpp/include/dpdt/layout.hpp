@@ -27,8 +27,16 @@
 #include "dpdt/objective.hpp"
 #include "dpdt/run_loop.hpp"
 #include "dpdt/split_search.hpp"
+#include "dpdt/subset_hash.hpp"
 
 namespace dpdt {
+
+// What a split sends left: what the solver needs to make it a candidate.
+struct LeftSide {
+    int32_t n = 0;
+    double weight = 0.0;
+    SubsetHash hash;
+};
 
 class ExactLayout {
   public:
@@ -85,6 +93,29 @@ class ExactLayout {
 
     bool has_missing(const View& v, int32_t feature) const { return count_missing(data, v, feature) > 0; }
 
+    // The view's statistics, and its subset hash.
+    template <class O>
+    void stats(const O& obj, const View& v, double* out) const { node_stats(obj, ids(v), v.m, out); }
+    SubsetHash hash(const View& v) const { return hash_of(ids(v), v.m); }
+
+    // What split `s` sends left on the view: count, weight and subset hash.
+    template <class O>
+    LeftSide left_side(const O& obj, const View& v, const SplitRecord& s) const {
+        LeftSide out;
+        out.n = for_each_left(v, s, [&](int32_t i) {
+            out.weight += obj.w[i];
+            out.hash.a += mix_a(i);
+            out.hash.b += mix_b(i);
+        });
+        return out;
+    }
+    // The statistics of the samples split `s` sends left.
+    template <class O>
+    void left_stats(const O& obj, const View& v, const SplitRecord& s, double* out) const {
+        std::fill(out, out + obj.dim(), 0.0);
+        for_each_left(v, s, [&](int32_t i) { obj.add(out, i); });
+    }
+
     // The children's views in `left` and `right`; `s.n_left` is its count on `v`, `mask` an
     // all-zero byte per sample of the dataset, left all zero.
     template <class O>
@@ -106,6 +137,7 @@ class ExactLayout {
 // code n_bins[f] is a missing value.
 template <class Code>
 struct BinnedData {
+    using CodeType = Code;
     int64_t n = 0, p = 0;
     const Code* codes = nullptr;      // row-major n x p, owned by the caller
     std::vector<int32_t> n_bins;      // bins of present values, per feature
@@ -152,24 +184,36 @@ struct FixedQuantities {
     std::vector<double> unit;   // per quantity
     std::vector<double> stat_unit;   // per statistic, then 1 for the sample count
 
-    FixedQuantities(const O& obj, int64_t n) : columns(obj.fixed_dim()), q(n * obj.fixed_dim()), unit(columns) {
-        std::vector<double> v(static_cast<size_t>(n) * columns);
-        std::vector<double> mass(columns, 0.0);
-        for (int64_t i = 0; i < n; ++i) {
-            obj.quantities(static_cast<int32_t>(i), &v[i * columns]);
-            for (int c = 0; c < columns; ++c) mass[c] += std::abs(v[i * columns + c]);
-        }
+    FixedQuantities(const O& obj, int64_t n) : FixedQuantities(obj, n, mass_of(obj, n)) {}
+    // With the units of a `mass` summed elsewhere (dpdt/remote.hpp: over every machine's samples),
+    // which must be at least this data's own.
+    FixedQuantities(const O& obj, int64_t n, const std::vector<double>& mass)
+        : columns(obj.fixed_dim()), q(n * obj.fixed_dim()), unit(columns) {
+        if (static_cast<int>(mass.size()) != columns) throw std::invalid_argument("mass needs one entry per quantity");
         for (int c = 0; c < columns; ++c) {
             if (!std::isfinite(mass[c])) throw std::invalid_argument("the targets, weights or gradients overflow");
             // Never below the smallest double, so that a subnormal mass cannot divide by zero.
             unit[c] = mass[c] > 0.0 ? std::ldexp(1.0, std::max(std::ilogb(mass[c]) + 1 - 62, -1074)) : 1.0;
         }
-        for (int64_t i = 0; i < n; ++i)
-            for (int c = 0; c < columns; ++c) q[i * columns + c] = std::llrint(v[i * columns + c] / unit[c]);
+        std::vector<double> v(static_cast<size_t>(columns));
+        for (int64_t i = 0; i < n; ++i) {
+            obj.quantities(static_cast<int32_t>(i), v.data());
+            for (int c = 0; c < columns; ++c) q[i * columns + c] = std::llrint(v[c] / unit[c]);
+        }
         for (int d = 0; d < obj.dim(); ++d) stat_unit.push_back(unit[obj.quantity_of(d)]);
         stat_unit.push_back(1.0);
     }
     const int64_t* of(int32_t i) const { return q.data() + static_cast<int64_t>(i) * columns; }
+
+    // The sum over the samples of each quantity's absolute value, which sets its unit.
+    static std::vector<double> mass_of(const O& obj, int64_t n) {
+        std::vector<double> mass(static_cast<size_t>(obj.fixed_dim()), 0.0), v(mass.size());
+        for (int64_t i = 0; i < n; ++i) {
+            obj.quantities(static_cast<int32_t>(i), v.data());
+            for (size_t c = 0; c < v.size(); ++c) mass[c] += std::abs(v[c]);
+        }
+        return mass;
+    }
 };
 
 template <class Code, class O>
@@ -184,7 +228,10 @@ class BinnedLayout {
     static constexpr bool kExact = false;
 
     BinnedLayout(const BinnedData<Code>& data, const O& obj)
-        : data(data), fixed_(obj, data.n), stride_(obj.dim() + 1), hist_size_(data.total_bins * stride_),
+        : BinnedLayout(data, obj, FixedQuantities<O>::mass_of(obj, data.n)) {}
+    // With the fixed-point units of a mass summed over more samples than these (dpdt/remote.hpp).
+    BinnedLayout(const BinnedData<Code>& data, const O& obj, const std::vector<double>& mass)
+        : data(data), fixed_(obj, data.n, mass), stride_(obj.dim() + 1), hist_size_(data.total_bins * stride_),
           word_offset_(word_offsets(data)), id_(next_id()) {}
 
     int64_t n() const { return data.n; }
@@ -196,6 +243,10 @@ class BinnedLayout {
         return v;
     }
     static const int32_t* ids(const View& v) { return v.ids; }
+    // int64 numbers in one histogram.
+    int64_t histogram_size() const { return hist_size_; }
+    // Adds the histogram of the view's samples into h (histogram_size() numbers).
+    void add_into(const O& obj, const View& v, int64_t* h) const { add_histogram(obj, v, h, nullptr); }
 
     void best_loss_splits(const O& obj, const View& v, const LeafLimits& limits, const double* stats,
                           std::vector<SplitRecord>& out, bool /*only_best*/ = false) const {
@@ -308,9 +359,44 @@ class BinnedLayout {
     }
 
     bool has_missing(const View& v, int32_t feature) const {
+        if (v.hist != nullptr) return v.hist[((data.offset[feature] + data.n_bins[feature]) * stride_) + stride_ - 1] > 0;
         for (int32_t j = 0; j < v.m; ++j)
             if (data.code(v.ids[j], feature) == data.n_bins[feature]) return true;
         return false;
+    }
+
+    // The statistics of a binned layout are always read off fixed-point sums (a histogram's or the
+    // samples'): the same numbers whichever way a state was reached and however its samples are
+    // spread over machines (dpdt/remote.hpp).
+    void stats(const O& obj, const View& v, double* out) const {
+        std::vector<int64_t> fixed(static_cast<size_t>(stride_), 0);
+        if (v.hist != nullptr) {
+            add_cells(v.hist, 0, data.n_bins[0], fixed.data());   // every bin, the missing one too
+        } else {
+            for (int32_t j = 0; j < v.m; ++j) add_sample(obj, v.ids[j], fixed.data());
+        }
+        in_units(obj, fixed.data(), out);
+    }
+    SubsetHash hash(const View& v) const { return hash_of(v.ids, v.m); }
+
+    LeftSide left_side(const O& obj, const View& v, const SplitRecord& s) const {
+        std::vector<int64_t> fixed(static_cast<size_t>(stride_), 0);
+        LeftSide out;
+        out.n = for_each_left(v, s, [&](int32_t i) {
+            add_sample(obj, i, fixed.data());
+            out.hash.a += mix_a(i);
+            out.hash.b += mix_b(i);
+        });
+        out.weight = weight_of(obj, fixed.data());
+        return out;
+    }
+    void left_stats(const O& obj, const View& v, const SplitRecord& s, double* out) const {
+        std::vector<int64_t> fixed(static_cast<size_t>(stride_), 0);
+        if (v.hist != nullptr)
+            left_cells(v.hist, s, fixed.data());
+        else
+            for_each_left(v, s, [&](int32_t i) { add_sample(obj, i, fixed.data()); });
+        in_units(obj, fixed.data(), out);
     }
 
     // The children's views, in `left` and `right`. Their histograms are kept when the parent's is
@@ -352,7 +438,35 @@ class BinnedLayout {
 
     const BinnedData<Code>& data;
 
-  private:
+  protected:
+    // Adds bins [0, last] of feature f of histogram h (last < 0: its missing bin alone) into fixed.
+    void add_cells(const int64_t* h, int64_t f, int32_t last, int64_t* fixed) const {
+        const int32_t first = last < 0 ? data.n_bins[f] : 0;
+        last = last < 0 ? data.n_bins[f] : last;
+        for (int32_t b = first; b <= last; ++b) {
+            const int64_t* cell = h + (data.offset[f] + b) * stride_;
+            for (int64_t d = 0; d < stride_; ++d) fixed[d] += cell[d];
+        }
+    }
+    // The fixed-point sums (and count) of what split s sends left, read off the histogram h.
+    void left_cells(const int64_t* h, const SplitRecord& s, int64_t* fixed) const {
+        add_cells(h, s.feature, s.bin, fixed);
+        if (s.missing_left) add_cells(h, s.feature, -1, fixed);
+    }
+    void add_sample(const O& obj, int32_t i, int64_t* fixed) const {
+        obj.add_fixed(fixed, i, fixed_.of(i));
+        fixed[stride_ - 1] += 1;
+    }
+    // Fixed-point sums as the objective's statistics, as the scans read them.
+    void in_units(const O& obj, const int64_t* fixed, double* out) const {
+        for (int d = 0; d < obj.dim(); ++d) out[d] = static_cast<double>(fixed[d]) * fixed_.stat_unit[d];
+    }
+    double weight_of(const O& obj, const int64_t* fixed) const {
+        std::vector<double> stats(static_cast<size_t>(obj.dim()));
+        in_units(obj, fixed, stats.data());
+        return obj.weight(stats.data());
+    }
+
     bool goes_left(int32_t i, const SplitRecord& s) const {
         const int32_t code = data.code(i, s.feature);
         return code == data.n_bins[s.feature] ? s.missing_left : code <= s.bin;

@@ -1,0 +1,352 @@
+// Fits whose samples live on other machines (dpdt.dask). The driver runs the binned search itself,
+// the same code as a local binned fit, on states it knows only by their sums over every machine's
+// rows: sample count, subset hash and fixed-point histogram, all exact integer sums, so that any
+// partitioning of the rows gives the local fit's tree bit for bit.
+//
+// A state is named by its path from the root, the splits that select its rows. The driver cannot
+// know which states its search will reach before it has the histograms that choose the splits, so
+// a fit is a sequence of rounds: RemoteFit::run() replays the whole search on the states known so
+// far, a state it does not know yet being a leaf without samples, and returns the paths of those it
+// met; the machines sum their rows' answers (state_histograms) and RemoteFit::add() records them.
+// A round reveals the states one split deeper (a generator's CART grows one level per round), and
+// the search that meets no unknown state is the local fit's, complete. Of two children of a known
+// state only the smaller is asked for: the other is the parent minus it (LightGBM's subtraction).
+#pragma once
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "dpdt/layout.hpp"
+#include "dpdt/params.hpp"
+#include "dpdt/run_loop.hpp"
+#include "dpdt/solver.hpp"
+#include "dpdt/subset_hash.hpp"
+
+namespace dpdt {
+
+// One split on a path: the rows of the state before it that split (feature, bin, missing_left) of
+// the binned layout sends to the side `left` (1) or right (0).
+struct PathStep {
+    int32_t feature = 0, bin = 0, missing_left = 0, left = 0;
+};
+using Path = std::vector<PathStep>;
+
+// Whether a row of bin codes `row` satisfies the step (n_bins: the features' present bins).
+template <class Code>
+bool satisfies(const Code* row, const int32_t* n_bins, const PathStep& s) {
+    const int32_t code = row[s.feature];
+    const bool goes_left = code == n_bins[s.feature] ? s.missing_left != 0 : code <= s.bin;
+    return goes_left == (s.left != 0);
+}
+
+// A state as the driver knows it: sums over every machine's rows.
+struct RemoteState {
+    int32_t m = 0;
+    SubsetHash hash;
+    std::vector<int64_t> hist;   // the binned layout's histogram
+};
+
+// The states met so far, by path (a tree of nodes; node 0 is the root), the known ones, and the
+// unknown ones the current round met.
+class RemoteStore {
+  public:
+    RemoteStore() : nodes_(1) {}
+
+    // The node of the path `parent` + step, made on first use.
+    int32_t child(int32_t parent, const PathStep& step) {
+        const auto key = std::make_tuple(parent, step.feature, step.bin, step.missing_left, step.left);
+        auto it = index_.find(key);
+        if (it != index_.end()) return it->second;
+        const auto node = static_cast<int32_t>(nodes_.size());
+        nodes_.push_back(Node{parent, step});
+        index_.emplace(key, node);
+        return node;
+    }
+    int32_t node_of(const Path& path) {
+        int32_t node = 0;
+        for (const PathStep& s : path) node = child(node, s);
+        return node;
+    }
+    Path path_of(int32_t node) const {
+        Path path;
+        for (; node > 0; node = nodes_[node].parent) path.push_back(nodes_[node].step);
+        return Path(path.rbegin(), path.rend());
+    }
+
+    const RemoteState* find(int32_t node) const {
+        auto it = known_.find(node);
+        return it == known_.end() ? nullptr : &it->second;
+    }
+    const RemoteState* put(int32_t node, RemoteState state) {
+        held_bytes_ += static_cast<int64_t>(state.hist.size() * sizeof(int64_t));
+        return &known_.insert_or_assign(node, std::move(state)).first->second;
+    }
+    void request(int32_t node) { requested_.insert(node); }
+
+    // The unknown states met since the last call, in node order.
+    std::vector<int32_t> take_requests() {
+        std::vector<int32_t> out(requested_.begin(), requested_.end());
+        requested_.clear();
+        return out;
+    }
+    bool has_requests() const { return !requested_.empty(); }
+    int64_t known() const { return static_cast<int64_t>(known_.size()); }
+    int64_t held_bytes() const { return held_bytes_; }
+
+  private:
+    struct Node {
+        int32_t parent = -1;
+        PathStep step;
+    };
+    std::vector<Node> nodes_;
+    std::map<std::tuple<int32_t, int32_t, int32_t, int32_t, int32_t>, int32_t> index_;
+    std::unordered_map<int32_t, RemoteState> known_;
+    std::set<int32_t> requested_;
+    int64_t held_bytes_ = 0;
+};
+
+// A state of the remote layout: known (its histogram set, ids null) or unknown (no samples, no
+// histogram: a leaf for the round's search).
+struct RemoteView : IdView {
+    int32_t node = 0;
+};
+
+// The binned layout on states known by their sums (see above). It keeps the binned layout's scans,
+// which read histograms only, and replaces what reads samples; the search is single-threaded.
+template <class O>
+class RemoteLayout : public BinnedLayout<uint8_t, O> {
+    using Base = BinnedLayout<uint8_t, O>;
+
+  public:
+    using View = RemoteView;
+    using Buffer = typename Base::Buffer;
+
+    // `bins`: the features' bins, without samples (n = 0); `mass` the quantities' mass over every
+    // machine's rows, which sets the fixed-point units there too.
+    RemoteLayout(const BinnedData<uint8_t>& bins, const O& obj, const std::vector<double>& mass, RemoteStore& store)
+        : Base(bins, obj, mass), store_(store) {}
+
+    int64_t n() const { return 0; }   // no sample is here (the workspaces need no mask)
+    View root() const { return view_of(0, true); }
+    View with_histogram(const O&, View v, Buffer&) const { return v; }
+    SubsetHash hash(const View& v) const {
+        if (const RemoteState* s = store_.find(v.node)) return s->hash;
+        return unknown_hash(v.node);
+    }
+
+    LeftSide left_side(const O& obj, const View& v, const SplitRecord& s) const {
+        std::vector<int64_t> fixed(static_cast<size_t>(this->stride_), 0);
+        this->left_cells(v.hist, s, fixed.data());
+        LeftSide out;
+        out.n = static_cast<int32_t>(fixed.back());
+        out.weight = this->weight_of(obj, fixed.data());
+        const int32_t node = child_node(v, s, true);
+        const RemoteState* left = resolve(v, s, out.n, true);
+        out.hash = left != nullptr ? left->hash : unknown_hash(node);
+        return out;
+    }
+
+    std::pair<View, View> partition(const O&, const View& v, const SplitRecord& s, std::vector<uint8_t>&, Buffer&,
+                                    Buffer&) const {
+        std::vector<int64_t> fixed(static_cast<size_t>(this->stride_), 0);
+        this->left_cells(v.hist, s, fixed.data());
+        const auto n_left = static_cast<int32_t>(fixed.back());
+        resolve(v, s, n_left, true);
+        return {view_of(child_node(v, s, true), false), view_of(child_node(v, s, false), false)};
+    }
+
+  private:
+    static SubsetHash unknown_hash(int32_t node) {
+        const auto k = static_cast<uint64_t>(node);
+        return SubsetHash{splitmix64(k ^ 0xa0761d6478bd642fULL), splitmix64(k ^ 0xe7037ed1a0b428dbULL)};
+    }
+
+    // The step of split s to one side; a state without missing values of the feature names both of
+    // its routes of a missing value the same way.
+    PathStep step(const View& v, const SplitRecord& s, bool left) const {
+        const bool missing = Base::has_missing(v, s.feature);
+        return PathStep{s.feature, s.bin, missing && s.missing_left ? 1 : 0, left ? 1 : 0};
+    }
+    int32_t child_node(const View& v, const SplitRecord& s, bool left) const {
+        return store_.child(v.node, step(v, s, left));
+    }
+
+    // The state of `node`; an unknown one is asked for if `ask`.
+    View view_of(int32_t node, bool ask) const {
+        View v;
+        v.node = node;
+        if (const RemoteState* s = store_.find(node)) {
+            v.m = s->m;
+            v.hist = s->hist.data();
+        } else if (ask) {
+            store_.request(node);
+        }
+        return v;
+    }
+
+    // The side `left` of split s of the known state v: known, found as v minus the other side, or
+    // unknown (null) with the smaller side asked for.
+    const RemoteState* resolve(const View& v, const SplitRecord& s, int32_t n_left, bool left) const {
+        const int32_t l = child_node(v, s, true), r = child_node(v, s, false);
+        const RemoteState* ls = store_.find(l);
+        const RemoteState* rs = store_.find(r);
+        if (ls == nullptr && rs == nullptr) {
+            store_.request(2 * static_cast<int64_t>(n_left) <= v.m ? l : r);
+            return nullptr;
+        }
+        const RemoteState* parent = store_.find(v.node);
+        if (ls == nullptr) ls = store_.put(l, minus(*parent, *rs));
+        if (rs == nullptr) rs = store_.put(r, minus(*parent, *ls));
+        return left ? ls : rs;
+    }
+    static RemoteState minus(const RemoteState& parent, const RemoteState& side) {
+        RemoteState out;
+        out.m = parent.m - side.m;
+        out.hash = SubsetHash{parent.hash.a - side.hash.a, parent.hash.b - side.hash.b};
+        out.hist.resize(parent.hist.size());
+        for (size_t c = 0; c < out.hist.size(); ++c) out.hist[c] = parent.hist[c] - side.hist[c];
+        return out;
+    }
+
+    RemoteStore& store_;
+};
+
+// For each path, on one machine's rows (ids first_id, first_id + 1, ... in the fit's numbering):
+// the count, the subset hash and the binned layout's histogram in the units of the fit's `mass`,
+// into counts[r], hashes[2 r .. 2 r + 1] and hists[r * hist_size ...].
+template <class O, class Code>
+void state_histograms(const BinnedData<Code>& data, const O& obj, const std::vector<double>& mass, int64_t first_id,
+                      const std::vector<Path>& paths, int64_t* counts, uint64_t* hashes, int64_t* hists) {
+    const BinnedLayout<Code, O> layout(data, obj, mass);
+    const int64_t size = layout.histogram_size();
+    // Paths in lexicographic order share their prefixes' row lists: `rows[k]` holds the rows of the
+    // current path's first k steps.
+    std::vector<size_t> order(paths.size());
+    for (size_t r = 0; r < order.size(); ++r) order[r] = r;
+    auto less = [](const PathStep& a, const PathStep& b) {
+        return std::tie(a.feature, a.bin, a.missing_left, a.left) < std::tie(b.feature, b.bin, b.missing_left, b.left);
+    };
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return std::lexicographical_compare(paths[a].begin(), paths[a].end(), paths[b].begin(), paths[b].end(), less);
+    });
+    std::vector<std::vector<int32_t>> rows(1, data.all_ids);
+    const Path* previous = nullptr;
+    for (size_t r : order) {
+        const Path& path = paths[r];
+        size_t shared = 0;
+        if (previous != nullptr)
+            while (shared < path.size() && shared < previous->size() && shared + 1 < rows.size() &&
+                   std::tie(path[shared].feature, path[shared].bin, path[shared].missing_left, path[shared].left) ==
+                       std::tie((*previous)[shared].feature, (*previous)[shared].bin,
+                                (*previous)[shared].missing_left, (*previous)[shared].left))
+                ++shared;
+        rows.resize(shared + 1);
+        for (size_t k = shared; k < path.size(); ++k) {
+            stop_point();
+            const PathStep& s = path[k];
+            if (s.feature < 0 || s.feature >= data.p || s.bin < 0 || s.bin >= data.n_bins[s.feature])
+                throw std::invalid_argument("a path's split names a feature or bin the data does not have");
+            std::vector<int32_t> kept;
+            for (int32_t i : rows.back())
+                if (satisfies(data.codes + static_cast<int64_t>(i) * data.p, data.n_bins.data(), s)) kept.push_back(i);
+            rows.push_back(std::move(kept));
+        }
+        previous = &path;
+        const std::vector<int32_t>& ids = rows.back();
+        counts[r] = static_cast<int64_t>(ids.size());
+        SubsetHash h;
+        for (int32_t i : ids) {
+            const auto id = static_cast<int32_t>(first_id + i);
+            h.a += mix_a(id);
+            h.b += mix_b(id);
+        }
+        hashes[2 * r] = h.a;
+        hashes[2 * r + 1] = h.b;
+        int64_t* out = hists + static_cast<int64_t>(r) * size;
+        std::fill(out, out + size, 0);
+        layout.add_into(obj, IdView{static_cast<int32_t>(ids.size()), ids.data(), nullptr}, out);
+    }
+}
+
+// The search of a local binned fit, on the remote layout (instantiated with the solver).
+template <class O>
+FitResult fit_remote(const RemoteLayout<O>& layout, const O& objective, const Params& params, const Poll& poll);
+
+// The driver's side of a remote fit: its rounds (see the top of this file).
+template <class O>
+class RemoteFit {
+  public:
+    // `objective` holds no samples (its statistics' functions serve); `n_bins` and `upper` are the
+    // features' bins as for a local binned fit; `mass` the quantities' mass over every machine.
+    RemoteFit(const O& objective, const Params& params, const std::vector<int32_t>& n_bins, const std::vector<double>& upper,
+              std::vector<double> mass)
+        : objective_(objective), params_(params), mass_(std::move(mass)),
+          bins_(nullptr, 0, static_cast<int64_t>(n_bins.size()), n_bins, upper.data()) {
+        if (params_.time_limit > 0.0) throw std::invalid_argument("a fit split over machines cannot have a time limit");
+        if (params_.single_alpha >= 0.0)
+            throw std::invalid_argument("the bounded search serves exact-threshold classification on one machine only");
+        // The rounds' searches read histograms only: one thread, and no projection of a search
+        // whose unknown states are leaves.
+        params_.n_threads = 1;
+        params_.stop_on_course = false;
+        layout_ = std::make_unique<RemoteLayout<O>>(bins_, objective_, mass_, store_);
+    }
+
+    // One round: the search on the states known so far. Returns the paths of the states it met
+    // without knowing them, at most max_states > 0 of them (the others are met again next round:
+    // a cap bounds a round's bytes, not the tree); none: the search is complete and result()
+    // holds it.
+    std::vector<Path> run(const Poll& poll, int64_t max_states = 0) {
+        FitResult round = fit_remote(*layout_, objective_, params_, poll);
+        ++rounds_;
+        std::vector<int32_t> nodes = store_.take_requests();
+        if (max_states > 0 && static_cast<int64_t>(nodes.size()) > max_states) nodes.resize(max_states);
+        std::vector<Path> paths;
+        for (int32_t node : nodes) paths.push_back(store_.path_of(node));
+        if (paths.empty()) {
+            result_ = std::move(round);
+            complete_ = true;
+        }
+        return paths;
+    }
+
+    // A state's sums over every machine: m rows, their subset hash, their histogram
+    // (histogram_size() numbers).
+    void add(const Path& path, int64_t m, SubsetHash hash, const int64_t* hist) {
+        if (m < 0 || m > INT32_MAX - 1) throw std::invalid_argument("a state's row count must be in [0, 2**31 - 2]");
+        RemoteState state;
+        state.m = static_cast<int32_t>(m);
+        state.hash = hash;
+        state.hist.assign(hist, hist + layout_->histogram_size());
+        store_.put(store_.node_of(path), std::move(state));
+    }
+
+    bool complete() const { return complete_; }
+    const FitResult& result() const {
+        if (!complete_) throw std::logic_error("the remote fit is not complete: run() still asks for states");
+        return result_;
+    }
+    int64_t histogram_size() const { return layout_->histogram_size(); }
+    int64_t rounds() const { return rounds_; }
+    int64_t states() const { return store_.known(); }
+    int64_t histogram_bytes() const { return store_.held_bytes(); }
+
+  private:
+    O objective_;
+    Params params_;
+    std::vector<double> mass_;
+    BinnedData<uint8_t> bins_;   // the bins alone, no sample
+    RemoteStore store_;
+    std::unique_ptr<RemoteLayout<O>> layout_;
+    FitResult result_;
+    bool complete_ = false;
+    int64_t rounds_ = 0;
+};
+
+}  // namespace dpdt
