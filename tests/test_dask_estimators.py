@@ -3,6 +3,7 @@
 import concurrent.futures
 import doctest
 import os
+import signal
 
 import numpy as np
 import pytest
@@ -283,14 +284,14 @@ def test_dataframe_fit_and_to_local_round_trips(client, tmp_path):
 
 
 def _kill_one_worker(client):
-    """A hook for the fit's rounds: kill a worker process once (its nanny restarts it)."""
+    """A hook for the fit's rounds: kill a worker's process once (its nanny starts another)."""
     killed = []
 
     def hook(round_number):
         if round_number == 1 and not killed:
-            address = sorted(client.scheduler_info()["workers"])[0]
-            client.run(os._exit, 1, workers=[address], wait=False)
-            killed.append(address)
+            pid = min(client.run(os.getpid).values())
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
 
     return hook, killed
 
@@ -309,7 +310,9 @@ def test_a_worker_killed_mid_fit_recomputes_its_partitions():
             fit = pool.submit(est.fit, chunked(X, (50,) * 6), chunked(y, (50,) * 6),
                               chunked(weight, (50,) * 6))
             fit.result(timeout=120)   # no hang
-        assert killed
+        # The killed worker (and the binned partitions it held) is gone: its nanny started
+        # another in its place.
+        assert killed and killed[0] not in client.run(os.getpid).values()
         assert_same_fit(est.to_local(), reference)
 
 

@@ -49,6 +49,10 @@ from ._search_policy import needs_exact_thresholds
 from ._tree import Tree
 from ._validation import binary_exponent
 
+#: The most bytes of histograms one round of a fit asks each partition for (and the driver gets,
+#: summed): the states beyond are asked for in later rounds, which changes no tree.
+ROUND_BYTES = 256 * 2**20
+
 CLIENT = Param(
     "client", None, [distributed.Client, None], "distributed.Client or None", """
     The client of the cluster that holds the data and runs the partitions' tasks; None means
@@ -421,6 +425,8 @@ class _DaskDPDTree(BaseEstimator):
         mass = np.sum(masses, axis=0)
         fit = _core.RemoteFit(kind, core_params(_core.Params, prepared.plan.params), n_bins, upper,
                               n_classes, mass)
+        # A round asks for at most ROUND_BYTES of histograms: the rest wait for later rounds.
+        round_states = max(1, ROUND_BYTES // (8 * fit.histogram_size))
         self._round_log = []
         progress = reporter(self.verbose, type(self).__name__, "rounds",
                             pending="rounds of histograms")
@@ -430,12 +436,12 @@ class _DaskDPDTree(BaseEstimator):
             with progress:
                 while True:
                     tick = time.perf_counter()
-                    paths, offsets = fit.run()
+                    paths, offsets = fit.run(max_states=round_states)
                     driver = time.perf_counter() - tick
                     if len(offsets) == 1:
                         break
                     answers = [client.submit(parts.histograms, kind, part, paths, offsets,
-                                             n_bins, n_classes, mass, pure=False)
+                                             n_bins, upper, n_classes, mass, pure=False)
                                for part in binned_parts]
                     total = _tree_reduce(client, answers, parts.add_answers,
                                          name="dpdt-histogram-sum")

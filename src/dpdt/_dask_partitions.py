@@ -201,11 +201,11 @@ def quantity_mass(kind, part, n_classes):
     return _core.quantity_mass(kind, y, weight, n_classes)
 
 
-def histograms(kind, part, paths, offsets, n_bins, n_classes, mass):
+def histograms(kind, part, paths, offsets, n_bins, upper, n_classes, mass):
     """Return the partition's (counts, hashes, histograms) of the states given by ``paths``."""
     codes, y, weight, first_id = part
     return _core.state_histograms(kind, codes, y, weight, first_id, paths, offsets,
-                                  n_bins=n_bins, n_classes=n_classes, mass=mass)
+                                  n_bins=n_bins, upper=upper, n_classes=n_classes, mass=mass)
 
 
 def add_answers(a, b):
