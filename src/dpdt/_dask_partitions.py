@@ -153,6 +153,10 @@ def row_keys(seed, ids):
 
 
 def _bottom(keys, ids, values, size):
+    """Return the ``size`` rows of smallest (key, id), in that order."""
+    if len(keys) > size:   # sort only the rows that can be among them
+        chosen = np.flatnonzero(keys <= np.partition(keys, size - 1)[size - 1])
+        keys, ids, values = keys[chosen], ids[chosen], values[chosen]
     order = np.lexsort((ids, keys))[:size]
     return keys[order], ids[order], values[order]
 
