@@ -4,6 +4,8 @@ import concurrent.futures
 import doctest
 import os
 import signal
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -352,3 +354,47 @@ def test_the_docstring_examples_run():
         for test in finder.find(estimator, globs={}):
             runner.run(test)
         assert runner.failures == 0
+
+
+@needs_remote_core
+def test_ctrl_c_during_a_round_cancels_its_tasks(client, monkeypatch):
+    # Ctrl-C while the driver waits for a round's histograms (slowed down here): the fit raises
+    # KeyboardInterrupt and the cluster forgets the round's tasks, though they still run.
+    X, y, weight = classification_data()
+    histograms = dask_estimators.parts.histograms
+
+    def slow_histograms(*args):
+        time.sleep(3)
+        return histograms(*args)
+
+    def interrupt_soon(round_number):
+        monkeypatch.setattr(dask_estimators.parts, "histograms", slow_histograms)
+        threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+
+    def histogram_tasks(dask_scheduler):
+        return [key for key in dask_scheduler.tasks if "histogram" in str(key)]
+
+    est = DaskDPDTreeClassifier(max_depth=3, max_bins=16, client=client)
+    est._on_round = interrupt_soon
+    start = time.perf_counter()
+    # The traceback (kept in `caught`) holds the driver's futures: only a cancellation frees them.
+    with pytest.raises(KeyboardInterrupt) as caught:
+        est.fit(chunked(X, (150, 150)), chunked(y, (150, 150)), chunked(weight, (150, 150)))
+    assert time.perf_counter() - start < 3   # not after the slow tasks
+    for _ in range(50):
+        if not client.run_on_scheduler(histogram_tasks):
+            break
+        time.sleep(0.1)
+    assert client.run_on_scheduler(histogram_tasks) == []
+    del caught
+
+
+@needs_remote_core
+def test_the_scaling_benchmark_runs(capsys):
+    import dask_scaling  # benchmarks/dask_scaling.py (pyproject: pytest pythonpath)
+
+    dask_scaling.main(["--size", "20000", "--features", "4", "--partition-rows", "5000",
+                       "--depths", "2", "--workers", "1", "--memory-limit", "0"])
+    out = capsys.readouterr().out
+    assert "20000 rows x 4 float32 features" in out
+    assert out.strip().splitlines()[-1].split()[0] == "2"
