@@ -3,6 +3,7 @@
 import concurrent.futures
 import doctest
 import os
+import pickle
 import signal
 import threading
 import time
@@ -17,6 +18,7 @@ distributed = pytest.importorskip("distributed")
 import dask.array as da  # noqa: E402
 import dask.dataframe as dd  # noqa: E402
 import pandas as pd  # noqa: E402
+from sklearn.base import clone  # noqa: E402
 
 import dpdt._dask_estimators as dask_estimators  # noqa: E402
 from dpdt import (  # noqa: E402
@@ -28,6 +30,7 @@ from dpdt import (  # noqa: E402
     load,
 )
 from dpdt._binning import bin_features  # noqa: E402
+from dpdt._dask_inputs import input_partitions  # noqa: E402
 from dpdt._runner import core_params  # noqa: E402
 from dpdt.dask import DaskDPDTreeClassifier, DaskDPDTreeRegressor  # noqa: E402
 
@@ -87,7 +90,7 @@ def assert_same_fit(a, b):
 def prepared_arrays(est, client, X, y, weight):
     """Return the estimator's preparation and its binned partitions, concatenated."""
     local = est._local_class(**est._local_params())
-    data, meta = dask_estimators._input_partitions(client, X, y, weight)
+    data, meta = input_partitions(client, X, y, weight)
     prepared = est._prepare(client, local, data, meta, est._bins())
     binned = client.gather(prepared.binned_parts)
     return local, prepared, binned, [np.concatenate([b[k] for b in binned]) for k in range(3)]
@@ -398,3 +401,15 @@ def test_the_scaling_benchmark_runs(capsys):
     out = capsys.readouterr().out
     assert "20000 rows x 4 float32 features" in out
     assert out.strip().splitlines()[-1].split()[0] == "2"
+
+
+@needs_remote_core
+def test_clone_shares_the_client_and_pickling_leaves_it_behind(client):
+    X, y, weight = classification_data()
+    est = DaskDPDTreeClassifier(max_depth=2, max_bins=16, client=client)
+    copy = clone(est)
+    assert copy.client is client and copy.get_params()["max_bins"] == 16
+    est.fit(chunked(X, (150, 150)), chunked(y, (150, 150)))
+    loaded = pickle.loads(pickle.dumps(est))
+    assert loaded.client is None
+    assert_array_equal(loaded.predict(X), est.predict(X))

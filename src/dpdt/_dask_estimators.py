@@ -33,7 +33,7 @@ import dask.dataframe as dd
 import distributed
 import numpy as np
 from dask.base import is_dask_collection
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context, clone
 from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -42,6 +42,7 @@ from . import _core
 from . import _dask_partitions as parts
 from ._binning import AUTO_MAX_BINS, BINNING_SAMPLES
 from ._classes import DPDTreeClassifier, DPDTreeRegressor
+from ._dask_inputs import input_partitions
 from ._params import CLASSIFIER, REGRESSOR, Param, declare
 from ._progress import reporter
 from ._runner import core_params
@@ -58,87 +59,6 @@ CLIENT = Param(
     The client of the cluster that holds the data and runs the partitions' tasks; None means
     the default client (``distributed.default_client()``), looked up by ``fit``.
     """)
-
-
-def _is_frame(value):
-    return isinstance(value, (dd.DataFrame, dd.Series))
-
-
-def _row_parts(value, name):
-    """Return the delayed row partitions of a dask array or dataframe (columns in one piece)."""
-    if isinstance(value, da.Array):
-        if value.ndim not in (1, 2):
-            raise ValueError(f"{name} must be 1-d or 2-d, got a {value.ndim}-d dask array")
-        if value.ndim == 2 and len(value.chunks[1]) > 1:
-            value = value.rechunk({1: -1})
-        delayed = value.to_delayed()
-        return list(delayed[:, 0] if value.ndim == 2 else delayed)
-    return list(value.to_delayed())
-
-
-def _as_collection(value, name, like):
-    """Return ``value`` as a dask collection partitioned as ``like`` (a dask collection)."""
-    if is_dask_collection(value):
-        return value
-    if isinstance(value, (list, tuple)) or hasattr(value, "__array__"):
-        array = np.asarray(value)
-        if isinstance(like, da.Array) and not any(np.isnan(like.chunks[0])):
-            if len(array) != like.shape[0]:
-                raise ValueError(f"X has {like.shape[0]} rows and {name} {len(array)}")
-            return da.from_array(array, chunks=(like.chunks[0],) + array.shape[1:])
-        raise ValueError(f"{name} must be a dask collection partitioned as X (X is a dask "
-                         "collection with unknown chunk sizes)")
-    raise TypeError(f"{name} must be a dask array or dataframe, or a numpy array, got "
-                    f"{type(value).__name__}")
-
-
-def _input_partitions(client, X, y, sample_weight):
-    """Return the futures of the partitions (X, y, sample weight), row-aligned, and X's meta.
-
-    Numpy (or pandas) X is cut into one partition per worker, for convenience.
-    """
-    if not is_dask_collection(X):
-        if not (isinstance(X, np.ndarray) or hasattr(X, "iloc")):
-            raise TypeError("X must be a dask array or dask dataframe (or, for convenience, a "
-                            f"numpy array or pandas DataFrame), got {type(X).__name__}")
-        n_parts = max(1, len(client.scheduler_info(n_workers=-1)["workers"]))
-        if hasattr(X, "iloc"):
-            X = dd.from_pandas(X, npartitions=n_parts, sort=False)
-        else:
-            X = da.from_array(X, chunks=(-(-max(len(X), 1) // n_parts), -1))
-    if not isinstance(X, (da.Array, dd.DataFrame)):
-        raise TypeError(f"X must be a dask array or dask dataframe, got {type(X).__name__}")
-    if isinstance(X, da.Array) and X.ndim != 2:
-        raise ValueError(f"X must be 2-d, got a {X.ndim}-d dask array")
-    y = _as_collection(y, "y", X)
-    weight = None if sample_weight is None else _as_collection(sample_weight, "sample_weight", X)
-    for name, value in (("y", y), ("sample_weight", weight)):
-        if value is None:
-            continue
-        if not isinstance(value, (da.Array, dd.DataFrame, dd.Series)):
-            raise TypeError(f"{name} must be a dask array, series or dataframe, got "
-                            f"{type(value).__name__}")
-        if isinstance(X, da.Array) and isinstance(value, da.Array):
-            if (not any(np.isnan(X.chunks[0])) and not any(np.isnan(value.chunks[0]))
-                    and X.chunks[0] != value.chunks[0]):
-                raise ValueError(f"X and {name} are chunked differently along the rows "
-                                 f"({X.chunks[0]} and {value.chunks[0]}): rechunk {name} as X, "
-                                 f"{name}.rechunk({{0: X.chunks[0]}})")
-    xs, ys = _row_parts(X, "X"), _row_parts(y, "y")
-    ws = [None] * len(xs) if weight is None else _row_parts(weight, "sample_weight")
-    for name, others in (("y", ys), ("sample_weight", ws)):
-        if len(others) != len(xs):
-            raise ValueError(f"X has {len(xs)} partitions and {name} {len(others)}: they must "
-                             "be partitioned alike (the same rows in each partition)")
-    futures = client.compute(xs + ys + [w for w in ws if w is not None])
-    n = len(xs)
-    xf, yf = futures[:n], futures[n:2 * n]
-    wf = [None] * n if weight is None else futures[2 * n:]
-    if isinstance(X, dd.DataFrame):
-        meta = X._meta
-    else:
-        meta = np.empty((0, X.shape[1] if not np.isnan(X.shape[1]) else 0))
-    return list(zip(xf, yf, wf, strict=True)), meta
 
 
 class _Prepared(NamedTuple):
@@ -236,7 +156,7 @@ class _DaskDPDTree(BaseEstimator):
             raise ValueError("the data-parallel fit needs a synchronous distributed.Client")
         bins = self._bins()
         local = self._local_class(**self._local_params())
-        data, meta = _input_partitions(client, X, y, sample_weight)
+        data, meta = input_partitions(client, X, y, sample_weight)
         prepared = self._prepare(client, local, data, meta, bins)
         del data   # the raw partitions: the binned ones keep their lineage
         result = self._search(client, prepared)
@@ -511,6 +431,18 @@ class _DaskDPDTree(BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
         return tags
+
+    def __sklearn_clone__(self):
+        # A client is a connection, shared by the clone (scikit-learn would deep-copy it).
+        params = self.get_params(deep=False)
+        client = params.pop("client")
+        return type(self)(**{name: clone(value, safe=False) for name, value in params.items()},
+                          client=client)
+
+    def __getstate__(self):
+        # A pickled (or saved) estimator leaves its client behind: None, the default client.
+        state = dict(super().__getstate__(), client=None)
+        return state
 
 
 _ATTRIBUTES = """
