@@ -77,6 +77,25 @@ class _Prepared(NamedTuple):
     loss_exponent: int
 
 
+def _groups(client, futures):
+    """Return (worker, futures) groups: the futures each worker thread answers for.
+
+    Each worker's partitions are dealt out to its threads, so that a round asks every thread
+    for one answer, summed over its partitions, whatever their number (an answer's size does
+    not depend on the rows); workers are in address order, so the reduction tree sums one
+    worker's answers before any crosses the network.
+    """
+    holders = client.who_has(futures)
+    threads = client.nthreads()
+    by_worker = {}
+    for future in futures:
+        where = sorted(holders.get(future.key, ())) or sorted(threads)[:1]
+        by_worker.setdefault(where[0], []).append(future)
+    return [(worker, group[k::threads.get(worker, 1)])
+            for worker, group in sorted(by_worker.items())
+            for k in range(min(threads.get(worker, 1), len(group)))]
+
+
 def _tree_reduce(client, futures, combine, *args, name):
     """Return the future of ``combine`` folded pairwise over ``futures``, on the cluster."""
     while len(futures) > 1:
@@ -338,11 +357,7 @@ class _DaskDPDTree(BaseEstimator):
         """Run the core's search on the driver, each round's histograms summed on the cluster."""
         kind, binned = self._kind, prepared.plan.binned
         n_classes = prepared.n_classes
-        # Partitions of one worker side by side: the reduction tree sums their answers there
-        # before any crosses the network (the order changes no sum: integers).
-        holders = client.who_has(prepared.binned_parts)
-        binned_parts = sorted(prepared.binned_parts,
-                              key=lambda part: sorted(holders.get(part.key, ())) or [""])
+        binned_parts = prepared.binned_parts
         n_bins, upper = binned["n_bins"], binned["upper"]
         masses = client.gather([client.submit(parts.quantity_mass, kind, part, n_classes,
                                               key=f"dpdt-mass-{uuid.uuid4().hex}")
@@ -351,7 +366,11 @@ class _DaskDPDTree(BaseEstimator):
         fit = _core.RemoteFit(kind, core_params(_core.Params, prepared.plan.params), n_bins, upper,
                               n_classes, mass)
         # A round asks for at most ROUND_BYTES of histograms: the rest wait for later rounds.
-        round_states = max(1, ROUND_BYTES // (8 * fit.histogram_size))
+        # and at most an eighth of a worker's memory limit, as a worker holds a few answers.
+        limits = [w.get("memory_limit") or 0
+                  for w in client.scheduler_info(n_workers=-1)["workers"].values()]
+        round_bytes = min([ROUND_BYTES] + [limit // 8 for limit in limits if limit > 0])
+        round_states = max(1, round_bytes // (8 * fit.histogram_size))
         self._round_log = []
         progress = reporter(self.verbose, type(self).__name__, "rounds",
                             pending="rounds of histograms")
@@ -365,9 +384,10 @@ class _DaskDPDTree(BaseEstimator):
                     driver = time.perf_counter() - tick
                     if len(offsets) == 1:
                         break
-                    answers = [client.submit(parts.histograms, kind, part, paths, offsets,
-                                             n_bins, upper, n_classes, mass, pure=False)
-                               for part in binned_parts]
+                    answers = [client.submit(parts.histograms, kind, group, paths, offsets,
+                                             n_bins, upper, n_classes, mass, pure=False,
+                                             workers=[worker], allow_other_workers=True)
+                               for worker, group in _groups(client, binned_parts)]
                     total = _tree_reduce(client, answers, parts.add_answers,
                                          name="dpdt-histogram-sum")
                     tick = time.perf_counter()

@@ -205,13 +205,24 @@ def quantity_mass(kind, part, n_classes):
     return _core.quantity_mass(kind, y, weight, n_classes)
 
 
-def histograms(kind, part, paths, offsets, n_bins, upper, n_classes, mass):
-    """Return the partition's (counts, hashes, histograms) of the states given by ``paths``."""
-    codes, y, weight, first_id = part
-    return _core.state_histograms(kind, codes, y, weight, first_id, paths, offsets,
-                                  n_bins=n_bins, upper=upper, n_classes=n_classes, mass=mass)
+def histograms(kind, binned_parts, paths, offsets, n_bins, upper, n_classes, mass):
+    """Return the (counts, hashes, histograms) of the states ``paths`` over some partitions."""
+    total = None
+    for codes, y, weight, first_id in binned_parts:
+        answer = _core.state_histograms(kind, codes, y, weight, first_id, paths, offsets,
+                                        n_bins=n_bins, upper=upper, n_classes=n_classes,
+                                        mass=mass)
+        if total is None:
+            total = answer
+        else:   # in place: ``total`` is this task's own
+            for into, part in zip(total, answer, strict=True):
+                into += part
+    return total
 
 
 def add_answers(a, b):
-    """Return the sum of two answers of :func:`histograms` (uint64 hashes wrap, as meant)."""
+    """Return the sum of two answers of :func:`histograms` (uint64 hashes wrap, as meant).
+
+    Not in place: the answers are other tasks' results, which a retried task would read again.
+    """
     return tuple(x + y for x, y in zip(a, b, strict=True))
