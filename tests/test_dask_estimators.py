@@ -292,8 +292,10 @@ def test_regressor_on_real_targets_agrees_to_rounding(client):
 
 @needs_remote_core
 def test_numpy_input_is_split_over_the_workers(client):
+    # client=None: the default client, the fixture's.
     X, y, weight = classification_data()
-    est = DaskDPDTreeClassifier(max_depth=3, max_bins=16, client=client).fit(X, y, weight)
+    assert distributed.default_client() is client
+    est = DaskDPDTreeClassifier(max_depth=3, max_bins=16).fit(X, y, weight)
     reference = DPDTreeClassifier(max_depth=3, max_bins=16).fit(X, y, weight)
     assert_same_fit(est.to_local(), reference)
     assert_array_equal(est.predict(X), reference.predict(X))
