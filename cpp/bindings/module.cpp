@@ -425,7 +425,8 @@ nb::tuple state_histograms(const std::string& kind, AnyCodes codes, nb::object y
 class RemoteFitHandle {
   public:
     RemoteFitHandle(const std::string& kind, dpdt::Params params, Array1<int32_t> n_bins, Array1<double> upper,
-                    int n_classes, Array1<double> mass) {
+                    int n_classes, Array1<double> mass, int64_t max_histogram_bytes) {
+        if (max_histogram_bytes < 0) throw nb::value_error("max_histogram_bytes must be >= 0 (0: no cap)");
         check_bins(n_bins, upper, static_cast<int64_t>(n_bins.shape(0)), 65535);
         if (n_bins.shape(0) < 1) throw nb::value_error("a fit needs at least one feature");
         check_feature_costs(params, static_cast<int64_t>(n_bins.shape(0)));
@@ -434,7 +435,9 @@ class RemoteFitHandle {
         with_objective(kind, nb::none(), nullptr, 0, n_classes, params.criterion, [&](const auto& obj) {
             using O = std::decay_t<decltype(obj)>;
             value_dim_ = static_cast<size_t>(obj.value_dim());
-            fit_ = std::make_unique<dpdt::RemoteFit<O>>(obj, params, bins, uppers, as_vector(mass));
+            auto fit = std::make_unique<dpdt::RemoteFit<O>>(obj, params, bins, uppers, as_vector(mass));
+            fit->set_max_histogram_bytes(max_histogram_bytes);
+            fit_ = std::move(fit);
             return 0;
         });
     }
@@ -481,6 +484,7 @@ class RemoteFitHandle {
     int64_t states() const { return std::visit([](auto& f) { return f->states(); }, fit_); }
     int64_t histogram_bytes() const { return std::visit([](auto& f) { return f->histogram_bytes(); }, fit_); }
     bool complete() const { return std::visit([](auto& f) { return f->complete(); }, fit_); }
+    int64_t dropped_histograms() const { return std::visit([](auto& f) { return f->dropped_histograms(); }, fit_); }
 
   private:
     std::variant<std::unique_ptr<dpdt::RemoteFit<dpdt::Classification>>,
@@ -745,8 +749,9 @@ NB_MODULE(_core, m) {
           "(counts, hashes, hists) of the states named by the paths, on these rows (ids first_id on): exact "
           "integer sums, to be added over the machines (dpdt/remote.hpp).");
     nb::class_<RemoteFitHandle>(m, "RemoteFit", "The driver of a fit whose rows live on other machines (dpdt/remote.hpp).")
-        .def(nb::init<const std::string&, dpdt::Params, Array1<int32_t>, Array1<double>, int, Array1<double>>(),
-             "kind"_a, "params"_a, "n_bins"_a.noconvert(), "upper"_a.noconvert(), "n_classes"_a, "mass"_a.noconvert())
+        .def(nb::init<const std::string&, dpdt::Params, Array1<int32_t>, Array1<double>, int, Array1<double>, int64_t>(),
+             "kind"_a, "params"_a, "n_bins"_a.noconvert(), "upper"_a.noconvert(), "n_classes"_a, "mass"_a.noconvert(),
+             "max_histogram_bytes"_a = 0)
         .def("run", &RemoteFitHandle::run, "max_states"_a = 0,
              "One round: (paths, path_offsets) of the states still needed, at most max_states > 0 of them; none: "
              "done.")
@@ -757,7 +762,8 @@ NB_MODULE(_core, m) {
         .def_prop_ro("rounds", &RemoteFitHandle::rounds)
         .def_prop_ro("states", &RemoteFitHandle::states)
         .def_prop_ro("histogram_bytes", &RemoteFitHandle::histogram_bytes)
-        .def_prop_ro("complete", &RemoteFitHandle::complete);
+        .def_prop_ro("complete", &RemoteFitHandle::complete)
+        .def_prop_ro("dropped_histograms", &RemoteFitHandle::dropped_histograms);
     nb::class_<PreparedData>(m, "PreparedData", "Training features presorted or binned once, for many fits.")
         .def_prop_ro("n_samples", [](const PreparedData& d) { return d.n; })
         .def_prop_ro("n_features", [](const PreparedData& d) { return d.p; })

@@ -32,6 +32,7 @@ from ._tree import Tree
 from ._validation import (
     binary_exponent,
     check_feature_costs,
+    order_free_mean,
     training_weight,
     validate_numeric,
 )
@@ -733,7 +734,9 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         # cancels badly far from the mean, then divided again to bring the centred values near
         # 1. Its trees and losses are scaled back.
         scale_exponent = binary_exponent(targets)
-        offset = np.average(np.ldexp(targets, -scale_exponent), axis=0, weights=weight)
+        # The centre need not be the exact mean, only near it and the same whatever the rows'
+        # order, as a fit over machines finds it (dpdt.dask).
+        offset = order_free_mean(np.ldexp(targets, -scale_exponent), weight)
         centred = np.ldexp(targets, -scale_exponent) - offset
         shift = binary_exponent(centred)
         centred = np.ascontiguousarray(np.ldexp(centred, -shift))

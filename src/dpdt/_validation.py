@@ -83,6 +83,52 @@ def binary_exponent(values):
     return int(np.frexp(largest)[1]) - 1 if largest > 0 else 0
 
 
+# Fixed-point sums keep this many bits below 2**63: an int64 sum of n terms stays exact.
+_FIXED_BITS = 62
+
+
+def fixed_units(largest, n_rows):
+    """Return the power-of-two units in which ``n_rows`` values of at most ``largest`` sum exactly.
+
+    Each value rounded to a multiple of the unit is an int64 of at most 2**62 / n_rows, so
+    any sum of them is exact and does not depend on the order of the rows or on how they are
+    split between machines. ``largest`` is one bound per column.
+    """
+    largest = np.asarray(largest, dtype=np.float64)
+    exponent = np.frexp(largest)[1] + int(n_rows).bit_length() - _FIXED_BITS
+    return np.where(largest > 0, np.ldexp(1.0, np.maximum(exponent, -1074)), 1.0)
+
+
+def fixed_sums(values, weight, units):
+    """Return the exact sums (Python ints) of ``weight * values`` per column, and of ``weight``.
+
+    ``units`` (from :func:`fixed_units`) holds one unit per column of ``values`` and then the
+    weights' unit. Sums of several parts of the rows add up to the sums of all of them.
+    """
+    products = weight[:, np.newaxis] * values
+    columns = [int(np.rint(products[:, j] / units[j]).astype(np.int64).sum())
+               for j in range(values.shape[1])]
+    return columns, int(np.rint(weight / units[-1]).astype(np.int64).sum())
+
+
+def mean_from_sums(column_sums, weight_sum, units):
+    """Return the weighted means of :func:`fixed_sums`' totals."""
+    total = float(weight_sum) * units[-1]
+    return np.array([float(s) * u / total for s, u in zip(column_sums, units[:-1], strict=True)])
+
+
+def order_free_mean(values, weight):
+    """Return the weighted mean of each column of ``values``, the same for any order of the rows.
+
+    numpy's average depends on the order of the additions in its last bits; this one, summed
+    in fixed point, is what a fit split over machines computes from its parts too.
+    """
+    largest = np.append(np.max(np.abs(weight[:, np.newaxis] * values), axis=0, initial=0.0),
+                        np.max(weight, initial=0.0))
+    units = fixed_units(largest, len(weight))
+    return mean_from_sums(*fixed_sums(values, weight, units), units)
+
+
 def training_weight(sample_weight, X, factor=None, reports_total=True):
     """Return the validated weights, normalised, the mask of the samples that count, and the scale.
 

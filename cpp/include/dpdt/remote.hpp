@@ -45,11 +45,22 @@ bool satisfies(const Code* row, const int32_t* n_bins, const PathStep& s) {
     return goes_left == (s.left != 0);
 }
 
-// A state as the driver knows it: sums over every machine's rows.
+// A state as the driver knows it: sums over every machine's rows, and what the searches have read
+// off its histogram so far. A round's search asks the same of a state as the round before, and a
+// little more while the state's generator grows, so the answers are kept and the histogram can be
+// dropped when the driver's memory is short: a state whose histogram is asked for again is fetched
+// again (a later round), which changes no result.
 struct RemoteState {
     int32_t m = 0;
     SubsetHash hash;
-    std::vector<int64_t> hist;   // the binned layout's histogram
+    std::vector<int64_t> hist;     // the binned layout's histogram; empty once dropped
+    std::vector<int64_t> totals;   // its fixed-point sums over every bin, then the row count
+    std::vector<uint8_t> missing;  // per feature: whether some row misses it
+    int64_t last_read = 0;         // the last round that read `hist`
+    // Scans by (kind, argument, features), and the fixed-point sums a split sends left by
+    // (feature, bin, missing_left).
+    std::map<std::tuple<int, int64_t, uint64_t>, std::vector<SplitRecord>> scans;
+    std::map<std::tuple<int32_t, int32_t, int32_t>, std::vector<int64_t>> left;
 };
 
 // The states met so far, by path (a tree of nodes; node 0 is the root), the known ones, and the
@@ -79,13 +90,24 @@ class RemoteStore {
         return Path(path.rbegin(), path.rend());
     }
 
-    const RemoteState* find(int32_t node) const {
+    RemoteState* find(int32_t node) {
         auto it = known_.find(node);
         return it == known_.end() ? nullptr : &it->second;
     }
-    const RemoteState* put(int32_t node, RemoteState state) {
+    // A state's sums; for a state known before (its histogram fetched again), the histogram alone.
+    // Its totals and missing features are read off the histogram (h: the layout's bins).
+    template <class H>
+    RemoteState* put(int32_t node, RemoteState state, const H& h) {
         held_bytes_ += static_cast<int64_t>(state.hist.size() * sizeof(int64_t));
-        return &known_.insert_or_assign(node, std::move(state)).first->second;
+        state.last_read = round_;
+        if (RemoteState* known = find(node)) {
+            held_bytes_ -= static_cast<int64_t>(known->hist.size() * sizeof(int64_t));
+            known->hist = std::move(state.hist);
+            known->last_read = round_;
+            return known;
+        }
+        h.summarise(state);
+        return &known_.emplace(node, std::move(state)).first->second;
     }
     void request(int32_t node) { requested_.insert(node); }
 
@@ -95,9 +117,28 @@ class RemoteStore {
         requested_.clear();
         return out;
     }
-    bool has_requests() const { return !requested_.empty(); }
     int64_t known() const { return static_cast<int64_t>(known_.size()); }
     int64_t held_bytes() const { return held_bytes_; }
+    int64_t round() const { return round_; }
+    void next_round() { ++round_; }
+
+    // Drops the histograms read longest ago until at most max_bytes are held (never those of the
+    // round just run, which the next round reads again first).
+    void drop_histograms(int64_t max_bytes) {
+        if (max_bytes <= 0 || held_bytes_ <= max_bytes) return;
+        std::vector<std::pair<int64_t, int32_t>> by_age;
+        for (const auto& [node, state] : known_)
+            if (!state.hist.empty() && state.last_read < round_) by_age.emplace_back(state.last_read, node);
+        std::sort(by_age.begin(), by_age.end());
+        for (const auto& [age, node] : by_age) {
+            if (held_bytes_ <= max_bytes) break;
+            std::vector<int64_t>& hist = known_.at(node).hist;
+            held_bytes_ -= static_cast<int64_t>(hist.size() * sizeof(int64_t));
+            std::vector<int64_t>().swap(hist);
+            ++dropped_;
+        }
+    }
+    int64_t dropped() const { return dropped_; }
 
   private:
     struct Node {
@@ -106,19 +147,22 @@ class RemoteStore {
     };
     std::vector<Node> nodes_;
     std::map<std::tuple<int32_t, int32_t, int32_t, int32_t, int32_t>, int32_t> index_;
+    // Node-based: a state's address survives insertions, so views may point into it.
     std::unordered_map<int32_t, RemoteState> known_;
     std::set<int32_t> requested_;
-    int64_t held_bytes_ = 0;
+    int64_t held_bytes_ = 0, round_ = 0, dropped_ = 0;
 };
 
-// A state of the remote layout: known (its histogram set, ids null) or unknown (no samples, no
-// histogram: a leaf for the round's search).
+// A state of the remote layout: known (m rows; `hist` set while its histogram is held) or unknown
+// (no rows: a leaf for the round's search). `ids` stays null: no sample is here.
 struct RemoteView : IdView {
     int32_t node = 0;
 };
 
 // The binned layout on states known by their sums (see above). It keeps the binned layout's scans,
-// which read histograms only, and replaces what reads samples; the search is single-threaded.
+// which read histograms only, remembers their answers per state, and replaces what reads samples;
+// the search is single-threaded. A question about a state whose histogram was dropped asks for the
+// state again and gets an empty answer this round.
 template <class O>
 class RemoteLayout : public BinnedLayout<uint8_t, O> {
     using Base = BinnedLayout<uint8_t, O>;
@@ -139,29 +183,125 @@ class RemoteLayout : public BinnedLayout<uint8_t, O> {
         if (const RemoteState* s = store_.find(v.node)) return s->hash;
         return unknown_hash(v.node);
     }
+    void stats(const O& obj, const View& v, double* out) const {
+        if (const RemoteState* s = store_.find(v.node))
+            this->in_units(obj, s->totals.data(), out);
+        else
+            std::fill(out, out + obj.dim(), 0.0);
+    }
+    bool has_missing(const View& v, int32_t feature) const {
+        const RemoteState* s = store_.find(v.node);
+        return s != nullptr && s->missing[feature] != 0;
+    }
 
     LeftSide left_side(const O& obj, const View& v, const SplitRecord& s) const {
-        std::vector<int64_t> fixed(static_cast<size_t>(this->stride_), 0);
-        this->left_cells(v.hist, s, fixed.data());
+        const std::vector<int64_t>& fixed = left_sums(v, s);
         LeftSide out;
         out.n = static_cast<int32_t>(fixed.back());
         out.weight = this->weight_of(obj, fixed.data());
-        const int32_t node = child_node(v, s, true);
         const RemoteState* left = resolve(v, s, out.n, true);
-        out.hash = left != nullptr ? left->hash : unknown_hash(node);
+        out.hash = left != nullptr ? left->hash : unknown_hash(child_node(v, s, true));
         return out;
     }
-
+    void left_stats(const O& obj, const View& v, const SplitRecord& s, double* out) const {
+        this->in_units(obj, left_sums(v, s).data(), out);
+    }
     std::pair<View, View> partition(const O&, const View& v, const SplitRecord& s, std::vector<uint8_t>&, Buffer&,
                                     Buffer&) const {
-        std::vector<int64_t> fixed(static_cast<size_t>(this->stride_), 0);
-        this->left_cells(v.hist, s, fixed.data());
-        const auto n_left = static_cast<int32_t>(fixed.back());
-        resolve(v, s, n_left, true);
+        resolve(v, s, static_cast<int32_t>(left_sums(v, s).back()), true);
         return {view_of(child_node(v, s, true), false), view_of(child_node(v, s, false), false)};
     }
 
+    void best_loss_splits(const O& obj, const View& v, const LeafLimits& limits, const double* stats,
+                          std::vector<SplitRecord>& out, bool only_best = false) const {
+        scan(v, kLoss, 0, 0, out, [&](std::vector<SplitRecord>& o) {
+            Base::best_loss_splits(obj, v, limits, stats, o, only_best);
+        });
+    }
+    SplitRecord best_generator_split(const O& obj, const View& v, const std::vector<int32_t>& features,
+                                     const LeafLimits& limits, const double* stats) const {
+        std::vector<SplitRecord> out;
+        scan(v, kGenerator, 0, fingerprint(features), out, [&](std::vector<SplitRecord>& o) {
+            o.assign(1, Base::best_generator_split(obj, v, features, limits, stats));
+        });
+        return out.empty() ? SplitRecord{} : out[0];
+    }
+    void top_k_splits(const O& obj, const View& v, const LeafLimits& limits, const double* stats, int k,
+                      std::vector<SplitRecord>& out) const {
+        scan(v, kTopK, k, 0, out, [&](std::vector<SplitRecord>& o) { Base::top_k_splits(obj, v, limits, stats, k, o); });
+    }
+    void top_b_splits(const O& obj, const View& v, const LeafLimits& limits, const double* stats, int b,
+                      std::vector<SplitRecord>& out) const {
+        scan(v, kTopB, b, 0, out, [&](std::vector<SplitRecord>& o) { Base::top_b_splits(obj, v, limits, stats, b, o); });
+    }
+    void all_splits(const O& obj, const View& v, const LeafLimits& limits, double total, int per_feature,
+                    std::vector<SplitRecord>& out) const {
+        scan(v, kAll, per_feature, 0, out, [&](std::vector<SplitRecord>& o) {
+            Base::all_splits(obj, v, limits, total, per_feature, o);
+        });
+    }
+
+    // What RemoteStore::put reads off a new state's histogram.
+    void summarise(RemoteState& s) const {
+        s.totals.assign(static_cast<size_t>(this->stride_), 0);
+        this->add_cells(s.hist.data(), 0, this->data.n_bins[0], s.totals.data());
+        s.missing.assign(static_cast<size_t>(this->data.p), 0);
+        for (int64_t f = 0; f < this->data.p; ++f) {
+            const int64_t at = (this->data.offset[f] + this->data.n_bins[f]) * this->stride_ + this->stride_ - 1;
+            s.missing[f] = s.hist[at] > 0;
+        }
+    }
+
   private:
+    enum ScanKind { kLoss, kGenerator, kTopK, kTopB, kAll };
+
+    // The scan of `kind` of the known state v: remembered, or run on its histogram, or (dropped)
+    // empty with the state asked for again.
+    template <class Run>
+    void scan(const View& v, ScanKind kind, int64_t argument, uint64_t features, std::vector<SplitRecord>& out,
+              Run&& run) const {
+        RemoteState* s = store_.find(v.node);
+        const auto key = std::make_tuple(static_cast<int>(kind), argument, features);
+        if (auto it = s->scans.find(key); it != s->scans.end()) {
+            out = it->second;
+            return;
+        }
+        out.clear();
+        if (!readable(v, *s)) return;
+        run(out);
+        s->scans.emplace(key, out);
+    }
+    // The fixed-point sums (and count) split s sends left on the known state v; zero if its
+    // histogram was dropped (then asked for again).
+    const std::vector<int64_t>& left_sums(const View& v, const SplitRecord& split) const {
+        RemoteState* s = store_.find(v.node);
+        const bool missing_left = s->missing[split.feature] != 0 && split.missing_left;
+        const auto key = std::make_tuple(split.feature, split.bin, static_cast<int32_t>(missing_left));
+        if (auto it = s->left.find(key); it != s->left.end()) return it->second;
+        std::vector<int64_t> fixed(static_cast<size_t>(this->stride_), 0);
+        if (!readable(v, *s)) {
+            none_ = fixed;
+            return none_;
+        }
+        this->left_cells(v.hist, split, fixed.data());
+        return s->left.emplace(key, std::move(fixed)).first->second;
+    }
+    // Whether v's histogram is here to read (this round's view of it); if not, the state is asked
+    // for again.
+    bool readable(const View& v, RemoteState& s) const {
+        if (v.hist == nullptr || s.hist.empty()) {
+            store_.request(v.node);
+            return false;
+        }
+        s.last_read = store_.round();
+        return true;
+    }
+
+    static uint64_t fingerprint(const std::vector<int32_t>& features) {
+        uint64_t h = features.size();
+        for (int32_t f : features) h = splitmix64(h ^ static_cast<uint64_t>(f));
+        return h;
+    }
     static SubsetHash unknown_hash(int32_t node) {
         const auto k = static_cast<uint64_t>(node);
         return SubsetHash{splitmix64(k ^ 0xa0761d6478bd642fULL), splitmix64(k ^ 0xe7037ed1a0b428dbULL)};
@@ -170,7 +310,7 @@ class RemoteLayout : public BinnedLayout<uint8_t, O> {
     // The step of split s to one side; a state without missing values of the feature names both of
     // its routes of a missing value the same way.
     PathStep step(const View& v, const SplitRecord& s, bool left) const {
-        const bool missing = Base::has_missing(v, s.feature);
+        const bool missing = has_missing(v, s.feature);
         return PathStep{s.feature, s.bin, missing && s.missing_left ? 1 : 0, left ? 1 : 0};
     }
     int32_t child_node(const View& v, const SplitRecord& s, bool left) const {
@@ -183,7 +323,7 @@ class RemoteLayout : public BinnedLayout<uint8_t, O> {
         v.node = node;
         if (const RemoteState* s = store_.find(node)) {
             v.m = s->m;
-            v.hist = s->hist.data();
+            v.hist = s->hist.empty() ? nullptr : s->hist.data();
         } else if (ask) {
             store_.request(node);
         }
@@ -191,18 +331,27 @@ class RemoteLayout : public BinnedLayout<uint8_t, O> {
     }
 
     // The side `left` of split s of the known state v: known, found as v minus the other side, or
-    // unknown (null) with the smaller side asked for.
+    // unknown (null) with a side asked for: the smaller, unless the other is known but a histogram
+    // to subtract was dropped.
     const RemoteState* resolve(const View& v, const SplitRecord& s, int32_t n_left, bool left) const {
         const int32_t l = child_node(v, s, true), r = child_node(v, s, false);
-        const RemoteState* ls = store_.find(l);
-        const RemoteState* rs = store_.find(r);
+        RemoteState* ls = store_.find(l);
+        RemoteState* rs = store_.find(r);
         if (ls == nullptr && rs == nullptr) {
             store_.request(2 * static_cast<int64_t>(n_left) <= v.m ? l : r);
             return nullptr;
         }
-        const RemoteState* parent = store_.find(v.node);
-        if (ls == nullptr) ls = store_.put(l, minus(*parent, *rs));
-        if (rs == nullptr) rs = store_.put(r, minus(*parent, *ls));
+        RemoteState* parent = store_.find(v.node);
+        RemoteState* known = ls != nullptr ? ls : rs;
+        if (ls == nullptr || rs == nullptr) {
+            if (parent->hist.empty() || known->hist.empty()) {
+                store_.request(ls == nullptr ? l : r);
+                return left ? ls : rs;
+            }
+            parent->last_read = known->last_read = store_.round();
+            RemoteState* derived = store_.put(ls == nullptr ? l : r, minus(*parent, *known), *this);
+            (ls == nullptr ? ls : rs) = derived;
+        }
         return left ? ls : rs;
     }
     static RemoteState minus(const RemoteState& parent, const RemoteState& side) {
@@ -215,6 +364,7 @@ class RemoteLayout : public BinnedLayout<uint8_t, O> {
     }
 
     RemoteStore& store_;
+    mutable std::vector<int64_t> none_;   // the zero sums of a dropped histogram
 };
 
 // For each path, on one machine's rows (ids first_id, first_id + 1, ... in the fit's numbering):
@@ -303,8 +453,10 @@ class RemoteFit {
     // a cap bounds a round's bytes, not the tree); none: the search is complete and result()
     // holds it.
     std::vector<Path> run(const Poll& poll, int64_t max_states = 0) {
+        store_.next_round();
         FitResult round = fit_remote(*layout_, objective_, params_, poll);
         ++rounds_;
+        store_.drop_histograms(max_histogram_bytes_);
         std::vector<int32_t> nodes = store_.take_requests();
         if (max_states > 0 && static_cast<int64_t>(nodes.size()) > max_states) nodes.resize(max_states);
         std::vector<Path> paths;
@@ -324,8 +476,13 @@ class RemoteFit {
         state.m = static_cast<int32_t>(m);
         state.hash = hash;
         state.hist.assign(hist, hist + layout_->histogram_size());
-        store_.put(store_.node_of(path), std::move(state));
+        store_.put(store_.node_of(path), std::move(state), *layout_);
     }
+
+    // Histograms held beyond this many bytes are dropped after each round, those read longest ago
+    // first (0: never); a state whose histogram is needed again is asked for again.
+    void set_max_histogram_bytes(int64_t bytes) { max_histogram_bytes_ = bytes; }
+    int64_t dropped_histograms() const { return store_.dropped(); }
 
     bool complete() const { return complete_; }
     const FitResult& result() const {
@@ -346,7 +503,7 @@ class RemoteFit {
     std::unique_ptr<RemoteLayout<O>> layout_;
     FitResult result_;
     bool complete_ = false;
-    int64_t rounds_ = 0;
+    int64_t rounds_ = 0, max_histogram_bytes_ = 0;
 };
 
 }  // namespace dpdt
