@@ -48,11 +48,15 @@ from ._progress import reporter
 from ._runner import core_params
 from ._search_policy import needs_exact_thresholds
 from ._tree import Tree
-from ._validation import binary_exponent
+from ._validation import binary_exponent, fixed_units, mean_from_sums
 
 #: The most bytes of histograms one round of a fit asks each partition for (and the driver gets,
 #: summed): the states beyond are asked for in later rounds, which changes no tree.
 ROUND_BYTES = 256 * 2**20
+
+#: The most bytes of histograms the driver holds: beyond, the core drops those it read longest ago
+#: (it keeps what it read off them) and asks for one again only if a search needs it.
+HISTOGRAM_BYTES = 256 * 2**20
 
 CLIENT = Param(
     "client", None, [distributed.Client, None], "distributed.Client or None", """
@@ -329,15 +333,21 @@ class _DaskDPDTree(BaseEstimator):
     def _centre(self, client, data, scale, kept):
         """Add to ``scale`` the regressor's targets' scale and centre (``DPDTreeRegressor.fit``).
 
-        The weighted mean and spread are sums over the partitions, so they can differ from the
-        local fit's in the last bits (exact when every sum is, as for small integer targets).
+        The centre is the local fit's to the bit: a weighted mean summed in fixed point
+        (``_validation.order_free_mean``), whose partition sums add up exactly.
         """
         y_exponent = binary_exponent(np.array([k["max_abs_y"] for k in kept]))
         scale["y_exponent"] = y_exponent
+        largest = client.gather(_submit_all(client, parts.target_largest, data,
+                                            scale=dict(scale), name="dpdt-target-largest"))
+        units = fixed_units(np.max(largest, axis=0), sum(k["rows"] for k in kept))
+        scale["units"] = units
         sums = client.gather(_submit_all(client, parts.target_sums, data, scale=dict(scale),
                                          name="dpdt-target-sums"))
-        total = sum(s["weight"] for s in sums)
-        scale["offset"] = np.sum([s["weighted_y"] for s in sums], axis=0) / total
+        columns = [sum(column) for column in zip(*(s[0] for s in sums), strict=True)]
+        weight_sum = sum(s[1] for s in sums)
+        scale["offset"] = mean_from_sums(columns, weight_sum, units)
+        total = float(weight_sum) * units[-1]
         spread = client.gather(_submit_all(client, parts.centred_spread, data, scale=dict(scale),
                                            name="dpdt-spread"))
         shift = binary_exponent(np.array([s["max_abs"] for s in spread]))
@@ -364,7 +374,7 @@ class _DaskDPDTree(BaseEstimator):
                                 for part in binned_parts])
         mass = np.sum(masses, axis=0)
         fit = _core.RemoteFit(kind, core_params(_core.Params, prepared.plan.params), n_bins, upper,
-                              n_classes, mass)
+                              n_classes, mass, max_histogram_bytes=HISTOGRAM_BYTES)
         # A round asks for at most ROUND_BYTES of histograms: the rest wait for later rounds.
         # and at most an eighth of a worker's memory limit, as a worker holds a few answers.
         limits = [w.get("memory_limit") or 0
@@ -412,6 +422,7 @@ class _DaskDPDTree(BaseEstimator):
         stats = result["stats"]
         stats["rounds"] = len(self._round_log)
         stats["histogram_bytes"] = sum(r["answer_bytes"] for r in self._round_log)
+        stats["dropped_histograms"] = fit.dropped_histograms
         stats["seconds"] = time.perf_counter() - start
         return result
 
@@ -478,7 +489,8 @@ _ATTRIBUTES = """
         Bins of each feature, cut from a sample of the partitions.
     stats_ : dict
         The search's statistics, as the in-memory estimator's, with ``rounds`` (rounds of
-        histograms) and ``histogram_bytes`` (the summed histograms the driver received).
+        histograms), ``histogram_bytes`` (the summed histograms the driver received) and
+        ``dropped_histograms`` (those it dropped beyond ``HISTOGRAM_BYTES``, 256 MB).
 """
 
 
@@ -557,9 +569,8 @@ class DaskDPDTreeRegressor(RegressorMixin, _DaskDPDTree):
     __doc__ = """DPDT regressor fitted on Dask collections where their partitions live.
 
     The data-parallel :class:`~dpdt.DPDTreeRegressor`, as :class:`DaskDPDTreeClassifier` is
-    the classifier's. The targets' mean and spread, by which the local fit centres and scales
-    them, are sums over the partitions: they equal the local fit's when those sums are exact
-    (small integer targets and weights) and can differ in the last bits otherwise.
+    the classifier's. The targets are centred on their weighted mean summed in fixed point over
+    the partitions, exactly as the local fit centres them.
 """ + _ATTRIBUTES + """    n_outputs_ : int
         Number of outputs.
 

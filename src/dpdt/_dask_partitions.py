@@ -12,6 +12,7 @@ import numpy as np
 from sklearn.utils.validation import _check_sample_weight, check_array, column_or_1d
 
 from . import _core
+from ._validation import fixed_sums
 
 # Rows converted to float64 at a time when a partition is binned: the core reads float64, and a
 # whole float32 partition copied at once would double its memory.
@@ -125,11 +126,26 @@ def kept_rows(kind, X, y, sample_weight, scale):
     return out
 
 
-def target_sums(X, y, sample_weight, scale):
-    """Return a regressor's partition sums of the weights and of weight times scaled target."""
+def _scaled_targets(X, y, sample_weight, scale):
     _, y, weight = training_rows("regressor", X, y, sample_weight, scale)
-    return {"weight": float(weight.sum()),
-            "weighted_y": np.ldexp(y, -scale["y_exponent"]).T @ weight}
+    return np.ldexp(y, -scale["y_exponent"]), weight
+
+
+def target_largest(X, y, sample_weight, scale):
+    """Return a regressor's partition maxima of |weight x scaled target| per output, and weight."""
+    values, weight = _scaled_targets(X, y, sample_weight, scale)
+    return np.append(np.max(np.abs(weight[:, np.newaxis] * values), axis=0, initial=0.0),
+                     np.max(weight, initial=0.0))
+
+
+def target_sums(X, y, sample_weight, scale):
+    """Return a regressor's partition sums of weight x scaled target and of weight, exact.
+
+    In fixed point (``_validation.fixed_sums`` in the units ``scale["units"]``): Python ints
+    whose sum over the partitions is the sum over all rows, as the local fit centres on it.
+    """
+    values, weight = _scaled_targets(X, y, sample_weight, scale)
+    return fixed_sums(values, weight, scale["units"])
 
 
 def centred_spread(X, y, sample_weight, scale):
