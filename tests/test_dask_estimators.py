@@ -226,6 +226,10 @@ def test_dataframes_give_feature_names_and_lazy_predictions(client):
     (lambda X, y: (chunked(np.where(np.arange(300)[:, None] == 3, np.inf, X), (150, 150)),
                    chunked(y, (150, 150))), ValueError, "partition 0.*infinity"),
     (lambda X, y: (chunked(X[:, 0], (150, 150)), chunked(y, (150, 150))), ValueError, "2-d"),
+    # Partitions of unknown sizes that do not hold the same rows: found on the workers.
+    (lambda X, y: (dd.from_pandas(pd.DataFrame(X), npartitions=3).repartition(
+        divisions=[0, 50, 200, 299]), dd.from_pandas(pd.Series(y), npartitions=3)),
+     ValueError, "X has 50 rows and y 100"),
 ])
 def test_bad_input_gets_a_clear_error(make, error, match):
     cluster = distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=":0")
