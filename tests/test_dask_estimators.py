@@ -229,7 +229,7 @@ def test_dataframes_give_feature_names_and_lazy_predictions(client):
     # Partitions of unknown sizes that do not hold the same rows: found on the workers.
     (lambda X, y: (dd.from_pandas(pd.DataFrame(X), npartitions=3).repartition(
         divisions=[0, 50, 200, 299]), dd.from_pandas(pd.Series(y), npartitions=3)),
-     ValueError, "X has 50 rows and y 100"),
+     ValueError, r"partition \d: X has \d+ rows and y \d+"),
 ])
 def test_bad_input_gets_a_clear_error(make, error, match):
     cluster = distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=":0")
@@ -369,11 +369,14 @@ def test_ctrl_c_during_a_round_cancels_its_tasks(client, monkeypatch):
     histograms = dask_estimators.parts.histograms
 
     def slow_histograms(*args):
-        time.sleep(3)
+        time.sleep(5)
         return histograms(*args)
+
+    interrupted = []
 
     def interrupt_soon(round_number):
         monkeypatch.setattr(dask_estimators.parts, "histograms", slow_histograms)
+        interrupted.append(time.perf_counter())
         threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
 
     def histogram_tasks(dask_scheduler):
@@ -381,11 +384,10 @@ def test_ctrl_c_during_a_round_cancels_its_tasks(client, monkeypatch):
 
     est = DaskDPDTreeClassifier(max_depth=3, max_bins=16, client=client)
     est._on_round = interrupt_soon
-    start = time.perf_counter()
     # The traceback (kept in `caught`) holds the driver's futures: only a cancellation frees them.
     with pytest.raises(KeyboardInterrupt) as caught:
         est.fit(chunked(X, (150, 150)), chunked(y, (150, 150)), chunked(weight, (150, 150)))
-    assert time.perf_counter() - start < 3   # not after the slow tasks
+    assert time.perf_counter() - interrupted[0] < 4   # not after the slow tasks
     for _ in range(50):
         if not client.run_on_scheduler(histogram_tasks):
             break
