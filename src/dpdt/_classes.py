@@ -2,6 +2,7 @@
 
 import warnings
 from numbers import Integral
+from typing import NamedTuple
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
@@ -69,6 +70,21 @@ class LogProbaMixin:
             return np.log(proba)
 
 
+class _FitPlan(NamedTuple):
+    """What ``_BaseDPDTree._fit_plan`` resolves for a fit, in plain values.
+
+    The core's ``params`` dict, the ``binned`` data (empty for exact thresholds), the per-depth
+    ``splitters``, whether the ``bounded`` single-alpha search serves, and the
+    ``estimated_bytes`` of the fit.
+    """
+
+    params: dict
+    binned: dict
+    splitters: list
+    bounded: bool
+    estimated_bytes: int
+
+
 class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
     """Fitting and traversal shared by the DPDT estimators.
 
@@ -98,11 +114,46 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         the data, which bound the CART generator's (its pure nodes end it) in the estimate.
         """
         n_samples, n_features = X.shape
-        seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
         weight = np.ascontiguousarray(weight)
+
+        def bin_data(bins, random_state, threads):
+            codes, n_bins, upper = bin_features(X, bins, random_state, n_threads=threads)
+            return {"codes": codes, "n_bins": n_bins, "upper": upper}
+
+        plan = self._fit_plan(n_samples, n_features, weight.sum(), stat_dim, bin_data, X=X,
+                              loss_exponent=loss_exponent, sample_quantities=sample_quantities,
+                              cart_size=cart_size)
+        progress = reporter(self.verbose, type(self).__name__, "root subproblems",
+                            pending="expanding the root")
+        try:
+            with progress:
+                result = fit_core(weight, plan.params, progress=progress.tree_callback,
+                                  progress_seconds=core_seconds(), **plan.binned)
+                total = progress.total or result["root_tasks"]
+                progress.finish(total if result["stats"]["complete"] else None, total,
+                                [f"{result['stats']['states']} states"])
+        except MemoryError as error:
+            if self.memory_limit is None and "memory_limit" in str(error):
+                raise MemoryError(f"{error} (memory_limit=None: what this process could "
+                                  "allocate when the fit started)") from None
+            raise
+        self._store_front(result, plan, n_features, weight_scale, make_tree, loss_exponent)
+
+    def _fit_plan(self, n_samples, n_features, weight_total, stat_dim, bin_data, *, X=None,
+                  bins=None, loss_exponent=0, sample_quantities=None, cart_size=None):
+        """Resolve everything the core needs for a fit into plain values (a :class:`_FitPlan`).
+
+        ``weight_total`` is the sum of the normalised weights; ``bin_data(bins, random_state,
+        n_threads)`` returns the binned data (``codes``, ``n_bins``, ``upper``) when the fit
+        bins. ``X``, the data, decides whether it bins (``max_bins``) and whether the bounded
+        search serves; ``bins`` given instead forces that many bins (``dpdt.dask``, whose data
+        are on a cluster, passes ``X=None``). The other arguments are ``_fit_front``'s.
+        """
+        seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
         depth = search_depth(self.max_depth, n_samples)
-        bins = uses_bins(self.max_bins, X, depth,
-                         exact_splitter=needs_exact_thresholds(self.splitter))
+        if bins is None:
+            bins = uses_bins(self.max_bins, X, depth,
+                             exact_splitter=needs_exact_thresholds(self.splitter))
         splitters, candidates, exact_depth2_work = resolve_search(
             self.splitter, self.candidates, depth, binned=bins is not None,
             n_samples=n_samples, n_features=n_features, stat_dim=stat_dim,
@@ -114,10 +165,8 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
                 if exact_only in splitters:
                     raise ValueError(f"the {exact_only} splitter needs exact thresholds: "
                                      "set max_bins=None")
-            codes, n_bins, upper = bin_features(X, bins, np.random.RandomState(seed),
-                                                n_threads=threads)
-            binned = {"codes": codes, "n_bins": n_bins, "upper": upper}
-        self.n_bins_ = None if bins is None else n_bins
+            binned = bin_data(bins, np.random.RandomState(seed), threads)
+        self.n_bins_ = None if bins is None else binned["n_bins"]
         fixed = fixed_fit_bytes(
             n_samples, n_features, depth, max(candidates), threads, stat_dim,
             n_bins=self.n_bins_, code_bytes=binned["codes"].itemsize if binned else 1,
@@ -140,7 +189,7 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
             candidates=candidates, splitters=splitters, exact_depth2_work=exact_depth2_work,
             complexity=self.complexity, front=self.front,
             **self._sample_limits(n_samples),
-            min_weight_leaf=float(self.min_weight_fraction_leaf * weight.sum()),
+            min_weight_leaf=float(self.min_weight_fraction_leaf * weight_total),
             min_impurity_decrease=float(np.ldexp(self.min_impurity_decrease, -loss_exponent)),
             max_features=self._max_features(n_features), random_state=int(seed),
             max_states=max_states, max_state_bytes=state_bytes,
@@ -149,20 +198,10 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
             n_threads=threads,
             time_limit=float(self.time_limit) if self.time_limit is not None else 0.0, **single,
         )
-        progress = reporter(self.verbose, type(self).__name__, "root subproblems",
-                            pending="expanding the root")
-        try:
-            with progress:
-                result = fit_core(weight, params, progress=progress.tree_callback,
-                                  progress_seconds=core_seconds(), **binned)
-                total = progress.total or result["root_tasks"]
-                progress.finish(total if result["stats"]["complete"] else None, total,
-                                [f"{result['stats']['states']} states"])
-        except MemoryError as error:
-            if self.memory_limit is None and "memory_limit" in str(error):
-                raise MemoryError(f"{error} (memory_limit=None: what this process could "
-                                  "allocate when the fit started)") from None
-            raise
+        return _FitPlan(params, binned, splitters, bounded, int(fixed + estimate.bytes))
+
+    def _store_front(self, result, plan, n_features, weight_scale, make_tree, loss_exponent=0):
+        """Store the front, its trees and the statistics of the core's ``result`` for ``plan``."""
         front = result["front"]
         self.trees_ = [make_tree(row["tree"], n_features) for row in front]
         for tree in self.trees_:
@@ -176,15 +215,15 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         self._front_impurity = np.ldexp([row["impurity"] for row in front], loss_exponent)
         self._front_n_splits = np.array([row["n_splits"] for row in front])
         self.stats_ = dict(result["stats"])
-        self.stats_["estimated_bytes"] = int(fixed + estimate.bytes)
+        self.stats_["estimated_bytes"] = plan.estimated_bytes
         complete = self.stats_.pop("complete")
-        self.is_optimal_ = complete and set(splitters) == {"exhaustive"}
+        self.is_optimal_ = complete and set(plan.splitters) == {"exhaustive"}
         if not complete:
             warnings.warn(f"time_limit={self.time_limit} s expired: the tree is the best among the "
-                          "candidates explored so far", ConvergenceWarning, stacklevel=3)
+                          "candidates explored so far", ConvergenceWarning, stacklevel=4)
         self._fitted_max_complexity = self.max_complexity
         self._keep_selectable_rows()
-        if not self.full_front and not bounded:
+        if not self.full_front and not plan.bounded:
             self._keep_rows([self._front_index(self.alpha, self.max_complexity)])
             self.pareto_front_["alpha_min"] = self.pareto_front_["alpha_max"] = self.alpha
 

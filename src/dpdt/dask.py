@@ -1,8 +1,14 @@
-"""Fit one DPDT tree on a Dask cluster: the root's subproblems are solved by the workers.
+"""DPDT trees on a Dask cluster: data-parallel estimators, and one fit split at the root.
 
 ``pip install "dpdt[dask]"`` installs what this module needs (``dask[distributed]``).
 
-A fit is split at the root. The driver expands the root (its candidate splits) and counts the
+:class:`DaskDPDTreeClassifier` and :class:`DaskDPDTreeRegressor` fit on dask arrays or
+dataframes where their partitions live: the workers bin their partitions and answer the
+driver's search with histograms, summed on the cluster; X is never gathered
+(``_dask_estimators``). Their tree is exactly the local binned fit's on the concatenated data.
+
+:func:`fit` is for data that fit in one process but a search too slow for it: it splits a fit
+at the root. The driver expands the root (its candidate splits) and counts the
 root's subproblems: two per candidate split, one per side. The training data are scattered once
 to every worker; each worker task expands the root itself, identically, solves a chunk of the
 root's subproblems and sends their solutions back as bytes. The driver then combines every
@@ -27,9 +33,10 @@ except ImportError as error:  # pragma: no cover - depends on the environment
     ) from error
 
 from ._classes import DPDTreeClassifier, DPDTreeRegressor
+from ._dask_estimators import DaskDPDTreeClassifier, DaskDPDTreeRegressor
 from ._runner import RUNNER, run
 
-__all__ = ["fit"]
+__all__ = ["DaskDPDTreeClassifier", "DaskDPDTreeRegressor", "fit"]
 
 # The core functions whose fits can be split at the root.
 _SPLITTABLE = ("fit_classifier", "fit_regressor")

@@ -1,0 +1,611 @@
+"""Data-parallel DPDT fits on Dask: the data stay in their partitions, the driver runs the search.
+
+The estimators of ``dpdt.dask`` (:class:`DaskDPDTreeClassifier`, :class:`DaskDPDTreeRegressor`).
+A fit makes a few passes over the partitions, each a task per partition on the worker that holds
+it (``_dask_partitions``), and the driver combines their small answers:
+
+1. a summary (rows, features, labels, largest weights): the classes, the weights' power-of-two
+   scale and class weights, as the local fit derives them from the whole data;
+2. the rows kept (weight above zero): each partition's first global row id; for a regressor two
+   more passes give the targets' scale, mean and spread, as the local fit centres them;
+3. the bin edges' sketch: the rows of smallest hashed id (a uniform sample of at most
+   ``_binning.BINNING_SAMPLES`` rows, the same for any partitioning) and each feature's
+   largest value, merged pairwise on the cluster; the driver cuts the bins from it;
+4. the partitions binned (codes, labels or targets, weights, first id), kept on the workers.
+
+Then the search: the core's ``RemoteFit`` on the driver runs the local binned search on the
+states whose histograms it holds and asks for the next ones; every partition answers with its
+integer histograms, which a tree of tasks sums on the cluster, and only the sum reaches the
+driver. Integer sums make the tree exactly the local binned fit's on the concatenated data, with
+the same bin edges, for any partitioning. A task for a partition reads only its binned
+partition and the round's requests, so a lost worker's partitions are recomputed by Dask from
+their lineage.
+"""
+
+import copy
+import functools
+import time
+import uuid
+from typing import NamedTuple
+
+import dask.array as da
+import dask.dataframe as dd
+import distributed
+import numpy as np
+from dask.base import is_dask_collection
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context, clone
+from sklearn.utils.class_weight import compute_class_weight
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from . import _core
+from . import _dask_partitions as parts
+from ._binning import AUTO_MAX_BINS, BINNING_SAMPLES
+from ._classes import DPDTreeClassifier, DPDTreeRegressor
+from ._dask_inputs import input_partitions
+from ._params import CLASSIFIER, REGRESSOR, Param, declare
+from ._progress import reporter
+from ._runner import core_params
+from ._search_policy import needs_exact_thresholds
+from ._tree import Tree
+from ._validation import binary_exponent, fixed_units, mean_from_sums
+
+#: The most bytes of histograms one round of a fit asks each partition for (and the driver gets,
+#: summed): the states beyond are asked for in later rounds, which changes no tree.
+ROUND_BYTES = 256 * 2**20
+
+#: The most bytes of histograms the driver holds: beyond, the core drops those it read longest ago
+#: (it keeps what it read off them) and asks for one again only if a search needs it.
+HISTOGRAM_BYTES = 256 * 2**20
+
+CLIENT = Param(
+    "client", None, [distributed.Client, None], "distributed.Client or None", """
+    The client of the cluster that holds the data and runs the partitions' tasks; None means
+    the default client (``distributed.default_client()``), looked up by ``fit``.
+    """)
+
+
+class _Prepared(NamedTuple):
+    """A data-parallel fit ready to search: what ``_DaskDPDTree._prepare`` returns.
+
+    The futures of the ``binned_parts`` (the partitions with training rows, binned), the
+    local fit's ``plan``, the weights' and targets' ``scale``, and the ``n_features``, the
+    core's ``n_classes`` (outputs for a regressor) and the losses' ``loss_exponent``.
+    """
+
+    binned_parts: list
+    plan: object
+    scale: dict
+    n_features: int
+    n_classes: int
+    loss_exponent: int
+
+
+def _groups(client, futures):
+    """Return (worker, futures) groups: the futures each worker thread answers for.
+
+    Each worker's partitions are dealt out to its threads, so that a round asks every thread
+    for one answer, summed over its partitions, whatever their number (an answer's size does
+    not depend on the rows); workers are in address order, so the reduction tree sums one
+    worker's answers before any crosses the network.
+    """
+    holders = client.who_has(futures)
+    threads = client.nthreads()
+    by_worker = {}
+    for future in futures:
+        where = sorted(holders.get(future.key, ())) or sorted(threads)[:1]
+        by_worker.setdefault(where[0], []).append(future)
+    return [(worker, group[k::threads.get(worker, 1)])
+            for worker, group in sorted(by_worker.items())
+            for k in range(min(threads.get(worker, 1), len(group)))]
+
+
+def _tree_reduce(client, futures, combine, *args, name):
+    """Return the future of ``combine`` folded pairwise over ``futures``, on the cluster."""
+    while len(futures) > 1:
+        pairs = [client.submit(combine, a, b, *args, key=f"{name}-{uuid.uuid4().hex}")
+                 for a, b in zip(futures[::2], futures[1::2], strict=False)]
+        futures = pairs + futures[len(pairs) * 2:]
+    return futures[0]
+
+
+def _submit_all(client, function, data, *args, name, **kwargs):
+    return [client.submit(function, *args, x, y, w, key=f"{name}-{k}-{uuid.uuid4().hex}",
+                          **kwargs) for k, (x, y, w) in enumerate(data)]
+
+
+def _predict_block(function, columns, dtype, block):
+    """Return ``function(block)``, and for an empty block the empty result it cannot make."""
+    if len(block) == 0:
+        return np.empty((0,) if columns is None else (0, columns), dtype=dtype)
+    return function(block)
+
+
+class _DaskDPDTree(BaseEstimator):
+    """Fit, ``to_local`` and prediction shared by the data-parallel DPDT estimators."""
+
+    # Set by each estimator: its in-memory class and the core's kind of objective.
+    _local_class = None
+    _kind = None
+    # Tests: a callable of the round number, called after every round of the search.
+    _on_round = None
+
+    def _local_params(self):
+        names = [param.name for param in self._local_class._params]
+        return {name: getattr(self, name) for name in names}
+
+    def _bins(self):
+        """Return the bins of every feature: the data-parallel fit always bins."""
+        if self.max_bins is None:
+            raise ValueError("max_bins=None: the data-parallel fit searches histograms; set "
+                             "max_bins to an int or 'auto'")
+        if self.max_bins == "auto":
+            if needs_exact_thresholds(self.splitter):
+                raise ValueError(f"splitter={self.splitter!r} needs exact thresholds, which the "
+                                 "data-parallel fit does not have; choose another splitter")
+            return AUTO_MAX_BINS
+        return int(self.max_bins)
+
+    def _client(self):
+        if self.client is not None:
+            return self.client
+        try:
+            return distributed.default_client()
+        except ValueError as error:
+            raise ValueError("client=None and no default Dask client: start one "
+                             "(distributed.Client(...)) or pass client=") from error
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Fit the tree on the partitions of ``X`` where they live.
+
+        Parameters
+        ----------
+        X : dask array or dask dataframe of shape (n_samples, n_features)
+            Training samples: numbers (NaN a missing value), partitioned by rows. A numpy
+            array or pandas DataFrame is split into one partition per worker.
+        y : dask array, series or dataframe
+            Targets, partitioned as ``X`` (the same rows in each partition).
+        sample_weight : dask array or series, default=None
+            Non-negative sample weights, partitioned as ``X``; None means uniform.
+
+        Returns
+        -------
+        self : object
+            The fitted estimator; :meth:`to_local` gives the in-memory one.
+        """
+        client = self._client()
+        if getattr(client, "asynchronous", False):
+            raise ValueError("the data-parallel fit needs a synchronous distributed.Client")
+        bins = self._bins()
+        local = self._local_class(**self._local_params())
+        data, meta = input_partitions(client, X, y, sample_weight)
+        prepared = self._prepare(client, local, data, meta, bins)
+        del data   # the raw partitions: the binned ones keep their lineage
+        result = self._search(client, prepared)
+        self._finish(local, prepared, result)
+        return self
+
+    def _prepare(self, client, local, data, meta, bins):
+        """Return the fit's :class:`_Prepared`: the partitions binned on the cluster, the plan.
+
+        ``local`` (the in-memory estimator) gets its classes or outputs and its features.
+        """
+        kind = self._kind
+        summaries = client.gather([
+            client.submit(parts.summary, kind, x, y, w, f"partition {k}",
+                          key=f"dpdt-summary-{k}-{uuid.uuid4().hex}")
+            for k, (x, y, w) in enumerate(data)])
+        features = {s["features"] for s in summaries if s["rows"] > 0}
+        if sum(s["rows"] for s in summaries) == 0:
+            raise ValueError("X has no rows (every partition is empty)")
+        if len(features) != 1:
+            raise ValueError(f"the partitions of X have different numbers of features: "
+                             f"{sorted(features)}")
+        n_features = features.pop()
+        if not hasattr(meta, "iloc"):
+            meta = np.empty((0, n_features))
+        validate_data(local, meta, reset=True, skip_check_array=True)
+        scale, total = self._scale(local, summaries)
+        kept = client.gather(_submit_all(client, parts.kept_rows, data, kind, scale=dict(scale),
+                                         name="dpdt-kept"))
+        counts = np.array([k["rows"] for k in kept], dtype=np.int64)
+        first_ids = np.concatenate([[0], np.cumsum(counts)[:-1]])
+        if kind == "regressor":
+            self._centre(client, data, scale, kept)
+            stat_dim, loss_exponent = 1 + 2 * local.n_outputs_, 2 * scale["exponent_y"]
+            n_classes = local.n_outputs_
+        else:
+            stat_dim, loss_exponent, n_classes = local.n_classes_, 0, local.n_classes_
+        binned_parts = []
+
+        def bin_data(bins, random_state, threads):
+            n_bins, upper = self._bin_edges(client, data, scale, first_ids, bins, random_state,
+                                            threads)
+            offset = np.concatenate([[0], np.cumsum(n_bins, dtype=np.int64)])
+            wide = bins > np.iinfo(np.uint8).max
+            for k, (x, y, w) in enumerate(data):
+                if counts[k] > 0:
+                    binned_parts.append(client.submit(
+                        parts.binned, kind, x, y, w, scale, int(first_ids[k]), upper, offset,
+                        wide, key=f"dpdt-binned-{k}-{uuid.uuid4().hex}"))
+            distributed.wait(binned_parts)
+            codes = np.empty((0, n_features), dtype=np.uint16 if wide else np.uint8)
+            return {"codes": codes, "n_bins": n_bins, "upper": upper}
+
+        plan = local._fit_plan(int(counts.sum()), n_features, total, stat_dim, bin_data,
+                               bins=bins, loss_exponent=loss_exponent,
+                               sample_quantities=1 if kind == "classifier" else None)
+        return _Prepared(binned_parts, plan, scale, n_features, n_classes, loss_exponent)
+
+    def _finish(self, local, prepared, result):
+        """Build the local estimator's state from the core's result, as ``_fit_front`` does."""
+        scale = prepared.scale
+        make_tree = Tree.from_means if self._kind == "regressor" else Tree.from_weighted_counts
+        local._store_front(result, prepared.plan, prepared.n_features, scale["weight_scale"],
+                           make_tree, prepared.loss_exponent)
+        if self._kind == "regressor":
+            for tree in local.trees_:
+                tree.value = (np.ldexp(tree.value, scale["exponent_y"])
+                              + scale["offset_y"][np.newaxis, :, np.newaxis])
+                tree.impurity = np.ldexp(tree.impurity, 2 * scale["exponent_y"])
+        self._local = local
+        for name in ("classes_", "n_classes_", "n_outputs_", "n_features_in_",
+                     "feature_names_in_", "pareto_front_", "stats_", "n_bins_", "is_optimal_"):
+            if hasattr(local, name):
+                setattr(self, name, getattr(local, name))
+
+    def _bin_edges(self, client, data, scale, first_ids, bins, random_state, threads):
+        """Return (n_bins, upper) from the merged sketch of the partitions (module docstring)."""
+        seed = int(random_state.randint(np.iinfo(np.int32).max))
+        sketches = [client.submit(parts.sample, self._kind, x, y, w, scale, int(first_ids[k]),
+                                  seed, BINNING_SAMPLES, key=f"dpdt-sample-{k}-{uuid.uuid4().hex}")
+                    for k, (x, y, w) in enumerate(data)]
+        merged = _tree_reduce(client, sketches, parts.merge_samples, BINNING_SAMPLES,
+                              name="dpdt-sample-merge").result()
+        _, _, values, maxima = merged
+        columns = np.sort(values.T, axis=1)
+        return _core.bin_uppers(np.ascontiguousarray(columns), np.ascontiguousarray(maxima),
+                                max_bins=int(bins), n_threads=threads)
+
+    def _scale(self, local, summaries):
+        """Set the local estimator's classes or outputs; return the weights' scale and total.
+
+        The scale is what ``_validation.training_weight`` derives from the whole data, from the
+        partitions' largest weights: the power of two the weights are divided by, and for a
+        classifier its classes and class_weight's factors (with the power of two that brings
+        the weighted largest weight into [1, 2)).
+        """
+        filled = [s for s in summaries if s["rows"] > 0]
+        if self._kind == "regressor":
+            outputs = {s["outputs"] for s in filled}
+            if len(outputs) != 1:
+                raise ValueError(f"the partitions of y have different numbers of outputs: "
+                                 f"{sorted(outputs)}")
+            local.n_outputs_ = outputs.pop()
+            largest = np.array([s["max_weight"] for s in filled])
+            sums = np.array([s["weight_sum"] for s in filled])
+            exponent = binary_exponent(largest)
+            total, shift, scale = np.ldexp(sums.sum(), -exponent), 0, {}
+        else:
+            classes = np.unique(np.concatenate([s["labels"] for s in filled]))
+            check_classification_targets(classes)
+            local.classes_, local.n_classes_ = classes, len(classes)
+            rows, largest, sums = (np.zeros(len(classes)) for _ in range(3))
+            for s in filled:
+                at = np.searchsorted(classes, s["labels"])
+                rows[at] += s["label_rows"]
+                largest[at] = np.maximum(largest[at], s["label_max_weight"])
+                sums[at] += s["label_weight"]
+            exponent = binary_exponent(largest)
+            factors, shift = self._class_factors(classes, rows), 0
+            largest, sums = np.ldexp(largest, -exponent), np.ldexp(sums, -exponent)
+            if factors is not None:
+                if not np.all(np.isfinite(factors)) or np.any(factors < 0):
+                    raise ValueError("class_weight must be finite and non-negative")
+                largest = largest * factors
+                if not np.all(np.isfinite(largest)):
+                    raise ValueError("class_weight times sample_weight overflows float64")
+                shift = binary_exponent(largest)
+                sums = np.ldexp(sums * factors, -shift)
+            total = sums.sum()
+            scale = {"classes": classes, "factors": factors, "shift": shift}
+        if not total > 0:
+            raise ValueError("sample_weight must be finite and sum to a positive value")
+        exponent += shift
+        if exponent + np.frexp(total)[1] > 1024:
+            raise ValueError(f"sample_weight sums to about 2**{int(np.log2(total)) + exponent}, "
+                             "beyond float64's range (node weights are reported in the "
+                             "weights' unit): divide the weights by a common factor")
+        scale.update(exponent=exponent - shift, weight_scale=float(np.ldexp(1.0, exponent)))
+        return scale, total
+
+    def _class_factors(self, classes, rows):
+        """Return class_weight's factor of every class (None without class_weight)."""
+        class_weight = getattr(self, "class_weight", None)
+        if class_weight is None:
+            return None
+        if class_weight == "balanced":
+            # scikit-learn's compute_class_weight("balanced"), from the classes' global counts.
+            return rows.sum() / (len(classes) * rows)
+        return compute_class_weight(class_weight, classes=classes, y=classes)
+
+    def _centre(self, client, data, scale, kept):
+        """Add to ``scale`` the regressor's targets' scale and centre (``DPDTreeRegressor.fit``).
+
+        The centre is the local fit's to the bit: a weighted mean summed in fixed point
+        (``_validation.order_free_mean``), whose partition sums add up exactly.
+        """
+        y_exponent = binary_exponent(np.array([k["max_abs_y"] for k in kept]))
+        scale["y_exponent"] = y_exponent
+        largest = client.gather(_submit_all(client, parts.target_largest, data,
+                                            scale=dict(scale), name="dpdt-target-largest"))
+        units = fixed_units(np.max(largest, axis=0), sum(k["rows"] for k in kept))
+        scale["units"] = units
+        sums = client.gather(_submit_all(client, parts.target_sums, data, scale=dict(scale),
+                                         name="dpdt-target-sums"))
+        columns = [sum(column) for column in zip(*(s[0] for s in sums), strict=True)]
+        weight_sum = sum(s[1] for s in sums)
+        scale["offset"] = mean_from_sums(columns, weight_sum, units)
+        total = float(weight_sum) * units[-1]
+        spread = client.gather(_submit_all(client, parts.centred_spread, data, scale=dict(scale),
+                                           name="dpdt-spread"))
+        shift = binary_exponent(np.array([s["max_abs"] for s in spread]))
+        squares = np.ldexp(sum(s["squares"] for s in spread) / total, -2 * shift)
+        scale.update(y_shift=shift, exponent_y=y_exponent + shift,
+                     offset_y=np.ldexp(scale["offset"], y_exponent))
+        with np.errstate(over="ignore", under="ignore"):
+            reported = np.ldexp(squares, 2 * scale["exponent_y"])
+        if not np.isfinite(reported):
+            raise ValueError("y is too spread out: its squared error overflows float64; "
+                             "rescale y")
+        if squares > 0 and reported < np.finfo(np.float64).tiny:
+            raise ValueError("y varies too little: its mean squared error underflows float64 "
+                             f"(below {np.finfo(np.float64).tiny:.1e}); rescale y")
+
+    def _search(self, client, prepared):
+        """Run the core's search on the driver, each round's histograms summed on the cluster."""
+        kind, binned = self._kind, prepared.plan.binned
+        n_classes = prepared.n_classes
+        binned_parts = prepared.binned_parts
+        n_bins, upper = binned["n_bins"], binned["upper"]
+        masses = client.gather([client.submit(parts.quantity_mass, kind, part, n_classes,
+                                              key=f"dpdt-mass-{uuid.uuid4().hex}")
+                                for part in binned_parts])
+        mass = np.sum(masses, axis=0)
+        fit = _core.RemoteFit(kind, core_params(_core.Params, prepared.plan.params), n_bins, upper,
+                              n_classes, mass, max_histogram_bytes=HISTOGRAM_BYTES)
+        # A round asks for at most ROUND_BYTES of histograms: the rest wait for later rounds.
+        # and at most an eighth of a worker's memory limit, as a worker holds a few answers.
+        limits = [w.get("memory_limit") or 0
+                  for w in client.scheduler_info(n_workers=-1)["workers"].values()]
+        round_bytes = min([ROUND_BYTES] + [limit // 8 for limit in limits if limit > 0])
+        round_states = max(1, round_bytes // (8 * fit.histogram_size))
+        self._round_log = []
+        progress = reporter(self.verbose, type(self).__name__, "rounds",
+                            pending="rounds of histograms")
+        answers = []
+        start = time.perf_counter()
+        try:
+            with progress:
+                while True:
+                    tick = time.perf_counter()
+                    paths, offsets = fit.run(max_states=round_states)
+                    driver = time.perf_counter() - tick
+                    if len(offsets) == 1:
+                        break
+                    answers = [client.submit(parts.histograms, kind, group, paths, offsets,
+                                             n_bins, upper, n_classes, mass, pure=False,
+                                             workers=[worker], allow_other_workers=True)
+                               for worker, group in _groups(client, binned_parts)]
+                    total = _tree_reduce(client, answers, parts.add_answers,
+                                         name="dpdt-histogram-sum")
+                    tick = time.perf_counter()
+                    summed = total.result()
+                    cluster = time.perf_counter() - tick
+                    tick = time.perf_counter()
+                    fit.add(paths, offsets, *summed)
+                    self._round_log.append({
+                        "states": len(offsets) - 1,
+                        "answer_bytes": sum(a.nbytes for a in summed),
+                        "driver_seconds": driver + time.perf_counter() - tick,
+                        "cluster_seconds": cluster})
+                    progress.update(fit.rounds, notes=[f"{fit.states} states"])
+                    if self._on_round is not None:
+                        self._on_round(fit.rounds)
+                progress.finish(fit.rounds, fit.rounds, [f"{fit.states} states"])
+        except BaseException:
+            # A worker's exception, a lost cluster or an interrupt: nothing else to wait for.
+            client.cancel(answers)
+            raise
+        result = fit.result()
+        stats = result["stats"]
+        stats["rounds"] = len(self._round_log)
+        stats["histogram_bytes"] = sum(r["answer_bytes"] for r in self._round_log)
+        stats["dropped_histograms"] = fit.dropped_histograms
+        stats["seconds"] = time.perf_counter() - start
+        return result
+
+    def to_local(self):
+        """Return the fitted in-memory estimator: predict, export, save, plot and explore it.
+
+        Returns
+        -------
+        estimator : DPDTreeClassifier or DPDTreeRegressor
+            A copy of the tree fitted on the cluster, with this estimator's parameters (its
+            current ``alpha`` and ``max_complexity`` select its tree).
+        """
+        check_is_fitted(self, "_local")
+        local = copy.deepcopy(self._local)
+        return local.set_params(**self._local_params())
+
+    def _lazy(self, X, method, columns, dtype):
+        """Return ``method`` of the local tree on X: lazy on a dask collection."""
+        function = functools.partial(_predict_block, getattr(self.to_local(), method), columns,
+                                     dtype)
+        meta = np.empty((0,) * (1 if columns is None else 2), dtype=dtype)
+        if isinstance(X, da.Array):
+            if X.ndim != 2:
+                raise ValueError(f"X must be 2-d, got a {X.ndim}-d dask array")
+            X = X.rechunk({1: -1})
+            if columns is None:
+                return X.map_blocks(function, drop_axis=1, dtype=dtype, meta=meta)
+            return X.map_blocks(function, chunks=(X.chunks[0], (columns,)), dtype=dtype,
+                                meta=meta)
+        if isinstance(X, dd.DataFrame):
+            return X.map_partitions(function, meta=meta)   # a dask array, by its meta
+        if is_dask_collection(X):
+            raise TypeError(f"X must be a dask array or dask dataframe, got {type(X).__name__}")
+        return function(X)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        return tags
+
+    def __sklearn_clone__(self):
+        # A client is a connection, shared by the clone (scikit-learn would deep-copy it).
+        params = self.get_params(deep=False)
+        client = params.pop("client")
+        return type(self)(**{name: clone(value, safe=False) for name, value in params.items()},
+                          client=client)
+
+    def __getstate__(self):
+        # A pickled (or saved) estimator leaves its client behind: None, the default client.
+        state = dict(super().__getstate__(), client=None)
+        return state
+
+
+_ATTRIBUTES = """
+    Attributes
+    ----------
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Feature names, when X is a dataframe with string column names.
+    pareto_front_ : ndarray, structured
+        The front of trees, as the in-memory estimator's (:meth:`to_local`).
+    n_bins_ : ndarray of shape (n_features_in_,)
+        Bins of each feature, cut from a sample of the partitions.
+    stats_ : dict
+        The search's statistics, as the in-memory estimator's, with ``rounds`` (rounds of
+        histograms), ``histogram_bytes`` (the summed histograms the driver received) and
+        ``dropped_histograms`` (those it dropped beyond ``HISTOGRAM_BYTES``, 256 MB).
+"""
+
+
+@declare(CLASSIFIER + (CLIENT,))
+class DaskDPDTreeClassifier(ClassifierMixin, _DaskDPDTree):
+    __doc__ = """DPDT classifier fitted on Dask collections where their partitions live.
+
+    The data-parallel :class:`~dpdt.DPDTreeClassifier`: ``fit`` takes a dask array or
+    dataframe and never gathers it. The workers validate, bin and keep their partitions; the
+    driver runs the search of the local binned fit on histograms summed over the partitions,
+    so the tree, front and predictions are exactly those of the local fit on the concatenated
+    data with the same bin edges (which are the local fit's up to
+    ``_binning.BINNING_SAMPLES`` training rows). The fit always bins (``max_bins``).
+    :meth:`to_local` returns the fitted in-memory estimator.
+""" + _ATTRIBUTES + """    classes_ : ndarray of shape (n_classes,)
+        The class labels.
+    n_classes_ : int
+        The number of classes.
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> from distributed import Client, LocalCluster
+    >>> from sklearn.datasets import load_iris
+    >>> from dpdt.dask import DaskDPDTreeClassifier
+    >>> X, y = load_iris(return_X_y=True)
+    >>> cluster = LocalCluster(n_workers=2, processes=False, dashboard_address=":0")
+    >>> client = Client(cluster)
+    >>> clf = DaskDPDTreeClassifier(max_depth=2, client=client)
+    >>> clf = clf.fit(da.from_array(X, chunks=50), da.from_array(y, chunks=50))
+    >>> clf.predict(da.from_array(X, chunks=50)).compute()[:3]
+    array([0, 0, 0])
+    >>> type(clf.to_local()).__name__
+    'DPDTreeClassifier'
+    >>> client.close(); cluster.close()
+    """
+
+    _local_class = DPDTreeClassifier
+    _kind = "classifier"
+
+    def predict_proba(self, X):
+        """Return the weighted class fractions of each sample's leaf (lazy on dask input).
+
+        Parameters
+        ----------
+        X : dask array, dask dataframe or array-like of shape (n_samples, n_features)
+            Input samples.
+
+        Returns
+        -------
+        proba : dask array or ndarray of shape (n_samples, n_classes)
+            A dask array for a dask collection, computed when asked.
+        """
+        check_is_fitted(self, "_local")
+        return self._lazy(X, "predict_proba", self.n_classes_, np.float64)
+
+    def predict(self, X):
+        """Return the predicted class of each sample (lazy on dask input).
+
+        Parameters
+        ----------
+        X : dask array, dask dataframe or array-like of shape (n_samples, n_features)
+            Input samples.
+
+        Returns
+        -------
+        y : dask array or ndarray of shape (n_samples,)
+            A dask array for a dask collection, computed when asked.
+        """
+        check_is_fitted(self, "_local")
+        return self._lazy(X, "predict", None, self.classes_.dtype)
+
+
+@declare(REGRESSOR + (CLIENT,))
+class DaskDPDTreeRegressor(RegressorMixin, _DaskDPDTree):
+    __doc__ = """DPDT regressor fitted on Dask collections where their partitions live.
+
+    The data-parallel :class:`~dpdt.DPDTreeRegressor`, as :class:`DaskDPDTreeClassifier` is
+    the classifier's. The targets are centred on their weighted mean summed in fixed point over
+    the partitions, exactly as the local fit centres them.
+""" + _ATTRIBUTES + """    n_outputs_ : int
+        Number of outputs.
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> import numpy as np
+    >>> from distributed import Client, LocalCluster
+    >>> from dpdt.dask import DaskDPDTreeRegressor
+    >>> X = np.arange(8.0).reshape(-1, 1)
+    >>> cluster = LocalCluster(n_workers=2, processes=False, dashboard_address=":0")
+    >>> client = Client(cluster)
+    >>> reg = DaskDPDTreeRegressor(max_depth=1, client=client)
+    >>> reg = reg.fit(da.from_array(X, chunks=3), da.from_array((X[:, 0] > 2.5) * 10.0, chunks=3))
+    >>> reg.predict(np.array([[1.0], [6.0]]))
+    array([ 0., 10.])
+    >>> client.close(); cluster.close()
+    """
+
+    _local_class = DPDTreeRegressor
+    _kind = "regressor"
+
+    def predict(self, X):
+        """Return the predicted value of each sample (lazy on dask input).
+
+        Parameters
+        ----------
+        X : dask array, dask dataframe or array-like of shape (n_samples, n_features)
+            Input samples.
+
+        Returns
+        -------
+        y : dask array or ndarray of shape (n_samples,) or (n_samples, n_outputs)
+            A dask array for a dask collection, computed when asked.
+        """
+        check_is_fitted(self, "_local")
+        columns = None if self.n_outputs_ == 1 else self.n_outputs_
+        return self._lazy(X, "predict", columns, np.float64)
