@@ -400,7 +400,8 @@ using Out2 = nb::ndarray<T, nb::numpy, nb::ndim<2>, nb::c_contig, nb::device::cp
 nb::tuple state_histograms(const std::string& kind, AnyCodes codes, nb::object y, Array1<double> sample_weight,
                            int64_t first_id, Array1<int32_t> paths, Array1<int64_t> path_offsets,
                            Array1<int32_t> n_bins, Array1<double> upper, int n_classes, Array1<double> mass,
-                           std::optional<std::tuple<Out1<int64_t>, Out2<uint64_t>, Out2<int64_t>>> into) {
+                           std::optional<std::tuple<Out1<int64_t>, Out2<uint64_t>, Out2<int64_t>>> into,
+                           dpdt::RowCache* cache) {
     const auto n = static_cast<int64_t>(sample_weight.shape(0));
     if (first_id < 0 || first_id + n > INT32_MAX - 1)
         throw nb::value_error("the rows' ids (first_id onwards) must stay below 2**31 - 1");
@@ -423,7 +424,7 @@ nb::tuple state_histograms(const std::string& kind, AnyCodes codes, nb::object y
                     {
                         nb::gil_scoped_release release;
                         dpdt::state_histograms(data, obj, fit_mass, first_id, requested, counts.data(), hashes.data(),
-                                               hists.data());
+                                               hists.data(), cache);
                     }
                     return nb::make_tuple(counts, hashes, hists);
                 }
@@ -432,7 +433,7 @@ nb::tuple state_histograms(const std::string& kind, AnyCodes codes, nb::object y
                 {
                     nb::gil_scoped_release release;
                     dpdt::state_histograms(data, obj, fit_mass, first_id, requested, counts.data(), hashes.data(),
-                                           hists.data());
+                                           hists.data(), cache);
                 }
                 return nb::make_tuple(to_numpy(std::move(counts), {R}), to_numpy(std::move(hashes), {R, 2}),
                                       to_numpy(std::move(hists), {R, size}));
@@ -766,11 +767,18 @@ NB_MODULE(_core, m) {
     m.def("state_histograms", &state_histograms, "kind"_a, "codes"_a.noconvert(), "y"_a,
           "sample_weight"_a.noconvert(), "first_id"_a, "paths"_a.noconvert(), "path_offsets"_a.noconvert(),
           nb::kw_only(), "n_bins"_a.noconvert(), "upper"_a.noconvert(), "n_classes"_a, "mass"_a.noconvert(),
-          "into"_a.noconvert().none() = nb::none(),
+          "into"_a.noconvert().none() = nb::none(), "cache"_a.none() = nb::none(),
           "(counts, hashes, hists) of the states named by the paths, on these rows (ids first_id on): exact "
           "integer sums, to be added over the machines (dpdt/remote.hpp). With into=(counts, hashes, hists) "
           "(int64, uint64, int64 arrays of those shapes), added into them in place: one machine's partitions "
-          "summed without a copy each.");
+          "summed without a copy each. With cache=RowCache (one per partition), the rows of the states met are "
+          "kept from call to call.");
+    nb::class_<dpdt::RowCache>(m, "RowCache",
+                               "One partition's rows of the states it met, kept between the rounds of a fit over "
+                               "machines (dpdt/remote.hpp): a round filters a state from its nearest known ancestor.")
+        .def(nb::init<int64_t>(), "max_bytes"_a)
+        .def_prop_ro("bytes", &dpdt::RowCache::bytes)
+        .def_prop_ro("entries", &dpdt::RowCache::entries);
     nb::class_<RemoteFitHandle>(m, "RemoteFit", "The driver of a fit whose rows live on other machines (dpdt/remote.hpp).")
         .def(nb::init<const std::string&, dpdt::Params, Array1<int32_t>, Array1<double>, int, Array1<double>, int64_t>(),
              "kind"_a, "params"_a, "n_bins"_a.noconvert(), "upper"_a.noconvert(), "n_classes"_a, "mass"_a.noconvert(),

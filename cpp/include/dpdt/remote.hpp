@@ -16,7 +16,9 @@
 #include <climits>
 #include <cstdint>
 #include <map>
+#include <mutex>
 #include <set>
+#include <string>
 #include <stdexcept>
 #include <tuple>
 #include <unordered_map>
@@ -367,60 +369,121 @@ class RemoteLayout : public BinnedLayout<uint8_t, O> {
     mutable std::vector<int64_t> none_;   // the zero sums of a dropped histogram
 };
 
+// The rows of the states one partition met in its last rounds, by path, kept between rounds so
+// that a round filters a new state from its nearest known ancestor (most often its parent, asked
+// for or met the round before) instead of from the root. A pure cache: it changes no answer.
+class RowCache {
+  public:
+    // Holds at most max_bytes of rows after each call (those met in the latest calls are kept).
+    explicit RowCache(int64_t max_bytes) : max_bytes_(max_bytes) {}
+
+    // The rows of `key`, or null.
+    const std::vector<int32_t>* find(const std::string& key) {
+        auto it = entries_.find(key);
+        if (it == entries_.end()) return nullptr;
+        it->second.stamp = calls_;
+        return &it->second.rows;
+    }
+    void put(const std::string& key, std::vector<int32_t> rows) {
+        bytes_ += static_cast<int64_t>(rows.size() * sizeof(int32_t));
+        auto [it, inserted] = entries_.try_emplace(key);
+        if (!inserted) bytes_ -= static_cast<int64_t>(it->second.rows.size() * sizeof(int32_t));
+        it->second = Entry{std::move(rows), calls_};
+    }
+    // A call on a partition of n_rows rows: a cache serves one partition.
+    void begin_call(int64_t n_rows) {
+        if (n_rows_ >= 0 && n_rows_ != n_rows)
+            throw std::invalid_argument("a row cache serves one partition: it was made for another one");
+        n_rows_ = n_rows;
+        ++calls_;
+    }
+    // Drops the rows met longest ago, the largest first among those of one call, until at most
+    // max_bytes remain.
+    void trim() {
+        if (bytes_ <= max_bytes_) return;
+        std::vector<std::tuple<int64_t, int64_t, const std::string*>> order;
+        for (const auto& [key, entry] : entries_)
+            order.emplace_back(entry.stamp, -static_cast<int64_t>(entry.rows.size()), &key);
+        std::sort(order.begin(), order.end());
+        std::vector<std::string> dropped;
+        for (const auto& [stamp, size, key] : order) {
+            if (bytes_ <= max_bytes_) break;
+            bytes_ += size * static_cast<int64_t>(sizeof(int32_t));
+            dropped.push_back(*key);
+        }
+        for (const std::string& key : dropped) entries_.erase(key);
+    }
+    int64_t bytes() const { return bytes_; }
+    int64_t entries() const { return static_cast<int64_t>(entries_.size()); }
+    std::mutex& mutex() { return mutex_; }
+
+  private:
+    struct Entry {
+        std::vector<int32_t> rows;
+        int64_t stamp = 0;   // the last call that met it
+    };
+    std::unordered_map<std::string, Entry> entries_;
+    int64_t bytes_ = 0, max_bytes_ = 0, calls_ = 0, n_rows_ = -1;
+    std::mutex mutex_;
+};
+
 // For each path, on one machine's rows (ids first_id, first_id + 1, ... in the fit's numbering):
 // the count, the subset hash and the binned layout's histogram in the units of the fit's `mass`,
 // added into counts[r], hashes[2 r .. 2 r + 1] (wrapping) and hists[r * hist_size ...], so that a
-// machine sums its partitions' answers in one place.
+// machine sums its partitions' answers in one place. `cache` (or null) keeps the partition's
+// states' rows from call to call.
 template <class O, class Code>
 void state_histograms(const BinnedData<Code>& data, const O& obj, const std::vector<double>& mass, int64_t first_id,
-                      const std::vector<Path>& paths, int64_t* counts, uint64_t* hashes, int64_t* hists) {
+                      const std::vector<Path>& paths, int64_t* counts, uint64_t* hashes, int64_t* hists,
+                      RowCache* cache = nullptr) {
     const BinnedLayout<Code, O> layout(data, obj, mass);
     const int64_t size = layout.histogram_size();
-    // Paths in lexicographic order share their prefixes' row lists: `rows[k]` holds the rows of the
-    // current path's first k steps.
-    std::vector<size_t> order(paths.size());
-    for (size_t r = 0; r < order.size(); ++r) order[r] = r;
-    auto less = [](const PathStep& a, const PathStep& b) {
-        return std::tie(a.feature, a.bin, a.missing_left, a.left) < std::tie(b.feature, b.bin, b.missing_left, b.left);
+    std::unique_lock<std::mutex> lock;
+    if (cache != nullptr) {
+        lock = std::unique_lock<std::mutex>(cache->mutex());
+        cache->begin_call(data.n);
+    }
+    // This call's rows by path prefix (the key: the prefix's steps' bytes); the root's are all.
+    std::unordered_map<std::string, std::vector<int32_t>> met;
+    auto known = [&](const std::string& key) -> const std::vector<int32_t>* {
+        if (key.empty()) return &data.all_ids;
+        if (auto it = met.find(key); it != met.end()) return &it->second;
+        return cache != nullptr ? cache->find(key) : nullptr;
     };
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return std::lexicographical_compare(paths[a].begin(), paths[a].end(), paths[b].begin(), paths[b].end(), less);
-    });
-    std::vector<std::vector<int32_t>> rows(1, data.all_ids);
-    const Path* previous = nullptr;
-    for (size_t r : order) {
+    for (size_t r = 0; r < paths.size(); ++r) {
         const Path& path = paths[r];
-        size_t shared = 0;
-        if (previous != nullptr)
-            while (shared < path.size() && shared < previous->size() && shared + 1 < rows.size() &&
-                   std::tie(path[shared].feature, path[shared].bin, path[shared].missing_left, path[shared].left) ==
-                       std::tie((*previous)[shared].feature, (*previous)[shared].bin,
-                                (*previous)[shared].missing_left, (*previous)[shared].left))
-                ++shared;
-        rows.resize(shared + 1);
-        for (size_t k = shared; k < path.size(); ++k) {
-            stop_point();
-            const PathStep& s = path[k];
+        std::vector<std::string> keys(1);
+        for (const PathStep& s : path) {
             if (s.feature < 0 || s.feature >= data.p || s.bin < 0 || s.bin >= data.n_bins[s.feature])
                 throw std::invalid_argument("a path's split names a feature or bin the data does not have");
-            std::vector<int32_t> kept;
-            for (int32_t i : rows.back())
-                if (satisfies(data.codes + static_cast<int64_t>(i) * data.p, data.n_bins.data(), s)) kept.push_back(i);
-            rows.push_back(std::move(kept));
+            keys.push_back(keys.back() + std::string(reinterpret_cast<const char*>(&s), sizeof(PathStep)));
         }
-        previous = &path;
-        const std::vector<int32_t>& ids = rows.back();
-        counts[r] += static_cast<int64_t>(ids.size());
+        // The nearest prefix whose rows are known, then the steps after it.
+        size_t k = path.size();
+        const std::vector<int32_t>* rows = known(keys[k]);
+        while (rows == nullptr) rows = known(keys[--k]);
+        for (; k < path.size(); ++k) {
+            stop_point();
+            std::vector<int32_t> kept;
+            for (int32_t i : *rows)
+                if (satisfies(data.codes + static_cast<int64_t>(i) * data.p, data.n_bins.data(), path[k])) kept.push_back(i);
+            rows = &(met[keys[k + 1]] = std::move(kept));
+        }
+        counts[r] += static_cast<int64_t>(rows->size());
         SubsetHash h;
-        for (int32_t i : ids) {
+        for (int32_t i : *rows) {
             const auto id = static_cast<int32_t>(first_id + i);
             h.a += mix_a(id);
             h.b += mix_b(id);
         }
         hashes[2 * r] += h.a;
         hashes[2 * r + 1] += h.b;
-        int64_t* out = hists + static_cast<int64_t>(r) * size;
-        layout.add_into(obj, IdView{static_cast<int32_t>(ids.size()), ids.data(), nullptr}, out);
+        layout.add_into(obj, IdView{static_cast<int32_t>(rows->size()), rows->data(), nullptr},
+                        hists + static_cast<int64_t>(r) * size);
+    }
+    if (cache != nullptr) {
+        for (auto& [key, rows] : met) cache->put(key, std::move(rows));
+        cache->trim();
     }
 }
 
