@@ -23,12 +23,14 @@
 #include <limits>
 #include <memory>
 #include <queue>
+#include <utility>
 #include <vector>
 
 #include "dpdt/criterion.hpp"
 #include "dpdt/run_loop.hpp"
 #include "dpdt/split_search.hpp"
 #include "dpdt/subset_hash.hpp"
+#include "optimal_pairs.hpp"
 
 namespace dpdt {
 namespace {
@@ -158,6 +160,10 @@ class Search {
         for (Level& l : levels_) l.rank.assign(static_cast<size_t>(data.n), 0);
         integral_weights_ = total < 9e15;
         for (int64_t i = 0; i < data.n; ++i) integral_weights_ = integral_weights_ && obj.w[i] == std::floor(obj.w[i]);
+        if (integral_weights_) {
+            pairs_ = std::make_unique<PairCounts>(data, obj);
+            if (!pairs_->usable()) pairs_.reset();
+        }
         Level& root = levels_[0];
         root.m = static_cast<int32_t>(data.n);
         root.blocks.assign(data.presorted.begin(), data.presorted.end());
@@ -432,6 +438,8 @@ class Search {
         };
         if (upper <= cost) lower = std::min(lower, cost);   // no split can beat the bound
         if (upper <= cost || m < 2) return finish();
+        if (depth == 2 && root == nullptr && shallower == nullptr && pairs_)
+            return depth_two_binary(l, cw.data(), w_state, ub, std::move(best), upper, lower);
 
         const int32_t only_feature = root != nullptr ? root->feature : -1;
         if (root != nullptr) shallower = root->shallower;
@@ -541,6 +549,134 @@ class Search {
         return finish();
     }
 
+    // The best tree of depth <= 1 of the samples of class sums c whose class sums on the upper
+    // value of each feature g != skip are upper_of(g, out): depth_one's value and split, from
+    // counts. Every sum is an integer, so each double is the one depth_one's scan computes.
+    template <class UpperOf>
+    std::pair<double, int32_t> stump_from_counts(const double* c, int64_t skip, UpperOf&& upper_of) {
+        const int K = obj_.n_classes;
+        double w = 0.0;
+        for (int k = 0; k < K; ++k) w += c[k];
+        double value = leaf_loss(c, K, w);
+        int32_t feature = -1;
+        const double cost = split_cost(w);
+        if (value <= cost) return {value, feature};
+        double* up = pair_scratch_.data();
+        double* low = up + K;
+        for (int64_t g = 0; g < data_.p; ++g) {
+            if (g == skip) continue;
+            upper_of(g, up);
+            double wu = 0.0, wl = 0.0, max_u = 0.0, max_l = 0.0;
+            for (int k = 0; k < K; ++k) {
+                low[k] = c[k] - up[k];
+                wu += up[k];
+                wl += low[k];
+                max_u = std::max(max_u, up[k]);
+                max_l = std::max(max_l, low[k]);
+            }
+            if (wu <= 0.0 || wl <= 0.0) continue;   // g takes one value here
+            const double loss = std::max(0.0, (wl - max_l) + (wu - max_u));
+            if (loss + cost < value) {
+                value = loss + cost;
+                feature = static_cast<int32_t>(g);
+            }
+        }
+        return {value, feature};
+    }
+
+    Shape stump_shape(int32_t feature) const {
+        if (feature < 0) return leaf_shape();
+        return split_shape(feature, midpoint(pairs_->lo(feature), pairs_->hi(feature)), leaf_shape(), leaf_shape());
+    }
+
+    // solve() at depth 2 when every feature is binary: each feature has one threshold, and the
+    // pair counts give every child's best stump at once (MurTree's depth-two solver), so the
+    // search below is solve()'s, step for step and bound for bound, with each child's value
+    // read off the counts instead of scanned. The tree is the one solve() would return.
+    Outcome depth_two_binary(Level& l, const double* cw, double w_state, double ub, Outcome best, double upper,
+                             double lower) {
+        const int K = obj_.n_classes;
+        const int32_t m = l.m;
+        const int64_t p = data_.p;
+        const double cost = split_cost(w_state);
+        auto finish = [&]() {
+            best.found = best.value < ub;
+            if (!best.found) best.value = std::min(lower, best.value);
+            return best;
+        };
+        stop_point();
+        ++stats.exact_scans;
+        pairs_->count(l.block(0), m, cw);
+        pair_scratch_.resize(static_cast<size_t>(4 * K));
+        std::vector<double> side(K);
+        // The state's best stump: the incumbent and the children's bound at the ends.
+        const auto [edge, edge_feature] =
+            stump_from_counts(cw, -1, [&](int64_t g, double* out) { pairs_->side(g, 1, out); });
+        if (edge < upper) {
+            best.value = upper = edge;
+            best.shape = stump_shape(edge_feature);
+        }
+        if (stopped()) return finish();
+        const double kap = kappa(1);
+
+        struct Seed {
+            double score;
+            int32_t f;
+            double w_left;
+        };
+        std::vector<Seed> seeds;
+        const bool gini2 = K == 2 && obj_.criterion == Criterion::Gini;
+        for (int64_t f = 0; f < p; ++f) {
+            pairs_->side(f, 0, side.data());
+            double w_left = 0.0;
+            for (int k = 0; k < K; ++k) w_left += side[k];
+            if (w_left <= 0.0 || w_left >= w_state) continue;   // f takes one value here
+            double score = -kInf;
+            if (gini2) {
+                // classification_scores' formula for its one threshold, on the same exact sums.
+                const double c0 = cw[0], c1 = cw[1], total = c0 + c1;
+                const double parent = total > 0.0 ? 2.0 * c0 * c1 / total : 0.0;
+                const double l0 = side[0], l1 = side[1];
+                const double wl = l0 + l1, r0 = std::max(0.0, c0 - l0), r1 = std::max(0.0, c1 - l1), wr = r0 + r1;
+                if (wl > 0.0 && wr > 0.0) score = parent - 2.0 * l0 * l1 / wl - 2.0 * r0 * r1 / wr;
+            } else {
+                stop_point();
+                detail::classification_scores(data_, obj_, l.block(f), m, f, LeafLimits{}, cw,
+                                              [&](int32_t, double s) { score = std::max(score, s); });
+            }
+            seeds.push_back(Seed{score, static_cast<int32_t>(f), w_left});
+        }
+        std::stable_sort(seeds.begin(), seeds.end(), [](const Seed& a, const Seed& b) { return a.score > b.score; });
+        for (const Seed& s : seeds) {
+            stop_point();
+            ++stats.candidates;
+            const int64_t f = s.f;
+            const double moved = s.w_left, span = w_state;
+            double lo_left = std::max(0.0, edge - kap * (span - moved));
+            double lo_right = std::max(0.0, edge - kap * moved);
+            const double bound_left = upper - cost - lo_right;
+            if (lo_left < bound_left && !stopped()) {
+                pairs_->side(f, 0, side.data());
+                const auto [left, left_feature] = stump_from_counts(
+                    side.data(), f, [&](int64_t g, double* out) { pairs_->side_upper(f, 0, g, out); });
+                lo_left = std::max(lo_left, left);
+                if (left < bound_left) {
+                    pairs_->side(f, 1, side.data());
+                    const auto [right, right_feature] = stump_from_counts(
+                        side.data(), f, [&](int64_t g, double* out) { pairs_->side_upper(f, 1, g, out); });
+                    lo_right = std::max(lo_right, right);
+                    if (right < upper - cost - left) {
+                        best.value = upper = left + right + cost;
+                        best.shape = split_shape(static_cast<int32_t>(f), midpoint(pairs_->lo(f), pairs_->hi(f)),
+                                                 stump_shape(left_feature), stump_shape(right_feature));
+                    }
+                }
+            }
+            lower = std::min(lower, lo_left + lo_right + cost);
+        }
+        return finish();
+    }
+
     const Dataset& data_;
     const Classification& obj_;
     const double alpha_, total_;
@@ -550,7 +686,8 @@ class Search {
     std::vector<Level> levels_;
     DepthOneMemo memo_;
     bool integral_weights_ = false;
-    std::vector<double> class_w_, scratch_;
+    std::unique_ptr<PairCounts> pairs_;   // when every feature is binary (see depth_two_binary)
+    std::vector<double> class_w_, scratch_, pair_scratch_;
     std::vector<int32_t> subset_;
 };
 

@@ -1,0 +1,125 @@
+// The class weights of every pair of binary features over one sample set (MurTree's frequency
+// counts, Demirovic et al., JMLR 2022): what the exact solver needs to know every tree of depth
+// <= 2 of a set at once when each feature takes at most two values.
+//
+// Counted with bitsets: one bit per sample for each feature's upper value, and one bitset per
+// class and per bit of the (integral) weights, so that a pair's weighted class sum is a sum of
+// popcounts scaled by powers of two. Integral weights keep every sum exact, so a value built from
+// these counts is the same double as a scan over the samples gives, whatever the order.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "dpdt/dataset.hpp"
+#include "dpdt/objective.hpp"
+
+namespace dpdt {
+
+class PairCounts {
+  public:
+    // Weights of up to 2^kMaxPlanes - 1: more planes cost more than the scans they replace.
+    static constexpr int kMaxPlanes = 8;
+
+    // Usable when every feature of `data` takes at most two values and every weight is an
+    // integer in [1, 2^kMaxPlanes).
+    PairCounts(const Dataset& data, const Classification& obj) : data_(data), obj_(obj), K_(obj.n_classes) {
+        lo_.assign(data.p, 0.0);
+        hi_.assign(data.p, 0.0);
+        usable_ = !data.has_missing && data.n > 0;
+        for (int64_t f = 0; f < data.p && usable_; ++f) {
+            const int32_t* ids = data.presorted.data() + f * data.n;
+            const double* col = data.column(f);
+            lo_[f] = col[ids[0]];
+            hi_[f] = col[ids[data.n - 1]];
+            for (int64_t j = 1; j + 1 < data.n && usable_; ++j)
+                usable_ = col[ids[j]] == lo_[f] || col[ids[j]] == hi_[f];
+        }
+        double max_w = 0.0;
+        for (int64_t i = 0; i < data.n && usable_; ++i) {
+            const double w = obj.w[i];
+            usable_ = w >= 1.0 && w == std::floor(w) && w < static_cast<double>(1 << kMaxPlanes);
+            max_w = std::max(max_w, w);
+        }
+        planes_ = 1;
+        while (usable_ && (1 << planes_) <= max_w) ++planes_;
+    }
+
+    bool usable() const { return usable_; }
+    double lo(int64_t f) const { return lo_[f]; }
+    double hi(int64_t f) const { return hi_[f]; }
+
+    // Counts the samples `ids`; class_w: their class sums.
+    void count(const int32_t* ids, int32_t m, const double* class_w) {
+        const int64_t p = data_.p;
+        words_ = (m + 63) / 64;
+        features_.assign(static_cast<size_t>(p * words_), 0);
+        groups_.assign(static_cast<size_t>(K_ * planes_ * words_), 0);
+        for (int32_t j = 0; j < m; ++j) {
+            const int32_t i = ids[j];
+            const uint64_t bit = uint64_t{1} << (j & 63);
+            const auto w = static_cast<uint32_t>(obj_.w[i]);
+            for (int b = 0; b < planes_; ++b)
+                if ((w >> b) & 1u) groups_[(static_cast<int64_t>(obj_.y[i]) * planes_ + b) * words_ + (j >> 6)] |= bit;
+        }
+        for (int64_t f = 0; f < p; ++f) {
+            const double* col = data_.column(f);
+            const double upper = hi_[f];
+            uint64_t* bits = features_.data() + f * words_;
+            if (lo_[f] == upper) continue;   // one value: never split, never counted as upper
+            for (int32_t j = 0; j < m; ++j)
+                bits[j >> 6] |= static_cast<uint64_t>(col[ids[j]] == upper) << (j & 63);
+        }
+        pair_.assign(static_cast<size_t>(p * p * K_), 0.0);
+        std::vector<uint64_t> both(static_cast<size_t>(words_));
+        for (int64_t f = 0; f < p; ++f) {
+            const uint64_t* bf = features_.data() + f * words_;
+            for (int64_t g = f; g < p; ++g) {
+                const uint64_t* bg = features_.data() + g * words_;
+                bool any = false;
+                for (int64_t x = 0; x < words_; ++x) any |= (both[x] = bf[x] & bg[x]) != 0;
+                if (!any) continue;
+                for (int k = 0; k < K_; ++k) {
+                    int64_t sum = 0;
+                    for (int b = 0; b < planes_; ++b) {
+                        const uint64_t* grp = groups_.data() + (static_cast<int64_t>(k) * planes_ + b) * words_;
+                        int64_t c = 0;
+                        for (int64_t x = 0; x < words_; ++x) c += __builtin_popcountll(both[x] & grp[x]);
+                        sum += c << b;
+                    }
+                    pair_[(f * p + g) * K_ + k] = pair_[(g * p + f) * K_ + k] = static_cast<double>(sum);
+                }
+            }
+        }
+        class_w_.assign(class_w, class_w + K_);
+    }
+
+    // Class sums of the samples at value side (0: lower, 1: upper) of feature f, into out.
+    void side(int64_t f, int s, double* out) const {
+        const double* u = upper(f, f);
+        for (int k = 0; k < K_; ++k) out[k] = s ? u[k] : class_w_[k] - u[k];
+    }
+    // Class sums of the samples at side s of feature f and the upper value of feature g (g != f).
+    void side_upper(int64_t f, int s, int64_t g, double* out) const {
+        const double* fg = upper(f, g);
+        const double* gg = upper(g, g);
+        for (int k = 0; k < K_; ++k) out[k] = s ? fg[k] : gg[k] - fg[k];
+    }
+
+  private:
+    const double* upper(int64_t f, int64_t g) const { return pair_.data() + (f * data_.p + g) * K_; }
+
+    const Dataset& data_;
+    const Classification& obj_;
+    const int K_;
+    bool usable_ = false;
+    int planes_ = 1;
+    int64_t words_ = 0;
+    std::vector<double> lo_, hi_;
+    std::vector<uint64_t> features_, groups_;
+    std::vector<double> pair_;   // p x p x K: class sums of the samples upper on both features
+    std::vector<double> class_w_;
+};
+
+}  // namespace dpdt
