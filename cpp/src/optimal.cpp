@@ -23,6 +23,8 @@
 #include <limits>
 #include <memory>
 #include <queue>
+#include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -160,10 +162,8 @@ class Search {
         for (Level& l : levels_) l.rank.assign(static_cast<size_t>(data.n), 0);
         integral_weights_ = total < 9e15;
         for (int64_t i = 0; i < data.n; ++i) integral_weights_ = integral_weights_ && obj.w[i] == std::floor(obj.w[i]);
-        if (integral_weights_) {
-            pairs_ = std::make_unique<PairCounts>(data, obj);
-            if (!pairs_->usable()) pairs_.reset();
-        }
+        if (integral_weights_ && PairCounts(data, obj).usable())
+            for (size_t lv = 0; lv < levels_.size(); ++lv) pairs_.emplace_back(data, obj);
         Level& root = levels_[0];
         root.m = static_cast<int32_t>(data.n);
         root.blocks.assign(data.presorted.begin(), data.presorted.end());
@@ -388,7 +388,16 @@ class Search {
             return leaf_outcome(class_w_.data(), obj_.n_classes, w, ub);
         }
         if (depth == 1) return depth_one(l, f, lo, hi, ub);
-        build_child(lv, f, lo, hi);
+        if (depth == 2 && reads_sets_at_two()) {
+            // depth_two_binary reads the state's samples as a set: block 0 alone, in any order.
+            Level& c = levels_[lv + 1];
+            c.m = hi - lo;
+            c.ranked = -1;
+            c.blocks.resize(static_cast<size_t>(data_.p) * c.m + 1);
+            std::copy(l.block(f) + lo, l.block(f) + hi, c.blocks.begin());
+        } else {
+            build_child(lv, f, lo, hi);
+        }
         return solve(lv + 1, depth, ub, nullptr, nullptr);
     }
 
@@ -438,8 +447,8 @@ class Search {
         };
         if (upper <= cost) lower = std::min(lower, cost);   // no split can beat the bound
         if (upper <= cost || m < 2) return finish();
-        if (depth == 2 && root == nullptr && shallower == nullptr && pairs_)
-            return depth_two_binary(l, cw.data(), w_state, ub, std::move(best), upper, lower);
+        if (depth == 2 && root == nullptr && shallower == nullptr && !pairs_.empty())
+            return depth_two_binary(lv, cw.data(), w_state, ub, std::move(best), upper, lower);
 
         const int32_t only_feature = root != nullptr ? root->feature : -1;
         if (root != nullptr) shallower = root->shallower;
@@ -584,50 +593,70 @@ class Search {
         return {value, feature};
     }
 
+    // Whether depth_two_binary serves the states of depth 2 and needs no feature's order there
+    // (two classes under gini: the seeds' scores come from the counts too).
+    bool reads_sets_at_two() const { return !pairs_.empty() && obj_.n_classes == 2 && obj_.criterion == Criterion::Gini; }
+
     Shape stump_shape(int32_t feature) const {
         if (feature < 0) return leaf_shape();
-        return split_shape(feature, midpoint(pairs_->lo(feature), pairs_->hi(feature)), leaf_shape(), leaf_shape());
+        return split_shape(feature, midpoint(pairs_[0].lo(feature), pairs_[0].hi(feature)), leaf_shape(), leaf_shape());
     }
 
-    // solve() at depth 2 when every feature is binary: each feature has one threshold, and the
-    // pair counts give every child's best stump at once (MurTree's depth-two solver), so the
-    // search below is solve()'s, step for step and bound for bound, with each child's value
-    // read off the counts instead of scanned. The tree is the one solve() would return.
-    Outcome depth_two_binary(Level& l, const double* cw, double w_state, double ub, Outcome best, double upper,
-                             double lower) {
+    // What solve() at depth 2 reads of a state when every feature is binary: its best stump
+    // (`edge`) and, for each feature in solve()'s order (CART's score first), the weight left of
+    // its one threshold and the best stumps of the two sides. A function of the sample set alone.
+    struct DepthTwo {
+        struct Row {
+            int32_t f, left_feature, right_feature;
+            double w_left, left, right;
+        };
+        double edge = 0.0;
+        int32_t edge_feature = -1;
+        std::vector<Row> rows;
+    };
+    struct SetKey {
+        uint64_t a, b;
+        int32_t m;
+        bool operator==(const SetKey& o) const { return a == o.a && b == o.b && m == o.m; }
+    };
+    struct SetKeyHash {
+        size_t operator()(const SetKey& k) const { return static_cast<size_t>(k.a); }
+    };
+    // Rows the cache of depth-two states holds at most (40 bytes each): 40 MB a thread.
+    static constexpr size_t kMaxDepthTwoRows = size_t{1} << 20;
+
+    // The DepthTwo of the state of level lv (class sums cw, weight w_state), from the cache of
+    // solved sets or from pair counts (MurTree's depth-two solver: every child's best stump at
+    // once). The same set recurs often (two splits in either order), most of the states at depth
+    // 4 and more.
+    const DepthTwo& depth_two(int lv, const double* cw, double w_state) {
+        Level& l = levels_[lv];
+        PairCounts& pairs = pairs_[lv];
         const int K = obj_.n_classes;
         const int32_t m = l.m;
         const int64_t p = data_.p;
-        const double cost = split_cost(w_state);
-        auto finish = [&]() {
-            best.found = best.value < ub;
-            if (!best.found) best.value = std::min(lower, best.value);
-            return best;
-        };
+        const SubsetHash h = hash_of(l.block(0), m);
+        const SetKey key{h.a, h.b, m};
+        if (auto it = depth_two_.find(key); it != depth_two_.end()) {
+            ++stats.cache_hits;
+            return it->second;
+        }
         stop_point();
         ++stats.exact_scans;
-        pairs_->count(l.block(0), m, cw);
+        // A right child's counts are its parent's less its left sibling's, when both are held.
+        if (lv > 0 && pairs.holds_sibling(pairs_[lv - 1], h, m))
+            pairs.complement(pairs_[lv - 1], h, m, cw);
+        else
+            pairs.count(l.block(0), m, h, cw);
         pair_scratch_.resize(static_cast<size_t>(4 * K));
         std::vector<double> side(K);
-        // The state's best stump: the incumbent and the children's bound at the ends.
-        const auto [edge, edge_feature] =
-            stump_from_counts(cw, -1, [&](int64_t g, double* out) { pairs_->side(g, 1, out); });
-        if (edge < upper) {
-            best.value = upper = edge;
-            best.shape = stump_shape(edge_feature);
-        }
-        if (stopped()) return finish();
-        const double kap = kappa(1);
-
-        struct Seed {
-            double score;
-            int32_t f;
-            double w_left;
-        };
-        std::vector<Seed> seeds;
-        const bool gini2 = K == 2 && obj_.criterion == Criterion::Gini;
+        DepthTwo out;
+        std::tie(out.edge, out.edge_feature) =
+            stump_from_counts(cw, -1, [&](int64_t g, double* o) { pairs.side(g, 1, o); });
+        std::vector<double> scores;
+        const bool gini2 = reads_sets_at_two();
         for (int64_t f = 0; f < p; ++f) {
-            pairs_->side(f, 0, side.data());
+            pairs.side(f, 0, side.data());
             double w_left = 0.0;
             for (int k = 0; k < K; ++k) w_left += side[k];
             if (w_left <= 0.0 || w_left >= w_state) continue;   // f takes one value here
@@ -644,31 +673,63 @@ class Search {
                 detail::classification_scores(data_, obj_, l.block(f), m, f, LeafLimits{}, cw,
                                               [&](int32_t, double s) { score = std::max(score, s); });
             }
-            seeds.push_back(Seed{score, static_cast<int32_t>(f), w_left});
+            DepthTwo::Row row{static_cast<int32_t>(f), -1, -1, w_left, 0.0, 0.0};
+            std::tie(row.left, row.left_feature) =
+                stump_from_counts(side.data(), f, [&](int64_t g, double* o) { pairs.side_upper(f, 0, g, o); });
+            pairs.side(f, 1, side.data());
+            std::tie(row.right, row.right_feature) =
+                stump_from_counts(side.data(), f, [&](int64_t g, double* o) { pairs.side_upper(f, 1, g, o); });
+            out.rows.push_back(row);
+            scores.push_back(score);
         }
-        std::stable_sort(seeds.begin(), seeds.end(), [](const Seed& a, const Seed& b) { return a.score > b.score; });
-        for (const Seed& s : seeds) {
-            stop_point();
+        std::vector<int32_t> order(out.rows.size());
+        for (size_t r = 0; r < order.size(); ++r) order[r] = static_cast<int32_t>(r);
+        std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) { return scores[a] > scores[b]; });
+        std::vector<DepthTwo::Row> sorted;
+        sorted.reserve(order.size());
+        for (int32_t r : order) sorted.push_back(out.rows[r]);
+        out.rows = std::move(sorted);
+        if (depth_two_rows_ + out.rows.size() > kMaxDepthTwoRows) {
+            depth_two_spare_ = std::move(out);
+            return depth_two_spare_;
+        }
+        depth_two_rows_ += out.rows.size();
+        return depth_two_.emplace(key, std::move(out)).first->second;
+    }
+
+    // solve() at depth 2 when every feature is binary: each feature has one threshold, so the
+    // search below is solve()'s, step for step and bound for bound, with each child's value read
+    // off the state's DepthTwo instead of scanned. The tree is the one solve() would return.
+    Outcome depth_two_binary(int lv, const double* cw, double w_state, double ub, Outcome best, double upper,
+                             double lower) {
+        const double cost = split_cost(w_state);
+        auto finish = [&]() {
+            best.found = best.value < ub;
+            if (!best.found) best.value = std::min(lower, best.value);
+            return best;
+        };
+        const DepthTwo& two = depth_two(lv, cw, w_state);
+        const double edge = two.edge;
+        if (edge < upper) {
+            best.value = upper = edge;
+            best.shape = stump_shape(two.edge_feature);
+        }
+        if (stopped()) return finish();
+        const double kap = kappa(1);
+        for (const DepthTwo::Row& row : two.rows) {
             ++stats.candidates;
-            const int64_t f = s.f;
-            const double moved = s.w_left, span = w_state;
+            const double moved = row.w_left, span = w_state;
             double lo_left = std::max(0.0, edge - kap * (span - moved));
             double lo_right = std::max(0.0, edge - kap * moved);
             const double bound_left = upper - cost - lo_right;
             if (lo_left < bound_left && !stopped()) {
-                pairs_->side(f, 0, side.data());
-                const auto [left, left_feature] = stump_from_counts(
-                    side.data(), f, [&](int64_t g, double* out) { pairs_->side_upper(f, 0, g, out); });
-                lo_left = std::max(lo_left, left);
-                if (left < bound_left) {
-                    pairs_->side(f, 1, side.data());
-                    const auto [right, right_feature] = stump_from_counts(
-                        side.data(), f, [&](int64_t g, double* out) { pairs_->side_upper(f, 1, g, out); });
-                    lo_right = std::max(lo_right, right);
-                    if (right < upper - cost - left) {
-                        best.value = upper = left + right + cost;
-                        best.shape = split_shape(static_cast<int32_t>(f), midpoint(pairs_->lo(f), pairs_->hi(f)),
-                                                 stump_shape(left_feature), stump_shape(right_feature));
+                lo_left = std::max(lo_left, row.left);
+                if (row.left < bound_left) {
+                    lo_right = std::max(lo_right, row.right);
+                    if (row.right < upper - cost - row.left) {
+                        best.value = upper = row.left + row.right + cost;
+                        best.shape = split_shape(row.f, midpoint(pairs_[0].lo(row.f), pairs_[0].hi(row.f)),
+                                                 stump_shape(row.left_feature), stump_shape(row.right_feature));
                     }
                 }
             }
@@ -686,7 +747,10 @@ class Search {
     std::vector<Level> levels_;
     DepthOneMemo memo_;
     bool integral_weights_ = false;
-    std::unique_ptr<PairCounts> pairs_;   // when every feature is binary (see depth_two_binary)
+    std::vector<PairCounts> pairs_;   // by level, when every feature is binary (see depth_two_binary)
+    std::unordered_map<SetKey, DepthTwo, SetKeyHash> depth_two_;   // a pure cache, as the memo
+    size_t depth_two_rows_ = 0;
+    DepthTwo depth_two_spare_;   // the last state computed once the cache is full
     std::vector<double> class_w_, scratch_, pair_scratch_;
     std::vector<int32_t> subset_;
 };

@@ -14,8 +14,24 @@
 
 #include "dpdt/dataset.hpp"
 #include "dpdt/objective.hpp"
+#include "dpdt/subset_hash.hpp"
 
 namespace dpdt {
+
+// acc[gi] += popcount(a & b & groups[x * G + gi]) over the words x: the hot loop of the counts,
+// built for the popcnt instruction where the CPU has one (chosen at load time: the wheel targets
+// every x86-64).
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target_clones("popcnt", "default")))
+#endif
+static void pair_popcounts(const uint64_t* a, const uint64_t* b, const uint64_t* groups, int64_t words, int G,
+                           int64_t* acc) {
+    for (int64_t x = 0; x < words; ++x) {
+        const uint64_t both = a[x] & b[x];
+        if (both == 0) continue;
+        for (int gi = 0; gi < G; ++gi) acc[gi] += __builtin_popcountll(both & groups[x * G + gi]);
+    }
+}
 
 class PairCounts {
   public:
@@ -50,8 +66,14 @@ class PairCounts {
     double lo(int64_t f) const { return lo_[f]; }
     double hi(int64_t f) const { return hi_[f]; }
 
-    // Counts the samples `ids`; class_w: their class sums.
-    void count(const int32_t* ids, int32_t m, const double* class_w) {
+    // The set counted last (by its hash and size): m < 0 when none.
+    SubsetHash set_hash;
+    int32_t set_m = -1;
+
+    // Counts the samples `ids` (hash h); class_w: their class sums.
+    void count(const int32_t* ids, int32_t m, const SubsetHash& h, const double* class_w) {
+        set_hash = h;
+        set_m = m;
         const int64_t p = data_.p;
         words_ = (m + 63) / 64;
         features_.assign(static_cast<size_t>(p * words_), 0);
@@ -71,28 +93,39 @@ class PairCounts {
             for (int32_t j = 0; j < m; ++j)
                 bits[j >> 6] |= static_cast<uint64_t>(col[ids[j]] == upper) << (j & 63);
         }
+        const int G = K_ * planes_;
+        interleaved_.assign(static_cast<size_t>(words_ * G), 0);
+        for (int64_t x = 0; x < words_; ++x)
+            for (int gi = 0; gi < G; ++gi) interleaved_[x * G + gi] = groups_[gi * words_ + x];
         pair_.assign(static_cast<size_t>(p * p * K_), 0.0);
-        std::vector<uint64_t> both(static_cast<size_t>(words_));
+        std::vector<int64_t> acc(static_cast<size_t>(G));
         for (int64_t f = 0; f < p; ++f) {
             const uint64_t* bf = features_.data() + f * words_;
             for (int64_t g = f; g < p; ++g) {
-                const uint64_t* bg = features_.data() + g * words_;
-                bool any = false;
-                for (int64_t x = 0; x < words_; ++x) any |= (both[x] = bf[x] & bg[x]) != 0;
-                if (!any) continue;
+                std::fill(acc.begin(), acc.end(), 0);
+                pair_popcounts(bf, features_.data() + g * words_, interleaved_.data(), words_, G, acc.data());
                 for (int k = 0; k < K_; ++k) {
                     int64_t sum = 0;
-                    for (int b = 0; b < planes_; ++b) {
-                        const uint64_t* grp = groups_.data() + (static_cast<int64_t>(k) * planes_ + b) * words_;
-                        int64_t c = 0;
-                        for (int64_t x = 0; x < words_; ++x) c += __builtin_popcountll(both[x] & grp[x]);
-                        sum += c << b;
-                    }
+                    for (int b = 0; b < planes_; ++b) sum += acc[k * planes_ + b] << b;
                     pair_[(f * p + g) * K_ + k] = pair_[(g * p + f) * K_ + k] = static_cast<double>(sum);
                 }
             }
         }
         class_w_.assign(class_w, class_w + K_);
+    }
+
+    // The counts of `parent`'s set less this one's (a sibling's, hash h, class sums class_w): a
+    // subtraction per entry instead of a pass over the samples; exact, every count an integer.
+    void complement(const PairCounts& parent, const SubsetHash& h, int32_t m, const double* class_w) {
+        for (size_t i = 0; i < pair_.size(); ++i) pair_[i] = parent.pair_[i] - pair_[i];
+        class_w_.assign(class_w, class_w + K_);
+        set_hash = h;
+        set_m = m;
+    }
+    // Whether this holds the counts of a sibling of the set (h, m) under `parent`.
+    bool holds_sibling(const PairCounts& parent, const SubsetHash& h, int32_t m) const {
+        return set_m >= 0 && parent.set_m >= 0 && set_m + m == parent.set_m && set_hash.a + h.a == parent.set_hash.a &&
+               set_hash.b + h.b == parent.set_hash.b;
     }
 
     // Class sums of the samples at value side (0: lower, 1: upper) of feature f, into out.
@@ -117,7 +150,7 @@ class PairCounts {
     int planes_ = 1;
     int64_t words_ = 0;
     std::vector<double> lo_, hi_;
-    std::vector<uint64_t> features_, groups_;
+    std::vector<uint64_t> features_, groups_, interleaved_;   // groups_: G x words, interleaved_: words x G
     std::vector<double> pair_;   // p x p x K: class sums of the samples upper on both features
     std::vector<double> class_w_;
 };
