@@ -160,10 +160,12 @@ class Search {
           expected_(params.complexity == Complexity::ExpectedTests), loop_(loop), states_seen_(states_seen),
           levels_(static_cast<size_t>(params.max_depth) + 1), memo_(data.n), class_w_(obj.n_classes) {
         for (Level& l : levels_) l.rank.assign(static_cast<size_t>(data.n), 0);
-        integral_weights_ = total < 9e15;
-        for (int64_t i = 0; i < data.n; ++i) integral_weights_ = integral_weights_ && obj.w[i] == std::floor(obj.w[i]);
-        if (integral_weights_ && PairCounts(data, obj).usable())
-            for (size_t lv = 0; lv < levels_.size(); ++lv) pairs_.emplace_back(data, obj);
+        const int q = exact_weight_exponent(obj.w, data.n, total);
+        exact_sums_ = q >= 0;
+        if (exact_sums_ && PairCounts(data, obj, q).usable()) {
+            pairs_.reserve(levels_.size());
+            for (size_t lv = 0; lv < levels_.size(); ++lv) pairs_.emplace_back(data, obj, q);
+        }
         Level& root = levels_[0];
         root.m = static_cast<int32_t>(data.n);
         root.blocks.assign(data.presorted.begin(), data.presorted.end());
@@ -192,10 +194,11 @@ class Search {
 
   private:
     // The memo holds what this thread solved in earlier tasks, which depend on scheduling. With
-    // integral weights every sum is exact, so an entry is what any path would compute; with
-    // others a sum's last bit depends on its order, and the memo starts afresh each task.
+    // weights that are integers times one power of two (exact_weight_exponent) every sum is
+    // exact, so an entry is what any path would compute; with others a sum's last bit depends on
+    // its order, and the memo starts afresh each task.
     void start_task() {
-        if (!integral_weights_) memo_.clear();
+        if (!exact_sums_) memo_.clear();
     }
 
     double split_cost(double w) const { return alpha_ * (expected_ ? w : total_); }
@@ -746,7 +749,7 @@ class Search {
     std::atomic<int64_t>& states_seen_;   // every thread's states, for progress reports
     std::vector<Level> levels_;
     DepthOneMemo memo_;
-    bool integral_weights_ = false;
+    bool exact_sums_ = false;   // every sum of weights exact (exact_weight_exponent)
     std::vector<PairCounts> pairs_;   // by level, when every feature is binary (see depth_two_binary)
     std::unordered_map<SetKey, DepthTwo, SetKeyHash> depth_two_;   // a pure cache, as the memo
     size_t depth_two_rows_ = 0;

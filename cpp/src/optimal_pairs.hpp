@@ -4,8 +4,9 @@
 //
 // Counted with bitsets: one bit per sample for each feature's upper value, and one bitset per
 // class and per bit of the (integral) weights, so that a pair's weighted class sum is a sum of
-// popcounts scaled by powers of two. Integral weights keep every sum exact, so a value built from
-// these counts is the same double as a scan over the samples gives, whatever the order.
+// popcounts scaled by powers of two. Weights that are integers times one power of two keep every
+// sum exact, so a value built from these counts is the same double as a scan over the samples
+// gives, whatever the order.
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -33,14 +34,28 @@ static void pair_popcounts(const uint64_t* a, const uint64_t* b, const uint64_t*
     }
 }
 
+// The smallest q >= 0 for which every weight times 2^q is an integer and so is every sum of them
+// (total * 2^q < 2^53): then sums of weights are exact in any order. -1 when there is none (q <=
+// 40). Python passes weights scaled by a power of two, so integral weights qualify.
+inline int exact_weight_exponent(const double* w, int64_t n, double total) {
+    constexpr int kMaxExponent = 40;
+    int q = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        while (q <= kMaxExponent && std::ldexp(w[i], q) != std::floor(std::ldexp(w[i], q))) ++q;
+        if (q > kMaxExponent) return -1;
+    }
+    return std::ldexp(total, q) < 9e15 ? q : -1;
+}
+
 class PairCounts {
   public:
     // Weights of up to 2^kMaxPlanes - 1: more planes cost more than the scans they replace.
     static constexpr int kMaxPlanes = 8;
 
-    // Usable when every feature of `data` takes at most two values and every weight is an
-    // integer in [1, 2^kMaxPlanes).
-    PairCounts(const Dataset& data, const Classification& obj) : data_(data), obj_(obj), K_(obj.n_classes) {
+    // Usable when every feature of `data` takes at most two values and every weight times 2^q
+    // (see exact_weight_exponent) is an integer in [1, 2^kMaxPlanes).
+    PairCounts(const Dataset& data, const Classification& obj, int q)
+        : data_(data), obj_(obj), K_(obj.n_classes), q_(q) {
         lo_.assign(data.p, 0.0);
         hi_.assign(data.p, 0.0);
         usable_ = !data.has_missing && data.n > 0;
@@ -54,7 +69,7 @@ class PairCounts {
         }
         double max_w = 0.0;
         for (int64_t i = 0; i < data.n && usable_; ++i) {
-            const double w = obj.w[i];
+            const double w = std::ldexp(obj.w[i], q);
             usable_ = w >= 1.0 && w == std::floor(w) && w < static_cast<double>(1 << kMaxPlanes);
             max_w = std::max(max_w, w);
         }
@@ -81,7 +96,7 @@ class PairCounts {
         for (int32_t j = 0; j < m; ++j) {
             const int32_t i = ids[j];
             const uint64_t bit = uint64_t{1} << (j & 63);
-            const auto w = static_cast<uint32_t>(obj_.w[i]);
+            const auto w = static_cast<uint32_t>(std::ldexp(obj_.w[i], q_));
             for (int b = 0; b < planes_; ++b)
                 if ((w >> b) & 1u) groups_[(static_cast<int64_t>(obj_.y[i]) * planes_ + b) * words_ + (j >> 6)] |= bit;
         }
@@ -107,7 +122,7 @@ class PairCounts {
                 for (int k = 0; k < K_; ++k) {
                     int64_t sum = 0;
                     for (int b = 0; b < planes_; ++b) sum += acc[k * planes_ + b] << b;
-                    pair_[(f * p + g) * K_ + k] = pair_[(g * p + f) * K_ + k] = static_cast<double>(sum);
+                    pair_[(f * p + g) * K_ + k] = pair_[(g * p + f) * K_ + k] = std::ldexp(static_cast<double>(sum), -q_);
                 }
             }
         }
@@ -146,6 +161,7 @@ class PairCounts {
     const Dataset& data_;
     const Classification& obj_;
     const int K_;
+    const int q_;   // the weights' exponent (exact_weight_exponent)
     bool usable_ = false;
     int planes_ = 1;
     int64_t words_ = 0;
