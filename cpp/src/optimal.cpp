@@ -562,34 +562,48 @@ class Search {
     }
 
     // The best tree of depth <= 1 of the samples of class sums c whose class sums on the upper
-    // value of each feature g != skip are upper_of(g, out): depth_one's value and split, from
-    // counts. Every sum is an integer, so each double is the one depth_one's scan computes.
-    template <class UpperOf>
-    std::pair<double, int32_t> stump_from_counts(const double* c, int64_t skip, UpperOf&& upper_of) {
+    // value of each feature g != skip are ups[g * K + k]: depth_one's value and split, from
+    // counts. Every sum is exact, so each double is the one depth_one's scan computes.
+    std::pair<double, int32_t> stump_from_counts(const double* c, int64_t skip, const double* ups) {
         const int K = obj_.n_classes;
+        const int64_t p = data_.p;
         double w = 0.0;
         for (int k = 0; k < K; ++k) w += c[k];
         double value = leaf_loss(c, K, w);
         int32_t feature = -1;
         const double cost = split_cost(w);
         if (value <= cost) return {value, feature};
-        double* up = pair_scratch_.data();
-        double* low = up + K;
-        for (int64_t g = 0; g < data_.p; ++g) {
-            if (g == skip) continue;
-            upper_of(g, up);
-            double wu = 0.0, wl = 0.0, max_u = 0.0, max_l = 0.0;
-            for (int k = 0; k < K; ++k) {
-                low[k] = c[k] - up[k];
-                wu += up[k];
-                wl += low[k];
-                max_u = std::max(max_u, up[k]);
-                max_l = std::max(max_l, low[k]);
+        // Every feature's loss first (a loop the compiler vectorises), then the first best.
+        stump_loss_.resize(static_cast<size_t>(p));
+        double* loss = stump_loss_.data();
+        if (K == 2) {
+            const double c0 = c[0], c1 = c[1];
+            for (int64_t g = 0; g < p; ++g) {
+                const double u0 = ups[2 * g], u1 = ups[2 * g + 1], l0 = c0 - u0, l1 = c1 - u1;
+                const double wu = u0 + u1, wl = l0 + l1;
+                const double v = std::max(0.0, (wl - std::max(l0, l1)) + (wu - std::max(u0, u1)));
+                loss[g] = wu > 0.0 && wl > 0.0 ? v : kInf;   // else g takes one value here
             }
-            if (wu <= 0.0 || wl <= 0.0) continue;   // g takes one value here
-            const double loss = std::max(0.0, (wl - max_l) + (wu - max_u));
-            if (loss + cost < value) {
-                value = loss + cost;
+        } else {
+            std::vector<double>& low = pair_scratch_;
+            low.resize(static_cast<size_t>(K));
+            for (int64_t g = 0; g < p; ++g) {
+                const double* up = ups + g * K;
+                double wu = 0.0, wl = 0.0, max_u = 0.0, max_l = 0.0;
+                for (int k = 0; k < K; ++k) {
+                    low[k] = c[k] - up[k];
+                    wu += up[k];
+                    wl += low[k];
+                    max_u = std::max(max_u, up[k]);
+                    max_l = std::max(max_l, low[k]);
+                }
+                loss[g] = wu > 0.0 && wl > 0.0 ? std::max(0.0, (wl - max_l) + (wu - max_u)) : kInf;
+            }
+        }
+        for (int64_t g = 0; g < p; ++g) {
+            if (g == skip || loss[g] == kInf) continue;
+            if (loss[g] + cost < value) {
+                value = loss[g] + cost;
                 feature = static_cast<int32_t>(g);
             }
         }
@@ -651,11 +665,10 @@ class Search {
             pairs.complement(pairs_[lv - 1], h, m, cw);
         else
             pairs.count(l.block(0), m, h, cw);
-        pair_scratch_.resize(static_cast<size_t>(4 * K));
-        std::vector<double> side(K);
+        std::vector<double> side(K), ups(static_cast<size_t>(p * K));
         DepthTwo out;
-        std::tie(out.edge, out.edge_feature) =
-            stump_from_counts(cw, -1, [&](int64_t g, double* o) { pairs.side(g, 1, o); });
+        pairs.uppers(-1, 1, ups.data());
+        std::tie(out.edge, out.edge_feature) = stump_from_counts(cw, -1, ups.data());
         std::vector<double> scores;
         const bool gini2 = reads_sets_at_two();
         for (int64_t f = 0; f < p; ++f) {
@@ -677,11 +690,11 @@ class Search {
                                               [&](int32_t, double s) { score = std::max(score, s); });
             }
             DepthTwo::Row row{static_cast<int32_t>(f), -1, -1, w_left, 0.0, 0.0};
-            std::tie(row.left, row.left_feature) =
-                stump_from_counts(side.data(), f, [&](int64_t g, double* o) { pairs.side_upper(f, 0, g, o); });
+            pairs.uppers(f, 0, ups.data());
+            std::tie(row.left, row.left_feature) = stump_from_counts(side.data(), f, ups.data());
             pairs.side(f, 1, side.data());
-            std::tie(row.right, row.right_feature) =
-                stump_from_counts(side.data(), f, [&](int64_t g, double* o) { pairs.side_upper(f, 1, g, o); });
+            pairs.uppers(f, 1, ups.data());
+            std::tie(row.right, row.right_feature) = stump_from_counts(side.data(), f, ups.data());
             out.rows.push_back(row);
             scores.push_back(score);
         }
@@ -754,7 +767,7 @@ class Search {
     std::unordered_map<SetKey, DepthTwo, SetKeyHash> depth_two_;   // a pure cache, as the memo
     size_t depth_two_rows_ = 0;
     DepthTwo depth_two_spare_;   // the last state computed once the cache is full
-    std::vector<double> class_w_, scratch_, pair_scratch_;
+    std::vector<double> class_w_, scratch_, pair_scratch_, stump_loss_;
     std::vector<int32_t> subset_;
 };
 

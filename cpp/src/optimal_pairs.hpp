@@ -55,7 +55,7 @@ class PairCounts {
     // Usable when every feature of `data` takes at most two values and every weight times 2^q
     // (see exact_weight_exponent) is an integer in [1, 2^kMaxPlanes).
     PairCounts(const Dataset& data, const Classification& obj, int q)
-        : data_(data), obj_(obj), K_(obj.n_classes), q_(q) {
+        : data_(data), obj_(obj), K_(obj.n_classes) {
         lo_.assign(data.p, 0.0);
         hi_.assign(data.p, 0.0);
         usable_ = !data.has_missing && data.n > 0;
@@ -68,11 +68,14 @@ class PairCounts {
                 usable_ = col[ids[j]] == lo_[f] || col[ids[j]] == hi_[f];
         }
         double max_w = 0.0;
+        units_.assign(usable_ ? data.n : 0, 0);
         for (int64_t i = 0; i < data.n && usable_; ++i) {
             const double w = std::ldexp(obj.w[i], q);
             usable_ = w >= 1.0 && w == std::floor(w) && w < static_cast<double>(1 << kMaxPlanes);
             max_w = std::max(max_w, w);
+            units_[i] = static_cast<uint32_t>(w);
         }
+        unit_ = std::ldexp(1.0, -q);
         planes_ = 1;
         while (usable_ && (1 << planes_) <= max_w) ++planes_;
     }
@@ -96,7 +99,7 @@ class PairCounts {
         for (int32_t j = 0; j < m; ++j) {
             const int32_t i = ids[j];
             const uint64_t bit = uint64_t{1} << (j & 63);
-            const auto w = static_cast<uint32_t>(std::ldexp(obj_.w[i], q_));
+            const uint32_t w = units_[i];
             for (int b = 0; b < planes_; ++b)
                 if ((w >> b) & 1u) groups_[(static_cast<int64_t>(obj_.y[i]) * planes_ + b) * words_ + (j >> 6)] |= bit;
         }
@@ -122,11 +125,12 @@ class PairCounts {
                 for (int k = 0; k < K_; ++k) {
                     int64_t sum = 0;
                     for (int b = 0; b < planes_; ++b) sum += acc[k * planes_ + b] << b;
-                    pair_[(f * p + g) * K_ + k] = pair_[(g * p + f) * K_ + k] = std::ldexp(static_cast<double>(sum), -q_);
+                    pair_[(f * p + g) * K_ + k] = pair_[(g * p + f) * K_ + k] = static_cast<double>(sum) * unit_;
                 }
             }
         }
         class_w_.assign(class_w, class_w + K_);
+        fill_diag();
     }
 
     // The counts of `parent`'s set less this one's (a sibling's, hash h, class sums class_w): a
@@ -136,6 +140,7 @@ class PairCounts {
         class_w_.assign(class_w, class_w + K_);
         set_hash = h;
         set_m = m;
+        fill_diag();
     }
     // Whether this holds the counts of a sibling of the set (h, m) under `parent`.
     bool holds_sibling(const PairCounts& parent, const SubsetHash& h, int32_t m) const {
@@ -143,31 +148,48 @@ class PairCounts {
                set_hash.b + h.b == parent.set_hash.b;
     }
 
+    // For every feature g, the class sums of the samples at side s of feature f (every sample
+    // when f < 0) that take g's upper value: out[g * K + k].
+    void uppers(int64_t f, int s, double* out) const {
+        const int64_t n = data_.p * K_;
+        const double* diag = diag_.data();
+        if (f < 0) {
+            std::copy(diag, diag + n, out);
+            return;
+        }
+        const double* row = pair_.data() + f * n;
+        if (s)
+            std::copy(row, row + n, out);
+        else
+            for (int64_t x = 0; x < n; ++x) out[x] = diag[x] - row[x];
+    }
+
     // Class sums of the samples at value side (0: lower, 1: upper) of feature f, into out.
     void side(int64_t f, int s, double* out) const {
         const double* u = upper(f, f);
         for (int k = 0; k < K_; ++k) out[k] = s ? u[k] : class_w_[k] - u[k];
     }
-    // Class sums of the samples at side s of feature f and the upper value of feature g (g != f).
-    void side_upper(int64_t f, int s, int64_t g, double* out) const {
-        const double* fg = upper(f, g);
-        const double* gg = upper(g, g);
-        for (int k = 0; k < K_; ++k) out[k] = s ? fg[k] : gg[k] - fg[k];
-    }
 
   private:
+    void fill_diag() {
+        diag_.resize(static_cast<size_t>(data_.p * K_));
+        for (int64_t g = 0; g < data_.p; ++g)
+            for (int k = 0; k < K_; ++k) diag_[g * K_ + k] = upper(g, g)[k];
+    }
     const double* upper(int64_t f, int64_t g) const { return pair_.data() + (f * data_.p + g) * K_; }
 
     const Dataset& data_;
     const Classification& obj_;
     const int K_;
-    const int q_;   // the weights' exponent (exact_weight_exponent)
+    std::vector<uint32_t> units_;   // each sample's weight in units of unit_ = 2^-q
+    double unit_ = 1.0;
     bool usable_ = false;
     int planes_ = 1;
     int64_t words_ = 0;
     std::vector<double> lo_, hi_;
     std::vector<uint64_t> features_, groups_, interleaved_;   // groups_: G x words, interleaved_: words x G
     std::vector<double> pair_;   // p x p x K: class sums of the samples upper on both features
+    std::vector<double> diag_;   // p x K: the diagonal of pair_, each feature's upper value
     std::vector<double> class_w_;
 };
 
