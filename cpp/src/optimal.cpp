@@ -259,7 +259,8 @@ class Search {
         }
         ++stats.exact_scans;
         subset_.resize(static_cast<size_t>(size) + 1);
-        for (int32_t g = 0; g < data_.p; ++g) {
+        // A stump of loss 0 (value == cost) cannot be beaten: the scan stops there.
+        for (int32_t g = 0; g < data_.p && out.value > cost; ++g) {
             stop_point();
             gather(l, f, lo, hi, g, subset_.data());
             const double* col = data_.column(g);
