@@ -115,7 +115,7 @@ class PairCounts {
         interleaved_.assign(static_cast<size_t>(words_ * G), 0);
         for (int64_t x = 0; x < words_; ++x)
             for (int gi = 0; gi < G; ++gi) interleaved_[x * G + gi] = groups_[gi * words_ + x];
-        pair_.assign(static_cast<size_t>(p * p * K_), 0.0);
+        pair_.resize(static_cast<size_t>(p * p * K_));   // every entry is written below
         std::vector<int64_t> acc(static_cast<size_t>(G));
         for (int64_t f = 0; f < p; ++f) {
             const uint64_t* bf = features_.data() + f * words_;
