@@ -47,6 +47,19 @@ inline int exact_weight_exponent(const double* w, int64_t n, double total) {
     return std::ldexp(total, q) < 9e15 ? q : -1;
 }
 
+// In place: afterwards bit j of a[c] is what bit c of a[j] was (Hacker's Delight's 64 x 64 bit
+// transpose, bit 0 the lowest).
+inline void transpose64(uint64_t* a) {
+    uint64_t m = 0x00000000FFFFFFFFULL;
+    for (int j = 32; j != 0; j >>= 1, m ^= m << j) {
+        for (int k = 0; k < 64; k = ((k | j) + 1) & ~j) {
+            const uint64_t t = ((a[k] >> j) ^ a[k | j]) & m;
+            a[k | j] ^= t;
+            a[k] ^= t << j;
+        }
+    }
+}
+
 class PairCounts {
   public:
     // Weights of up to 2^kMaxPlanes - 1: more planes cost more than the scans they replace.
@@ -78,6 +91,18 @@ class PairCounts {
         unit_ = std::ldexp(1.0, -q);
         planes_ = 1;
         while (usable_ && (1 << planes_) <= max_w) ++planes_;
+        // Each sample's features at their upper value, as bits: a state's bitsets are these
+        // rows transposed, 64 samples by 64 features at a time.
+        row_words_ = (data.p + 63) / 64;
+        if (usable_) {
+            rows_.assign(static_cast<size_t>(data.n * row_words_), 0);
+            for (int64_t f = 0; f < data.p; ++f) {
+                if (lo_[f] == hi_[f]) continue;   // one value: never split, never counted as upper
+                const double* col = data.column(f);
+                for (int64_t i = 0; i < data.n; ++i)
+                    rows_[i * row_words_ + f / 64] |= static_cast<uint64_t>(col[i] == hi_[f]) << (f % 64);
+            }
+        }
     }
 
     bool usable() const { return usable_; }
@@ -94,27 +119,27 @@ class PairCounts {
         set_m = m;
         const int64_t p = data_.p;
         words_ = (m + 63) / 64;
-        features_.assign(static_cast<size_t>(p * words_), 0);
-        groups_.assign(static_cast<size_t>(K_ * planes_ * words_), 0);
+        features_.resize(static_cast<size_t>(p * words_));
+        uint64_t block[64];
+        for (int64_t x = 0; x < words_; ++x) {
+            const int32_t first = static_cast<int32_t>(x * 64), end = std::min<int32_t>(m, first + 64);
+            for (int64_t fw = 0; fw < row_words_; ++fw) {
+                for (int32_t j = first; j < first + 64; ++j)
+                    block[j - first] = j < end ? rows_[ids[j] * row_words_ + fw] : 0;
+                transpose64(block);
+                for (int64_t c = 0, f = fw * 64; c < 64 && f < p; ++c, ++f) features_[f * words_ + x] = block[c];
+            }
+        }
+        const int G = K_ * planes_;
+        interleaved_.assign(static_cast<size_t>(words_ * G), 0);
         for (int32_t j = 0; j < m; ++j) {
             const int32_t i = ids[j];
             const uint64_t bit = uint64_t{1} << (j & 63);
             const uint32_t w = units_[i];
+            uint64_t* at = interleaved_.data() + (j >> 6) * G + static_cast<int64_t>(obj_.y[i]) * planes_;
             for (int b = 0; b < planes_; ++b)
-                if ((w >> b) & 1u) groups_[(static_cast<int64_t>(obj_.y[i]) * planes_ + b) * words_ + (j >> 6)] |= bit;
+                if ((w >> b) & 1u) at[b] |= bit;
         }
-        for (int64_t f = 0; f < p; ++f) {
-            const double* col = data_.column(f);
-            const double upper = hi_[f];
-            uint64_t* bits = features_.data() + f * words_;
-            if (lo_[f] == upper) continue;   // one value: never split, never counted as upper
-            for (int32_t j = 0; j < m; ++j)
-                bits[j >> 6] |= static_cast<uint64_t>(col[ids[j]] == upper) << (j & 63);
-        }
-        const int G = K_ * planes_;
-        interleaved_.assign(static_cast<size_t>(words_ * G), 0);
-        for (int64_t x = 0; x < words_; ++x)
-            for (int gi = 0; gi < G; ++gi) interleaved_[x * G + gi] = groups_[gi * words_ + x];
         pair_.resize(static_cast<size_t>(p * p * K_));   // every entry is written below
         std::vector<int64_t> acc(static_cast<size_t>(G));
         for (int64_t f = 0; f < p; ++f) {
@@ -187,7 +212,9 @@ class PairCounts {
     int planes_ = 1;
     int64_t words_ = 0;
     std::vector<double> lo_, hi_;
-    std::vector<uint64_t> features_, groups_, interleaved_;   // groups_: G x words, interleaved_: words x G
+    int64_t row_words_ = 0;
+    std::vector<uint64_t> rows_;   // n x row_words_: bit f % 64 of word f / 64, x_f upper
+    std::vector<uint64_t> features_, interleaved_;   // p x words; words x (K x planes), by class then bit
     std::vector<double> pair_;   // p x p x K: class sums of the samples upper on both features
     std::vector<double> diag_;   // p x K: the diagonal of pair_, each feature's upper value
     std::vector<double> class_w_;
