@@ -162,6 +162,7 @@ class Search {
         for (Level& l : levels_) l.rank.assign(static_cast<size_t>(data.n), 0);
         const int q = exact_weight_exponent(obj.w, data.n, total);
         exact_sums_ = q >= 0;
+        depth_two_capacity_ = depth_two_capacity(params);
         if (exact_sums_ && PairCounts(data, obj, q).usable()) {
             pairs_.reserve(levels_.size());
             for (size_t lv = 0; lv < levels_.size(); ++lv) pairs_.emplace_back(data, obj, q);
@@ -640,8 +641,14 @@ class Search {
     struct SetKeyHash {
         size_t operator()(const SetKey& k) const { return static_cast<size_t>(k.a); }
     };
-    // Rows the cache of depth-two states holds at most (40 bytes each): 40 MB a thread.
-    static constexpr size_t kMaxDepthTwoRows = size_t{1} << 20;
+    // Rows the cache of depth-two states holds at most: this thread's share of the fit's budget
+    // for solved states (Params::max_state_bytes, or 1 GB without one), counted twice for the
+    // map's own memory, within [2^16, 2^23] rows (2.5 MB to 335 MB).
+    static size_t depth_two_capacity(const Params& params) {
+        const double budget = params.max_state_bytes > 0 ? static_cast<double>(params.max_state_bytes) : 1e9;
+        const double rows = budget / std::max(1, params.n_threads) / (2.0 * sizeof(DepthTwo::Row));
+        return static_cast<size_t>(std::clamp(rows, 65536.0, 8388608.0));
+    }
 
     // The DepthTwo of the state of level lv (class sums cw, weight w_state), from the cache of
     // solved sets or from pair counts (MurTree's depth-two solver: every child's best stump at
@@ -706,9 +713,11 @@ class Search {
         sorted.reserve(order.size());
         for (int32_t r : order) sorted.push_back(out.rows[r]);
         out.rows = std::move(sorted);
-        if (depth_two_rows_ + out.rows.size() > kMaxDepthTwoRows) {
-            depth_two_spare_ = std::move(out);
-            return depth_two_spare_;
+        // Full, the cache starts afresh: the sets that recur are mostly those of the last
+        // subtrees searched.
+        if (depth_two_rows_ + out.rows.size() > depth_two_capacity_) {
+            depth_two_.clear();
+            depth_two_rows_ = 0;
         }
         depth_two_rows_ += out.rows.size();
         return depth_two_.emplace(key, std::move(out)).first->second;
@@ -766,8 +775,7 @@ class Search {
     bool exact_sums_ = false;   // every sum of weights exact (exact_weight_exponent)
     std::vector<PairCounts> pairs_;   // by level, when every feature is binary (see depth_two_binary)
     std::unordered_map<SetKey, DepthTwo, SetKeyHash> depth_two_;   // a pure cache, as the memo
-    size_t depth_two_rows_ = 0;
-    DepthTwo depth_two_spare_;   // the last state computed once the cache is full
+    size_t depth_two_rows_ = 0, depth_two_capacity_ = 0;
     std::vector<double> class_w_, scratch_, pair_scratch_, stump_loss_;
     std::vector<int32_t> subset_;
 };
