@@ -82,6 +82,8 @@ struct Level {
     std::vector<int32_t> blocks;   // p blocks of m ids, plus one slot of slack for the filter
     std::vector<int32_t> rank;     // by sample id
     int32_t ranked = -1;           // the feature `rank` is for
+    // Only block 0 holds the state's samples, in any order (binary features: see set_child).
+    bool set_only = false;
     std::vector<double> prefix_w;  // p x (m + 1)
     std::vector<int32_t> cuts;     // p x m, the first n_cuts[f] of each row used
     std::vector<int32_t> n_cuts;
@@ -344,6 +346,7 @@ class Search {
         Level& c = levels_[lv + 1];
         c.m = hi - lo;
         c.ranked = -1;
+        c.set_only = false;
         c.blocks.resize(static_cast<size_t>(data_.p) * c.m + 1);
         for (int32_t g = 0; g < data_.p; ++g) {
             stop_point();
@@ -393,16 +396,37 @@ class Search {
             return leaf_outcome(class_w_.data(), obj_.n_classes, w, ub);
         }
         if (depth == 1) return depth_one(l, f, lo, hi, ub);
-        if (depth == 2 && reads_sets_at_two()) {
-            // depth_two_binary reads the state's samples as a set: block 0 alone, in any order.
+        if (reads_sets_at_two()) {
+            // With binary features the states below read their samples as a set (set_child).
             Level& c = levels_[lv + 1];
             c.m = hi - lo;
             c.ranked = -1;
-            c.blocks.resize(static_cast<size_t>(data_.p) * c.m + 1);
+            c.set_only = true;
+            c.blocks.resize(static_cast<size_t>(c.m) + 1);
             std::copy(l.block(f) + lo, l.block(f) + hi, c.blocks.begin());
         } else {
             build_child(lv, f, lo, hi);
         }
+        return solve(lv + 1, depth, ub, nullptr, nullptr);
+    }
+
+    // The samples of the set-only state of level lv at side s (0: lower value, 1: upper) of
+    // feature f, as the set-only state of level lv + 1, searched at `depth` under ub.
+    Outcome set_child(int lv, int32_t f, int s, int depth, double ub) {
+        const Level& l = levels_[lv];
+        Level& c = levels_[lv + 1];
+        c.ranked = -1;
+        c.set_only = true;
+        c.blocks.resize(static_cast<size_t>(l.m) + 1);
+        const double* col = data_.column(f);
+        const double value = s ? pairs_[0].hi(f) : pairs_[0].lo(f);
+        const int32_t* ids = l.block(0);
+        int32_t n = 0;
+        for (int32_t j = 0; j < l.m; ++j) {
+            c.blocks[n] = ids[j];
+            n += col[ids[j]] == value;
+        }
+        c.m = n;
         return solve(lv + 1, depth, ub, nullptr, nullptr);
     }
 
@@ -471,6 +495,35 @@ class Search {
         // A lower bound of the optimum at depth - 1: the children's values at the virtual cuts.
         const double edge = shallower->value;
         const double kap = kappa(depth - 1);
+        if (l.set_only) {
+            // Binary features, the state a set: each feature's one threshold, in the order of the
+            // seeds below (CART's score first), with the weight left of it, is what the state's
+            // DepthTwo lists; the search is the one below, whose intervals have no inner cut.
+            // (Copied: the children's own DepthTwo may clear the cache.)
+            std::vector<std::pair<int32_t, double>> cuts;
+            for (const DepthTwo::Row& r : depth_two(lv, cw.data(), w_state).rows) cuts.emplace_back(r.f, r.w_left);
+            for (const auto& [f, w_left] : cuts) {
+                ++stats.candidates;
+                double lo_left = std::max(0.0, edge - kap * (w_state - w_left));
+                double lo_right = std::max(0.0, edge - kap * w_left);
+                const double bound_left = upper - cost - lo_right;
+                if (lo_left < bound_left && !stopped()) {
+                    Outcome left = set_child(lv, f, 0, depth - 1, bound_left);
+                    lo_left = std::max(lo_left, left.value);
+                    if (left.found) {
+                        Outcome right = set_child(lv, f, 1, depth - 1, upper - cost - left.value);
+                        lo_right = std::max(lo_right, right.value);
+                        if (right.found) {
+                            best.value = upper = left.value + right.value + cost;
+                            best.shape = split_shape(f, midpoint(pairs_[0].lo(f), pairs_[0].hi(f)), left.shape,
+                                                     right.shape);
+                        }
+                    }
+                }
+                lower = std::min(lower, lo_left + lo_right + cost);
+            }
+            return finish();
+        }
         find_cuts(l, only_feature);
 
         std::priority_queue<Interval, std::vector<Interval>, LaterInterval> queue;
