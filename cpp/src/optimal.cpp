@@ -162,6 +162,11 @@ class Search {
           expected_(params.complexity == Complexity::ExpectedTests), loop_(loop), states_seen_(states_seen),
           levels_(static_cast<size_t>(params.max_depth) + 1), memo_(data.n), class_w_(obj.n_classes) {
         for (Level& l : levels_) l.rank.assign(static_cast<size_t>(data.n), 0);
+        mixes_.resize(static_cast<size_t>(2 * data.n));
+        for (int32_t i = 0; i < static_cast<int32_t>(data.n); ++i) {
+            mixes_[2 * i] = mix_a(i);
+            mixes_[2 * i + 1] = mix_b(i);
+        }
         const int q = exact_weight_exponent(obj.w, data.n, total);
         exact_sums_ = q >= 0;
         depth_two_capacity_ = depth_two_capacity(params);
@@ -211,10 +216,35 @@ class Search {
 
     double class_sums(const int32_t* ids, int32_t count, double* cw) const {
         std::fill(cw, cw + obj_.n_classes, 0.0);
-        for (int32_t j = 0; j < count; ++j) obj_.add(cw, ids[j]);
+        if (obj_.n_classes == 2) {
+            // In registers, without branches (each class's sum in the same order, and x + 0.0
+            // == x, so the same doubles).
+            double c0 = 0.0, c1 = 0.0;
+            for (int32_t j = 0; j < count; ++j) {
+                const int32_t i = ids[j];
+                const double w = obj_.w[i];
+                const bool is1 = obj_.y[i] != 0;
+                c0 += is1 ? 0.0 : w;
+                c1 += is1 ? w : 0.0;
+            }
+            cw[0] = c0;
+            cw[1] = c1;
+        } else {
+            for (int32_t j = 0; j < count; ++j) obj_.add(cw, ids[j]);
+        }
         double w = 0.0;
         for (int k = 0; k < obj_.n_classes; ++k) w += cw[k];
         return w;
+    }
+
+    // hash_of(ids, m), from each sample's mixes computed once.
+    SubsetHash set_hash(const int32_t* ids, int32_t m) const {
+        SubsetHash h;
+        for (int32_t j = 0; j < m; ++j) {
+            h.a += mixes_[2 * ids[j]];
+            h.b += mixes_[2 * ids[j] + 1];
+        }
+        return h;
     }
 
     void rank_by(Level& l, int32_t f) {
@@ -250,7 +280,7 @@ class Search {
         Outcome out = leaf_outcome(class_w_.data(), obj_.n_classes, w, ub);
         const double cost = split_cost(w);
         if (size < 2 || out.value <= cost) return out;
-        const SubsetHash h = hash_of(own, size);
+        const SubsetHash h = set_hash(own, size);
         if (const DepthOneMemo::Entry* e = memo_.find(h, size)) {
             ++stats.cache_hits;
             if (e->feature >= 0) {
@@ -713,7 +743,7 @@ class Search {
         const int K = obj_.n_classes;
         const int32_t m = l.m;
         const int64_t p = data_.p;
-        const SubsetHash h = hash_of(l.block(0), m);
+        const SubsetHash h = set_hash(l.block(0), m);
         const SetKey key{h.a, h.b, m};
         if (auto it = depth_two_.find(key); it != depth_two_.end()) {
             ++stats.cache_hits;
@@ -825,6 +855,7 @@ class Search {
     std::atomic<int64_t>& states_seen_;   // every thread's states, for progress reports
     std::vector<Level> levels_;
     DepthOneMemo memo_;
+    std::vector<uint64_t> mixes_;   // mix_a(i), mix_b(i) of every sample i (set_hash)
     bool exact_sums_ = false;   // every sum of weights exact (exact_weight_exponent)
     std::vector<PairCounts> pairs_;   // by level, when every feature is binary (see depth_two_binary)
     std::unordered_map<SetKey, DepthTwo, SetKeyHash> depth_two_;   // a pure cache, as the memo
