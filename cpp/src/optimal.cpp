@@ -15,6 +15,14 @@
 // are refined best bound first, over all features, until every bound reaches the incumbent. A
 // state's optimum at depth d - 1 (searched first, recursively) is the incumbent to beat and
 // gives the values at the ends: all samples on one side.
+//
+// When every feature takes two values (and the weights' sums are exact, see
+// exact_weight_exponent), each feature has one threshold and the search reads its states as sets:
+// a state with two levels left is solved from the pair counts of its samples (optimal_pairs.hpp,
+// MurTree's depth-two solver), and what the search reads of it (its best stump, each feature's
+// two sides' best stumps in the order of the search) is cached by the set's hash, since most such
+// sets recur. The steps and the bounds stay the ones above, so the tree does not change: only the
+// children's values come from counts and the cache instead of scans.
 #include "dpdt/optimal.hpp"
 
 #include <algorithm>
