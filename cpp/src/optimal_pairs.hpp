@@ -15,6 +15,7 @@
 
 #include "dpdt/dataset.hpp"
 #include "dpdt/objective.hpp"
+#include "dpdt/run_loop.hpp"
 #include "dpdt/subset_hash.hpp"
 
 namespace dpdt {
@@ -143,6 +144,7 @@ class PairCounts {
         pair_.resize(static_cast<size_t>(p * p * K_));   // every entry is written below
         std::vector<int64_t> acc(static_cast<size_t>(G));
         for (int64_t f = 0; f < p; ++f) {
+            stop_point();   // p^2 / 2 pairs of m / 64 words: long on many samples
             const uint64_t* bf = features_.data() + f * words_;
             for (int64_t g = f; g < p; ++g) {
                 std::fill(acc.begin(), acc.end(), 0);
