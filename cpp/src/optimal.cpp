@@ -15,6 +15,14 @@
 // are refined best bound first, over all features, until every bound reaches the incumbent. A
 // state's optimum at depth d - 1 (searched first, recursively) is the incumbent to beat and
 // gives the values at the ends: all samples on one side.
+//
+// When every feature takes two values (and the weights' sums are exact, see
+// exact_weight_exponent), each feature has one threshold and the search reads its states as sets:
+// a state with two levels left is solved from the pair counts of its samples (optimal_pairs.hpp,
+// MurTree's depth-two solver), and what the search reads of it (its best stump, each feature's
+// two sides' best stumps in the order of the search) is cached by the set's hash, since most such
+// sets recur. The steps and the bounds stay the ones above, so the tree does not change: only the
+// children's values come from counts and the cache instead of scans.
 #include "dpdt/optimal.hpp"
 
 #include <algorithm>
@@ -23,12 +31,16 @@
 #include <limits>
 #include <memory>
 #include <queue>
+#include <tuple>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "dpdt/criterion.hpp"
 #include "dpdt/run_loop.hpp"
 #include "dpdt/split_search.hpp"
 #include "dpdt/subset_hash.hpp"
+#include "optimal_pairs.hpp"
 
 namespace dpdt {
 namespace {
@@ -78,6 +90,8 @@ struct Level {
     std::vector<int32_t> blocks;   // p blocks of m ids, plus one slot of slack for the filter
     std::vector<int32_t> rank;     // by sample id
     int32_t ranked = -1;           // the feature `rank` is for
+    // Only block 0 holds the state's samples, in any order (binary features: see set_child).
+    bool set_only = false;
     std::vector<double> prefix_w;  // p x (m + 1)
     std::vector<int32_t> cuts;     // p x m, the first n_cuts[f] of each row used
     std::vector<int32_t> n_cuts;
@@ -156,8 +170,18 @@ class Search {
           expected_(params.complexity == Complexity::ExpectedTests), loop_(loop), states_seen_(states_seen),
           levels_(static_cast<size_t>(params.max_depth) + 1), memo_(data.n), class_w_(obj.n_classes) {
         for (Level& l : levels_) l.rank.assign(static_cast<size_t>(data.n), 0);
-        integral_weights_ = total < 9e15;
-        for (int64_t i = 0; i < data.n; ++i) integral_weights_ = integral_weights_ && obj.w[i] == std::floor(obj.w[i]);
+        mixes_.resize(static_cast<size_t>(2 * data.n));
+        for (int32_t i = 0; i < static_cast<int32_t>(data.n); ++i) {
+            mixes_[2 * i] = mix_a(i);
+            mixes_[2 * i + 1] = mix_b(i);
+        }
+        const int q = exact_weight_exponent(obj.w, data.n, total);
+        exact_sums_ = q >= 0;
+        depth_two_capacity_ = depth_two_capacity(params);
+        if (exact_sums_ && PairCounts(data, obj, q).usable()) {
+            pairs_.reserve(levels_.size());
+            for (size_t lv = 0; lv < levels_.size(); ++lv) pairs_.emplace_back(data, obj, q);
+        }
         Level& root = levels_[0];
         root.m = static_cast<int32_t>(data.n);
         root.blocks.assign(data.presorted.begin(), data.presorted.end());
@@ -186,10 +210,11 @@ class Search {
 
   private:
     // The memo holds what this thread solved in earlier tasks, which depend on scheduling. With
-    // integral weights every sum is exact, so an entry is what any path would compute; with
-    // others a sum's last bit depends on its order, and the memo starts afresh each task.
+    // weights that are integers times one power of two (exact_weight_exponent) every sum is
+    // exact, so an entry is what any path would compute; with others a sum's last bit depends on
+    // its order, and the memo starts afresh each task.
     void start_task() {
-        if (!integral_weights_) memo_.clear();
+        if (!exact_sums_) memo_.clear();
     }
 
     double split_cost(double w) const { return alpha_ * (expected_ ? w : total_); }
@@ -199,10 +224,35 @@ class Search {
 
     double class_sums(const int32_t* ids, int32_t count, double* cw) const {
         std::fill(cw, cw + obj_.n_classes, 0.0);
-        for (int32_t j = 0; j < count; ++j) obj_.add(cw, ids[j]);
+        if (obj_.n_classes == 2) {
+            // In registers, without branches (each class's sum in the same order, and x + 0.0
+            // == x, so the same doubles).
+            double c0 = 0.0, c1 = 0.0;
+            for (int32_t j = 0; j < count; ++j) {
+                const int32_t i = ids[j];
+                const double w = obj_.w[i];
+                const bool is1 = obj_.y[i] != 0;
+                c0 += is1 ? 0.0 : w;
+                c1 += is1 ? w : 0.0;
+            }
+            cw[0] = c0;
+            cw[1] = c1;
+        } else {
+            for (int32_t j = 0; j < count; ++j) obj_.add(cw, ids[j]);
+        }
         double w = 0.0;
         for (int k = 0; k < obj_.n_classes; ++k) w += cw[k];
         return w;
+    }
+
+    // hash_of(ids, m), from each sample's mixes computed once.
+    SubsetHash set_hash(const int32_t* ids, int32_t m) const {
+        SubsetHash h;
+        for (int32_t j = 0; j < m; ++j) {
+            h.a += mixes_[2 * ids[j]];
+            h.b += mixes_[2 * ids[j] + 1];
+        }
+        return h;
     }
 
     void rank_by(Level& l, int32_t f) {
@@ -238,7 +288,7 @@ class Search {
         Outcome out = leaf_outcome(class_w_.data(), obj_.n_classes, w, ub);
         const double cost = split_cost(w);
         if (size < 2 || out.value <= cost) return out;
-        const SubsetHash h = hash_of(own, size);
+        const SubsetHash h = set_hash(own, size);
         if (const DepthOneMemo::Entry* e = memo_.find(h, size)) {
             ++stats.cache_hits;
             if (e->feature >= 0) {
@@ -250,7 +300,8 @@ class Search {
         }
         ++stats.exact_scans;
         subset_.resize(static_cast<size_t>(size) + 1);
-        for (int32_t g = 0; g < data_.p; ++g) {
+        // A stump of loss 0 (value == cost) cannot be beaten: the scan stops there.
+        for (int32_t g = 0; g < data_.p && out.value > cost; ++g) {
             stop_point();
             gather(l, f, lo, hi, g, subset_.data());
             const double* col = data_.column(g);
@@ -333,6 +384,7 @@ class Search {
         Level& c = levels_[lv + 1];
         c.m = hi - lo;
         c.ranked = -1;
+        c.set_only = false;
         c.blocks.resize(static_cast<size_t>(data_.p) * c.m + 1);
         for (int32_t g = 0; g < data_.p; ++g) {
             stop_point();
@@ -382,7 +434,37 @@ class Search {
             return leaf_outcome(class_w_.data(), obj_.n_classes, w, ub);
         }
         if (depth == 1) return depth_one(l, f, lo, hi, ub);
-        build_child(lv, f, lo, hi);
+        if (reads_sets_at_two()) {
+            // With binary features the states below read their samples as a set (set_child).
+            Level& c = levels_[lv + 1];
+            c.m = hi - lo;
+            c.ranked = -1;
+            c.set_only = true;
+            c.blocks.resize(static_cast<size_t>(c.m) + 1);
+            std::copy(l.block(f) + lo, l.block(f) + hi, c.blocks.begin());
+        } else {
+            build_child(lv, f, lo, hi);
+        }
+        return solve(lv + 1, depth, ub, nullptr, nullptr);
+    }
+
+    // The samples of the set-only state of level lv at side s (0: lower value, 1: upper) of
+    // feature f, as the set-only state of level lv + 1, searched at `depth` under ub.
+    Outcome set_child(int lv, int32_t f, int s, int depth, double ub) {
+        const Level& l = levels_[lv];
+        Level& c = levels_[lv + 1];
+        c.ranked = -1;
+        c.set_only = true;
+        c.blocks.resize(static_cast<size_t>(l.m) + 1);
+        const double* col = data_.column(f);
+        const double value = s ? pairs_[0].hi(f) : pairs_[0].lo(f);
+        const int32_t* ids = l.block(0);
+        int32_t n = 0;
+        for (int32_t j = 0; j < l.m; ++j) {
+            c.blocks[n] = ids[j];
+            n += col[ids[j]] == value;
+        }
+        c.m = n;
         return solve(lv + 1, depth, ub, nullptr, nullptr);
     }
 
@@ -432,6 +514,8 @@ class Search {
         };
         if (upper <= cost) lower = std::min(lower, cost);   // no split can beat the bound
         if (upper <= cost || m < 2) return finish();
+        if (depth == 2 && root == nullptr && shallower == nullptr && !pairs_.empty())
+            return depth_two_binary(lv, cw.data(), w_state, ub, std::move(best), upper, lower);
 
         const int32_t only_feature = root != nullptr ? root->feature : -1;
         if (root != nullptr) shallower = root->shallower;
@@ -449,6 +533,35 @@ class Search {
         // A lower bound of the optimum at depth - 1: the children's values at the virtual cuts.
         const double edge = shallower->value;
         const double kap = kappa(depth - 1);
+        if (l.set_only) {
+            // Binary features, the state a set: each feature's one threshold, in the order of the
+            // seeds below (CART's score first), with the weight left of it, is what the state's
+            // DepthTwo lists; the search is the one below, whose intervals have no inner cut.
+            // (Copied: the children's own DepthTwo may clear the cache.)
+            std::vector<std::pair<int32_t, double>> cuts;
+            for (const DepthTwo::Row& r : depth_two(lv, cw.data(), w_state).rows) cuts.emplace_back(r.f, r.w_left);
+            for (const auto& [f, w_left] : cuts) {
+                ++stats.candidates;
+                double lo_left = std::max(0.0, edge - kap * (w_state - w_left));
+                double lo_right = std::max(0.0, edge - kap * w_left);
+                const double bound_left = upper - cost - lo_right;
+                if (lo_left < bound_left && !stopped()) {
+                    Outcome left = set_child(lv, f, 0, depth - 1, bound_left);
+                    lo_left = std::max(lo_left, left.value);
+                    if (left.found) {
+                        Outcome right = set_child(lv, f, 1, depth - 1, upper - cost - left.value);
+                        lo_right = std::max(lo_right, right.value);
+                        if (right.found) {
+                            best.value = upper = left.value + right.value + cost;
+                            best.shape = split_shape(f, midpoint(pairs_[0].lo(f), pairs_[0].hi(f)), left.shape,
+                                                     right.shape);
+                        }
+                    }
+                }
+                lower = std::min(lower, lo_left + lo_right + cost);
+            }
+            return finish();
+        }
         find_cuts(l, only_feature);
 
         std::priority_queue<Interval, std::vector<Interval>, LaterInterval> queue;
@@ -541,6 +654,207 @@ class Search {
         return finish();
     }
 
+    // The best tree of depth <= 1 of the samples of class sums c whose class sums on the upper
+    // value of each feature g != skip are ups[g * K + k]: depth_one's value and split, from
+    // counts. Every sum is exact, so each double is the one depth_one's scan computes.
+    std::pair<double, int32_t> stump_from_counts(const double* c, int64_t skip, const double* ups) {
+        const int K = obj_.n_classes;
+        const int64_t p = data_.p;
+        double w = 0.0;
+        for (int k = 0; k < K; ++k) w += c[k];
+        double value = leaf_loss(c, K, w);
+        int32_t feature = -1;
+        const double cost = split_cost(w);
+        if (value <= cost) return {value, feature};
+        // Every feature's loss first (a loop the compiler vectorises), then the first best.
+        stump_loss_.resize(static_cast<size_t>(p));
+        double* loss = stump_loss_.data();
+        if (K == 2) {
+            const double c0 = c[0], c1 = c[1];
+            for (int64_t g = 0; g < p; ++g) {
+                const double u0 = ups[2 * g], u1 = ups[2 * g + 1], l0 = c0 - u0, l1 = c1 - u1;
+                const double wu = u0 + u1, wl = l0 + l1;
+                const double v = std::max(0.0, (wl - std::max(l0, l1)) + (wu - std::max(u0, u1)));
+                loss[g] = wu > 0.0 && wl > 0.0 ? v : kInf;   // else g takes one value here
+            }
+        } else {
+            std::vector<double>& low = pair_scratch_;
+            low.resize(static_cast<size_t>(K));
+            for (int64_t g = 0; g < p; ++g) {
+                const double* up = ups + g * K;
+                double wu = 0.0, wl = 0.0, max_u = 0.0, max_l = 0.0;
+                for (int k = 0; k < K; ++k) {
+                    low[k] = c[k] - up[k];
+                    wu += up[k];
+                    wl += low[k];
+                    max_u = std::max(max_u, up[k]);
+                    max_l = std::max(max_l, low[k]);
+                }
+                loss[g] = wu > 0.0 && wl > 0.0 ? std::max(0.0, (wl - max_l) + (wu - max_u)) : kInf;
+            }
+        }
+        for (int64_t g = 0; g < p; ++g) {
+            if (g == skip || loss[g] == kInf) continue;
+            if (loss[g] + cost < value) {
+                value = loss[g] + cost;
+                feature = static_cast<int32_t>(g);
+            }
+        }
+        return {value, feature};
+    }
+
+    // Whether depth_two_binary serves the states of depth 2 and needs no feature's order there
+    // (two classes under gini: the seeds' scores come from the counts too).
+    bool reads_sets_at_two() const { return !pairs_.empty() && obj_.n_classes == 2 && obj_.criterion == Criterion::Gini; }
+
+    Shape stump_shape(int32_t feature) const {
+        if (feature < 0) return leaf_shape();
+        return split_shape(feature, midpoint(pairs_[0].lo(feature), pairs_[0].hi(feature)), leaf_shape(), leaf_shape());
+    }
+
+    // What solve() at depth 2 reads of a state when every feature is binary: its best stump
+    // (`edge`) and, for each feature in solve()'s order (CART's score first), the weight left of
+    // its one threshold and the best stumps of the two sides. A function of the sample set alone.
+    struct DepthTwo {
+        struct Row {
+            int32_t f, left_feature, right_feature;
+            double w_left, left, right;
+        };
+        double edge = 0.0;
+        int32_t edge_feature = -1;
+        std::vector<Row> rows;
+    };
+    struct SetKey {
+        uint64_t a, b;
+        int32_t m;
+        bool operator==(const SetKey& o) const { return a == o.a && b == o.b && m == o.m; }
+    };
+    struct SetKeyHash {
+        size_t operator()(const SetKey& k) const { return static_cast<size_t>(k.a); }
+    };
+    // Rows the cache of depth-two states holds at most: this thread's share of the fit's budget
+    // for solved states (Params::max_state_bytes, or 1 GB without one), counted twice for the
+    // map's own memory, within [2^16, 2^23] rows (2.5 MB to 335 MB).
+    static size_t depth_two_capacity(const Params& params) {
+        const double budget = params.max_state_bytes > 0 ? static_cast<double>(params.max_state_bytes) : 1e9;
+        const double rows = budget / std::max(1, params.n_threads) / (2.0 * sizeof(DepthTwo::Row));
+        return static_cast<size_t>(std::clamp(rows, 65536.0, 8388608.0));
+    }
+
+    // The DepthTwo of the state of level lv (class sums cw, weight w_state), from the cache of
+    // solved sets or from pair counts (MurTree's depth-two solver: every child's best stump at
+    // once). The same set recurs often (two splits in either order), most of the states at depth
+    // 4 and more.
+    const DepthTwo& depth_two(int lv, const double* cw, double w_state) {
+        Level& l = levels_[lv];
+        PairCounts& pairs = pairs_[lv];
+        const int K = obj_.n_classes;
+        const int32_t m = l.m;
+        const int64_t p = data_.p;
+        const SubsetHash h = set_hash(l.block(0), m);
+        const SetKey key{h.a, h.b, m};
+        if (auto it = depth_two_.find(key); it != depth_two_.end()) {
+            ++stats.cache_hits;
+            return it->second;
+        }
+        stop_point();
+        ++stats.exact_scans;
+        // A right child's counts are its parent's less its left sibling's, when both are held.
+        if (lv > 0 && pairs.holds_sibling(pairs_[lv - 1], h, m))
+            pairs.complement(pairs_[lv - 1], h, m, cw);
+        else
+            pairs.count(l.block(0), m, h, cw);
+        std::vector<double> side(K), ups(static_cast<size_t>(p * K));
+        DepthTwo out;
+        pairs.uppers(-1, 1, ups.data());
+        std::tie(out.edge, out.edge_feature) = stump_from_counts(cw, -1, ups.data());
+        std::vector<double> scores;
+        const bool gini2 = reads_sets_at_two();
+        for (int64_t f = 0; f < p; ++f) {
+            pairs.side(f, 0, side.data());
+            double w_left = 0.0;
+            for (int k = 0; k < K; ++k) w_left += side[k];
+            if (w_left <= 0.0 || w_left >= w_state) continue;   // f takes one value here
+            double score = -kInf;
+            if (gini2) {
+                // classification_scores' formula for its one threshold, on the same exact sums.
+                const double c0 = cw[0], c1 = cw[1], total = c0 + c1;
+                const double parent = total > 0.0 ? 2.0 * c0 * c1 / total : 0.0;
+                const double l0 = side[0], l1 = side[1];
+                const double wl = l0 + l1, r0 = std::max(0.0, c0 - l0), r1 = std::max(0.0, c1 - l1), wr = r0 + r1;
+                if (wl > 0.0 && wr > 0.0) score = parent - 2.0 * l0 * l1 / wl - 2.0 * r0 * r1 / wr;
+            } else {
+                stop_point();
+                detail::classification_scores(data_, obj_, l.block(f), m, f, LeafLimits{}, cw,
+                                              [&](int32_t, double s) { score = std::max(score, s); });
+            }
+            DepthTwo::Row row{static_cast<int32_t>(f), -1, -1, w_left, 0.0, 0.0};
+            pairs.uppers(f, 0, ups.data());
+            std::tie(row.left, row.left_feature) = stump_from_counts(side.data(), f, ups.data());
+            pairs.side(f, 1, side.data());
+            pairs.uppers(f, 1, ups.data());
+            std::tie(row.right, row.right_feature) = stump_from_counts(side.data(), f, ups.data());
+            out.rows.push_back(row);
+            scores.push_back(score);
+        }
+        std::vector<int32_t> order(out.rows.size());
+        for (size_t r = 0; r < order.size(); ++r) order[r] = static_cast<int32_t>(r);
+        std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) { return scores[a] > scores[b]; });
+        std::vector<DepthTwo::Row> sorted;
+        sorted.reserve(order.size());
+        for (int32_t r : order) sorted.push_back(out.rows[r]);
+        out.rows = std::move(sorted);
+        // Full, the cache starts afresh: the sets that recur are mostly those of the last
+        // subtrees searched.
+        if (depth_two_rows_ + out.rows.size() > depth_two_capacity_) {
+            depth_two_.clear();
+            depth_two_rows_ = 0;
+        }
+        depth_two_rows_ += out.rows.size();
+        return depth_two_.emplace(key, std::move(out)).first->second;
+    }
+
+    // solve() at depth 2 when every feature is binary: each feature has one threshold, so the
+    // search below is solve()'s, step for step and bound for bound, with each child's value read
+    // off the state's DepthTwo instead of scanned. The tree is the one solve() would return.
+    Outcome depth_two_binary(int lv, const double* cw, double w_state, double ub, Outcome best, double upper,
+                             double lower) {
+        const double cost = split_cost(w_state);
+        auto finish = [&]() {
+            best.found = best.value < ub;
+            if (!best.found) best.value = std::min(lower, best.value);
+            return best;
+        };
+        const DepthTwo& two = depth_two(lv, cw, w_state);
+        const double edge = two.edge;
+        if (edge < upper) {
+            best.value = upper = edge;
+            best.shape = stump_shape(two.edge_feature);
+        }
+        if (stopped()) return finish();
+        const double kap = kappa(1);
+        for (const DepthTwo::Row& row : two.rows) {
+            ++stats.candidates;
+            const double moved = row.w_left, span = w_state;
+            double lo_left = std::max(0.0, edge - kap * (span - moved));
+            double lo_right = std::max(0.0, edge - kap * moved);
+            const double bound_left = upper - cost - lo_right;
+            if (lo_left < bound_left && !stopped()) {
+                lo_left = std::max(lo_left, row.left);
+                if (row.left < bound_left) {
+                    lo_right = std::max(lo_right, row.right);
+                    if (row.right < upper - cost - row.left) {
+                        best.value = upper = row.left + row.right + cost;
+                        best.shape = split_shape(row.f, midpoint(pairs_[0].lo(row.f), pairs_[0].hi(row.f)),
+                                                 stump_shape(row.left_feature), stump_shape(row.right_feature));
+                    }
+                }
+            }
+            lower = std::min(lower, lo_left + lo_right + cost);
+        }
+        return finish();
+    }
+
     const Dataset& data_;
     const Classification& obj_;
     const double alpha_, total_;
@@ -549,8 +863,12 @@ class Search {
     std::atomic<int64_t>& states_seen_;   // every thread's states, for progress reports
     std::vector<Level> levels_;
     DepthOneMemo memo_;
-    bool integral_weights_ = false;
-    std::vector<double> class_w_, scratch_;
+    std::vector<uint64_t> mixes_;   // mix_a(i), mix_b(i) of every sample i (set_hash)
+    bool exact_sums_ = false;   // every sum of weights exact (exact_weight_exponent)
+    std::vector<PairCounts> pairs_;   // by level, when every feature is binary (see depth_two_binary)
+    std::unordered_map<SetKey, DepthTwo, SetKeyHash> depth_two_;   // a pure cache, as the memo
+    size_t depth_two_rows_ = 0, depth_two_capacity_ = 0;
+    std::vector<double> class_w_, scratch_, pair_scratch_, stump_loss_;
     std::vector<int32_t> subset_;
 };
 

@@ -1,0 +1,225 @@
+// The class weights of every pair of binary features over one sample set (MurTree's frequency
+// counts, Demirovic et al., JMLR 2022): what the exact solver needs to know every tree of depth
+// <= 2 of a set at once when each feature takes at most two values.
+//
+// Counted with bitsets: one bit per sample for each feature's upper value, and one bitset per
+// class and per bit of the (integral) weights, so that a pair's weighted class sum is a sum of
+// popcounts scaled by powers of two. Weights that are integers times one power of two keep every
+// sum exact, so a value built from these counts is the same double as a scan over the samples
+// gives, whatever the order.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "dpdt/dataset.hpp"
+#include "dpdt/objective.hpp"
+#include "dpdt/run_loop.hpp"
+#include "dpdt/subset_hash.hpp"
+
+namespace dpdt {
+
+// acc[gi] += popcount(a & b & groups[x * G + gi]) over the words x: the hot loop of the counts,
+// built for the popcnt instruction where the CPU has one (chosen at load time: the wheel targets
+// every x86-64).
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target_clones("popcnt", "default")))
+#endif
+static void pair_popcounts(const uint64_t* a, const uint64_t* b, const uint64_t* groups, int64_t words, int G,
+                           int64_t* acc) {
+    for (int64_t x = 0; x < words; ++x) {
+        const uint64_t both = a[x] & b[x];
+        if (both == 0) continue;
+        for (int gi = 0; gi < G; ++gi) acc[gi] += __builtin_popcountll(both & groups[x * G + gi]);
+    }
+}
+
+// The smallest q >= 0 for which every weight times 2^q is an integer and so is every sum of them
+// (total * 2^q < 2^53): then sums of weights are exact in any order. -1 when there is none (q <=
+// 40). Python passes weights scaled by a power of two, so integral weights qualify.
+inline int exact_weight_exponent(const double* w, int64_t n, double total) {
+    constexpr int kMaxExponent = 40;
+    int q = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        while (q <= kMaxExponent && std::ldexp(w[i], q) != std::floor(std::ldexp(w[i], q))) ++q;
+        if (q > kMaxExponent) return -1;
+    }
+    return std::ldexp(total, q) < 9e15 ? q : -1;
+}
+
+// In place: afterwards bit j of a[c] is what bit c of a[j] was (Hacker's Delight's 64 x 64 bit
+// transpose, bit 0 the lowest).
+inline void transpose64(uint64_t* a) {
+    uint64_t m = 0x00000000FFFFFFFFULL;
+    for (int j = 32; j != 0; j >>= 1, m ^= m << j) {
+        for (int k = 0; k < 64; k = ((k | j) + 1) & ~j) {
+            const uint64_t t = ((a[k] >> j) ^ a[k | j]) & m;
+            a[k | j] ^= t;
+            a[k] ^= t << j;
+        }
+    }
+}
+
+class PairCounts {
+  public:
+    // Weights of up to 2^kMaxPlanes - 1: more planes cost more than the scans they replace.
+    static constexpr int kMaxPlanes = 8;
+
+    // Usable when every feature of `data` takes at most two values and every weight times 2^q
+    // (see exact_weight_exponent) is an integer in [1, 2^kMaxPlanes).
+    PairCounts(const Dataset& data, const Classification& obj, int q)
+        : data_(data), obj_(obj), K_(obj.n_classes) {
+        lo_.assign(data.p, 0.0);
+        hi_.assign(data.p, 0.0);
+        usable_ = !data.has_missing && data.n > 0;
+        for (int64_t f = 0; f < data.p && usable_; ++f) {
+            const int32_t* ids = data.presorted.data() + f * data.n;
+            const double* col = data.column(f);
+            lo_[f] = col[ids[0]];
+            hi_[f] = col[ids[data.n - 1]];
+            for (int64_t j = 1; j + 1 < data.n && usable_; ++j)
+                usable_ = col[ids[j]] == lo_[f] || col[ids[j]] == hi_[f];
+        }
+        double max_w = 0.0;
+        units_.assign(usable_ ? data.n : 0, 0);
+        for (int64_t i = 0; i < data.n && usable_; ++i) {
+            const double w = std::ldexp(obj.w[i], q);
+            usable_ = w >= 1.0 && w == std::floor(w) && w < static_cast<double>(1 << kMaxPlanes);
+            max_w = std::max(max_w, w);
+            units_[i] = static_cast<uint32_t>(w);
+        }
+        unit_ = std::ldexp(1.0, -q);
+        planes_ = 1;
+        while (usable_ && (1 << planes_) <= max_w) ++planes_;
+        // Each sample's features at their upper value, as bits: a state's bitsets are these
+        // rows transposed, 64 samples by 64 features at a time.
+        row_words_ = (data.p + 63) / 64;
+        if (usable_) {
+            rows_.assign(static_cast<size_t>(data.n * row_words_), 0);
+            for (int64_t f = 0; f < data.p; ++f) {
+                if (lo_[f] == hi_[f]) continue;   // one value: never split, never counted as upper
+                const double* col = data.column(f);
+                for (int64_t i = 0; i < data.n; ++i)
+                    rows_[i * row_words_ + f / 64] |= static_cast<uint64_t>(col[i] == hi_[f]) << (f % 64);
+            }
+        }
+    }
+
+    bool usable() const { return usable_; }
+    double lo(int64_t f) const { return lo_[f]; }
+    double hi(int64_t f) const { return hi_[f]; }
+
+    // The set counted last (by its hash and size): m < 0 when none.
+    SubsetHash set_hash;
+    int32_t set_m = -1;
+
+    // Counts the samples `ids` (hash h); class_w: their class sums.
+    void count(const int32_t* ids, int32_t m, const SubsetHash& h, const double* class_w) {
+        set_hash = h;
+        set_m = m;
+        const int64_t p = data_.p;
+        words_ = (m + 63) / 64;
+        features_.resize(static_cast<size_t>(p * words_));
+        uint64_t block[64];
+        for (int64_t x = 0; x < words_; ++x) {
+            const int32_t first = static_cast<int32_t>(x * 64), end = std::min<int32_t>(m, first + 64);
+            for (int64_t fw = 0; fw < row_words_; ++fw) {
+                for (int32_t j = first; j < first + 64; ++j)
+                    block[j - first] = j < end ? rows_[ids[j] * row_words_ + fw] : 0;
+                transpose64(block);
+                for (int64_t c = 0, f = fw * 64; c < 64 && f < p; ++c, ++f) features_[f * words_ + x] = block[c];
+            }
+        }
+        const int G = K_ * planes_;
+        interleaved_.assign(static_cast<size_t>(words_ * G), 0);
+        for (int32_t j = 0; j < m; ++j) {
+            const int32_t i = ids[j];
+            const uint64_t bit = uint64_t{1} << (j & 63);
+            const uint32_t w = units_[i];
+            uint64_t* at = interleaved_.data() + (j >> 6) * G + static_cast<int64_t>(obj_.y[i]) * planes_;
+            for (int b = 0; b < planes_; ++b)
+                if ((w >> b) & 1u) at[b] |= bit;
+        }
+        pair_.resize(static_cast<size_t>(p * p * K_));   // every entry is written below
+        std::vector<int64_t> acc(static_cast<size_t>(G));
+        for (int64_t f = 0; f < p; ++f) {
+            stop_point();   // p^2 / 2 pairs of m / 64 words: long on many samples
+            const uint64_t* bf = features_.data() + f * words_;
+            for (int64_t g = f; g < p; ++g) {
+                std::fill(acc.begin(), acc.end(), 0);
+                pair_popcounts(bf, features_.data() + g * words_, interleaved_.data(), words_, G, acc.data());
+                for (int k = 0; k < K_; ++k) {
+                    int64_t sum = 0;
+                    for (int b = 0; b < planes_; ++b) sum += acc[k * planes_ + b] << b;
+                    pair_[(f * p + g) * K_ + k] = pair_[(g * p + f) * K_ + k] = static_cast<double>(sum) * unit_;
+                }
+            }
+        }
+        class_w_.assign(class_w, class_w + K_);
+        fill_diag();
+    }
+
+    // The counts of `parent`'s set less this one's (a sibling's, hash h, class sums class_w): a
+    // subtraction per entry instead of a pass over the samples; exact, every count an integer.
+    void complement(const PairCounts& parent, const SubsetHash& h, int32_t m, const double* class_w) {
+        for (size_t i = 0; i < pair_.size(); ++i) pair_[i] = parent.pair_[i] - pair_[i];
+        class_w_.assign(class_w, class_w + K_);
+        set_hash = h;
+        set_m = m;
+        fill_diag();
+    }
+    // Whether this holds the counts of a sibling of the set (h, m) under `parent`.
+    bool holds_sibling(const PairCounts& parent, const SubsetHash& h, int32_t m) const {
+        return set_m >= 0 && parent.set_m >= 0 && set_m + m == parent.set_m && set_hash.a + h.a == parent.set_hash.a &&
+               set_hash.b + h.b == parent.set_hash.b;
+    }
+
+    // For every feature g, the class sums of the samples at side s of feature f (every sample
+    // when f < 0) that take g's upper value: out[g * K + k].
+    void uppers(int64_t f, int s, double* out) const {
+        const int64_t n = data_.p * K_;
+        const double* diag = diag_.data();
+        if (f < 0) {
+            std::copy(diag, diag + n, out);
+            return;
+        }
+        const double* row = pair_.data() + f * n;
+        if (s)
+            std::copy(row, row + n, out);
+        else
+            for (int64_t x = 0; x < n; ++x) out[x] = diag[x] - row[x];
+    }
+
+    // Class sums of the samples at value side (0: lower, 1: upper) of feature f, into out.
+    void side(int64_t f, int s, double* out) const {
+        const double* u = upper(f, f);
+        for (int k = 0; k < K_; ++k) out[k] = s ? u[k] : class_w_[k] - u[k];
+    }
+
+  private:
+    void fill_diag() {
+        diag_.resize(static_cast<size_t>(data_.p * K_));
+        for (int64_t g = 0; g < data_.p; ++g)
+            for (int k = 0; k < K_; ++k) diag_[g * K_ + k] = upper(g, g)[k];
+    }
+    const double* upper(int64_t f, int64_t g) const { return pair_.data() + (f * data_.p + g) * K_; }
+
+    const Dataset& data_;
+    const Classification& obj_;
+    const int K_;
+    std::vector<uint32_t> units_;   // each sample's weight in units of unit_ = 2^-q
+    double unit_ = 1.0;
+    bool usable_ = false;
+    int planes_ = 1;
+    int64_t words_ = 0;
+    std::vector<double> lo_, hi_;
+    int64_t row_words_ = 0;
+    std::vector<uint64_t> rows_;   // n x row_words_: bit f % 64 of word f / 64, x_f upper
+    std::vector<uint64_t> features_, interleaved_;   // p x words; words x (K x planes), by class then bit
+    std::vector<double> pair_;   // p x p x K: class sums of the samples upper on both features
+    std::vector<double> diag_;   // p x K: the diagonal of pair_, each feature's upper value
+    std::vector<double> class_w_;
+};
+
+}  // namespace dpdt
