@@ -8,6 +8,9 @@ numbers them, after the rows of weight zero are dropped: partition ``k`` holds t
 ``first_id .. first_id + n_k - 1`` of the concatenation.
 """
 
+import threading
+import weakref
+
 import numpy as np
 from sklearn.utils.validation import _check_sample_weight, check_array, column_or_1d
 
@@ -17,6 +20,15 @@ from ._validation import fixed_sums
 # Rows converted to float64 at a time when a partition is binned: the core reads float64, and a
 # whole float32 partition copied at once would double its memory.
 _CODE_BLOCK_ROWS = 1 << 16
+
+#: Bytes of a partition's row cache per row (the rows of its states met in the last rounds, 4
+#: bytes per row of a state): 16 states as large as the partition, four times its uint8 codes
+#: at 20 features.
+ROW_CACHE_BYTES_PER_ROW = 64
+
+# Each partition's row cache, by the id of its codes array: gone with the partition.
+_ROW_CACHES = {}
+_ROW_CACHES_LOCK = threading.Lock()
 
 
 def _features(X, where):
@@ -221,18 +233,33 @@ def quantity_mass(kind, part, n_classes):
     return _core.quantity_mass(kind, y, weight, n_classes)
 
 
+def _row_cache(codes):
+    """Return the row cache of the partition whose codes are ``codes``, made on first use.
+
+    It lives as long as the partition does on this worker (a lost worker loses both; the
+    cache only saves work, it changes no answer).
+    """
+    key = id(codes)
+    with _ROW_CACHES_LOCK:
+        cache = _ROW_CACHES.get(key)
+        if cache is None:
+            cache = _ROW_CACHES[key] = _core.RowCache(ROW_CACHE_BYTES_PER_ROW * len(codes))
+            # Forgotten when the codes are freed, before their id can name another array.
+            weakref.finalize(codes, _ROW_CACHES.pop, key, None)
+        return cache
+
+
 def histograms(kind, binned_parts, paths, offsets, n_bins, upper, n_classes, mass):
-    """Return the (counts, hashes, histograms) of the states ``paths`` over some partitions."""
+    """Return the (counts, hashes, histograms) of the states ``paths`` over some partitions.
+
+    The partitions' answers are added into one set of arrays in place, so that a task holds
+    one answer whatever its number of partitions.
+    """
     total = None
     for codes, y, weight, first_id in binned_parts:
-        answer = _core.state_histograms(kind, codes, y, weight, first_id, paths, offsets,
-                                        n_bins=n_bins, upper=upper, n_classes=n_classes,
-                                        mass=mass)
-        if total is None:
-            total = answer
-        else:   # in place: ``total`` is this task's own
-            for into, part in zip(total, answer, strict=True):
-                into += part
+        total = _core.state_histograms(kind, codes, y, weight, first_id, paths, offsets,
+                                       n_bins=n_bins, upper=upper, n_classes=n_classes,
+                                       mass=mass, into=total, cache=_row_cache(codes))
     return total
 
 

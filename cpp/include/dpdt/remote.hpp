@@ -39,12 +39,23 @@ struct PathStep {
 };
 using Path = std::vector<PathStep>;
 
-// Whether a row of bin codes `row` satisfies the step (n_bins: the features' present bins).
+// The rows of `rows` that satisfy step s (branch-free, as the binned layout partitions).
 template <class Code>
-bool satisfies(const Code* row, const int32_t* n_bins, const PathStep& s) {
-    const int32_t code = row[s.feature];
-    const bool goes_left = code == n_bins[s.feature] ? s.missing_left != 0 : code <= s.bin;
-    return goes_left == (s.left != 0);
+std::vector<int32_t> satisfying(const BinnedData<Code>& data, const std::vector<int32_t>& rows, const PathStep& s) {
+    std::vector<int32_t> kept(rows.size() + 1);
+    const Code* __restrict column = data.codes + s.feature;
+    const int64_t p = data.p;
+    const int32_t missing = data.n_bins[s.feature], bin = s.bin;
+    const bool missing_left = s.missing_left != 0, want_left = s.left != 0;
+    size_t n = 0;
+    for (int32_t i : rows) {
+        const int32_t code = column[static_cast<int64_t>(i) * p];
+        const bool left = code == missing ? missing_left : code <= bin;
+        kept[n] = i;
+        n += left == want_left;
+    }
+    kept.resize(n);
+    return kept;
 }
 
 // A state as the driver knows it: sums over every machine's rows, and what the searches have read
@@ -464,10 +475,7 @@ void state_histograms(const BinnedData<Code>& data, const O& obj, const std::vec
         while (rows == nullptr) rows = known(keys[--k]);
         for (; k < path.size(); ++k) {
             stop_point();
-            std::vector<int32_t> kept;
-            for (int32_t i : *rows)
-                if (satisfies(data.codes + static_cast<int64_t>(i) * data.p, data.n_bins.data(), path[k])) kept.push_back(i);
-            rows = &(met[keys[k + 1]] = std::move(kept));
+            rows = &(met[keys[k + 1]] = satisfying(data, *rows, path[k]));
         }
         counts[r] += static_cast<int64_t>(rows->size());
         SubsetHash h;
