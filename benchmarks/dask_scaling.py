@@ -2,9 +2,10 @@
 
 A ``LocalCluster`` of ``--workers`` worker processes (one thread each) with ``--memory-limit``
 each. The data are generated on the workers, float32, in partitions of ``--partition-rows``
-rows, and persisted there before the fit: ``--size`` rows of ``--features`` features (default
-15 million x 20, 1.2 GB, more than one worker's default limit of 1 GB), labelled by a noisy
-function of three features (4 classes). The driver never holds them.
+rows (persisted there before the fits with ``--persist``; else each pass of a fit generates
+the partitions it reads, as it would read them from files): ``--size`` rows of ``--features``
+features (default 15 million x 20, 1.2 GB, more than one worker's default limit of 1 GB),
+labelled by a noisy function of three features (4 classes). The driver never holds them.
 
 For each depth (``--depths``) the table reports:
 
@@ -86,6 +87,9 @@ def main(argv=None):
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--memory-limit", default="1GB")
     parser.add_argument("--partition-rows", type=int, default=500_000)
+    parser.add_argument("--persist", action="store_true",
+                        help="hold the generated data in the workers' memory before the fits "
+                             "(else each pass of a fit generates the partitions it reads)")
     parser.add_argument("--local", action="store_true",
                         help="also fit locally (the data are then made in this process)")
     args = parser.parse_args(argv)
@@ -100,8 +104,9 @@ def main(argv=None):
                                        dashboard_address=":0")
     client = distributed.Client(cluster)
     X, y = make_data(args.size, args.features, args.partition_rows)
-    X, y = client.persist([X, y])
-    distributed.wait([X, y])
+    if args.persist:
+        X, y = client.persist([X, y])
+        distributed.wait([X, y])
     data_mb = X.nbytes / 2**20
     print(f"{args.size} rows x {args.features} float32 features = {data_mb:.0f} MB in "
           f"{X.numblocks[0]} partitions on {args.workers} workers of {args.memory_limit}")

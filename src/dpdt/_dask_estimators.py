@@ -28,6 +28,7 @@ import time
 import uuid
 from typing import NamedTuple
 
+import dask
 import dask.array as da
 import dask.dataframe as dd
 import distributed
@@ -109,9 +110,17 @@ def _tree_reduce(client, futures, combine, *args, name):
     return futures[0]
 
 
-def _submit_all(client, function, data, *args, name, **kwargs):
-    return [client.submit(function, *args, x, y, w, key=f"{name}-{k}-{uuid.uuid4().hex}",
-                          **kwargs) for k, (x, y, w) in enumerate(data)]
+def _submit_all(client, function, data, *args, name, after=None, **kwargs):
+    """Return the futures of ``function(*args, x, y, w, *after(k), **kwargs)``, per partition.
+
+    The partitions are dask's delayed objects: each task computes its partition from the
+    collections' graph and frees it, so that no pass holds the raw data, which may be larger
+    than the workers' memory (a pass costs a read, or a computation, of the data).
+    """
+    return client.compute([
+        dask.delayed(function, pure=False)(*args, x, y, w, *(after(k) if after else ()), **kwargs,
+                                           dask_key_name=f"{name}-{k}-{uuid.uuid4().hex}")
+        for k, (x, y, w) in enumerate(data)])
 
 
 def _predict_block(function, columns, dtype, block):
@@ -181,7 +190,6 @@ class _DaskDPDTree(BaseEstimator):
         local = self._local_class(**self._local_params())
         data, meta = input_partitions(client, X, y, sample_weight)
         prepared = self._prepare(client, local, data, meta, bins)
-        del data   # the raw partitions: the binned ones keep their lineage
         result = self._search(client, prepared)
         self._finish(local, prepared, result)
         return self
@@ -192,10 +200,9 @@ class _DaskDPDTree(BaseEstimator):
         ``local`` (the in-memory estimator) gets its classes or outputs and its features.
         """
         kind = self._kind
-        summaries = client.gather([
-            client.submit(parts.summary, kind, x, y, w, f"partition {k}",
-                          key=f"dpdt-summary-{k}-{uuid.uuid4().hex}")
-            for k, (x, y, w) in enumerate(data)])
+        summaries = client.gather(_submit_all(client, parts.summary, data, kind,
+                                              name="dpdt-summary",
+                                              after=lambda k: (f"partition {k}",)))
         features = {s["features"] for s in summaries if s["rows"] > 0}
         if sum(s["rows"] for s in summaries) == 0:
             raise ValueError("X has no rows (every partition is empty)")
@@ -224,11 +231,10 @@ class _DaskDPDTree(BaseEstimator):
                                             threads)
             offset = np.concatenate([[0], np.cumsum(n_bins, dtype=np.int64)])
             wide = bins > np.iinfo(np.uint8).max
-            for k, (x, y, w) in enumerate(data):
-                if counts[k] > 0:
-                    binned_parts.append(client.submit(
-                        parts.binned, kind, x, y, w, scale, int(first_ids[k]), upper, offset,
-                        wide, key=f"dpdt-binned-{k}-{uuid.uuid4().hex}"))
+            filled = [k for k in range(len(data)) if counts[k] > 0]
+            binned_parts.extend(_submit_all(
+                client, parts.binned, [data[k] for k in filled], kind, name="dpdt-binned",
+                after=lambda j: (scale, int(first_ids[filled[j]]), upper, offset, wide)))
             distributed.wait(binned_parts)
             codes = np.empty((0, n_features), dtype=np.uint16 if wide else np.uint8)
             return {"codes": codes, "n_bins": n_bins, "upper": upper}
@@ -258,9 +264,9 @@ class _DaskDPDTree(BaseEstimator):
     def _bin_edges(self, client, data, scale, first_ids, bins, random_state, threads):
         """Return (n_bins, upper) from the merged sketch of the partitions (module docstring)."""
         seed = int(random_state.randint(np.iinfo(np.int32).max))
-        sketches = [client.submit(parts.sample, self._kind, x, y, w, scale, int(first_ids[k]),
-                                  seed, BINNING_SAMPLES, key=f"dpdt-sample-{k}-{uuid.uuid4().hex}")
-                    for k, (x, y, w) in enumerate(data)]
+        sketches = _submit_all(client, parts.sample, data, self._kind, name="dpdt-sample",
+                               after=lambda k: (scale, int(first_ids[k]), seed,
+                                                BINNING_SAMPLES))
         merged = _tree_reduce(client, sketches, parts.merge_samples, BINNING_SAMPLES,
                               name="dpdt-sample-merge").result()
         _, _, values, maxima = merged

@@ -45,7 +45,10 @@ def _as_collection(value, name, like):
 
 
 def input_partitions(client, X, y, sample_weight):
-    """Return the futures of the partitions (X, y, sample weight), row-aligned, and X's meta.
+    """Return the delayed partitions (X, y, sample weight), row-aligned, and X's meta.
+
+    Nothing is computed here: each pass of the fit computes the partitions it reads and frees
+    them, so data larger than the workers' memory can be fitted.
 
     Numpy (or pandas) X is cut into one partition per worker, for convenience.
     """
@@ -82,12 +85,8 @@ def input_partitions(client, X, y, sample_weight):
         if len(others) != len(xs):
             raise ValueError(f"X has {len(xs)} partitions and {name} {len(others)}: they must "
                              "be partitioned alike (the same rows in each partition)")
-    futures = client.compute(xs + ys + [w for w in ws if w is not None])
-    n = len(xs)
-    xf, yf = futures[:n], futures[n:2 * n]
-    wf = [None] * n if weight is None else futures[2 * n:]
     if isinstance(X, dd.DataFrame):
         meta = X._meta
     else:
         meta = np.empty((0, X.shape[1] if not np.isnan(X.shape[1]) else 0))
-    return list(zip(xf, yf, wf, strict=True)), meta
+    return list(zip(xs, ys, ws, strict=True)), meta

@@ -22,9 +22,10 @@ from ._validation import fixed_sums
 _CODE_BLOCK_ROWS = 1 << 16
 
 #: Bytes of a partition's row cache per row (the rows of its states met in the last rounds, 4
-#: bytes per row of a state): 16 states as large as the partition, four times its uint8 codes
-#: at 20 features.
-ROW_CACHE_BYTES_PER_ROW = 64
+#: bytes per row of a state): 4 states as large as the partition, its uint8 codes' size at 16
+#: features. (Measured on one process, 250 000 rows at depth 6: 32 bytes per row saved 17% of
+#: the histograms' time, 256 bytes 28%.)
+ROW_CACHE_BYTES_PER_ROW = 16
 
 # Each partition's row cache, by the id of its codes array: gone with the partition.
 _ROW_CACHES = {}

@@ -55,6 +55,7 @@ std::vector<int32_t> satisfying(const BinnedData<Code>& data, const std::vector<
         n += left == want_left;
     }
     kept.resize(n);
+    kept.shrink_to_fit();   // kept in a RowCache, which counts sizes
     return kept;
 }
 
