@@ -94,6 +94,7 @@ def main(argv=None):
                         help="also fit locally (the data are then made in this process)")
     args = parser.parse_args(argv)
 
+    import dask
     import distributed
 
     from dpdt import DPDTreeClassifier
@@ -133,8 +134,11 @@ def main(argv=None):
         answer = [r["answer_bytes"] / 2**20 for r in log]
         rows.append((depth, seconds, log, answer, (driver_peak, driver_peak - before),
                      worker_peaks, est.pareto_front_))
-    # The local fits last, so that the driver's peaks above never held the data.
-    local_data = (X.compute(), y.compute()) if args.local else None
+        print(f"(depth {depth}: {seconds:.2f} s, {len(log)} rounds; the local fit follows)",
+              flush=True)
+    # The local fits last, so that the driver's peaks above never held the data; computed in
+    # this process (dask's compute would concatenate them on a worker, beyond its memory).
+    local_data = dask.compute(X, y, scheduler="threads") if args.local else None
     for depth, seconds, log, answer, driver_peak, worker_peaks, front in rows:
         local_s, same = "", ""
         if local_data is not None:
