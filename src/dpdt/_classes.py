@@ -32,6 +32,7 @@ from ._tree import Tree
 from ._validation import (
     binary_exponent,
     check_feature_costs,
+    check_target_spread,
     order_free_mean,
     training_weight,
     validate_numeric,
@@ -741,17 +742,7 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         shift = binary_exponent(centred)
         centred = np.ascontiguousarray(np.ldexp(centred, -shift))
         offset, exponent = np.ldexp(offset, scale_exponent), scale_exponent + shift
-        # The front reports the losses in y's unit: a weighted mean squared error beyond the
-        # float range would be inf for every tree (all tie with a single leaf), one below it 0.
-        spread = np.average(np.square(centred).sum(axis=1), weights=weight)
-        with np.errstate(over="ignore", under="ignore"):
-            reported = np.ldexp(spread, 2 * exponent)
-        if not np.isfinite(reported):
-            raise ValueError("y is too spread out: its squared error overflows float64; "
-                             "rescale y")
-        if spread > 0 and reported < np.finfo(np.float64).tiny:
-            raise ValueError("y varies too little: its mean squared error underflows float64 "
-                             f"(below {np.finfo(np.float64).tiny:.1e}); rescale y")
+        check_target_spread(np.average(np.square(centred).sum(axis=1), weights=weight), exponent)
 
         def fit_core(weight, params, **arguments):
             return call_core("fit_regressor", X, centred, weight, params=params, **arguments)

@@ -49,7 +49,7 @@ from ._progress import reporter
 from ._runner import core_params
 from ._search_policy import needs_exact_thresholds
 from ._tree import Tree
-from ._validation import binary_exponent, fixed_units, mean_from_sums
+from ._validation import binary_exponent, check_target_spread, fixed_units, mean_from_sums
 
 #: The most bytes of histograms one round of a fit asks each partition for (and the driver gets,
 #: summed): the states beyond are asked for in later rounds, which changes no tree.
@@ -362,14 +362,7 @@ class _DaskDPDTree(BaseEstimator):
         squares = np.ldexp(sum(s["squares"] for s in spread) / total, -2 * shift)
         scale.update(y_shift=shift, exponent_y=y_exponent + shift,
                      offset_y=np.ldexp(scale["offset"], y_exponent))
-        with np.errstate(over="ignore", under="ignore"):
-            reported = np.ldexp(squares, 2 * scale["exponent_y"])
-        if not np.isfinite(reported):
-            raise ValueError("y is too spread out: its squared error overflows float64; "
-                             "rescale y")
-        if squares > 0 and reported < np.finfo(np.float64).tiny:
-            raise ValueError("y varies too little: its mean squared error underflows float64 "
-                             f"(below {np.finfo(np.float64).tiny:.1e}); rescale y")
+        check_target_spread(squares, scale["exponent_y"])
 
     def _search(self, client, prepared):
         """Run the core's search on the driver, each round's histograms summed on the cluster."""

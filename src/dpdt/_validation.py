@@ -129,6 +129,21 @@ def order_free_mean(values, weight):
     return mean_from_sums(*fixed_sums(values, weight, units), units)
 
 
+def check_target_spread(spread, exponent):
+    """Raise ValueError unless ``spread * 4**exponent``, y's mean squared error, is a float64.
+
+    The front reports the losses in y's unit: a weighted mean squared error beyond the float
+    range would be inf for every tree (all tie with a single leaf), one below it 0.
+    """
+    with np.errstate(over="ignore", under="ignore"):
+        reported = np.ldexp(spread, 2 * exponent)
+    if not np.isfinite(reported):
+        raise ValueError("y is too spread out: its squared error overflows float64; rescale y")
+    if spread > 0 and reported < np.finfo(np.float64).tiny:
+        raise ValueError("y varies too little: its mean squared error underflows float64 "
+                         f"(below {np.finfo(np.float64).tiny:.1e}); rescale y")
+
+
 def training_weight(sample_weight, X, factor=None, reports_total=True):
     """Return the validated weights, normalised, the mask of the samples that count, and the scale.
 
