@@ -212,3 +212,19 @@ def test_bad_calls_raise_clear_errors():
     with pytest.raises(ValueError, match="must match"):
         fit.add(paths, offsets, np.zeros(1, np.int64), np.zeros((1, 2), np.uint64),
                 np.zeros((1, 5), np.int64))
+
+
+def test_the_memory_cap_holds_during_a_round():
+    # A deep round derives many children (parent minus sibling) before it ends: the cap must
+    # bound them as they come, not only between rounds. Beyond the cap the driver may hold the
+    # states fetched for the round and the parents awaiting a child: the peak stays a fraction
+    # of what an uncapped fit holds (measured: 0.21-0.22 of it), and the tree is the same.
+    X, y, w = classification(n=6000, classes=3, seed=11)
+    call, local = local_call(DPDTreeClassifier(max_depth=6, max_bins=64, random_state=0), X, y, w)
+    free = remote_fit(call, [2500])
+    histogram = 8 * free.histogram_size
+    cap = 20 * histogram
+    capped = remote_fit(call, [2500], max_histogram_bytes=cap)
+    assert_same_result(local, capped.result())
+    assert free.peak_histogram_bytes > 8 * cap
+    assert capped.peak_histogram_bytes < free.peak_histogram_bytes / 3

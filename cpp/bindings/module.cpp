@@ -504,6 +504,9 @@ class RemoteFitHandle {
     int64_t rounds() const { return std::visit([](auto& f) { return f->rounds(); }, fit_); }
     int64_t states() const { return std::visit([](auto& f) { return f->states(); }, fit_); }
     int64_t histogram_bytes() const { return std::visit([](auto& f) { return f->histogram_bytes(); }, fit_); }
+    int64_t peak_histogram_bytes() const {
+        return std::visit([](auto& f) { return f->peak_histogram_bytes(); }, fit_);
+    }
     bool complete() const { return std::visit([](auto& f) { return f->complete(); }, fit_); }
     int64_t dropped_histograms() const { return std::visit([](auto& f) { return f->dropped_histograms(); }, fit_); }
 
@@ -793,6 +796,8 @@ NB_MODULE(_core, m) {
         .def_prop_ro("rounds", &RemoteFitHandle::rounds)
         .def_prop_ro("states", &RemoteFitHandle::states)
         .def_prop_ro("histogram_bytes", &RemoteFitHandle::histogram_bytes)
+        .def_prop_ro("peak_histogram_bytes", &RemoteFitHandle::peak_histogram_bytes,
+                     "The most bytes of histograms held at once, over the fit.")
         .def_prop_ro("complete", &RemoteFitHandle::complete)
         .def_prop_ro("dropped_histograms", &RemoteFitHandle::dropped_histograms);
     nb::class_<PreparedData>(m, "PreparedData", "Training features presorted or binned once, for many fits.")

@@ -55,11 +55,12 @@ from ._validation import binary_exponent, check_target_spread, fixed_units, mean
 #: summed): the states beyond are asked for in later rounds, which changes no tree.
 ROUND_BYTES = 256 * 2**20
 
-#: The most bytes of histograms the driver holds: beyond, the core drops those it read longest ago
-#: (it keeps what it read off them) and asks for one again only if a search needs it. Small:
-#: a state's histogram is rarely read after the round that brought it (a cap of 1 MB added no
-#: round to a depth-5 fit of 20 000 rows).
-HISTOGRAM_BYTES = 64 * 2**20
+#: The most bytes of histograms the driver holds, beyond those fetched for the next rounds and
+#: those a subtraction still needs: beyond, the core drops those it read longest ago, during a
+#: round as after it (it keeps what it read off them), and asks for one again only if a search
+#: needs it. 128 MB: fewer rounds and fewer rows summed than 64 MB, at half the driver's memory
+#: of a cap applied only between rounds (docs/scaling.md).
+HISTOGRAM_BYTES = 128 * 2**20
 
 CLIENT = Param(
     "client", None, [distributed.Client, None], "distributed.Client or None", """
@@ -424,6 +425,7 @@ class _DaskDPDTree(BaseEstimator):
         stats["rounds"] = len(self._round_log)
         stats["histogram_bytes"] = sum(r["answer_bytes"] for r in self._round_log)
         stats["dropped_histograms"] = fit.dropped_histograms
+        stats["peak_histogram_bytes"] = fit.peak_histogram_bytes
         stats["seconds"] = time.perf_counter() - start
         return result
 
@@ -490,8 +492,9 @@ _ATTRIBUTES = """
         Bins of each feature, cut from a sample of the partitions.
     stats_ : dict
         The search's statistics, as the in-memory estimator's, with ``rounds`` (rounds of
-        histograms), ``histogram_bytes`` (the summed histograms the driver received) and
-        ``dropped_histograms`` (those it dropped beyond ``HISTOGRAM_BYTES``, 256 MB).
+        histograms), ``histogram_bytes`` (the summed histograms the driver received),
+        ``dropped_histograms`` (those it dropped beyond ``HISTOGRAM_BYTES``, 128 MB) and
+        ``peak_histogram_bytes`` (the most it held at once).
 """
 
 

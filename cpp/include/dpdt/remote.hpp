@@ -14,6 +14,7 @@
 #pragma once
 #include <algorithm>
 #include <climits>
+#include <initializer_list>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -70,7 +71,11 @@ struct RemoteState {
     std::vector<int64_t> hist;     // the binned layout's histogram; empty once dropped
     std::vector<int64_t> totals;   // its fixed-point sums over every bin, then the row count
     std::vector<uint8_t> missing;  // per feature: whether some row misses it
-    int64_t last_read = 0;         // the last round that read `hist`
+    int64_t last_read = 0;         // the store's clock when `hist` was last read or written
+    bool unread = false;           // fetched for the coming rounds and not read yet: kept until then
+    int64_t fetched_round = 0;     // the round `hist` was fetched for
+    // Children asked for whose sibling is to be this state minus them: `hist` is needed again.
+    std::vector<int32_t> awaited;
     // Scans by (kind, argument, features), and the fixed-point sums a split sends left by
     // (feature, bin, missing_left).
     std::map<std::tuple<int, int64_t, uint64_t>, std::vector<SplitRecord>> scans;
@@ -109,50 +114,87 @@ class RemoteStore {
         return it == known_.end() ? nullptr : &it->second;
     }
     // A state's sums; for a state known before (its histogram fetched again), the histogram alone.
-    // Its totals and missing features are read off the histogram (h: the layout's bins).
+    // Its totals and missing features are read off the histogram (h: the layout's bins). `fetched`:
+    // an answer of the machines, kept until a round reads it.
     template <class H>
-    RemoteState* put(int32_t node, RemoteState state, const H& h) {
+    RemoteState* put(int32_t node, RemoteState state, const H& h, bool fetched) {
         held_bytes_ += static_cast<int64_t>(state.hist.size() * sizeof(int64_t));
-        state.last_read = round_;
-        if (RemoteState* known = find(node)) {
-            held_bytes_ -= static_cast<int64_t>(known->hist.size() * sizeof(int64_t));
-            known->hist = std::move(state.hist);
-            known->last_read = round_;
-            return known;
+        peak_bytes_ = std::max(peak_bytes_, held_bytes_);
+        RemoteState* out = find(node);
+        if (out != nullptr) {
+            held_bytes_ -= static_cast<int64_t>(out->hist.size() * sizeof(int64_t));
+            out->hist = std::move(state.hist);
+        } else {
+            h.summarise(state);
+            out = &known_.emplace(node, std::move(state)).first->second;
         }
-        h.summarise(state);
-        return &known_.emplace(node, std::move(state)).first->second;
+        out->unread = fetched;
+        out->fetched_round = round_;
+        touch(*out);
+        return out;
     }
+    // A read of s's histogram: the last to be dropped.
+    void touch(RemoteState& s) { s.last_read = ++clock_; }
     void request(int32_t node) { requested_.insert(node); }
 
-    // The unknown states met since the last call, in node order.
-    std::vector<int32_t> take_requests() {
+    // The unknown states met since the last call, in node order, at most max_states > 0 of them
+    // (the others are met again), after the histograms held are brought down to leave room for
+    // their answers under the cap.
+    std::vector<int32_t> take_requests(int64_t max_states, int64_t histogram_bytes) {
         std::vector<int32_t> out(requested_.begin(), requested_.end());
         requested_.clear();
+        if (max_states > 0 && static_cast<int64_t>(out.size()) > max_states) out.resize(max_states);
+        if (max_bytes_ > 0)
+            drop_histograms(-1, {}, std::max<int64_t>(max_bytes_ - static_cast<int64_t>(out.size()) * histogram_bytes, 0));
         return out;
     }
     int64_t known() const { return static_cast<int64_t>(known_.size()); }
     int64_t held_bytes() const { return held_bytes_; }
-    int64_t round() const { return round_; }
+    int64_t peak_bytes() const { return peak_bytes_; }
     void next_round() { ++round_; }
 
-    // Drops the histograms read longest ago until at most max_bytes are held (never those of the
-    // round just run, which the next round reads again first).
-    void drop_histograms(int64_t max_bytes) {
-        if (max_bytes <= 0 || held_bytes_ <= max_bytes) return;
-        std::vector<std::pair<int64_t, int32_t>> by_age;
-        for (const auto& [node, state] : known_)
-            if (!state.hist.empty() && state.last_read < round_) by_age.emplace_back(state.last_read, node);
-        std::sort(by_age.begin(), by_age.end());
-        for (const auto& [age, node] : by_age) {
+    // Brings the histograms held down to 7/8 of max_bytes (the cap by default) once above it,
+    // those read longest ago first, during a round as after it: a round's search reads far more
+    // histograms than it needs at once, since what it reads off each is remembered (RemoteState).
+    // Kept: the states fetched and not read yet (for kUnreadRounds rounds) and the parents of
+    // children asked for (without them a round would ask again what the last one asked, or for
+    // the larger sibling, which costs the machines more rows; measured: with both kept, a cap of
+    // 128 MB costs fewer rounds and rows than 64 MB did without), `in_use`; and, last to go, the
+    // path to `current`, which the search is in.
+    void drop_histograms(int32_t current = -1, std::initializer_list<int32_t> in_use = {}, int64_t max_bytes = -1) {
+        if (max_bytes < 0) max_bytes = max_bytes_;
+        if (max_bytes_ <= 0 || held_bytes_ <= max_bytes) return;
+        max_bytes -= max_bytes / 8;   // a drop sorts every known state: not at every derivation
+        std::set<int32_t> path;
+        for (int32_t node = current; node > 0; node = nodes_[node].parent) path.insert(node);
+        if (current >= 0) path.insert(0);
+        std::vector<std::tuple<bool, int64_t, RemoteState*>> by_age;
+        for (auto& [node, state] : known_)
+            if (!state.hist.empty() && !state.unread && !awaits(state) &&
+                std::find(in_use.begin(), in_use.end(), node) == in_use.end())
+                by_age.emplace_back(path.count(node) != 0, state.last_read, &state);
+        std::sort(by_age.begin(), by_age.end(), [](const auto& x, const auto& y) {
+            return std::make_pair(std::get<0>(x), std::get<1>(x)) < std::make_pair(std::get<0>(y), std::get<1>(y));
+        });
+        for (const auto& [on_path, age, state] : by_age) {
             if (held_bytes_ <= max_bytes) break;
-            std::vector<int64_t>& hist = known_.at(node).hist;
-            held_bytes_ -= static_cast<int64_t>(hist.size() * sizeof(int64_t));
-            std::vector<int64_t>().swap(hist);
+            held_bytes_ -= static_cast<int64_t>(state->hist.size() * sizeof(int64_t));
+            std::vector<int64_t>().swap(state->hist);
             ++dropped_;
         }
     }
+    // Whether s's histogram is kept for a child asked for (see drop_histograms). Until the child
+    // comes: a round asks for at most max_states states, so one may wait several rounds.
+    bool awaits(const RemoteState& s) const { return !s.awaited.empty(); }
+    // After a round: a fetched state unread for kUnreadRounds rounds is no longer kept for its
+    // round (the search took another course; it is fetched again should a search need it).
+    void end_round() {
+        for (auto& [node, state] : known_)
+            state.unread = state.unread && round_ - state.fetched_round < kUnreadRounds;
+    }
     int64_t dropped() const { return dropped_; }
+    // Histograms held beyond this many bytes are dropped (0: never).
+    void set_max_bytes(int64_t bytes) { max_bytes_ = bytes; }
 
   private:
     struct Node {
@@ -164,7 +206,10 @@ class RemoteStore {
     // Node-based: a state's address survives insertions, so views may point into it.
     std::unordered_map<int32_t, RemoteState> known_;
     std::set<int32_t> requested_;
-    int64_t held_bytes_ = 0, round_ = 0, dropped_ = 0;
+    // A fetched state is needed by the round it was fetched for, and often, the search having
+    // waited on another state first, by the round after (measured: fewer rounds than 1, 3 or 4).
+    static constexpr int64_t kUnreadRounds = 2;
+    int64_t held_bytes_ = 0, round_ = 0, dropped_ = 0, clock_ = 0, max_bytes_ = 0, peak_bytes_ = 0;
 };
 
 // A state of the remote layout: known (m rows; `hist` set while its histogram is held) or unknown
@@ -228,30 +273,32 @@ class RemoteLayout : public BinnedLayout<uint8_t, O> {
 
     void best_loss_splits(const O& obj, const View& v, const LeafLimits& limits, const double* stats,
                           std::vector<SplitRecord>& out, bool only_best = false) const {
-        scan(v, kLoss, 0, 0, out, [&](std::vector<SplitRecord>& o) {
-            Base::best_loss_splits(obj, v, limits, stats, o, only_best);
+        scan(v, kLoss, 0, 0, out, [&](const View& h, std::vector<SplitRecord>& o) {
+            Base::best_loss_splits(obj, h, limits, stats, o, only_best);
         });
     }
     SplitRecord best_generator_split(const O& obj, const View& v, const std::vector<int32_t>& features,
                                      const LeafLimits& limits, const double* stats) const {
         std::vector<SplitRecord> out;
-        scan(v, kGenerator, 0, fingerprint(features), out, [&](std::vector<SplitRecord>& o) {
-            o.assign(1, Base::best_generator_split(obj, v, features, limits, stats));
+        scan(v, kGenerator, 0, fingerprint(features), out, [&](const View& h, std::vector<SplitRecord>& o) {
+            o.assign(1, Base::best_generator_split(obj, h, features, limits, stats));
         });
         return out.empty() ? SplitRecord{} : out[0];
     }
     void top_k_splits(const O& obj, const View& v, const LeafLimits& limits, const double* stats, int k,
                       std::vector<SplitRecord>& out) const {
-        scan(v, kTopK, k, 0, out, [&](std::vector<SplitRecord>& o) { Base::top_k_splits(obj, v, limits, stats, k, o); });
+        scan(v, kTopK, k, 0, out,
+             [&](const View& h, std::vector<SplitRecord>& o) { Base::top_k_splits(obj, h, limits, stats, k, o); });
     }
     void top_b_splits(const O& obj, const View& v, const LeafLimits& limits, const double* stats, int b,
                       std::vector<SplitRecord>& out) const {
-        scan(v, kTopB, b, 0, out, [&](std::vector<SplitRecord>& o) { Base::top_b_splits(obj, v, limits, stats, b, o); });
+        scan(v, kTopB, b, 0, out,
+             [&](const View& h, std::vector<SplitRecord>& o) { Base::top_b_splits(obj, h, limits, stats, b, o); });
     }
     void all_splits(const O& obj, const View& v, const LeafLimits& limits, double total, int per_feature,
                     std::vector<SplitRecord>& out) const {
-        scan(v, kAll, per_feature, 0, out, [&](std::vector<SplitRecord>& o) {
-            Base::all_splits(obj, v, limits, total, per_feature, o);
+        scan(v, kAll, per_feature, 0, out, [&](const View& h, std::vector<SplitRecord>& o) {
+            Base::all_splits(obj, h, limits, total, per_feature, o);
         });
     }
 
@@ -270,7 +317,8 @@ class RemoteLayout : public BinnedLayout<uint8_t, O> {
     enum ScanKind { kLoss, kGenerator, kTopK, kTopB, kAll };
 
     // The scan of `kind` of the known state v: remembered, or run on its histogram, or (dropped)
-    // empty with the state asked for again.
+    // empty with the state asked for again. A view never carries a histogram (one may be dropped
+    // and another summed while the search holds the view): `run` gets the store's.
     template <class Run>
     void scan(const View& v, ScanKind kind, int64_t argument, uint64_t features, std::vector<SplitRecord>& out,
               Run&& run) const {
@@ -282,7 +330,9 @@ class RemoteLayout : public BinnedLayout<uint8_t, O> {
         }
         out.clear();
         if (!readable(v, *s)) return;
-        run(out);
+        View h = v;
+        h.hist = s->hist.data();
+        run(h, out);
         s->scans.emplace(key, out);
     }
     // The fixed-point sums (and count) split s sends left on the known state v; zero if its
@@ -297,17 +347,17 @@ class RemoteLayout : public BinnedLayout<uint8_t, O> {
             none_ = fixed;
             return none_;
         }
-        this->left_cells(v.hist, split, fixed.data());
+        this->left_cells(s->hist.data(), split, fixed.data());
         return s->left.emplace(key, std::move(fixed)).first->second;
     }
-    // Whether v's histogram is here to read (this round's view of it); if not, the state is asked
-    // for again.
+    // Whether s's histogram is here to read; if not, the state is asked for again.
     bool readable(const View& v, RemoteState& s) const {
-        if (v.hist == nullptr || s.hist.empty()) {
+        if (s.hist.empty()) {
             store_.request(v.node);
             return false;
         }
-        s.last_read = store_.round();
+        store_.touch(s);
+        s.unread = false;
         return true;
     }
 
@@ -337,7 +387,6 @@ class RemoteLayout : public BinnedLayout<uint8_t, O> {
         v.node = node;
         if (const RemoteState* s = store_.find(node)) {
             v.m = s->m;
-            v.hist = s->hist.empty() ? nullptr : s->hist.data();
         } else if (ask) {
             store_.request(node);
         }
@@ -351,19 +400,32 @@ class RemoteLayout : public BinnedLayout<uint8_t, O> {
         const int32_t l = child_node(v, s, true), r = child_node(v, s, false);
         RemoteState* ls = store_.find(l);
         RemoteState* rs = store_.find(r);
+        RemoteState* parent = store_.find(v.node);
         if (ls == nullptr && rs == nullptr) {
-            store_.request(2 * static_cast<int64_t>(n_left) <= v.m ? l : r);
+            if (parent->hist.empty()) {   // nothing to subtract from: the pair costs more rows, no round
+                store_.request(l);
+                store_.request(r);
+                return nullptr;
+            }
+            const int32_t asked = 2 * static_cast<int64_t>(n_left) <= v.m ? l : r;
+            store_.request(asked);
+            if (std::find(parent->awaited.begin(), parent->awaited.end(), asked) == parent->awaited.end())
+                parent->awaited.push_back(asked);
             return nullptr;
         }
-        RemoteState* parent = store_.find(v.node);
         RemoteState* known = ls != nullptr ? ls : rs;
         if (ls == nullptr || rs == nullptr) {
             if (parent->hist.empty() || known->hist.empty()) {
                 store_.request(ls == nullptr ? l : r);
                 return left ? ls : rs;
             }
-            parent->last_read = known->last_read = store_.round();
-            RemoteState* derived = store_.put(ls == nullptr ? l : r, minus(*parent, *known), *this);
+            store_.touch(*parent);
+            store_.touch(*known);
+            const int32_t known_node = ls != nullptr ? l : r;
+            parent->awaited.erase(std::remove(parent->awaited.begin(), parent->awaited.end(), known_node),
+                                  parent->awaited.end());
+            RemoteState* derived = store_.put(ls == nullptr ? l : r, minus(*parent, *known), *this, false);
+            store_.drop_histograms(v.node, {v.node, known_node, ls == nullptr ? l : r});
             (ls == nullptr ? ls : rs) = derived;
         }
         return left ? ls : rs;
@@ -528,9 +590,8 @@ class RemoteFit {
         store_.next_round();
         FitResult round = fit_remote(*layout_, objective_, params_, poll);
         ++rounds_;
-        store_.drop_histograms(max_histogram_bytes_);
-        std::vector<int32_t> nodes = store_.take_requests();
-        if (max_states > 0 && static_cast<int64_t>(nodes.size()) > max_states) nodes.resize(max_states);
+        store_.end_round();
+        std::vector<int32_t> nodes = store_.take_requests(max_states, 8 * layout_->histogram_size());
         std::vector<Path> paths;
         for (int32_t node : nodes) paths.push_back(store_.path_of(node));
         if (paths.empty()) {
@@ -548,12 +609,14 @@ class RemoteFit {
         state.m = static_cast<int32_t>(m);
         state.hash = hash;
         state.hist.assign(hist, hist + layout_->histogram_size());
-        store_.put(store_.node_of(path), std::move(state), *layout_);
+        store_.put(store_.node_of(path), std::move(state), *layout_, true);
+        store_.drop_histograms();
     }
 
-    // Histograms held beyond this many bytes are dropped after each round, those read longest ago
-    // first (0: never); a state whose histogram is needed again is asked for again.
-    void set_max_histogram_bytes(int64_t bytes) { max_histogram_bytes_ = bytes; }
+    // Histograms held beyond this many bytes are dropped, those read longest ago first (0: never);
+    // a state whose histogram is needed again is asked for again. The driver's memory beyond the
+    // cap: the states fetched for the coming round, and the few a subtraction is using.
+    void set_max_histogram_bytes(int64_t bytes) { store_.set_max_bytes(bytes); }
     int64_t dropped_histograms() const { return store_.dropped(); }
 
     bool complete() const { return complete_; }
@@ -565,6 +628,7 @@ class RemoteFit {
     int64_t rounds() const { return rounds_; }
     int64_t states() const { return store_.known(); }
     int64_t histogram_bytes() const { return store_.held_bytes(); }
+    int64_t peak_histogram_bytes() const { return store_.peak_bytes(); }
 
   private:
     O objective_;
@@ -575,7 +639,7 @@ class RemoteFit {
     std::unique_ptr<RemoteLayout<O>> layout_;
     FitResult result_;
     bool complete_ = false;
-    int64_t rounds_ = 0, max_histogram_bytes_ = 0;
+    int64_t rounds_ = 0;
 };
 
 }  // namespace dpdt
