@@ -7,6 +7,7 @@ import pickle
 import signal
 import threading
 import time
+import types
 
 import numpy as np
 import pytest
@@ -417,3 +418,19 @@ def test_clone_shares_the_client_and_pickling_leaves_it_behind(client):
     loaded = pickle.loads(pickle.dumps(est))
     assert loaded.client is None
     assert_array_equal(loaded.predict(X), est.predict(X))
+
+
+@needs_remote_core
+def test_workers_that_keep_dying_give_a_clear_error(client, monkeypatch):
+    # The scheduler gives up on a task whose workers kept dying (KilledWorker), most often from
+    # memory: the fit says so, with the workers' limit and what they hold.
+    X, y, weight = classification_data()
+
+    def dying_histograms(*args):
+        worker = types.SimpleNamespace(address="tcp://127.0.0.1:1")
+        raise distributed.KilledWorker("histograms-0", worker, 3)
+
+    monkeypatch.setattr(dask_estimators.parts, "histograms", dying_histograms)
+    est = DaskDPDTreeClassifier(max_depth=2, max_bins=16, client=client)
+    with pytest.raises(MemoryError, match="memory limit .*5 bytes per row"):
+        est.fit(chunked(X, (100,) * 3), chunked(y, (100,) * 3), chunked(weight, (100,) * 3))

@@ -85,6 +85,18 @@ class _Prepared(NamedTuple):
     loss_exponent: int
 
 
+def _killed_workers_message(client, meta, error):
+    """Say why workers that kept dying while running a fit's task most likely died."""
+    limits = sorted({w.get("memory_limit") or 0
+                     for w in client.scheduler_info(n_workers=-1)["workers"].values()})
+    limit = ", ".join(f"{limit / 2**20:.0f} MB" if limit else "none" for limit in limits)
+    return (f"the cluster's workers died while running the fit's tasks ({error}). Most often a "
+            f"worker went past its memory limit ({limit}): a worker holds its partitions' "
+            f"binned features ({meta.shape[1]} bytes per row), their row caches (16 bytes per "
+            f"row) and a round's histograms (up to {ROUND_BYTES // 2**20} MB and an eighth of "
+            f"its limit). Give the cluster more workers or more memory per worker.")
+
+
 def _groups(client, futures):
     """Return (worker, futures) groups: the futures each worker thread answers for.
 
@@ -192,8 +204,11 @@ class _DaskDPDTree(BaseEstimator):
         bins = self._bins()
         local = self._local_class(**self._local_params())
         data, meta = input_partitions(client, X, y, sample_weight)
-        prepared = self._prepare(client, local, data, meta, bins)
-        result = self._search(client, prepared)
+        try:
+            prepared = self._prepare(client, local, data, meta, bins)
+            result = self._search(client, prepared)
+        except distributed.KilledWorker as error:
+            raise MemoryError(_killed_workers_message(client, meta, error)) from error
         self._finish(local, prepared, result)
         return self
 

@@ -203,7 +203,7 @@ class RemoteStore {
     };
     std::vector<Node> nodes_;
     std::map<std::tuple<int32_t, int32_t, int32_t, int32_t, int32_t>, int32_t> index_;
-    // Node-based: a state's address survives insertions, so views may point into it.
+    // Node-based: a state's address survives insertions (resolve() hands out pointers).
     std::unordered_map<int32_t, RemoteState> known_;
     std::set<int32_t> requested_;
     // A fetched state is needed by the round it was fetched for, and often, the search having
