@@ -305,11 +305,12 @@ class Search {
         }
         rank_by(l, f);
         const int32_t* rank = l.rank.data();
+        const uint32_t span = static_cast<uint32_t>(hi - lo);
         int32_t s = 0;
         for (int32_t j = 0; j < l.m; ++j) {
             const int32_t i = ids[j];
             out[s] = i;
-            s += (rank[i] >= lo) & (rank[i] < hi);
+            s += static_cast<uint32_t>(rank[i] - lo) < span;   // lo <= rank[i] < hi
         }
     }
 
@@ -383,6 +384,7 @@ class Search {
         const int32_t* rank = l.rank.data();
         const int32_t* ids = l.block(g);
         const double* col = data_.column(g);
+        const uint32_t span = static_cast<uint32_t>(hi - lo);
         Scan01 scan{class_w_[0], class_w_[1], 0.0};
         int32_t s = 0, k = 0;
         for (int32_t q0 = 0; q0 < l.m; q0 += kScanChunk) {
@@ -390,7 +392,7 @@ class Search {
             for (int32_t q = q0; q < q1; ++q) {
                 const int32_t i = ids[q];
                 out[s] = i;
-                s += (rank[i] >= lo) & (rank[i] < hi);
+                s += static_cast<uint32_t>(rank[i] - lo) < span;   // lo <= rank[i] < hi
             }
             if (k == 0 && s > 0) scan.x = col[out[0]];
             if (k + 1 < s) {
@@ -854,8 +856,7 @@ class Search {
             pairs.count(l.block(0), m, h, cw);
         std::vector<double> side(K), ups(static_cast<size_t>(p * K));
         DepthTwo out;
-        pairs.uppers(-1, 1, ups.data());
-        std::tie(out.edge, out.edge_feature) = stump_from_counts(cw, -1, ups.data());
+        std::tie(out.edge, out.edge_feature) = stump_from_counts(cw, -1, pairs.upper_row(-1));
         std::vector<double> scores;
         const bool gini2 = reads_sets_at_two();
         for (int64_t f = 0; f < p; ++f) {
@@ -880,8 +881,7 @@ class Search {
             pairs.uppers(f, 0, ups.data());
             std::tie(row.left, row.left_feature) = stump_from_counts(side.data(), f, ups.data());
             pairs.side(f, 1, side.data());
-            pairs.uppers(f, 1, ups.data());
-            std::tie(row.right, row.right_feature) = stump_from_counts(side.data(), f, ups.data());
+            std::tie(row.right, row.right_feature) = stump_from_counts(side.data(), f, pairs.upper_row(f));
             out.rows.push_back(row);
             scores.push_back(score);
         }
