@@ -90,6 +90,9 @@ struct Level {
     std::vector<int32_t> blocks;   // p blocks of m ids, plus one slot of slack for the filter
     std::vector<int32_t> rank;     // by sample id
     int32_t ranked = -1;           // the feature `rank` is for
+    // hash: the samples' set_hash, when `hashed` (binary features, two classes; see solve).
+    SubsetHash hash;
+    bool hashed = false;
     // Only block 0 holds the state's samples, in any order (binary features: see set_child).
     bool set_only = false;
     std::vector<double> prefix_w;  // p x (m + 1)
@@ -278,6 +281,26 @@ class Search {
         return w;
     }
 
+    // class_sums for two classes and set_hash, in one pass (the same sums in the same order).
+    double class_sums_and_hash(const int32_t* ids, int32_t count, double* cw, SubsetHash& h) const {
+        double c0 = 0.0, c1 = 0.0;
+        uint64_t a = 0, b = 0;
+        for (int32_t j = 0; j < count; ++j) {
+            const int32_t i = ids[j];
+            const double w = obj_.w[i];
+            const bool is1 = obj_.y[i] != 0;
+            c0 += is1 ? 0.0 : w;
+            c1 += is1 ? w : 0.0;
+            a += mixes_[2 * i];
+            b += mixes_[2 * i + 1];
+        }
+        cw[0] = c0;
+        cw[1] = c1;
+        h.a = a;
+        h.b = b;
+        return c0 + c1;
+    }
+
     // hash_of(ids, m), from each sample's mixes computed once.
     SubsetHash set_hash(const int32_t* ids, int32_t m) const {
         SubsetHash h;
@@ -318,11 +341,13 @@ class Search {
     Outcome depth_one(Level& l, int32_t f, int32_t lo, int32_t hi, double ub) {
         const int32_t size = hi - lo;
         const int32_t* own = l.block(f) + lo;
-        const double w = class_sums(own, size, class_w_.data());
+        SubsetHash h;
+        const double w = obj_.n_classes == 2 ? class_sums_and_hash(own, size, class_w_.data(), h)
+                                             : class_sums(own, size, class_w_.data());
         Outcome out = leaf_outcome(class_w_.data(), obj_.n_classes, w, ub);
         const double cost = split_cost(w);
         if (size < 2 || out.value <= cost) return out;
-        const SubsetHash h = set_hash(own, size);
+        if (obj_.n_classes != 2) h = set_hash(own, size);
         if (const DepthOneMemo::Entry* e = memo_.find(h, size)) {
             ++stats.cache_hits;
             if (e->feature >= 0) {
@@ -442,6 +467,7 @@ class Search {
         Level& c = levels_[lv + 1];
         c.m = hi - lo;
         c.ranked = -1;
+        c.hashed = false;
         c.set_only = false;
         c.blocks.resize(static_cast<size_t>(data_.p) * c.m + 1);
         for (int32_t g = 0; g < data_.p; ++g) {
@@ -497,6 +523,7 @@ class Search {
             Level& c = levels_[lv + 1];
             c.m = hi - lo;
             c.ranked = -1;
+            c.hashed = false;
             c.set_only = true;
             c.blocks.resize(static_cast<size_t>(c.m) + 1);
             std::copy(l.block(f) + lo, l.block(f) + hi, c.blocks.begin());
@@ -512,6 +539,7 @@ class Search {
         const Level& l = levels_[lv];
         Level& c = levels_[lv + 1];
         c.ranked = -1;
+        c.hashed = false;
         c.set_only = true;
         c.blocks.resize(static_cast<size_t>(l.m) + 1);
         const double* col = data_.column(f);
@@ -614,7 +642,14 @@ class Search {
         stats.sample_reads += m;
         const int K = obj_.n_classes;
         std::vector<double> cw(K);
-        const double w_state = class_sums(l.block(0), m, cw.data());
+        // With pair counts the set's hash keys depth_two's cache: taken in the same pass.
+        double w_state;
+        if (K == 2 && !pairs_.empty()) {
+            w_state = class_sums_and_hash(l.block(0), m, cw.data(), l.hash);
+            l.hashed = true;
+        } else {
+            w_state = class_sums(l.block(0), m, cw.data());
+        }
         Outcome best = leaf_outcome(cw.data(), K, w_state, ub);
         double upper = std::min(ub, best.value);
         double lower = best.value;   // of every tree's value, from the leaf and the split bounds
@@ -841,7 +876,7 @@ class Search {
         const int K = obj_.n_classes;
         const int32_t m = l.m;
         const int64_t p = data_.p;
-        const SubsetHash h = set_hash(l.block(0), m);
+        const SubsetHash h = l.hashed ? l.hash : set_hash(l.block(0), m);
         const SetKey key{h.a, h.b, m};
         if (auto it = depth_two_.find(key); it != depth_two_.end()) {
             ++stats.cache_hits;

@@ -166,6 +166,13 @@ class PairCounts {
                           acc_.data());
             for (int64_t g = f; g < p; ++g) {
                 const int64_t* acc = acc_.data() + (g - f) * G;
+                if (K_ == 2 && planes_ == 1) {   // unit weights, two classes: no planes to add
+                    double* fg = pair_.data() + (f * p + g) * 2;
+                    double* gf = pair_.data() + (g * p + f) * 2;
+                    fg[0] = gf[0] = static_cast<double>(acc[0]) * unit_;
+                    fg[1] = gf[1] = static_cast<double>(acc[1]) * unit_;
+                    continue;
+                }
                 for (int k = 0; k < K_; ++k) {
                     int64_t sum = 0;
                     for (int b = 0; b < planes_; ++b) sum += acc[k * planes_ + b] << b;
