@@ -90,6 +90,9 @@ struct Level {
     std::vector<int32_t> blocks;   // p blocks of m ids, plus one slot of slack for the filter
     std::vector<int32_t> rank;     // by sample id
     int32_t ranked = -1;           // the feature `rank` is for
+    // hash: the samples' set_hash, when `hashed` (binary features, two classes; see solve).
+    SubsetHash hash;
+    bool hashed = false;
     // Only block 0 holds the state's samples, in any order (binary features: see set_child).
     bool set_only = false;
     std::vector<double> prefix_w;  // p x (m + 1)
@@ -155,6 +158,39 @@ struct CutBounds {
     int32_t cut = -1;
     double left = 0.0, right = 0.0;
 };
+
+// binary_01_loss's scan, resumable: the thresholds after positions [k0, k1) of `ids` (sorted by
+// col; position k1 read as the next sample), on two classes of sums c0, c1; x is col at k0.
+struct Scan01 {
+    double c0, c1, x;
+    double l0 = 0.0, l1 = 0.0, best = kInf;
+    void run(const double* col, const int32_t* ids, int32_t k0, int32_t k1, const int32_t* y, const double* w,
+             int32_t& j) {
+        for (int32_t k = k0; k < k1; ++k) {
+            const int32_t i = ids[k];
+            const double wi = w[i];
+            const bool is1 = y[i] != 0;
+            l0 += is1 ? 0.0 : wi;
+            l1 += is1 ? wi : 0.0;
+            const double next = col[ids[k + 1]];
+            const double loss = std::min(l0, l1) + std::min(c0 - l0, c1 - l1);
+            if (next != x && loss < best) {
+                best = loss;
+                j = k;
+            }
+            x = next;
+        }
+    }
+    // With exact sums: whether no later threshold matters. The left side's lighter class only
+    // grows and bounds every later loss; once it reaches the lowest loss so far (ties keep the
+    // first), or makes a stump of split cost `cost` no better than `bar` (the caller keeps only
+    // a better one), what the scan returns decides nothing different.
+    bool done(double cost, double bar) const {
+        const double floor_loss = std::min(l0, l1);
+        return floor_loss >= best || floor_loss + cost >= bar;
+    }
+};
+constexpr int32_t kScanChunk = 64;
 
 // A root searched one feature at a time; `shallower` is the root's outcome one level shallower.
 struct RootTask {
@@ -245,6 +281,26 @@ class Search {
         return w;
     }
 
+    // class_sums for two classes and set_hash, in one pass (the same sums in the same order).
+    double class_sums_and_hash(const int32_t* ids, int32_t count, double* cw, SubsetHash& h) const {
+        double c0 = 0.0, c1 = 0.0;
+        uint64_t a = 0, b = 0;
+        for (int32_t j = 0; j < count; ++j) {
+            const int32_t i = ids[j];
+            const double w = obj_.w[i];
+            const bool is1 = obj_.y[i] != 0;
+            c0 += is1 ? 0.0 : w;
+            c1 += is1 ? w : 0.0;
+            a += mixes_[2 * i];
+            b += mixes_[2 * i + 1];
+        }
+        cw[0] = c0;
+        cw[1] = c1;
+        h.a = a;
+        h.b = b;
+        return c0 + c1;
+    }
+
     // hash_of(ids, m), from each sample's mixes computed once.
     SubsetHash set_hash(const int32_t* ids, int32_t m) const {
         SubsetHash h;
@@ -272,11 +328,12 @@ class Search {
         }
         rank_by(l, f);
         const int32_t* rank = l.rank.data();
+        const uint32_t span = static_cast<uint32_t>(hi - lo);
         int32_t s = 0;
         for (int32_t j = 0; j < l.m; ++j) {
             const int32_t i = ids[j];
             out[s] = i;
-            s += (rank[i] >= lo) & (rank[i] < hi);
+            s += static_cast<uint32_t>(rank[i] - lo) < span;   // lo <= rank[i] < hi
         }
     }
 
@@ -284,11 +341,13 @@ class Search {
     Outcome depth_one(Level& l, int32_t f, int32_t lo, int32_t hi, double ub) {
         const int32_t size = hi - lo;
         const int32_t* own = l.block(f) + lo;
-        const double w = class_sums(own, size, class_w_.data());
+        SubsetHash h;
+        const double w = obj_.n_classes == 2 ? class_sums_and_hash(own, size, class_w_.data(), h)
+                                             : class_sums(own, size, class_w_.data());
         Outcome out = leaf_outcome(class_w_.data(), obj_.n_classes, w, ub);
         const double cost = split_cost(w);
         if (size < 2 || out.value <= cost) return out;
-        const SubsetHash h = set_hash(own, size);
+        if (obj_.n_classes != 2) h = set_hash(own, size);
         if (const DepthOneMemo::Entry* e = memo_.find(h, size)) {
             ++stats.cache_hits;
             if (e->feature >= 0) {
@@ -303,14 +362,20 @@ class Search {
         // A stump of loss 0 (value == cost) cannot be beaten: the scan stops there.
         for (int32_t g = 0; g < data_.p && out.value > cost; ++g) {
             stop_point();
-            gather(l, f, lo, hi, g, subset_.data());
             const double* col = data_.column(g);
-            if (col[subset_[0]] == col[subset_[size - 1]]) continue;
             // The search needs the loss only; the split is chosen among the equally good ones by
             // impurity when the tree is written out (see refined_stump).
             int32_t j = -1;
-            const double loss = obj_.n_classes == 2 ? binary_01_loss(col, subset_.data(), size, j)
-                                                    : multiclass_01_loss(col, subset_.data(), size, j);
+            double loss;
+            if (obj_.n_classes == 2 && g != f && (lo > 0 || hi < l.m)) {
+                // A feature constant here has no threshold: j stays -1.
+                loss = filtered_binary_01_loss(l, f, lo, hi, g, subset_.data(), j, cost, out.value);
+            } else {
+                gather(l, f, lo, hi, g, subset_.data());
+                if (col[subset_[0]] == col[subset_[size - 1]]) continue;
+                loss = obj_.n_classes == 2 ? binary_01_loss(col, subset_.data(), size, j, cost, out.value)
+                                           : multiclass_01_loss(col, subset_.data(), size, j);
+            }
             if (j >= 0 && loss + cost < out.value) {
                 out.value = loss + cost;
                 out.shape = split_shape(g, midpoint(col[subset_[j]], col[subset_[j + 1]]), leaf_shape(), leaf_shape());
@@ -322,28 +387,46 @@ class Search {
     }
 
     // Lowest 0-1 loss of a threshold of the m samples `ids` (sorted by col) of two classes, whose
-    // class sums are class_w_; j: the last sample left of it (-1 if no threshold).
-    double binary_01_loss(const double* col, const int32_t* ids, int32_t m, int32_t& j) const {
-        const double c0 = class_w_[0], c1 = class_w_[1];
-        const int32_t* y = obj_.y;
-        const double* w = obj_.w;
-        double l0 = 0.0, l1 = 0.0, best = kInf;
-        double x = col[ids[0]];
-        for (int32_t k = 0; k + 1 < m; ++k) {
-            const int32_t i = ids[k];
-            const double wi = w[i];
-            const bool is1 = y[i] != 0;
-            l0 += is1 ? 0.0 : wi;
-            l1 += is1 ? wi : 0.0;
-            const double next = col[ids[k + 1]];
-            const double loss = std::min(l0, l1) + std::min(c0 - l0, c1 - l1);
-            if (next != x && loss < best) {
-                best = loss;
-                j = k;
-            }
-            x = next;
+    // class sums are class_w_; j: the last sample left of it (-1 if no threshold). With exact
+    // sums the scan may end early (Scan01::done): then the loss is only right if it is below
+    // bar - cost, which is all depth_one reads of it.
+    double binary_01_loss(const double* col, const int32_t* ids, int32_t m, int32_t& j, double cost,
+                          double bar) const {
+        Scan01 scan{class_w_[0], class_w_[1], col[ids[0]]};
+        for (int32_t k0 = 0; k0 + 1 < m; k0 += kScanChunk) {
+            scan.run(col, ids, k0, std::min(m - 1, k0 + kScanChunk), obj_.y, obj_.w, j);
+            if (exact_sums_ && scan.done(cost, bar)) break;
         }
-        return std::max(0.0, best);
+        return std::max(0.0, scan.best);
+    }
+
+    // binary_01_loss of the samples at positions [lo, hi) of feature f's block, in feature g's
+    // order: gather's filter, a chunk of the block at a time, each followed by the scan of what
+    // it added, so that where the scan ends early the filter does too. out: hi - lo + 1 slots.
+    double filtered_binary_01_loss(Level& l, int32_t f, int32_t lo, int32_t hi, int32_t g, int32_t* out,
+                                   int32_t& j, double cost, double bar) {
+        rank_by(l, f);
+        const int32_t* rank = l.rank.data();
+        const int32_t* ids = l.block(g);
+        const double* col = data_.column(g);
+        const uint32_t span = static_cast<uint32_t>(hi - lo);
+        Scan01 scan{class_w_[0], class_w_[1], 0.0};
+        int32_t s = 0, k = 0;
+        for (int32_t q0 = 0; q0 < l.m; q0 += kScanChunk) {
+            const int32_t q1 = std::min(l.m, q0 + kScanChunk);
+            for (int32_t q = q0; q < q1; ++q) {
+                const int32_t i = ids[q];
+                out[s] = i;
+                s += static_cast<uint32_t>(rank[i] - lo) < span;   // lo <= rank[i] < hi
+            }
+            if (k == 0 && s > 0) scan.x = col[out[0]];
+            if (k + 1 < s) {
+                scan.run(col, out, k, s - 1, obj_.y, obj_.w, j);
+                k = s - 1;
+                if (exact_sums_ && scan.done(cost, bar)) break;
+            }
+        }
+        return std::max(0.0, scan.best);
     }
 
     // The same for any number of classes: the heaviest class of every suffix comes from a
@@ -384,6 +467,7 @@ class Search {
         Level& c = levels_[lv + 1];
         c.m = hi - lo;
         c.ranked = -1;
+        c.hashed = false;
         c.set_only = false;
         c.blocks.resize(static_cast<size_t>(data_.p) * c.m + 1);
         for (int32_t g = 0; g < data_.p; ++g) {
@@ -439,6 +523,7 @@ class Search {
             Level& c = levels_[lv + 1];
             c.m = hi - lo;
             c.ranked = -1;
+            c.hashed = false;
             c.set_only = true;
             c.blocks.resize(static_cast<size_t>(c.m) + 1);
             std::copy(l.block(f) + lo, l.block(f) + hi, c.blocks.begin());
@@ -454,6 +539,7 @@ class Search {
         const Level& l = levels_[lv];
         Level& c = levels_[lv + 1];
         c.ranked = -1;
+        c.hashed = false;
         c.set_only = true;
         c.blocks.resize(static_cast<size_t>(l.m) + 1);
         const double* col = data_.column(f);
@@ -468,12 +554,30 @@ class Search {
         return solve(lv + 1, depth, ub, nullptr, nullptr);
     }
 
-    // Cuts and prefix weights of every feature (or of `only`) for the state of level lv.
-    void find_cuts(Level& l, int32_t only) {
+    // A feature's first cut in solve(): CART's (gini) split, of score `score`; `cut` indexes the
+    // feature's cuts.
+    struct Seed {
+        double score;
+        int32_t f, cut;
+    };
+
+    // Cuts and prefix weights of every feature (or of `only`) for the state of level lv (class
+    // sums cw), and each feature with a cut's seed, in feature order. The seed is the first
+    // threshold of highest score that classification_scores visits (the same sums and formula,
+    // and its bar: a threshold that cannot beat the best so far skips the divisions), found in
+    // the pass that finds the cuts for two classes under gini.
+    std::vector<Seed> find_cuts(Level& l, int32_t only, const double* cw) {
         const int32_t m = l.m;
         l.prefix_w.resize(static_cast<size_t>(data_.p) * (m + 1));
         l.cuts.resize(static_cast<size_t>(data_.p) * m);
         l.n_cuts.assign(data_.p, 0);
+        std::vector<Seed> seeds;
+        const bool gini2 = obj_.n_classes == 2 && obj_.criterion == Criterion::Gini;
+        const double c0 = cw[0], c1 = gini2 ? cw[1] : 0.0, total = c0 + c1;
+        const double parent = gini2 && total > 0.0 ? 2.0 * c0 * c1 / total : 0.0;
+        const double margin = 1e-12 * total;
+        const int32_t* y = obj_.y;
+        const double* w = obj_.w;
         for (int32_t f = 0; f < data_.p; ++f) {
             if (only >= 0 && f != only) continue;
             stop_point();
@@ -482,13 +586,49 @@ class Search {
             double* pw = l.prefix_w.data() + static_cast<int64_t>(f) * (m + 1);
             int32_t* cuts = l.cuts.data() + static_cast<int64_t>(f) * m;
             int32_t n = 0;
+            double best_score = -kInf;
+            int32_t best_cut = -1;
             pw[0] = 0.0;
-            for (int32_t j = 0; j < m; ++j) {
-                pw[j + 1] = pw[j] + obj_.w[ids[j]];
-                if (j + 1 < m && col[ids[j]] != col[ids[j + 1]]) cuts[n++] = j;
+            if (gini2) {
+                double l0 = 0.0, l1 = 0.0;
+                for (int32_t j = 0; j < m; ++j) {
+                    const int32_t i = ids[j];
+                    const double wi = w[i];
+                    const bool is1 = y[i] != 0;
+                    pw[j + 1] = pw[j] + wi;
+                    l0 += is1 ? 0.0 : wi;
+                    l1 += is1 ? wi : 0.0;
+                    if (j + 1 == m || col[i] == col[ids[j + 1]]) continue;
+                    cuts[n++] = j;
+                    const double wl = l0 + l1, r0 = std::max(0.0, c0 - l0), r1 = std::max(0.0, c1 - l1), wr = r0 + r1;
+                    if (wl <= 0.0 || wr <= 0.0) continue;
+                    if (-2.0 * (l0 * l1 * wr + r0 * r1 * wl) <= (best_score - parent - margin) * (wl * wr)) continue;
+                    const double score = parent - 2.0 * l0 * l1 / wl - 2.0 * r0 * r1 / wr;
+                    if (score > best_score) {
+                        best_score = score;
+                        best_cut = n - 1;
+                    }
+                }
+            } else {
+                for (int32_t j = 0; j < m; ++j) {
+                    pw[j + 1] = pw[j] + w[ids[j]];
+                    if (j + 1 < m && col[ids[j]] != col[ids[j + 1]]) cuts[n++] = j;
+                }
+                int32_t best_j = -1;
+                if (n > 0)
+                    detail::classification_scores(data_, obj_, ids, m, f, LeafLimits{}, cw,
+                                                  [&](int32_t j, double score) {
+                        if (score > best_score) {
+                            best_score = score;
+                            best_j = j;
+                        }
+                    }, &best_score);
+                if (best_j >= 0) best_cut = static_cast<int32_t>(std::lower_bound(cuts, cuts + n, best_j) - cuts);
             }
             l.n_cuts[f] = n;
+            if (n > 0) seeds.push_back(Seed{best_score, f, best_cut < 0 ? n / 2 : best_cut});
         }
+        return seeds;
     }
 
     // The search of one state (samples of level lv, depth >= 2) described at the top of the file;
@@ -502,7 +642,14 @@ class Search {
         stats.sample_reads += m;
         const int K = obj_.n_classes;
         std::vector<double> cw(K);
-        const double w_state = class_sums(l.block(0), m, cw.data());
+        // With pair counts the set's hash keys depth_two's cache: taken in the same pass.
+        double w_state;
+        if (K == 2 && !pairs_.empty()) {
+            w_state = class_sums_and_hash(l.block(0), m, cw.data(), l.hash);
+            l.hashed = true;
+        } else {
+            w_state = class_sums(l.block(0), m, cw.data());
+        }
         Outcome best = leaf_outcome(cw.data(), K, w_state, ub);
         double upper = std::min(ub, best.value);
         double lower = best.value;   // of every tree's value, from the leaf and the split bounds
@@ -562,7 +709,7 @@ class Search {
             }
             return finish();
         }
-        find_cuts(l, only_feature);
+        std::vector<Seed> seeds = find_cuts(l, only_feature, cw.data());
 
         std::priority_queue<Interval, std::vector<Interval>, LaterInterval> queue;
         auto prefix = [&](int32_t f, int32_t cut) {   // weight left of cut index `cut`
@@ -613,29 +760,7 @@ class Search {
             push(Interval{0.0, iv.f, at.cut, iv.b, at.left, at.right, iv.lb, iv.rb});
         };
 
-        // Each feature's first cut is CART's (gini) split: a good incumbent early.
-        struct Seed {
-            double score;
-            int32_t f, cut;
-        };
-        std::vector<Seed> seeds;
-        for (int32_t f = 0; f < data_.p; ++f) {
-            if (l.n_cuts[f] == 0) continue;
-            stop_point();
-            double best_score = -kInf;
-            int32_t best_j = -1;
-            detail::classification_scores(data_, obj_, l.block(f), m, f, LeafLimits{}, cw.data(),
-                                          [&](int32_t j, double score) {
-                if (score > best_score) {
-                    best_score = score;
-                    best_j = j;
-                }
-            });
-            const int32_t* cuts = l.cuts.data() + static_cast<int64_t>(f) * m;
-            const int32_t t = best_j < 0 ? l.n_cuts[f] / 2
-                                         : static_cast<int32_t>(std::lower_bound(cuts, cuts + l.n_cuts[f], best_j) - cuts);
-            seeds.push_back(Seed{best_score, f, t});
-        }
+        // Each feature's first cut is CART's split (find_cuts' seed): a good incumbent early.
         // Best score first, so the incumbent drops early.
         std::stable_sort(seeds.begin(), seeds.end(), [](const Seed& a, const Seed& b) { return a.score > b.score; });
         for (const Seed& s : seeds) {
@@ -751,7 +876,7 @@ class Search {
         const int K = obj_.n_classes;
         const int32_t m = l.m;
         const int64_t p = data_.p;
-        const SubsetHash h = set_hash(l.block(0), m);
+        const SubsetHash h = l.hashed ? l.hash : set_hash(l.block(0), m);
         const SetKey key{h.a, h.b, m};
         if (auto it = depth_two_.find(key); it != depth_two_.end()) {
             ++stats.cache_hits;
@@ -766,8 +891,7 @@ class Search {
             pairs.count(l.block(0), m, h, cw);
         std::vector<double> side(K), ups(static_cast<size_t>(p * K));
         DepthTwo out;
-        pairs.uppers(-1, 1, ups.data());
-        std::tie(out.edge, out.edge_feature) = stump_from_counts(cw, -1, ups.data());
+        std::tie(out.edge, out.edge_feature) = stump_from_counts(cw, -1, pairs.upper_row(-1));
         std::vector<double> scores;
         const bool gini2 = reads_sets_at_two();
         for (int64_t f = 0; f < p; ++f) {
@@ -792,8 +916,7 @@ class Search {
             pairs.uppers(f, 0, ups.data());
             std::tie(row.left, row.left_feature) = stump_from_counts(side.data(), f, ups.data());
             pairs.side(f, 1, side.data());
-            pairs.uppers(f, 1, ups.data());
-            std::tie(row.right, row.right_feature) = stump_from_counts(side.data(), f, ups.data());
+            std::tie(row.right, row.right_feature) = stump_from_counts(side.data(), f, pairs.upper_row(f));
             out.rows.push_back(row);
             scores.push_back(score);
         }

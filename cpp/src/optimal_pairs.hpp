@@ -20,18 +20,35 @@
 
 namespace dpdt {
 
-// acc[gi] += popcount(a & b & groups[x * G + gi]) over the words x: the hot loop of the counts,
-// built for the popcnt instruction where the CPU has one (chosen at load time: the wheel targets
-// every x86-64).
+// For every feature g in [g0, p): acc[(g - g0) * G + gi] = popcount(a & b_g & groups[x * G + gi])
+// summed over the words x, b_g = features + g * words: a row of the counts in one call, G = 2 (two
+// classes of unit weights) in registers. Built for the popcnt instruction where the CPU has one
+// (chosen at load time: the wheel targets every x86-64).
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target_clones("popcnt", "default")))
 #endif
-static void pair_popcounts(const uint64_t* a, const uint64_t* b, const uint64_t* groups, int64_t words, int G,
-                           int64_t* acc) {
-    for (int64_t x = 0; x < words; ++x) {
-        const uint64_t both = a[x] & b[x];
-        if (both == 0) continue;
-        for (int gi = 0; gi < G; ++gi) acc[gi] += __builtin_popcountll(both & groups[x * G + gi]);
+static void row_popcounts(const uint64_t* a, const uint64_t* features, int64_t g0, int64_t p, const uint64_t* groups,
+                          int64_t words, int G, int64_t* acc) {
+    for (int64_t g = g0; g < p; ++g) {
+        const uint64_t* b = features + g * words;
+        int64_t* out = acc + (g - g0) * G;
+        if (G == 2) {
+            int64_t s0 = 0, s1 = 0;
+            for (int64_t x = 0; x < words; ++x) {
+                const uint64_t both = a[x] & b[x];
+                s0 += __builtin_popcountll(both & groups[2 * x]);
+                s1 += __builtin_popcountll(both & groups[2 * x + 1]);
+            }
+            out[0] = s0;
+            out[1] = s1;
+            continue;
+        }
+        for (int gi = 0; gi < G; ++gi) out[gi] = 0;
+        for (int64_t x = 0; x < words; ++x) {
+            const uint64_t both = a[x] & b[x];
+            if (both == 0) continue;
+            for (int gi = 0; gi < G; ++gi) out[gi] += __builtin_popcountll(both & groups[x * G + gi]);
+        }
     }
 }
 
@@ -142,13 +159,20 @@ class PairCounts {
                 if ((w >> b) & 1u) at[b] |= bit;
         }
         pair_.resize(static_cast<size_t>(p * p * K_));   // every entry is written below
-        std::vector<int64_t> acc(static_cast<size_t>(G));
+        acc_.resize(static_cast<size_t>(p * G));
         for (int64_t f = 0; f < p; ++f) {
             stop_point();   // p^2 / 2 pairs of m / 64 words: long on many samples
-            const uint64_t* bf = features_.data() + f * words_;
+            row_popcounts(features_.data() + f * words_, features_.data(), f, p, interleaved_.data(), words_, G,
+                          acc_.data());
             for (int64_t g = f; g < p; ++g) {
-                std::fill(acc.begin(), acc.end(), 0);
-                pair_popcounts(bf, features_.data() + g * words_, interleaved_.data(), words_, G, acc.data());
+                const int64_t* acc = acc_.data() + (g - f) * G;
+                if (K_ == 2 && planes_ == 1) {   // unit weights, two classes: no planes to add
+                    double* fg = pair_.data() + (f * p + g) * 2;
+                    double* gf = pair_.data() + (g * p + f) * 2;
+                    fg[0] = gf[0] = static_cast<double>(acc[0]) * unit_;
+                    fg[1] = gf[1] = static_cast<double>(acc[1]) * unit_;
+                    continue;
+                }
                 for (int k = 0; k < K_; ++k) {
                     int64_t sum = 0;
                     for (int b = 0; b < planes_; ++b) sum += acc[k * planes_ + b] << b;
@@ -191,6 +215,10 @@ class PairCounts {
             for (int64_t x = 0; x < n; ++x) out[x] = diag[x] - row[x];
     }
 
+    // What uppers(f, 1, out) copies (uppers(-1, 1, out) for f < 0), in place: valid until the
+    // next count or complement.
+    const double* upper_row(int64_t f) const { return f < 0 ? diag_.data() : pair_.data() + f * data_.p * K_; }
+
     // Class sums of the samples at value side (0: lower, 1: upper) of feature f, into out.
     void side(int64_t f, int s, double* out) const {
         const double* u = upper(f, f);
@@ -217,6 +245,7 @@ class PairCounts {
     int64_t row_words_ = 0;
     std::vector<uint64_t> rows_;   // n x row_words_: bit f % 64 of word f / 64, x_f upper
     std::vector<uint64_t> features_, interleaved_;   // p x words; words x (K x planes), by class then bit
+    std::vector<int64_t> acc_;   // one row of popcounts (row_popcounts)
     std::vector<double> pair_;   // p x p x K: class sums of the samples upper on both features
     std::vector<double> diag_;   // p x K: the diagonal of pair_, each feature's upper value
     std::vector<double> class_w_;
