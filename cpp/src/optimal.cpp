@@ -259,23 +259,9 @@ class Search {
     bool stopped() const { return loop_.stopped() || loop_.timed_out(); }
 
     double class_sums(const int32_t* ids, int32_t count, double* cw) const {
+        if (obj_.n_classes == 2) return two_class_sums<false>(ids, count, cw, nullptr);
         std::fill(cw, cw + obj_.n_classes, 0.0);
-        if (obj_.n_classes == 2) {
-            // In registers, without branches (each class's sum in the same order, and x + 0.0
-            // == x, so the same doubles).
-            double c0 = 0.0, c1 = 0.0;
-            for (int32_t j = 0; j < count; ++j) {
-                const int32_t i = ids[j];
-                const double w = obj_.w[i];
-                const bool is1 = obj_.y[i] != 0;
-                c0 += is1 ? 0.0 : w;
-                c1 += is1 ? w : 0.0;
-            }
-            cw[0] = c0;
-            cw[1] = c1;
-        } else {
-            for (int32_t j = 0; j < count; ++j) obj_.add(cw, ids[j]);
-        }
+        for (int32_t j = 0; j < count; ++j) obj_.add(cw, ids[j]);
         double w = 0.0;
         for (int k = 0; k < obj_.n_classes; ++k) w += cw[k];
         return w;
@@ -283,6 +269,13 @@ class Search {
 
     // class_sums for two classes and set_hash, in one pass (the same sums in the same order).
     double class_sums_and_hash(const int32_t* ids, int32_t count, double* cw, SubsetHash& h) const {
+        return two_class_sums<true>(ids, count, cw, &h);
+    }
+
+    // Two classes' sums in registers, without branches (each class's sum in the same order, and
+    // x + 0.0 == x, so the same doubles as obj_.add's), with the set's hash if kHash.
+    template <bool kHash>
+    double two_class_sums(const int32_t* ids, int32_t count, double* cw, SubsetHash* h) const {
         double c0 = 0.0, c1 = 0.0;
         uint64_t a = 0, b = 0;
         for (int32_t j = 0; j < count; ++j) {
@@ -291,13 +284,14 @@ class Search {
             const bool is1 = obj_.y[i] != 0;
             c0 += is1 ? 0.0 : w;
             c1 += is1 ? w : 0.0;
-            a += mixes_[2 * i];
-            b += mixes_[2 * i + 1];
+            if constexpr (kHash) {
+                a += mixes_[2 * i];
+                b += mixes_[2 * i + 1];
+            }
         }
         cw[0] = c0;
         cw[1] = c1;
-        h.a = a;
-        h.b = b;
+        if constexpr (kHash) *h = SubsetHash{a, b};
         return c0 + c1;
     }
 
