@@ -193,9 +193,20 @@ struct Scan01 {
 constexpr int32_t kScanChunk = 64;
 
 // A root searched one feature at a time; `shallower` is the root's outcome one level shallower.
+// The fit keeps this task's tree only if it is below `incumbent` and below the tree of every
+// earlier feature's task (`earlier[g]` for g < feature: kInf while that task runs or when it has
+// none), so a task whose every tree left is at least bar() has no tree the fit can keep.
 struct RootTask {
     int32_t feature = -1;
     const Outcome* shallower = nullptr;
+    double incumbent = kInf;
+    const std::atomic<double>* earlier = nullptr;
+    double bar() const {
+        double b = incumbent;
+        for (int32_t g = 0; g < feature && earlier != nullptr; ++g)
+            b = std::min(b, earlier[g].load(std::memory_order_relaxed));
+        return b;
+    }
 };
 
 class Search {
@@ -754,11 +765,24 @@ class Search {
             push(Interval{0.0, iv.f, at.cut, iv.b, at.left, at.right, iv.lb, iv.rb});
         };
 
+        // A root task ends as soon as every tree it can still find is at least its bar() (the
+        // trees found so far, and the cuts that failed, are at least `upper`, itself at least the
+        // bar while best is): the fit would keep none of them, so nothing it does changes the tree.
+        auto futile = [&](double bound) {
+            if (root == nullptr) return false;
+            const double bar = root->bar();
+            return best.value >= bar && bound + cost >= bar;
+        };
+        Outcome abandoned;   // not found; its value (kInf) is no bound the fit reads
+
         // Each feature's first cut is CART's split (find_cuts' seed): a good incumbent early.
         // Best score first, so the incumbent drops early.
         std::stable_sort(seeds.begin(), seeds.end(), [](const Seed& a, const Seed& b) { return a.score > b.score; });
         for (const Seed& s : seeds) {
             const Interval whole{0.0, s.f, -1, l.n_cuts[s.f], 0.0, edge, edge, 0.0};
+            // (A root task has one seed, so the whole interval is all it can still find.)
+            if (futile(interval_bound(0.0, edge, edge, 0.0, prefix(s.f, l.n_cuts[s.f]) - prefix(s.f, -1), kap)))
+                return abandoned;
             split_interval(whole, evaluate(whole, s.cut));
         }
         while (!queue.empty() && !stopped()) {
@@ -768,6 +792,7 @@ class Search {
                 lower = std::min(lower, iv.bound + cost);
                 break;
             }
+            if (futile(iv.bound)) return abandoned;   // the queue's lowest bound: it bounds the rest
             split_interval(iv, evaluate(iv, iv.a + (iv.b - iv.a) / 2));
         }
         return finish();
@@ -1109,13 +1134,18 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
     // their incumbents, and ties keep the first tree in a fixed order, so the tree does not
     // depend on which thread finds what first. (Sharing a tighter bound would not even help:
     // children searched under it fail sooner, and a failed child's lower bound prunes its
-    // neighbouring thresholds less than an exact value does.)
+    // neighbouring thresholds less than an exact value does.) The earlier features' trees only
+    // end a task that can no longer find one the fit would keep (RootTask::bar): whichever of
+    // them a thread has seen, the tree kept is the same.
     std::vector<RootTask> roots(static_cast<size_t>(depth >= 2 ? data.p : 0));
     std::vector<Outcome> searched(roots.size());
+    std::vector<std::atomic<double>> found_value(roots.size());
+    for (std::atomic<double>& v : found_value) v.store(kInf);
     auto by_feature = [&](int w, int64_t f) {
         if (loop.timed_out()) return;   // the features left keep no tree
-        roots[f] = RootTask{static_cast<int32_t>(f), &shallow};
+        roots[f] = RootTask{static_cast<int32_t>(f), &shallow, incumbent.value, found_value.data()};
         searched[f] = search(w).solve_root_feature(depth, incumbent.value, roots[f]);
+        if (searched[f].found) found_value[f].store(searched[f].value);
         tasks_done.fetch_add(1);
     };
     loop.run(first, by_feature, progress);
