@@ -98,6 +98,11 @@ struct Level {
     std::vector<double> prefix_w;  // p x (m + 1)
     std::vector<int32_t> cuts;     // p x m, the first n_cuts[f] of each row used
     std::vector<int32_t> n_cuts;
+    // When `class_prefixes` (find_cuts of this state): per feature, the class-1 weight and the
+    // set_hash of every prefix of the block, p x (m + 1) each, next to prefix_w.
+    bool class_prefixes = false;
+    std::vector<double> prefix_w1;
+    std::vector<SubsetHash> prefix_hash;
     const int32_t* block(int64_t f) const { return blocks.data() + f * m; }
 };
 
@@ -161,17 +166,17 @@ struct CutBounds {
 
 // binary_01_loss's scan, resumable: the thresholds after positions [k0, k1) of `ids` (sorted by
 // col; position k1 read as the next sample), on two classes of sums c0, c1; x is col at k0.
+// split_w[2 i + c] is sample i's weight if its class is c, else 0.0: each class's sum adds the
+// same doubles in the same order as adding the weight to its own class only (l + 0.0 == l), with
+// no branch on the class, which the data makes unpredictable.
 struct Scan01 {
     double c0, c1, x;
     double l0 = 0.0, l1 = 0.0, best = kInf;
-    void run(const double* col, const int32_t* ids, int32_t k0, int32_t k1, const int32_t* y, const double* w,
-             int32_t& j) {
+    void run(const double* col, const int32_t* ids, int32_t k0, int32_t k1, const double* split_w, int32_t& j) {
         for (int32_t k = k0; k < k1; ++k) {
             const int32_t i = ids[k];
-            const double wi = w[i];
-            const bool is1 = y[i] != 0;
-            l0 += is1 ? 0.0 : wi;
-            l1 += is1 ? wi : 0.0;
+            l0 += split_w[2 * i];
+            l1 += split_w[2 * i + 1];
             const double next = col[ids[k + 1]];
             const double loss = std::min(l0, l1) + std::min(c0 - l0, c1 - l1);
             if (next != x && loss < best) {
@@ -221,6 +226,10 @@ class Search {
         for (int32_t i = 0; i < static_cast<int32_t>(data.n); ++i) {
             mixes_[2 * i] = mix_a(i);
             mixes_[2 * i + 1] = mix_b(i);
+        }
+        if (obj.n_classes == 2) {
+            split_w_.assign(static_cast<size_t>(2 * data.n), 0.0);
+            for (int64_t i = 0; i < data.n; ++i) split_w_[2 * i + (obj.y[i] != 0)] = obj.w[i];
         }
         const int q = exact_weight_exponent(obj.w, data.n, total);
         exact_sums_ = q >= 0;
@@ -289,12 +298,11 @@ class Search {
     double two_class_sums(const int32_t* ids, int32_t count, double* cw, SubsetHash* h) const {
         double c0 = 0.0, c1 = 0.0;
         uint64_t a = 0, b = 0;
+        const double* split_w = split_w_.data();
         for (int32_t j = 0; j < count; ++j) {
             const int32_t i = ids[j];
-            const double w = obj_.w[i];
-            const bool is1 = obj_.y[i] != 0;
-            c0 += is1 ? 0.0 : w;
-            c1 += is1 ? w : 0.0;
+            c0 += split_w[2 * i];
+            c1 += split_w[2 * i + 1];
             if constexpr (kHash) {
                 a += mixes_[2 * i];
                 b += mixes_[2 * i + 1];
@@ -342,13 +350,30 @@ class Search {
         }
     }
 
+    // The class sums and set_hash of positions [lo, hi) of feature f's block of level l (two
+    // classes), as class_sums_and_hash computes them. From the level's prefixes when it has them:
+    // those are only kept with exact sums, so a difference of two is the sum itself, and the
+    // hash's sums wrap modulo 2^64 in any order.
+    double child_sums(const Level& l, int32_t f, int32_t lo, int32_t hi, SubsetHash& h) {
+        if (!l.class_prefixes) return class_sums_and_hash(l.block(f) + lo, hi - lo, class_w_.data(), h);
+        const int64_t row = static_cast<int64_t>(f) * (l.m + 1);
+        const double* pw = l.prefix_w.data() + row;
+        const double* pw1 = l.prefix_w1.data() + row;
+        const SubsetHash* ph = l.prefix_hash.data() + row;
+        const double c1 = pw1[hi] - pw1[lo];
+        const double c0 = (pw[hi] - pw[lo]) - c1;
+        class_w_[0] = c0;
+        class_w_[1] = c1;
+        h = SubsetHash{ph[hi].a - ph[lo].a, ph[hi].b - ph[lo].b};
+        return c0 + c1;
+    }
+
     // The best tree of depth <= 1 on positions [lo, hi) of feature f's block of level l.
     Outcome depth_one(Level& l, int32_t f, int32_t lo, int32_t hi, double ub) {
         const int32_t size = hi - lo;
         const int32_t* own = l.block(f) + lo;
         SubsetHash h;
-        const double w = obj_.n_classes == 2 ? class_sums_and_hash(own, size, class_w_.data(), h)
-                                             : class_sums(own, size, class_w_.data());
+        const double w = obj_.n_classes == 2 ? child_sums(l, f, lo, hi, h) : class_sums(own, size, class_w_.data());
         Outcome out = leaf_outcome(class_w_.data(), obj_.n_classes, w, ub);
         const double cost = split_cost(w);
         if (size < 2 || out.value <= cost) return out;
@@ -399,7 +424,7 @@ class Search {
                           double bar) const {
         Scan01 scan{class_w_[0], class_w_[1], col[ids[0]]};
         for (int32_t k0 = 0; k0 + 1 < m; k0 += kScanChunk) {
-            scan.run(col, ids, k0, std::min(m - 1, k0 + kScanChunk), obj_.y, obj_.w, j);
+            scan.run(col, ids, k0, std::min(m - 1, k0 + kScanChunk), split_w_.data(), j);
             if (exact_sums_ && scan.done(cost, bar)) break;
         }
         return std::max(0.0, scan.best);
@@ -426,7 +451,7 @@ class Search {
             }
             if (k == 0 && s > 0) scan.x = col[out[0]];
             if (k + 1 < s) {
-                scan.run(col, out, k, s - 1, obj_.y, obj_.w, j);
+                scan.run(col, out, k, s - 1, split_w_.data(), j);
                 k = s - 1;
                 if (exact_sums_ && scan.done(cost, bar)) break;
             }
@@ -474,6 +499,7 @@ class Search {
         c.ranked = -1;
         c.hashed = false;
         c.set_only = false;
+        c.class_prefixes = false;
         c.blocks.resize(static_cast<size_t>(data_.p) * c.m + 1);
         for (int32_t g = 0; g < data_.p; ++g) {
             stop_point();
@@ -530,6 +556,7 @@ class Search {
             c.ranked = -1;
             c.hashed = false;
             c.set_only = true;
+            c.class_prefixes = false;
             c.blocks.resize(static_cast<size_t>(c.m) + 1);
             std::copy(l.block(f) + lo, l.block(f) + hi, c.blocks.begin());
         } else {
@@ -546,6 +573,7 @@ class Search {
         c.ranked = -1;
         c.hashed = false;
         c.set_only = true;
+        c.class_prefixes = false;
         c.blocks.resize(static_cast<size_t>(l.m) + 1);
         const double* col = data_.column(f);
         const double value = s ? pairs_[0].hi(f) : pairs_[0].lo(f);
@@ -570,12 +598,19 @@ class Search {
     // sums cw), and each feature with a cut's seed, in feature order. The seed is the first
     // threshold of highest score that classification_scores visits (the same sums and formula,
     // and its bar: a threshold that cannot beat the best so far skips the divisions), found in
-    // the pass that finds the cuts for two classes under gini.
-    std::vector<Seed> find_cuts(Level& l, int32_t only, const double* cw) {
+    // the pass that finds the cuts for two classes under gini. With `prefixes` (two classes and
+    // exact sums) also the level's class prefixes, for its children's depth_one (child_sums):
+    // a child of a state of depth 2 is read once per evaluated cut, the prefixes once.
+    std::vector<Seed> find_cuts(Level& l, int32_t only, const double* cw, bool prefixes) {
         const int32_t m = l.m;
         l.prefix_w.resize(static_cast<size_t>(data_.p) * (m + 1));
         l.cuts.resize(static_cast<size_t>(data_.p) * m);
         l.n_cuts.assign(data_.p, 0);
+        l.class_prefixes = prefixes;
+        if (prefixes) {
+            l.prefix_w1.resize(static_cast<size_t>(data_.p) * (m + 1));
+            l.prefix_hash.resize(static_cast<size_t>(data_.p) * (m + 1));
+        }
         std::vector<Seed> seeds;
         const bool gini2 = obj_.n_classes == 2 && obj_.criterion == Criterion::Gini;
         const double c0 = cw[0], c1 = gini2 ? cw[1] : 0.0, total = c0 + c1;
@@ -632,6 +667,22 @@ class Search {
             }
             l.n_cuts[f] = n;
             if (n > 0) seeds.push_back(Seed{best_score, f, best_cut < 0 ? n / 2 : best_cut});
+            if (prefixes) {
+                double* pw1 = l.prefix_w1.data() + static_cast<int64_t>(f) * (m + 1);
+                SubsetHash* ph = l.prefix_hash.data() + static_cast<int64_t>(f) * (m + 1);
+                const double* split_w = split_w_.data();
+                double c = 0.0;
+                SubsetHash h;
+                pw1[0] = c;
+                ph[0] = h;
+                for (int32_t j = 0; j < m; ++j) {
+                    const int32_t i = ids[j];
+                    pw1[j + 1] = c += split_w[2 * i + 1];
+                    h.a += mixes_[2 * i];
+                    h.b += mixes_[2 * i + 1];
+                    ph[j + 1] = h;
+                }
+            }
         }
         return seeds;
     }
@@ -645,6 +696,7 @@ class Search {
         Level& l = levels_[lv];
         const int32_t m = l.m;
         stats.sample_reads += m;
+        l.class_prefixes = false;   // until this search's find_cuts
         const int K = obj_.n_classes;
         std::vector<double> cw(K);
         // With pair counts the set's hash keys depth_two's cache: taken in the same pass.
@@ -714,7 +766,8 @@ class Search {
             }
             return finish();
         }
-        std::vector<Seed> seeds = find_cuts(l, only_feature, cw.data());
+        // (Only a state of depth 2 has children read by depth_one.)
+        std::vector<Seed> seeds = find_cuts(l, only_feature, cw.data(), depth == 2 && K == 2 && exact_sums_);
 
         std::priority_queue<Interval, std::vector<Interval>, LaterInterval> queue;
         auto prefix = [&](int32_t f, int32_t cut) {   // weight left of cut index `cut`
@@ -1006,6 +1059,7 @@ class Search {
     std::vector<Level> levels_;
     DepthOneMemo memo_;
     std::vector<uint64_t> mixes_;   // mix_a(i), mix_b(i) of every sample i (set_hash)
+    std::vector<double> split_w_;   // two classes: sample i's weight at 2 i + its class, 0.0 at the other
     bool exact_sums_ = false;   // every sum of weights exact (exact_weight_exponent)
     std::vector<PairCounts> pairs_;   // by level, when every feature is binary (see depth_two_binary)
     std::unordered_map<SetKey, DepthTwo, SetKeyHash> depth_two_;   // a pure cache, as the memo
