@@ -172,19 +172,36 @@ struct CutBounds {
 struct Scan01 {
     double c0, c1, x;
     double l0 = 0.0, l1 = 0.0, best = kInf;
+    // kDistinct: every position taken for a threshold, as if col took a different value at
+    // every sample (x is not kept).
+    template <bool kDistinct>
     void run(const double* col, const int32_t* ids, int32_t k0, int32_t k1, const double* split_w, int32_t& j) {
         for (int32_t k = k0; k < k1; ++k) {
             const int32_t i = ids[k];
             l0 += split_w[2 * i];
             l1 += split_w[2 * i + 1];
-            const double next = col[ids[k + 1]];
             const double loss = std::min(l0, l1) + std::min(c0 - l0, c1 - l1);
-            if (next != x && loss < best) {
-                best = loss;
-                j = k;
+            if constexpr (kDistinct) {
+                if (loss < best) {
+                    best = loss;
+                    j = k;
+                }
+            } else {
+                const double next = col[ids[k + 1]];
+                if (next != x && loss < best) {
+                    best = loss;
+                    j = k;
+                }
+                x = next;
             }
-            x = next;
         }
+    }
+    void run(bool every, const double* col, const int32_t* ids, int32_t k0, int32_t k1, const double* split_w,
+             int32_t& j) {
+        if (every)
+            run<true>(col, ids, k0, k1, split_w, j);
+        else
+            run<false>(col, ids, k0, k1, split_w, j);
     }
     // With exact sums: whether no later threshold matters. The left side's lighter class only
     // grows and bounds every later loss; once it reaches the lowest loss so far (ties keep the
@@ -195,7 +212,7 @@ struct Scan01 {
         return floor_loss >= best || floor_loss + cost >= bar;
     }
 };
-constexpr int32_t kScanChunk = 64;
+constexpr int32_t kScanChunk = 32;
 
 // A root searched one feature at a time; `shallower` is the root's outcome one level shallower.
 // The fit keeps this task's tree only if it is below `incumbent` and below the tree of every
@@ -226,6 +243,14 @@ class Search {
         for (int32_t i = 0; i < static_cast<int32_t>(data.n); ++i) {
             mixes_[2 * i] = mix_a(i);
             mixes_[2 * i + 1] = mix_b(i);
+        }
+        few_ties_.assign(static_cast<size_t>(data.p), 0);
+        for (int64_t g = 0; g < data.p; ++g) {
+            const int32_t* sorted = data.presorted.data() + g * data.n;
+            const double* col = data.column(g);
+            int64_t ties = 0;
+            for (int64_t k = 0; k + 1 < data.n; ++k) ties += col[sorted[k]] == col[sorted[k + 1]];
+            few_ties_[g] = 16 * ties <= data.n;
         }
         if (obj.n_classes == 2) {
             split_w_.assign(static_cast<size_t>(2 * data.n), 0.0);
@@ -397,14 +422,26 @@ class Search {
             // impurity when the tree is written out (see refined_stump).
             int32_t j = -1;
             double loss;
-            if (obj_.n_classes == 2 && g != f && (lo > 0 || hi < l.m)) {
+            // With few ties the scan first takes every position for a threshold (Scan01's
+            // kDistinct), and again without when the first best it finds lies between equal
+            // values: otherwise that position is the first best of the thresholds too (they are
+            // among the positions), and the early end is as sound (every later loss is bounded).
+            const bool filtered = obj_.n_classes == 2 && g != f && (lo > 0 || hi < l.m);
+            if (filtered) {
                 // A feature constant here has no threshold: j stays -1.
-                loss = filtered_binary_01_loss(l, f, lo, hi, g, subset_.data(), j, cost, out.value);
+                loss = filtered_binary_01_loss(l, f, lo, hi, g, few_ties_[g], subset_.data(), j, cost, out.value);
             } else {
                 gather(l, f, lo, hi, g, subset_.data());
                 if (col[subset_[0]] == col[subset_[size - 1]]) continue;
-                loss = obj_.n_classes == 2 ? binary_01_loss(col, subset_.data(), size, j, cost, out.value)
-                                           : multiclass_01_loss(col, subset_.data(), size, j);
+                loss = obj_.n_classes == 2
+                           ? binary_01_loss(col, few_ties_[g], subset_.data(), size, j, cost, out.value)
+                           : multiclass_01_loss(col, subset_.data(), size, j);
+            }
+            if (obj_.n_classes == 2 && few_ties_[g] && j >= 0 && loss + cost < out.value &&
+                col[subset_[j]] == col[subset_[j + 1]]) {
+                j = -1;
+                loss = filtered ? filtered_binary_01_loss(l, f, lo, hi, g, false, subset_.data(), j, cost, out.value)
+                                : binary_01_loss(col, false, subset_.data(), size, j, cost, out.value);
             }
             if (j >= 0 && loss + cost < out.value) {
                 out.value = loss + cost;
@@ -420,11 +457,11 @@ class Search {
     // class sums are class_w_; j: the last sample left of it (-1 if no threshold). With exact
     // sums the scan may end early (Scan01::done): then the loss is only right if it is below
     // bar - cost, which is all depth_one reads of it.
-    double binary_01_loss(const double* col, const int32_t* ids, int32_t m, int32_t& j, double cost,
+    double binary_01_loss(const double* col, bool every, const int32_t* ids, int32_t m, int32_t& j, double cost,
                           double bar) const {
         Scan01 scan{class_w_[0], class_w_[1], col[ids[0]]};
         for (int32_t k0 = 0; k0 + 1 < m; k0 += kScanChunk) {
-            scan.run(col, ids, k0, std::min(m - 1, k0 + kScanChunk), split_w_.data(), j);
+            scan.run(every, col, ids, k0, std::min(m - 1, k0 + kScanChunk), split_w_.data(), j);
             if (exact_sums_ && scan.done(cost, bar)) break;
         }
         return std::max(0.0, scan.best);
@@ -433,8 +470,8 @@ class Search {
     // binary_01_loss of the samples at positions [lo, hi) of feature f's block, in feature g's
     // order: gather's filter, a chunk of the block at a time, each followed by the scan of what
     // it added, so that where the scan ends early the filter does too. out: hi - lo + 1 slots.
-    double filtered_binary_01_loss(Level& l, int32_t f, int32_t lo, int32_t hi, int32_t g, int32_t* out,
-                                   int32_t& j, double cost, double bar) {
+    double filtered_binary_01_loss(Level& l, int32_t f, int32_t lo, int32_t hi, int32_t g, bool every,
+                                   int32_t* out, int32_t& j, double cost, double bar) {
         rank_by(l, f);
         const int32_t* rank = l.rank.data();
         const int32_t* ids = l.block(g);
@@ -451,7 +488,7 @@ class Search {
             }
             if (k == 0 && s > 0) scan.x = col[out[0]];
             if (k + 1 < s) {
-                scan.run(col, out, k, s - 1, split_w_.data(), j);
+                scan.run(every, col, out, k, s - 1, split_w_.data(), j);
                 k = s - 1;
                 if (exact_sums_ && scan.done(cost, bar)) break;
             }
@@ -1060,6 +1097,7 @@ class Search {
     DepthOneMemo memo_;
     std::vector<uint64_t> mixes_;   // mix_a(i), mix_b(i) of every sample i (set_hash)
     std::vector<double> split_w_;   // two classes: sample i's weight at 2 i + its class, 0.0 at the other
+    std::vector<char> few_ties_;    // by feature: at most one sample in 16 has the value of the one before
     bool exact_sums_ = false;   // every sum of weights exact (exact_weight_exponent)
     std::vector<PairCounts> pairs_;   // by level, when every feature is binary (see depth_two_binary)
     std::unordered_map<SetKey, DepthTwo, SetKeyHash> depth_two_;   // a pure cache, as the memo
