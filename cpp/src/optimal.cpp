@@ -169,9 +169,16 @@ struct CutBounds {
 // split_w[2 i + c] is sample i's weight if its class is c, else 0.0: each class's sum adds the
 // same doubles in the same order as adding the weight to its own class only (l + 0.0 == l), with
 // no branch on the class, which the data makes unpredictable.
+//
+// With exact sums (exact_w instead of split_w: [2 i] sample i's weight signed + for class 1 and -
+// for class 0, [2 i + 1] its class-1 weight) the scan keeps d = l1 - l0 and l1 instead: the loss
+// min(l0, l1) + min(c0 - l0, c1 - l1) is min(c0, c1, c0 + d, c1 - d), every term exact, so a
+// position beats the best so far (at most min(c0, c1) after the first) exactly when d leaves
+// (best - c0, c1 - best): two compares a sample instead of the loss.
 struct Scan01 {
     double c0, c1, x;
     double l0 = 0.0, l1 = 0.0, best = kInf;
+    double d = 0.0;   // exact sums: l1 - l0 (l0 not kept)
     // kDistinct: every position taken for a threshold, as if col took a different value at
     // every sample (x is not kept).
     template <bool kDistinct>
@@ -196,19 +203,47 @@ struct Scan01 {
             }
         }
     }
-    void run(bool every, const double* col, const int32_t* ids, int32_t k0, int32_t k1, const double* split_w,
-             int32_t& j) {
-        if (every)
-            run<true>(col, ids, k0, k1, split_w, j);
-        else
-            run<false>(col, ids, k0, k1, split_w, j);
+    template <bool kDistinct>
+    void run_exact(const double* col, const int32_t* ids, int32_t k0, int32_t k1, const double* exact_w, int32_t& j) {
+        const double lightest = std::min(c0, c1);
+        double below = best - c0, above = c1 - best;   // -inf and inf before the first position
+        for (int32_t k = k0; k < k1; ++k) {
+            const int32_t i = ids[k];
+            d += exact_w[2 * i];
+            l1 += exact_w[2 * i + 1];
+            bool threshold = true;
+            if constexpr (!kDistinct) {
+                const double next = col[ids[k + 1]];
+                threshold = next != x;
+                x = next;
+            }
+            if (threshold && (d < below || d > above)) {
+                best = std::min(lightest, std::min(c0 + d, c1 - d));
+                j = k;
+                below = best - c0;
+                above = c1 - best;
+            }
+        }
+    }
+    void run(bool every, bool exact, const double* col, const int32_t* ids, int32_t k0, int32_t k1,
+             const double* weights, int32_t& j) {
+        if (exact) {
+            if (every)
+                run_exact<true>(col, ids, k0, k1, weights, j);
+            else
+                run_exact<false>(col, ids, k0, k1, weights, j);
+        } else if (every) {
+            run<true>(col, ids, k0, k1, weights, j);
+        } else {
+            run<false>(col, ids, k0, k1, weights, j);
+        }
     }
     // With exact sums: whether no later threshold matters. The left side's lighter class only
     // grows and bounds every later loss; once it reaches the lowest loss so far (ties keep the
     // first), or makes a stump of split cost `cost` no better than `bar` (the caller keeps only
     // a better one), what the scan returns decides nothing different.
     bool done(double cost, double bar) const {
-        const double floor_loss = std::min(l0, l1);
+        const double floor_loss = std::min(l1 - d, l1);
         return floor_loss >= best || floor_loss + cost >= bar;
     }
 };
@@ -252,12 +287,19 @@ class Search {
             for (int64_t k = 0; k + 1 < data.n; ++k) ties += col[sorted[k]] == col[sorted[k + 1]];
             few_ties_[g] = 16 * ties <= data.n;
         }
+        const int q = exact_weight_exponent(obj.w, data.n, total);
+        exact_sums_ = q >= 0;
         if (obj.n_classes == 2) {
             split_w_.assign(static_cast<size_t>(2 * data.n), 0.0);
             for (int64_t i = 0; i < data.n; ++i) split_w_[2 * i + (obj.y[i] != 0)] = obj.w[i];
+            if (exact_sums_) {
+                exact_w_.resize(static_cast<size_t>(2 * data.n));
+                for (int64_t i = 0; i < data.n; ++i) {
+                    exact_w_[2 * i] = obj.y[i] != 0 ? obj.w[i] : -obj.w[i];
+                    exact_w_[2 * i + 1] = split_w_[2 * i + 1];
+                }
+            }
         }
-        const int q = exact_weight_exponent(obj.w, data.n, total);
-        exact_sums_ = q >= 0;
         depth_two_capacity_ = depth_two_capacity(params);
         if (exact_sums_ && PairCounts(data, obj, q).usable()) {
             pairs_.reserve(levels_.size());
@@ -338,6 +380,9 @@ class Search {
         if constexpr (kHash) *h = SubsetHash{a, b};
         return c0 + c1;
     }
+
+    // The weights Scan01::run reads: exact_w with exact sums, else split_w.
+    const double* scan_w() const { return exact_sums_ ? exact_w_.data() : split_w_.data(); }
 
     // hash_of(ids, m), from each sample's mixes computed once.
     SubsetHash set_hash(const int32_t* ids, int32_t m) const {
@@ -461,7 +506,7 @@ class Search {
                           double bar) const {
         Scan01 scan{class_w_[0], class_w_[1], col[ids[0]]};
         for (int32_t k0 = 0; k0 + 1 < m; k0 += kScanChunk) {
-            scan.run(every, col, ids, k0, std::min(m - 1, k0 + kScanChunk), split_w_.data(), j);
+            scan.run(every, exact_sums_, col, ids, k0, std::min(m - 1, k0 + kScanChunk), scan_w(), j);
             if (exact_sums_ && scan.done(cost, bar)) break;
         }
         return std::max(0.0, scan.best);
@@ -488,7 +533,7 @@ class Search {
             }
             if (k == 0 && s > 0) scan.x = col[out[0]];
             if (k + 1 < s) {
-                scan.run(every, col, out, k, s - 1, split_w_.data(), j);
+                scan.run(every, exact_sums_, col, out, k, s - 1, scan_w(), j);
                 k = s - 1;
                 if (exact_sums_ && scan.done(cost, bar)) break;
             }
@@ -1097,6 +1142,7 @@ class Search {
     DepthOneMemo memo_;
     std::vector<uint64_t> mixes_;   // mix_a(i), mix_b(i) of every sample i (set_hash)
     std::vector<double> split_w_;   // two classes: sample i's weight at 2 i + its class, 0.0 at the other
+    std::vector<double> exact_w_;   // two classes, exact sums: Scan01's exact_w
     std::vector<char> few_ties_;    // by feature: at most one sample in 16 has the value of the one before
     bool exact_sums_ = false;   // every sum of weights exact (exact_weight_exponent)
     std::vector<PairCounts> pairs_;   // by level, when every feature is binary (see depth_two_binary)
