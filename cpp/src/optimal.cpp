@@ -82,6 +82,11 @@ Shape split_shape(int32_t feature, double threshold, const Shape& left, const Sh
     return s;
 }
 
+// split_shape of two leaves, in one allocation (depth_one makes one at every better split).
+Shape stump_of(int32_t feature, double threshold) {
+    return Shape{ShapeNode{feature, threshold}, ShapeNode{}, ShapeNode{}};
+}
+
 // One thread's scratch for the states of one depth: the state's samples sorted by every feature,
 // each sample's position in the block of the feature being split on, and per feature the block
 // positions j that a threshold can follow (x[j] < x[j + 1]) with the weight of every prefix.
@@ -461,13 +466,15 @@ class Search {
             ++stats.cache_hits;
             if (e->feature >= 0) {
                 out.value = e->value;
-                out.shape = split_shape(e->feature, e->threshold, leaf_shape(), leaf_shape());
+                out.shape = stump_of(e->feature, e->threshold);
             }
             out.found = out.value < ub;
             return out;
         }
         ++stats.exact_scans;
         subset_.resize(static_cast<size_t>(size) + 1);
+        int32_t feature = -1;   // of the best stump so far (none: the leaf)
+        double threshold = 0.0;
         // A stump of loss 0 (value == cost) cannot be beaten: the scan stops there.
         for (int32_t g = 0; g < data_.p && out.value > cost; ++g) {
             stop_point();
@@ -499,10 +506,12 @@ class Search {
             }
             if (j >= 0 && loss + cost < out.value) {
                 out.value = loss + cost;
-                out.shape = split_shape(g, midpoint(col[subset_[j]], col[subset_[j + 1]]), leaf_shape(), leaf_shape());
+                feature = g;
+                threshold = midpoint(col[subset_[j]], col[subset_[j + 1]]);
             }
         }
-        memo_.insert(DepthOneMemo::Entry{h.a, h.b, size, out.shape[0].feature, out.value, out.shape[0].threshold});
+        if (feature >= 0) out.shape = stump_of(feature, threshold);
+        memo_.insert(DepthOneMemo::Entry{h.a, h.b, size, feature, out.value, threshold});
         out.found = out.value < ub;
         return out;
     }
