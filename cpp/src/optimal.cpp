@@ -214,6 +214,8 @@ class Search {
         const int q = exact_weight_exponent(obj.w, data.n, total);
         exact_sums_ = q >= 0;
         depth_two_capacity_ = depth_two_capacity(params);
+        solved_capacity_ = depth_two_capacity_ * sizeof(DepthTwo::Row);
+        caches_states_ = !pairs_.empty() && alpha_ == 0.0;
         if (exact_sums_ && PairCounts(data, obj, q).usable()) {
             pairs_.reserve(levels_.size());
             for (size_t lv = 0; lv < levels_.size(); ++lv) pairs_.emplace_back(data, obj, q);
@@ -636,7 +638,7 @@ class Search {
         stats.sample_reads += m;
         const int K = obj_.n_classes;
         std::vector<double> cw(K);
-        // With pair counts the set's hash keys depth_two's cache: taken in the same pass.
+        // With pair counts the set's hash keys the caches: taken in the same pass.
         double w_state;
         if (K == 2 && !pairs_.empty()) {
             w_state = class_sums_and_hash(l.block(0), m, cw.data(), l.hash);
@@ -644,13 +646,44 @@ class Search {
         } else {
             w_state = class_sums(l.block(0), m, cw.data());
         }
+        if (!caches_states_ || root != nullptr || shallower != nullptr)
+            return search_state(lv, depth, ub, shallower, root, cw.data(), w_state, 0.0);
+        if (!l.hashed) {
+            l.hash = set_hash(l.block(0), m);
+            l.hashed = true;
+        }
+        const StateKey key{l.hash.a, l.hash.b, m, depth};
+        double known_lower = 0.0;
+        if (auto it = solved_.find(key); it != solved_.end()) {
+            ++stats.cache_hits;
+            const Solved& s = it->second;
+            if (s.exact || s.value >= ub) return solved_outcome(s, ub);
+            known_lower = s.value;
+        }
+        // A state of depth two is solved whatever ub: its candidates come from its DepthTwo at
+        // the same cost, and an exact entry answers every later visit.
+        Outcome out = search_state(lv, depth, depth == 2 ? kInf : ub, nullptr, nullptr, cw.data(), w_state,
+                                   known_lower);
+        if (!stopped()) remember(key, out);
+        if (out.found && !(out.value < ub)) out.found = false;
+        return out;
+    }
+
+    // solve() once the state's class sums cw (weight w_state) are known; known_lower: a lower
+    // bound of its value from the cache of solved states (0 without one).
+    Outcome search_state(int lv, int depth, double ub, const Outcome* shallower, const RootTask* root,
+                         const double* cw_in, double w_state, double known_lower) {
+        Level& l = levels_[lv];
+        const int32_t m = l.m;
+        const int K = obj_.n_classes;
+        std::vector<double> cw(cw_in, cw_in + K);
         Outcome best = leaf_outcome(cw.data(), K, w_state, ub);
         double upper = std::min(ub, best.value);
         double lower = best.value;   // of every tree's value, from the leaf and the split bounds
         const double cost = split_cost(w_state);
         auto finish = [&]() {
             best.found = best.value < ub;
-            if (!best.found) best.value = std::min(lower, best.value);
+            if (!best.found) best.value = std::max(known_lower, std::min(lower, best.value));
             return best;
         };
         if (upper <= cost) lower = std::min(lower, cost);   // no split can beat the bound
@@ -700,6 +733,7 @@ class Search {
                     }
                 }
                 lower = std::min(lower, lo_left + lo_right + cost);
+                if (upper <= known_lower) break;   // optimal, and the first such in this order
             }
             return finish();
         }
@@ -972,6 +1006,65 @@ class Search {
         return finish();
     }
 
+    // The cache of solved states when every feature is binary, by sample set and depth: the
+    // state's optimum and tree, or a lower bound of its value. Such a state's search tries each
+    // feature's one threshold in an order fixed by the set (CART's score), after the leaf and
+    // the tree one level shallower, and keeps a candidate only when strictly better. Every bound
+    // it reads (whatever ub, whatever the cache held) is a true lower bound, so it never skips
+    // the first candidate that reaches the optimum, and nothing after that one replaces it: the
+    // tree found is that first one, a function of the set and the depth alone (by induction, as
+    // the children's trees are). An entry therefore answers any later visit under any ub (found
+    // iff its optimum is below ub; else the optimum, or the bound, is the lower bound returned)
+    // without changing a tree; and trees do not depend on which thread cached what.
+    // That holds when every value compared is exact: sums of weights (exact_weight_exponent) and
+    // alpha = 0. With alpha > 0 the products alpha * weight round, two trees of the same value
+    // can compare unequal, and which one the search keeps would depend on ub: no cache then.
+    struct StateKey {
+        uint64_t a, b;
+        int32_t m, depth;
+        bool operator==(const StateKey& o) const { return a == o.a && b == o.b && m == o.m && depth == o.depth; }
+    };
+    struct StateKeyHash {
+        size_t operator()(const StateKey& k) const {
+            return static_cast<size_t>(k.a + 0x9e3779b97f4a7c15ULL * static_cast<uint64_t>(k.depth));
+        }
+    };
+    struct Solved {
+        double value;   // the optimum if exact, else a lower bound
+        bool exact;
+        Shape shape;    // the optimal tree if exact
+    };
+
+    static Outcome solved_outcome(const Solved& s, double ub) {
+        Outcome out;
+        out.value = s.value;
+        out.found = s.exact && s.value < ub;
+        if (out.found) out.shape = s.shape;
+        return out;
+    }
+
+    // What a completed search of `key` established. Full, the cache starts afresh (as depth_two's).
+    void remember(const StateKey& key, const Outcome& out) {
+        auto it = solved_.find(key);
+        if (it != solved_.end()) {
+            if (out.found) {
+                it->second = Solved{out.value, true, out.shape};
+            } else if (!it->second.exact) {
+                it->second.value = std::max(it->second.value, out.value);
+            }
+            return;
+        }
+        const size_t bytes = kSolvedEntryBytes + (out.found ? out.shape.size() * sizeof(ShapeNode) : 0);
+        if (solved_bytes_ + bytes > solved_capacity_) {
+            solved_.clear();
+            solved_bytes_ = 0;
+        }
+        solved_bytes_ += bytes;
+        solved_.emplace(key, out.found ? Solved{out.value, true, out.shape} : Solved{out.value, false, {}});
+    }
+    // An entry's key, value and node in the map, with the allocator's overhead, roughly.
+    static constexpr size_t kSolvedEntryBytes = sizeof(StateKey) + sizeof(Solved) + 48;
+
     const Dataset& data_;
     const Classification& obj_;
     const double alpha_, total_;
@@ -985,6 +1078,9 @@ class Search {
     std::vector<PairCounts> pairs_;   // by level, when every feature is binary (see depth_two_binary)
     std::unordered_map<SetKey, DepthTwo, SetKeyHash> depth_two_;   // a pure cache, as the memo
     size_t depth_two_rows_ = 0, depth_two_capacity_ = 0;
+    std::unordered_map<StateKey, Solved, StateKeyHash> solved_;
+    size_t solved_bytes_ = 0, solved_capacity_ = 0;   // as depth_two_'s rows, in bytes
+    bool caches_states_ = false;
     std::vector<double> class_w_, scratch_, pair_scratch_, stump_loss_;
     std::vector<int32_t> subset_;
 };
