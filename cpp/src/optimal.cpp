@@ -215,11 +215,11 @@ class Search {
         exact_sums_ = q >= 0;
         depth_two_capacity_ = depth_two_capacity(params);
         solved_capacity_ = depth_two_capacity_ * sizeof(DepthTwo::Row);
-        caches_states_ = !pairs_.empty() && alpha_ == 0.0;
         if (exact_sums_ && PairCounts(data, obj, q).usable()) {
             pairs_.reserve(levels_.size());
             for (size_t lv = 0; lv < levels_.size(); ++lv) pairs_.emplace_back(data, obj, q);
         }
+        caches_states_ = !pairs_.empty() && alpha_ == 0.0;
         Level& root = levels_[0];
         root.m = static_cast<int32_t>(data.n);
         root.blocks.assign(data.presorted.begin(), data.presorted.end());
