@@ -215,11 +215,11 @@ class Search {
         exact_sums_ = q >= 0;
         depth_two_capacity_ = depth_two_capacity(params);
         solved_capacity_ = depth_two_capacity_ * sizeof(DepthTwo::Row);
-        if (exact_sums_ && PairCounts(data, obj, q).usable()) {
-            pairs_.reserve(levels_.size());
-            for (size_t lv = 0; lv < levels_.size(); ++lv) pairs_.emplace_back(data, obj, q);
+        if (exact_sums_) {
+            pairs_ = std::make_unique<PairCounts>(data, obj, q);
+            if (!pairs_->usable()) pairs_.reset();
         }
-        caches_states_ = !pairs_.empty() && alpha_ == 0.0;
+        caches_states_ = pairs_ != nullptr && alpha_ == 0.0;
         Level& root = levels_[0];
         root.m = static_cast<int32_t>(data.n);
         root.blocks.assign(data.presorted.begin(), data.presorted.end());
@@ -539,7 +539,7 @@ class Search {
         c.set_only = true;
         c.blocks.resize(static_cast<size_t>(l.m) + 1);
         const double* col = data_.column(f);
-        const double value = s ? pairs_[0].hi(f) : pairs_[0].lo(f);
+        const double value = s ? pairs_->hi(f) : pairs_->lo(f);
         const int32_t* ids = l.block(0);
         int32_t n = 0;
         for (int32_t j = 0; j < l.m; ++j) {
@@ -640,7 +640,7 @@ class Search {
         std::vector<double> cw(K);
         // With pair counts the set's hash keys the caches: taken in the same pass.
         double w_state;
-        if (K == 2 && !pairs_.empty()) {
+        if (K == 2 && pairs_ != nullptr) {
             w_state = class_sums_and_hash(l.block(0), m, cw.data(), l.hash);
             l.hashed = true;
         } else {
@@ -688,7 +688,7 @@ class Search {
         };
         if (upper <= cost) lower = std::min(lower, cost);   // no split can beat the bound
         if (upper <= cost || m < 2) return finish();
-        if (depth == 2 && root == nullptr && shallower == nullptr && !pairs_.empty())
+        if (depth == 2 && root == nullptr && shallower == nullptr && pairs_ != nullptr)
             return depth_two_binary(lv, cw.data(), w_state, ub, std::move(best), upper, lower);
 
         const int32_t only_feature = root != nullptr ? root->feature : -1;
@@ -727,7 +727,7 @@ class Search {
                         lo_right = std::max(lo_right, right.value);
                         if (right.found) {
                             best.value = upper = left.value + right.value + cost;
-                            best.shape = split_shape(f, midpoint(pairs_[0].lo(f), pairs_[0].hi(f)), left.shape,
+                            best.shape = split_shape(f, midpoint(pairs_->lo(f), pairs_->hi(f)), left.shape,
                                                      right.shape);
                         }
                     }
@@ -808,27 +808,28 @@ class Search {
     }
 
     // The best tree of depth <= 1 of the samples of class sums c whose class sums on the upper
-    // value of each feature g != skip are ups[g * K + k]: depth_one's value and split, from
-    // counts. Every sum is exact, so each double is the one depth_one's scan computes.
-    std::pair<double, int32_t> stump_from_counts(const double* c, int64_t skip, const double* ups) {
+    // value of each of p features g != skip are ups[g * K + k] (the features left out take one
+    // value on them): depth_one's value and the position g of its split, from counts. Every sum
+    // is exact, so each double is the one depth_one's scan computes.
+    std::pair<double, int32_t> stump_from_counts(const double* c, int64_t skip, const double* ups, int64_t p) {
         const int K = obj_.n_classes;
-        const int64_t p = data_.p;
         double w = 0.0;
         for (int k = 0; k < K; ++k) w += c[k];
         double value = leaf_loss(c, K, w);
         int32_t feature = -1;
         const double cost = split_cost(w);
         if (value <= cost) return {value, feature};
-        // Every feature's loss first (a loop the compiler vectorises), then the first best.
+        // Every feature's value first (loops the compiler vectorises), then their minimum, then
+        // the first feature reaching it: the feature a scan keeping strictly better ones picks.
         stump_loss_.resize(static_cast<size_t>(p));
-        double* loss = stump_loss_.data();
+        double* v = stump_loss_.data();
         if (K == 2) {
             const double c0 = c[0], c1 = c[1];
             for (int64_t g = 0; g < p; ++g) {
                 const double u0 = ups[2 * g], u1 = ups[2 * g + 1], l0 = c0 - u0, l1 = c1 - u1;
                 const double wu = u0 + u1, wl = l0 + l1;
-                const double v = std::max(0.0, (wl - std::max(l0, l1)) + (wu - std::max(u0, u1)));
-                loss[g] = wu > 0.0 && wl > 0.0 ? v : kInf;   // else g takes one value here
+                const double loss = std::max(0.0, (wl - std::max(l0, l1)) + (wu - std::max(u0, u1)));
+                v[g] = wu > 0.0 && wl > 0.0 ? loss + cost : kInf;   // else g takes one value here
             }
         } else {
             std::vector<double>& low = pair_scratch_;
@@ -843,26 +844,31 @@ class Search {
                     max_u = std::max(max_u, up[k]);
                     max_l = std::max(max_l, low[k]);
                 }
-                loss[g] = wu > 0.0 && wl > 0.0 ? std::max(0.0, (wl - max_l) + (wu - max_u)) : kInf;
+                v[g] = wu > 0.0 && wl > 0.0 ? std::max(0.0, (wl - max_l) + (wu - max_u)) + cost : kInf;
             }
         }
-        for (int64_t g = 0; g < p; ++g) {
-            if (g == skip || loss[g] == kInf) continue;
-            if (loss[g] + cost < value) {
-                value = loss[g] + cost;
-                feature = static_cast<int32_t>(g);
-            }
+        if (skip >= 0) v[skip] = kInf;
+        // Four running minima: independent chains, and the minimum of doubles is exact in any order.
+        double m4[4] = {kInf, kInf, kInf, kInf};
+        int64_t g = 0;
+        for (; g + 4 <= p; g += 4)
+            for (int r = 0; r < 4; ++r) m4[r] = std::min(m4[r], v[g + r]);
+        for (; g < p; ++g) m4[0] = std::min(m4[0], v[g]);
+        const double lowest = std::min(std::min(m4[0], m4[1]), std::min(m4[2], m4[3]));
+        if (lowest < value) {
+            value = lowest;
+            feature = static_cast<int32_t>(std::find(v, v + p, lowest) - v);
         }
         return {value, feature};
     }
 
     // Whether depth_two_binary serves the states of depth 2 and needs no feature's order there
     // (two classes under gini: the seeds' scores come from the counts too).
-    bool reads_sets_at_two() const { return !pairs_.empty() && obj_.n_classes == 2 && obj_.criterion == Criterion::Gini; }
+    bool reads_sets_at_two() const { return pairs_ != nullptr && obj_.n_classes == 2 && obj_.criterion == Criterion::Gini; }
 
     Shape stump_shape(int32_t feature) const {
         if (feature < 0) return leaf_shape();
-        return split_shape(feature, midpoint(pairs_[0].lo(feature), pairs_[0].hi(feature)), leaf_shape(), leaf_shape());
+        return split_shape(feature, midpoint(pairs_->lo(feature), pairs_->hi(feature)), leaf_shape(), leaf_shape());
     }
 
     // What solve() at depth 2 reads of a state when every feature is binary: its best stump
@@ -900,10 +906,9 @@ class Search {
     // 4 and more.
     const DepthTwo& depth_two(int lv, const double* cw, double w_state) {
         Level& l = levels_[lv];
-        PairCounts& pairs = pairs_[lv];
+        PairCounts& pairs = *pairs_;
         const int K = obj_.n_classes;
         const int32_t m = l.m;
-        const int64_t p = data_.p;
         const SubsetHash h = l.hashed ? l.hash : set_hash(l.block(0), m);
         const SetKey key{h.a, h.b, m};
         if (auto it = depth_two_.find(key); it != depth_two_.end()) {
@@ -912,18 +917,20 @@ class Search {
         }
         stop_point();
         ++stats.exact_scans;
-        // A right child's counts are its parent's less its left sibling's, when both are held.
-        if (lv > 0 && pairs.holds_sibling(pairs_[lv - 1], h, m))
-            pairs.complement(pairs_[lv - 1], h, m, cw);
-        else
-            pairs.count(l.block(0), m, h, cw);
-        std::vector<double> side(K), ups(static_cast<size_t>(p * K));
+        pairs.count(l.block(0), m, cw);
+        const std::vector<int32_t>& active = pairs.active();
+        const int64_t pa = static_cast<int64_t>(active.size());
+        auto feature_at = [&](int32_t a) { return a < 0 ? a : active[a]; };
+        std::vector<double> side(K), ups(static_cast<size_t>(pa * K));
         DepthTwo out;
-        std::tie(out.edge, out.edge_feature) = stump_from_counts(cw, -1, pairs.upper_row(-1));
+        int32_t at;
+        std::tie(out.edge, at) = stump_from_counts(cw, -1, pairs.upper_row(-1), pa);
+        out.edge_feature = feature_at(at);
         std::vector<double> scores;
         const bool gini2 = reads_sets_at_two();
-        for (int64_t f = 0; f < p; ++f) {
-            pairs.side(f, 0, side.data());
+        for (int64_t a = 0; a < pa; ++a) {
+            const int32_t f = active[a];
+            pairs.side(a, 0, side.data());
             double w_left = 0.0;
             for (int k = 0; k < K; ++k) w_left += side[k];
             if (w_left <= 0.0 || w_left >= w_state) continue;   // f takes one value here
@@ -940,11 +947,13 @@ class Search {
                 detail::classification_scores(data_, obj_, l.block(f), m, f, LeafLimits{}, cw,
                                               [&](int32_t, double s) { score = std::max(score, s); });
             }
-            DepthTwo::Row row{static_cast<int32_t>(f), -1, -1, w_left, 0.0, 0.0};
-            pairs.uppers(f, 0, ups.data());
-            std::tie(row.left, row.left_feature) = stump_from_counts(side.data(), f, ups.data());
-            pairs.side(f, 1, side.data());
-            std::tie(row.right, row.right_feature) = stump_from_counts(side.data(), f, pairs.upper_row(f));
+            DepthTwo::Row row{f, -1, -1, w_left, 0.0, 0.0};
+            pairs.uppers(a, 0, ups.data());
+            std::tie(row.left, at) = stump_from_counts(side.data(), a, ups.data(), pa);
+            row.left_feature = feature_at(at);
+            pairs.side(a, 1, side.data());
+            std::tie(row.right, at) = stump_from_counts(side.data(), a, pairs.upper_row(a), pa);
+            row.right_feature = feature_at(at);
             out.rows.push_back(row);
             scores.push_back(score);
         }
@@ -996,7 +1005,7 @@ class Search {
                     lo_right = std::max(lo_right, row.right);
                     if (row.right < upper - cost - row.left) {
                         best.value = upper = row.left + row.right + cost;
-                        best.shape = split_shape(row.f, midpoint(pairs_[0].lo(row.f), pairs_[0].hi(row.f)),
+                        best.shape = split_shape(row.f, midpoint(pairs_->lo(row.f), pairs_->hi(row.f)),
                                                  stump_shape(row.left_feature), stump_shape(row.right_feature));
                     }
                 }
@@ -1075,7 +1084,7 @@ class Search {
     DepthOneMemo memo_;
     std::vector<uint64_t> mixes_;   // mix_a(i), mix_b(i) of every sample i (set_hash)
     bool exact_sums_ = false;   // every sum of weights exact (exact_weight_exponent)
-    std::vector<PairCounts> pairs_;   // by level, when every feature is binary (see depth_two_binary)
+    std::unique_ptr<PairCounts> pairs_;   // when every feature is binary (see depth_two_binary)
     std::unordered_map<SetKey, DepthTwo, SetKeyHash> depth_two_;   // a pure cache, as the memo
     size_t depth_two_rows_ = 0, depth_two_capacity_ = 0;
     std::unordered_map<StateKey, Solved, StateKeyHash> solved_;

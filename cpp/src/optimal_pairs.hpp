@@ -16,7 +16,6 @@
 #include "dpdt/dataset.hpp"
 #include "dpdt/objective.hpp"
 #include "dpdt/run_loop.hpp"
-#include "dpdt/subset_hash.hpp"
 
 namespace dpdt {
 
@@ -127,14 +126,10 @@ class PairCounts {
     double lo(int64_t f) const { return lo_[f]; }
     double hi(int64_t f) const { return hi_[f]; }
 
-    // The set counted last (by its hash and size): m < 0 when none.
-    SubsetHash set_hash;
-    int32_t set_m = -1;
-
-    // Counts the samples `ids` (hash h); class_w: their class sums.
-    void count(const int32_t* ids, int32_t m, const SubsetHash& h, const double* class_w) {
-        set_hash = h;
-        set_m = m;
+    // Counts the samples `ids`; class_w: their class sums. Only the features that take both
+    // values among them (active(), in feature order) are counted: the others split nothing, and
+    // deep in a tree most features are constant on a state's few samples.
+    void count(const int32_t* ids, int32_t m, const double* class_w) {
         const int64_t p = data_.p;
         words_ = (m + 63) / 64;
         features_.resize(static_cast<size_t>(p * words_));
@@ -148,6 +143,18 @@ class PairCounts {
                 for (int64_t c = 0, f = fw * 64; c < 64 && f < p; ++c, ++f) features_[f * words_ + x] = block[c];
             }
         }
+        // Active features' bitsets moved to the front, in feature order.
+        active_.clear();
+        for (int64_t f = 0; f < p; ++f) {
+            const uint64_t* bits = features_.data() + f * words_;
+            int64_t upper = 0;
+            for (int64_t x = 0; x < words_; ++x) upper += __builtin_popcountll(bits[x]);
+            if (upper == 0 || upper == m) continue;
+            const int64_t a = static_cast<int64_t>(active_.size());
+            if (a != f) std::copy(bits, bits + words_, features_.data() + a * words_);
+            active_.push_back(static_cast<int32_t>(f));
+        }
+        const int64_t pa = static_cast<int64_t>(active_.size());
         const int G = K_ * planes_;
         interleaved_.assign(static_cast<size_t>(words_ * G), 0);
         for (int32_t j = 0; j < m; ++j) {
@@ -158,17 +165,17 @@ class PairCounts {
             for (int b = 0; b < planes_; ++b)
                 if ((w >> b) & 1u) at[b] |= bit;
         }
-        pair_.resize(static_cast<size_t>(p * p * K_));   // every entry is written below
-        acc_.resize(static_cast<size_t>(p * G));
-        for (int64_t f = 0; f < p; ++f) {
-            stop_point();   // p^2 / 2 pairs of m / 64 words: long on many samples
-            row_popcounts(features_.data() + f * words_, features_.data(), f, p, interleaved_.data(), words_, G,
+        pair_.resize(static_cast<size_t>(pa * pa * K_));   // every entry is written below
+        acc_.resize(static_cast<size_t>(pa * G));
+        for (int64_t f = 0; f < pa; ++f) {
+            stop_point();   // pa^2 / 2 pairs of m / 64 words: long on many samples
+            row_popcounts(features_.data() + f * words_, features_.data(), f, pa, interleaved_.data(), words_, G,
                           acc_.data());
-            for (int64_t g = f; g < p; ++g) {
+            for (int64_t g = f; g < pa; ++g) {
                 const int64_t* acc = acc_.data() + (g - f) * G;
                 if (K_ == 2 && planes_ == 1) {   // unit weights, two classes: no planes to add
-                    double* fg = pair_.data() + (f * p + g) * 2;
-                    double* gf = pair_.data() + (g * p + f) * 2;
+                    double* fg = pair_.data() + (f * pa + g) * 2;
+                    double* gf = pair_.data() + (g * pa + f) * 2;
                     fg[0] = gf[0] = static_cast<double>(acc[0]) * unit_;
                     fg[1] = gf[1] = static_cast<double>(acc[1]) * unit_;
                     continue;
@@ -176,62 +183,52 @@ class PairCounts {
                 for (int k = 0; k < K_; ++k) {
                     int64_t sum = 0;
                     for (int b = 0; b < planes_; ++b) sum += acc[k * planes_ + b] << b;
-                    pair_[(f * p + g) * K_ + k] = pair_[(g * p + f) * K_ + k] = static_cast<double>(sum) * unit_;
+                    pair_[(f * pa + g) * K_ + k] = pair_[(g * pa + f) * K_ + k] = static_cast<double>(sum) * unit_;
                 }
             }
         }
         class_w_.assign(class_w, class_w + K_);
-        fill_diag();
+        diag_.resize(static_cast<size_t>(pa * K_));
+        for (int64_t g = 0; g < pa; ++g)
+            for (int k = 0; k < K_; ++k) diag_[g * K_ + k] = upper(g, g)[k];
     }
 
-    // The counts of `parent`'s set less this one's (a sibling's, hash h, class sums class_w): a
-    // subtraction per entry instead of a pass over the samples; exact, every count an integer.
-    void complement(const PairCounts& parent, const SubsetHash& h, int32_t m, const double* class_w) {
-        for (size_t i = 0; i < pair_.size(); ++i) pair_[i] = parent.pair_[i] - pair_[i];
-        class_w_.assign(class_w, class_w + K_);
-        set_hash = h;
-        set_m = m;
-        fill_diag();
-    }
-    // Whether this holds the counts of a sibling of the set (h, m) under `parent`.
-    bool holds_sibling(const PairCounts& parent, const SubsetHash& h, int32_t m) const {
-        return set_m >= 0 && parent.set_m >= 0 && set_m + m == parent.set_m && set_hash.a + h.a == parent.set_hash.a &&
-               set_hash.b + h.b == parent.set_hash.b;
-    }
+    // The features counted last, in feature order; the methods below index them by position a
+    // in this list.
+    const std::vector<int32_t>& active() const { return active_; }
 
-    // For every feature g, the class sums of the samples at side s of feature f (every sample
-    // when f < 0) that take g's upper value: out[g * K + k].
-    void uppers(int64_t f, int s, double* out) const {
-        const int64_t n = data_.p * K_;
+    // For every active feature b, the class sums of the samples at side s of active feature a
+    // (every sample when a < 0) that take b's upper value: out[b * K + k].
+    void uppers(int64_t a, int s, double* out) const {
+        const int64_t n = static_cast<int64_t>(active_.size()) * K_;
         const double* diag = diag_.data();
-        if (f < 0) {
+        if (a < 0) {
             std::copy(diag, diag + n, out);
             return;
         }
-        const double* row = pair_.data() + f * n;
+        const double* row = pair_.data() + a * n;
         if (s)
             std::copy(row, row + n, out);
         else
             for (int64_t x = 0; x < n; ++x) out[x] = diag[x] - row[x];
     }
 
-    // What uppers(f, 1, out) copies (uppers(-1, 1, out) for f < 0), in place: valid until the
-    // next count or complement.
-    const double* upper_row(int64_t f) const { return f < 0 ? diag_.data() : pair_.data() + f * data_.p * K_; }
+    // What uppers(a, 1, out) copies (uppers(-1, 1, out) for a < 0), in place: valid until the
+    // next count.
+    const double* upper_row(int64_t a) const {
+        return a < 0 ? diag_.data() : pair_.data() + a * static_cast<int64_t>(active_.size()) * K_;
+    }
 
-    // Class sums of the samples at value side (0: lower, 1: upper) of feature f, into out.
-    void side(int64_t f, int s, double* out) const {
-        const double* u = upper(f, f);
+    // Class sums of the samples at value side (0: lower, 1: upper) of active feature a, into out.
+    void side(int64_t a, int s, double* out) const {
+        const double* u = upper(a, a);
         for (int k = 0; k < K_; ++k) out[k] = s ? u[k] : class_w_[k] - u[k];
     }
 
   private:
-    void fill_diag() {
-        diag_.resize(static_cast<size_t>(data_.p * K_));
-        for (int64_t g = 0; g < data_.p; ++g)
-            for (int k = 0; k < K_; ++k) diag_[g * K_ + k] = upper(g, g)[k];
+    const double* upper(int64_t a, int64_t b) const {
+        return pair_.data() + (a * static_cast<int64_t>(active_.size()) + b) * K_;
     }
-    const double* upper(int64_t f, int64_t g) const { return pair_.data() + (f * data_.p + g) * K_; }
 
     const Dataset& data_;
     const Classification& obj_;
@@ -245,9 +242,10 @@ class PairCounts {
     int64_t row_words_ = 0;
     std::vector<uint64_t> rows_;   // n x row_words_: bit f % 64 of word f / 64, x_f upper
     std::vector<uint64_t> features_, interleaved_;   // p x words; words x (K x planes), by class then bit
+    std::vector<int32_t> active_;   // the features counted, in order; features_' first rows are theirs
     std::vector<int64_t> acc_;   // one row of popcounts (row_popcounts)
-    std::vector<double> pair_;   // p x p x K: class sums of the samples upper on both features
-    std::vector<double> diag_;   // p x K: the diagonal of pair_, each feature's upper value
+    std::vector<double> pair_;   // pa x pa x K (pa active features): class sums upper on both
+    std::vector<double> diag_;   // pa x K: the diagonal of pair_, each feature's upper value
     std::vector<double> class_w_;
 };
 
