@@ -807,11 +807,13 @@ class Search {
         return finish();
     }
 
-    // The best tree of depth <= 1 of the samples of class sums c whose class sums on the upper
-    // value of each of p features g != skip are ups[g * K + k] (the features left out take one
-    // value on them): depth_one's value and the position g of its split, from counts. Every sum
-    // is exact, so each double is the one depth_one's scan computes.
-    std::pair<double, int32_t> stump_from_counts(const double* c, int64_t skip, const double* ups, int64_t p) {
+    // The best tree of depth <= 1 of the samples at side s (0: lower value, 1: upper) of active
+    // feature a of the counted set (every sample when a < 0), of class sums c: depth_one's value
+    // and the position of its split in the active features, from counts (the features left out
+    // take one value there). Every sum is exact, so each double is the one depth_one's scan computes.
+    std::pair<double, int32_t> stump_from_counts(const double* c, int64_t a, int s) {
+        const PairCounts& pairs = *pairs_;
+        const int64_t p = static_cast<int64_t>(pairs.active().size());
         const int K = obj_.n_classes;
         double w = 0.0;
         for (int k = 0; k < K; ++k) w += c[k];
@@ -823,30 +825,32 @@ class Search {
         // the first feature reaching it: the feature a scan keeping strictly better ones picks.
         stump_loss_.resize(static_cast<size_t>(p));
         double* v = stump_loss_.data();
+        const bool lower = a >= 0 && s == 0;
         if (K == 2) {
-            const double c0 = c[0], c1 = c[1];
-            for (int64_t g = 0; g < p; ++g) {
-                const double u0 = ups[2 * g], u1 = ups[2 * g + 1], l0 = c0 - u0, l1 = c1 - u1;
-                const double wu = u0 + u1, wl = l0 + l1;
-                const double loss = std::max(0.0, (wl - std::max(l0, l1)) + (wu - std::max(u0, u1)));
-                v[g] = wu > 0.0 && wl > 0.0 ? loss + cost : kInf;   // else g takes one value here
-            }
+            two_class_stump_values(c[0], c[1], cost, pairs.row(0, -1), pairs.row(1, -1), pairs.row(0, a),
+                                   pairs.row(1, a), lower, p, v);
         } else {
             std::vector<double>& low = pair_scratch_;
+            std::vector<const double*> diag(K), rows(K);
+            for (int k = 0; k < K; ++k) {
+                diag[k] = pairs.row(k, -1);
+                rows[k] = pairs.row(k, a);
+            }
             low.resize(static_cast<size_t>(K));
             for (int64_t g = 0; g < p; ++g) {
-                const double* up = ups + g * K;
                 double wu = 0.0, wl = 0.0, max_u = 0.0, max_l = 0.0;
                 for (int k = 0; k < K; ++k) {
-                    low[k] = c[k] - up[k];
-                    wu += up[k];
+                    const double up = lower ? diag[k][g] - rows[k][g] : rows[k][g];
+                    low[k] = c[k] - up;
+                    wu += up;
                     wl += low[k];
-                    max_u = std::max(max_u, up[k]);
+                    max_u = std::max(max_u, up);
                     max_l = std::max(max_l, low[k]);
                 }
                 v[g] = wu > 0.0 && wl > 0.0 ? std::max(0.0, (wl - max_l) + (wu - max_u)) + cost : kInf;
             }
         }
+        const int64_t skip = a;
         if (skip >= 0) v[skip] = kInf;
         // Four running minima: independent chains, and the minimum of doubles is exact in any order.
         double m4[4] = {kInf, kInf, kInf, kInf};
@@ -921,10 +925,10 @@ class Search {
         const std::vector<int32_t>& active = pairs.active();
         const int64_t pa = static_cast<int64_t>(active.size());
         auto feature_at = [&](int32_t a) { return a < 0 ? a : active[a]; };
-        std::vector<double> side(K), ups(static_cast<size_t>(pa * K));
+        std::vector<double> side(K);
         DepthTwo out;
         int32_t at;
-        std::tie(out.edge, at) = stump_from_counts(cw, -1, pairs.upper_row(-1), pa);
+        std::tie(out.edge, at) = stump_from_counts(cw, -1, 1);
         out.edge_feature = feature_at(at);
         std::vector<double> scores;
         const bool gini2 = reads_sets_at_two();
@@ -948,11 +952,10 @@ class Search {
                                               [&](int32_t, double s) { score = std::max(score, s); });
             }
             DepthTwo::Row row{f, -1, -1, w_left, 0.0, 0.0};
-            pairs.uppers(a, 0, ups.data());
-            std::tie(row.left, at) = stump_from_counts(side.data(), a, ups.data(), pa);
+            std::tie(row.left, at) = stump_from_counts(side.data(), a, 0);
             row.left_feature = feature_at(at);
             pairs.side(a, 1, side.data());
-            std::tie(row.right, at) = stump_from_counts(side.data(), a, pairs.upper_row(a), pa);
+            std::tie(row.right, at) = stump_from_counts(side.data(), a, 1);
             row.right_feature = feature_at(at);
             out.rows.push_back(row);
             scores.push_back(score);

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "dpdt/dataset.hpp"
@@ -49,6 +50,27 @@ static void row_popcounts(const uint64_t* a, const uint64_t* features, int64_t g
             for (int gi = 0; gi < G; ++gi) out[gi] += __builtin_popcountll(both & groups[x * G + gi]);
         }
     }
+}
+
+// Two classes of sums c0, c1: the value (0-1 loss + cost) of splitting on each of n features,
+// whose samples at their upper value have class sums u0[g], u1[g] (d0[g] - u0[g], d1[g] - u1[g]
+// with `lower`), into v[g]: infinite where one side is empty. Exact sums make min(l0, l1) the
+// same double as the scan's (l0 + l1) - max(l0, l1). Built for AVX2 where the CPU has it.
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+static void two_class_stump_values(double c0, double c1, double cost, const double* d0, const double* d1,
+                                   const double* u0s, const double* u1s, bool lower, int64_t n, double* v) {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    auto value = [&](double u0, double u1) {
+        const double l0 = c0 - u0, l1 = c1 - u1;
+        const double v = std::min(l0, l1) + std::min(u0, u1) + cost;
+        return (u0 + u1 > 0.0) & (l0 + l1 > 0.0) ? v : inf;   // no branch: vectorised
+    };
+    if (lower)
+        for (int64_t g = 0; g < n; ++g) v[g] = value(d0[g] - u0s[g], d1[g] - u1s[g]);
+    else
+        for (int64_t g = 0; g < n; ++g) v[g] = value(u0s[g], u1s[g]);
 }
 
 // The smallest q >= 0 for which every weight times 2^q is an integer and so is every sum of them
@@ -165,7 +187,7 @@ class PairCounts {
             for (int b = 0; b < planes_; ++b)
                 if ((w >> b) & 1u) at[b] |= bit;
         }
-        pair_.resize(static_cast<size_t>(pa * pa * K_));   // every entry is written below
+        pair_.resize(static_cast<size_t>(K_ * pa * pa));   // every entry is written below
         acc_.resize(static_cast<size_t>(pa * G));
         for (int64_t f = 0; f < pa; ++f) {
             stop_point();   // pa^2 / 2 pairs of m / 64 words: long on many samples
@@ -173,63 +195,44 @@ class PairCounts {
                           acc_.data());
             for (int64_t g = f; g < pa; ++g) {
                 const int64_t* acc = acc_.data() + (g - f) * G;
-                if (K_ == 2 && planes_ == 1) {   // unit weights, two classes: no planes to add
-                    double* fg = pair_.data() + (f * pa + g) * 2;
-                    double* gf = pair_.data() + (g * pa + f) * 2;
-                    fg[0] = gf[0] = static_cast<double>(acc[0]) * unit_;
-                    fg[1] = gf[1] = static_cast<double>(acc[1]) * unit_;
+                if (planes_ == 1) {   // unit weights: no planes to add
+                    for (int k = 0; k < K_; ++k) {
+                        double* plane = pair_.data() + k * pa * pa;
+                        plane[f * pa + g] = plane[g * pa + f] = static_cast<double>(acc[k]) * unit_;
+                    }
                     continue;
                 }
                 for (int k = 0; k < K_; ++k) {
                     int64_t sum = 0;
                     for (int b = 0; b < planes_; ++b) sum += acc[k * planes_ + b] << b;
-                    pair_[(f * pa + g) * K_ + k] = pair_[(g * pa + f) * K_ + k] = static_cast<double>(sum) * unit_;
+                    double* plane = pair_.data() + k * pa * pa;
+                    plane[f * pa + g] = plane[g * pa + f] = static_cast<double>(sum) * unit_;
                 }
             }
         }
         class_w_.assign(class_w, class_w + K_);
-        diag_.resize(static_cast<size_t>(pa * K_));
-        for (int64_t g = 0; g < pa; ++g)
-            for (int k = 0; k < K_; ++k) diag_[g * K_ + k] = upper(g, g)[k];
+        diag_.resize(static_cast<size_t>(K_ * pa));
+        for (int k = 0; k < K_; ++k)
+            for (int64_t g = 0; g < pa; ++g) diag_[k * pa + g] = row(k, g)[g];
     }
 
     // The features counted last, in feature order; the methods below index them by position a
     // in this list.
     const std::vector<int32_t>& active() const { return active_; }
 
-    // For every active feature b, the class sums of the samples at side s of active feature a
-    // (every sample when a < 0) that take b's upper value: out[b * K + k].
-    void uppers(int64_t a, int s, double* out) const {
-        const int64_t n = static_cast<int64_t>(active_.size()) * K_;
-        const double* diag = diag_.data();
-        if (a < 0) {
-            std::copy(diag, diag + n, out);
-            return;
-        }
-        const double* row = pair_.data() + a * n;
-        if (s)
-            std::copy(row, row + n, out);
-        else
-            for (int64_t x = 0; x < n; ++x) out[x] = diag[x] - row[x];
-    }
-
-    // What uppers(a, 1, out) copies (uppers(-1, 1, out) for a < 0), in place: valid until the
-    // next count.
-    const double* upper_row(int64_t a) const {
-        return a < 0 ? diag_.data() : pair_.data() + a * static_cast<int64_t>(active_.size()) * K_;
+    // Class k's sums of the samples upper on active feature a and on each active feature b, at
+    // [b]; for a < 0, of the samples upper on b (the diagonal). Valid until the next count.
+    const double* row(int k, int64_t a) const {
+        const int64_t pa = static_cast<int64_t>(active_.size());
+        return a < 0 ? diag_.data() + k * pa : pair_.data() + (k * pa + a) * pa;
     }
 
     // Class sums of the samples at value side (0: lower, 1: upper) of active feature a, into out.
     void side(int64_t a, int s, double* out) const {
-        const double* u = upper(a, a);
-        for (int k = 0; k < K_; ++k) out[k] = s ? u[k] : class_w_[k] - u[k];
+        for (int k = 0; k < K_; ++k) out[k] = s ? row(k, a)[a] : class_w_[k] - row(k, a)[a];
     }
 
   private:
-    const double* upper(int64_t a, int64_t b) const {
-        return pair_.data() + (a * static_cast<int64_t>(active_.size()) + b) * K_;
-    }
-
     const Dataset& data_;
     const Classification& obj_;
     const int K_;
@@ -244,8 +247,8 @@ class PairCounts {
     std::vector<uint64_t> features_, interleaved_;   // p x words; words x (K x planes), by class then bit
     std::vector<int32_t> active_;   // the features counted, in order; features_' first rows are theirs
     std::vector<int64_t> acc_;   // one row of popcounts (row_popcounts)
-    std::vector<double> pair_;   // pa x pa x K (pa active features): class sums upper on both
-    std::vector<double> diag_;   // pa x K: the diagonal of pair_, each feature's upper value
+    std::vector<double> pair_;   // K x pa x pa (pa active features): class sums upper on both
+    std::vector<double> diag_;   // K x pa: the diagonal of pair_, each feature's upper value
     std::vector<double> class_w_;
 };
 
