@@ -30,6 +30,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <queue>
 #include <tuple>
 #include <unordered_map>
@@ -228,10 +229,29 @@ class Search {
 
     FitStats stats;
 
+    // Whether a found tree is a function of the state alone whatever ub (see Solved): then the
+    // root features may share their incumbent (search_optimal).
+    bool order_free() const { return caches_states_; }
+
     // CART's tree of depth <= depth on all samples (best gini split at every node), each
     // subtree replaced by a leaf where that does not raise the objective: the incumbent a search
     // stopped by the clock can always return.
     Outcome greedy_root(int depth) { return greedy(0, depth); }
+
+    // The features by their gini score at the root, best first (ties: lower feature).
+    std::vector<int32_t> root_order() {
+        Level& l = levels_[0];
+        std::vector<double> cw(obj_.n_classes);
+        class_sums(l.block(0), l.m, cw.data());
+        std::vector<double> score(static_cast<size_t>(data_.p), -kInf);
+        for (int32_t f = 0; f < data_.p; ++f)
+            detail::classification_scores(data_, obj_, l.block(f), l.m, f, LeafLimits{}, cw.data(),
+                                          [&](int32_t, double s) { score[f] = std::max(score[f], s); });
+        std::vector<int32_t> order(static_cast<size_t>(data_.p));
+        for (int32_t f = 0; f < data_.p; ++f) order[f] = f;
+        std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) { return score[a] > score[b]; });
+        return order;
+    }
 
     // The best tree of depth <= depth on all samples (depth >= 1), under ub.
     Outcome solve_root(int depth, double ub) {
@@ -1213,20 +1233,48 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
         if (shallow.found) incumbent = shallow;
         return static_cast<int64_t>(depth >= 2 ? data.p : 0);
     };
-    // Then each root feature searched on its own under that incumbent. Features do not share
-    // their incumbents, and ties keep the first tree in a fixed order, so the tree does not
-    // depend on which thread finds what first. (Sharing a tighter bound would not even help:
-    // children searched under it fail sooner, and a failed child's lower bound prunes its
-    // neighbouring thresholds less than an exact value does.)
+    // Then each root feature searched on its own under that incumbent; ties keep the incumbent,
+    // then the lowest feature. Where a search's tree depends on its bound (thresholds of
+    // continuous features, rounded values: see Solved), features do not share their incumbents,
+    // so that the tree does not depend on which thread finds what first. Where it does not, a
+    // feature is searched under the best value found so far (trees of equal value only if it
+    // comes before the feature holding it), which prunes far more and leaves every feature's
+    // found tree and the choice among them as they were; best first (CART's score at the root)
+    // so that the bound drops early.
     std::vector<RootTask> roots(static_cast<size_t>(depth >= 2 ? data.p : 0));
     std::vector<Outcome> searched(roots.size());
-    auto by_feature = [&](int w, int64_t f) {
+    bool share = false;
+    std::vector<int32_t> order;
+    std::mutex best_mutex;
+    double best_value = kInf;
+    int32_t holder = -1;   // the feature whose tree has best_value; -1: the incumbent's
+    auto by_feature = [&](int w, int64_t t) {
         if (loop.timed_out()) return;   // the features left keep no tree
-        roots[f] = RootTask{static_cast<int32_t>(f), &shallow};
-        searched[f] = search(w).solve_root_feature(depth, incumbent.value, roots[f]);
+        const int32_t f = share ? order[t] : static_cast<int32_t>(t);
+        roots[f] = RootTask{f, &shallow};
+        double ub = incumbent.value;
+        if (share) {
+            std::lock_guard<std::mutex> lock(best_mutex);
+            ub = f < holder ? std::nextafter(best_value, kInf) : best_value;
+        }
+        searched[f] = search(w).solve_root_feature(depth, ub, roots[f]);
+        if (share && searched[f].found) {
+            std::lock_guard<std::mutex> lock(best_mutex);
+            if (searched[f].value < best_value || (searched[f].value == best_value && f < holder)) {
+                best_value = searched[f].value;
+                holder = f;
+            }
+        }
         tasks_done.fetch_add(1);
     };
-    loop.run(first, by_feature, progress);
+    auto setup = [&](int w) {
+        const int64_t tasks = first(w);
+        best_value = incumbent.value;
+        share = tasks > 0 && search(w).order_free();
+        if (share) order = search(w).root_order();
+        return tasks;
+    };
+    loop.run(setup, by_feature, progress);
 
     Outcome best = std::move(incumbent);
     for (Outcome& o : searched)
