@@ -96,6 +96,9 @@ struct Level {
     bool hashed = false;
     // Only block 0 holds the state's samples, in any order (binary features: see set_child).
     bool set_only = false;
+    // With the cache of solved states: the samples as bits (bit i of word i / 64), in set_only
+    // states.
+    std::vector<uint64_t> bits;
     std::vector<double> prefix_w;  // p x (m + 1)
     std::vector<int32_t> cuts;     // p x m, the first n_cuts[f] of each row used
     std::vector<int32_t> n_cuts;
@@ -221,6 +224,21 @@ class Search {
             if (!pairs_->usable()) pairs_.reset();
         }
         caches_states_ = pairs_ != nullptr && alpha_ == 0.0;
+        if (caches_states_) {
+            sample_words_ = (data.n + 63) / 64;
+            upper_bits_.assign(static_cast<size_t>(data.p * sample_words_), 0);
+            for (int64_t f = 0; f < data.p; ++f) {
+                const double* col = data.column(f);
+                uint64_t* bits = upper_bits_.data() + f * sample_words_;
+                for (int64_t i = 0; i < data.n; ++i)
+                    bits[i / 64] |= static_cast<uint64_t>(col[i] == pairs_->hi(f)) << (i % 64);
+            }
+            for (int64_t i = 0; i < data.n; ++i) max_w_ = std::max(max_w_, obj.w[i]);
+            // Empty slots (no samples, value 0) bound nothing.
+            similar_.assign(levels_.size() + 1, std::vector<Similar>(kSimilar, Similar{
+                std::vector<uint64_t>(static_cast<size_t>(sample_words_), 0), 0.0}));
+            similar_next_.assign(levels_.size() + 1, 0);
+        }
         Level& root = levels_[0];
         root.m = static_cast<int32_t>(data.n);
         root.blocks.assign(data.presorted.begin(), data.presorted.end());
@@ -543,6 +561,10 @@ class Search {
             c.set_only = true;
             c.blocks.resize(static_cast<size_t>(c.m) + 1);
             std::copy(l.block(f) + lo, l.block(f) + hi, c.blocks.begin());
+            if (caches_states_) {
+                c.bits.assign(static_cast<size_t>(sample_words_), 0);
+                for (int32_t j = 0; j < c.m; ++j) c.bits[c.blocks[j] / 64] |= uint64_t{1} << (c.blocks[j] % 64);
+            }
         } else {
             build_child(lv, f, lo, hi);
         }
@@ -567,6 +589,11 @@ class Search {
             n += col[ids[j]] == value;
         }
         c.m = n;
+        if (caches_states_) {
+            const uint64_t* upper = upper_bits_.data() + static_cast<int64_t>(f) * sample_words_;
+            c.bits.resize(static_cast<size_t>(sample_words_));
+            for (int64_t x = 0; x < sample_words_; ++x) c.bits[x] = l.bits[x] & (s ? upper[x] : ~upper[x]);
+        }
         return solve(lv + 1, depth, ub, nullptr, nullptr);
     }
 
@@ -684,7 +711,10 @@ class Search {
         // the same cost, and an exact entry answers every later visit.
         Outcome out = search_state(lv, depth, depth == 2 ? kInf : ub, nullptr, nullptr, cw.data(), w_state,
                                    known_lower);
-        if (!stopped()) remember(key, out);
+        if (!stopped()) {
+            remember(key, out);
+            if (l.set_only) archive(l, depth, out.value);
+        }
         if (out.found && !(out.value < ub)) out.found = false;
         return out;
     }
@@ -738,6 +768,11 @@ class Search {
                 ++stats.candidates;
                 double lo_left = std::max(0.0, edge - kap * (w_state - w_left));
                 double lo_right = std::max(0.0, edge - kap * w_left);
+                if (lo_left + lo_right + cost < upper && caches_states_) {
+                    const auto [similar_left, similar_right] = similarity_bounds(l, f, depth - 1);
+                    lo_left = std::max(lo_left, similar_left);
+                    lo_right = std::max(lo_right, similar_right);
+                }
                 const double bound_left = upper - cost - lo_right;
                 if (lo_left < bound_left && !stopped()) {
                     Outcome left = set_child(lv, f, 0, depth - 1, bound_left);
@@ -846,9 +881,11 @@ class Search {
         stump_loss_.resize(static_cast<size_t>(p));
         double* v = stump_loss_.data();
         const bool lower = a >= 0 && s == 0;
+        // The side of feature a has one value of a: its value is infinite without a test.
+        double lowest;
         if (K == 2) {
-            two_class_stump_values(c[0], c[1], cost, pairs.row(0, -1), pairs.row(1, -1), pairs.row(0, a),
-                                   pairs.row(1, a), lower, p, v);
+            lowest = two_class_stump_values(c[0], c[1], cost, pairs.row(0, -1), pairs.row(1, -1), pairs.row(0, a),
+                                            pairs.row(1, a), lower, p, v);
         } else {
             std::vector<double>& low = pair_scratch_;
             std::vector<const double*> diag(K), rows(K);
@@ -857,6 +894,7 @@ class Search {
                 rows[k] = pairs.row(k, a);
             }
             low.resize(static_cast<size_t>(K));
+            lowest = kInf;
             for (int64_t g = 0; g < p; ++g) {
                 double wu = 0.0, wl = 0.0, max_u = 0.0, max_l = 0.0;
                 for (int k = 0; k < K; ++k) {
@@ -868,17 +906,9 @@ class Search {
                     max_l = std::max(max_l, low[k]);
                 }
                 v[g] = wu > 0.0 && wl > 0.0 ? std::max(0.0, (wl - max_l) + (wu - max_u)) + cost : kInf;
+                lowest = std::min(lowest, v[g]);
             }
         }
-        const int64_t skip = a;
-        if (skip >= 0) v[skip] = kInf;
-        // Four running minima: independent chains, and the minimum of doubles is exact in any order.
-        double m4[4] = {kInf, kInf, kInf, kInf};
-        int64_t g = 0;
-        for (; g + 4 <= p; g += 4)
-            for (int r = 0; r < 4; ++r) m4[r] = std::min(m4[r], v[g + r]);
-        for (; g < p; ++g) m4[0] = std::min(m4[0], v[g]);
-        const double lowest = std::min(std::min(m4[0], m4[1]), std::min(m4[2], m4[3]));
         if (lowest < value) {
             value = lowest;
             feature = static_cast<int32_t>(std::find(v, v + p, lowest) - v);
@@ -1094,6 +1124,42 @@ class Search {
         solved_bytes_ += bytes;
         solved_.emplace(key, out.found ? Solved{out.value, true, out.shape} : Solved{out.value, false, {}});
     }
+    // MurTree's similarity bound: a set D' solved at a depth bounds any set D at that depth, as
+    // v(D) >= v(D intersect D') >= v(D') - w(D' \ D) (the facts at the top of the file, kappa = 1
+    // with alpha = 0). Each depth keeps its last few solved sets (values exact or lower bounds):
+    // the sides of the features tried one after another overlap much.
+    struct Similar {
+        std::vector<uint64_t> bits;
+        double value = 0.0;
+    };
+    static constexpr size_t kSimilar = 8;
+
+    void archive(const Level& l, int depth, double value) {
+        Similar& slot = similar_[depth][similar_next_[depth]++ % kSimilar];
+        slot.bits.assign(l.bits.begin(), l.bits.end());
+        slot.value = value;
+    }
+
+    // Lower bounds of the values at `depth` of the two sides of feature f in the set_only state
+    // l, from the sets solved last at that depth.
+    std::pair<double, double> similarity_bounds(const Level& l, int32_t f, int depth) const {
+        const uint64_t* upper = upper_bits_.data() + static_cast<int64_t>(f) * sample_words_;
+        const uint64_t* in = l.bits.data();
+        double left = 0.0, right = 0.0;
+        for (const Similar& d : similar_[depth]) {
+            // Samples of d outside each side: popcounts, times the heaviest weight (exact with
+            // unit weights, an upper bound of w(D' \ D) otherwise).
+            int64_t out_left = 0, out_right = 0;
+            for (int64_t x = 0; x < sample_words_; ++x) {
+                out_left += __builtin_popcountll(d.bits[x] & ~(in[x] & ~upper[x]));
+                out_right += __builtin_popcountll(d.bits[x] & ~(in[x] & upper[x]));
+            }
+            left = std::max(left, d.value - static_cast<double>(out_left) * max_w_);
+            right = std::max(right, d.value - static_cast<double>(out_right) * max_w_);
+        }
+        return {left, right};
+    }
+
     // An entry's key, value and node in the map, with the allocator's overhead, roughly.
     static constexpr size_t kSolvedEntryBytes = sizeof(StateKey) + sizeof(Solved) + 48;
 
@@ -1113,6 +1179,11 @@ class Search {
     std::unordered_map<StateKey, Solved, StateKeyHash> solved_;
     size_t solved_bytes_ = 0, solved_capacity_ = 0;   // as depth_two_'s rows, in bytes
     bool caches_states_ = false;
+    int64_t sample_words_ = 0;
+    std::vector<uint64_t> upper_bits_;   // p x sample_words_: the samples at each feature's upper value
+    double max_w_ = 0.0;
+    std::vector<std::vector<Similar>> similar_;   // by depth, kSimilar each
+    std::vector<size_t> similar_next_;            // by depth: the slot written next
     std::vector<double> class_w_, scratch_, pair_scratch_, stump_loss_;
     std::vector<int32_t> subset_;
 };

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -21,28 +22,43 @@
 namespace dpdt {
 
 // For every feature g in [g0, p): acc[(g - g0) * G + gi] = popcount(a & b_g & groups[x * G + gi])
-// summed over the words x, b_g = features + g * words: a row of the counts in one call, G = 2 (two
-// classes of unit weights) in registers. Built for the popcnt instruction where the CPU has one
-// (chosen at load time: the wheel targets every x86-64).
+// summed over the words x, b_g = features + g * words: a row of the counts in one call. With
+// G = 2 (two classes of unit weights) a's two class masks are taken once, into `masked` (2 x
+// words), and a one-word set keeps them in registers. Built for the popcnt instruction where the
+// CPU has one (chosen at load time: the wheel targets every x86-64).
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target_clones("popcnt", "default")))
 #endif
 static void row_popcounts(const uint64_t* a, const uint64_t* features, int64_t g0, int64_t p, const uint64_t* groups,
-                          int64_t words, int G, int64_t* acc) {
+                          int64_t words, int G, int64_t* acc, uint64_t* masked) {
+    if (G == 2) {
+        for (int64_t x = 0; x < words; ++x) {
+            masked[x] = a[x] & groups[2 * x];
+            masked[words + x] = a[x] & groups[2 * x + 1];
+        }
+        if (words == 1) {
+            const uint64_t a0 = masked[0], a1 = masked[1];
+            for (int64_t g = g0; g < p; ++g) {
+                acc[2 * (g - g0)] = __builtin_popcountll(a0 & features[g]);
+                acc[2 * (g - g0) + 1] = __builtin_popcountll(a1 & features[g]);
+            }
+            return;
+        }
+        for (int64_t g = g0; g < p; ++g) {
+            const uint64_t* b = features + g * words;
+            int64_t s0 = 0, s1 = 0;
+            for (int64_t x = 0; x < words; ++x) {
+                s0 += __builtin_popcountll(masked[x] & b[x]);
+                s1 += __builtin_popcountll(masked[words + x] & b[x]);
+            }
+            acc[2 * (g - g0)] = s0;
+            acc[2 * (g - g0) + 1] = s1;
+        }
+        return;
+    }
     for (int64_t g = g0; g < p; ++g) {
         const uint64_t* b = features + g * words;
         int64_t* out = acc + (g - g0) * G;
-        if (G == 2) {
-            int64_t s0 = 0, s1 = 0;
-            for (int64_t x = 0; x < words; ++x) {
-                const uint64_t both = a[x] & b[x];
-                s0 += __builtin_popcountll(both & groups[2 * x]);
-                s1 += __builtin_popcountll(both & groups[2 * x + 1]);
-            }
-            out[0] = s0;
-            out[1] = s1;
-            continue;
-        }
         for (int gi = 0; gi < G; ++gi) out[gi] = 0;
         for (int64_t x = 0; x < words; ++x) {
             const uint64_t both = a[x] & b[x];
@@ -54,23 +70,35 @@ static void row_popcounts(const uint64_t* a, const uint64_t* features, int64_t g
 
 // Two classes of sums c0, c1: the value (0-1 loss + cost) of splitting on each of n features,
 // whose samples at their upper value have class sums u0[g], u1[g] (d0[g] - u0[g], d1[g] - u1[g]
-// with `lower`), into v[g]: infinite where one side is empty. Exact sums make min(l0, l1) the
-// same double as the scan's (l0 + l1) - max(l0, l1). Built for AVX2 where the CPU has it.
+// with `lower`), into v[g]: infinite where one side is empty; returns their minimum. Exact sums
+// make min(l0, l1) the same double as the scan's (l0 + l1) - max(l0, l1). Built for AVX2 where
+// the CPU has it.
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target_clones("avx2", "default")))
 #endif
-static void two_class_stump_values(double c0, double c1, double cost, const double* d0, const double* d1,
-                                   const double* u0s, const double* u1s, bool lower, int64_t n, double* v) {
+static double two_class_stump_values(double c0, double c1, double cost, const double* d0, const double* d1,
+                                     const double* u0s, const double* u1s, bool lower, int64_t n, double* v) {
     constexpr double inf = std::numeric_limits<double>::infinity();
     auto value = [&](double u0, double u1) {
         const double l0 = c0 - u0, l1 = c1 - u1;
-        const double v = std::min(l0, l1) + std::min(u0, u1) + cost;
-        return (u0 + u1 > 0.0) & (l0 + l1 > 0.0) ? v : inf;   // no branch: vectorised
+        const double x = std::min(l0, l1) + std::min(u0, u1) + cost;
+        return (u0 + u1 > 0.0) & (l0 + l1 > 0.0) ? x : inf;   // no branch: vectorised
     };
     if (lower)
         for (int64_t g = 0; g < n; ++g) v[g] = value(d0[g] - u0s[g], d1[g] - u1s[g]);
     else
         for (int64_t g = 0; g < n; ++g) v[g] = value(u0s[g], u1s[g]);
+    // The minimum on the values' bits: doubles >= +0 (or +inf) order as their bits do as
+    // integers, a reduction the compiler vectorises (it may not reorder one on doubles).
+    int64_t lowest = std::numeric_limits<int64_t>::max();
+    for (int64_t g = 0; g < n; ++g) {
+        int64_t bits;
+        std::memcpy(&bits, v + g, sizeof bits);
+        lowest = bits < lowest ? bits : lowest;
+    }
+    double out = inf;
+    if (n > 0) std::memcpy(&out, &lowest, sizeof out);
+    return out;
 }
 
 // The smallest q >= 0 for which every weight times 2^q is an integer and so is every sum of them
@@ -189,19 +217,24 @@ class PairCounts {
         }
         pair_.resize(static_cast<size_t>(K_ * pa * pa));   // every entry is written below
         acc_.resize(static_cast<size_t>(pa * G));
+        masked_.resize(static_cast<size_t>(2 * words_));
         for (int64_t f = 0; f < pa; ++f) {
             stop_point();   // pa^2 / 2 pairs of m / 64 words: long on many samples
             row_popcounts(features_.data() + f * words_, features_.data(), f, pa, interleaved_.data(), words_, G,
-                          acc_.data());
+                          acc_.data(), masked_.data());
+            if (K_ == 2 && planes_ == 1) {   // two classes of unit weights: no planes to add
+                const int64_t* acc = acc_.data();
+                const double unit = unit_;
+                double* plane0 = pair_.data();
+                double* plane1 = plane0 + pa * pa;
+                for (int64_t g = f; g < pa; ++g) {
+                    plane0[f * pa + g] = plane0[g * pa + f] = static_cast<double>(acc[2 * (g - f)]) * unit;
+                    plane1[f * pa + g] = plane1[g * pa + f] = static_cast<double>(acc[2 * (g - f) + 1]) * unit;
+                }
+                continue;
+            }
             for (int64_t g = f; g < pa; ++g) {
                 const int64_t* acc = acc_.data() + (g - f) * G;
-                if (planes_ == 1) {   // unit weights: no planes to add
-                    for (int k = 0; k < K_; ++k) {
-                        double* plane = pair_.data() + k * pa * pa;
-                        plane[f * pa + g] = plane[g * pa + f] = static_cast<double>(acc[k]) * unit_;
-                    }
-                    continue;
-                }
                 for (int k = 0; k < K_; ++k) {
                     int64_t sum = 0;
                     for (int b = 0; b < planes_; ++b) sum += acc[k * planes_ + b] << b;
@@ -247,6 +280,7 @@ class PairCounts {
     std::vector<uint64_t> features_, interleaved_;   // p x words; words x (K x planes), by class then bit
     std::vector<int32_t> active_;   // the features counted, in order; features_' first rows are theirs
     std::vector<int64_t> acc_;   // one row of popcounts (row_popcounts)
+    std::vector<uint64_t> masked_;   // row_popcounts' scratch
     std::vector<double> pair_;   // K x pa x pa (pa active features): class sums upper on both
     std::vector<double> diag_;   // K x pa: the diagonal of pair_, each feature's upper value
     std::vector<double> class_w_;
