@@ -773,21 +773,27 @@ class Search {
                     lo_left = std::max(lo_left, similar_left);
                     lo_right = std::max(lo_right, similar_right);
                 }
-                const double bound_left = upper - cost - lo_right;
-                if (lo_left < bound_left && !stopped()) {
-                    Outcome left = set_child(lv, f, 0, depth - 1, bound_left);
-                    lo_left = std::max(lo_left, left.value);
-                    if (left.found) {
-                        Outcome right = set_child(lv, f, 1, depth - 1, upper - cost - left.value);
-                        lo_right = std::max(lo_right, right.value);
-                        if (right.found) {
+                // Where the order does not matter (caches_states_), the heavier side first, as
+                // STreeD does: its value is the larger, so the other side's bound the tighter.
+                const int first = caches_states_ && w_left < w_state - w_left ? 1 : 0;
+                double lo[2] = {lo_left, lo_right};
+                const double bound_first = upper - cost - lo[1 - first];
+                if (lo[first] < bound_first && !stopped()) {
+                    Outcome one = set_child(lv, f, first, depth - 1, bound_first);
+                    lo[first] = std::max(lo[first], one.value);
+                    if (one.found) {
+                        Outcome other = set_child(lv, f, 1 - first, depth - 1, upper - cost - one.value);
+                        lo[1 - first] = std::max(lo[1 - first], other.value);
+                        if (other.found) {
+                            const Outcome& left = first == 0 ? one : other;
+                            const Outcome& right = first == 0 ? other : one;
                             best.value = upper = left.value + right.value + cost;
                             best.shape = split_shape(f, midpoint(pairs_->lo(f), pairs_->hi(f)), left.shape,
                                                      right.shape);
                         }
                     }
                 }
-                lower = std::min(lower, lo_left + lo_right + cost);
+                lower = std::min(lower, lo[0] + lo[1] + cost);
                 if (upper <= known_lower) break;   // optimal, and the first such in this order
             }
             return finish();
@@ -819,14 +825,21 @@ class Search {
             double lo_left = std::max(iv.la, iv.lb - kap * (span - moved));
             double lo_right = std::max(iv.rb, iv.ra - kap * moved);
             const int32_t j = l.cuts[static_cast<int64_t>(f) * m + t];
-            const double bound_left = upper - cost - lo_right;
-            if (lo_left < bound_left && !stopped()) {
-                Outcome left = child(lv, f, 0, j + 1, depth - 1, bound_left);
-                lo_left = std::max(lo_left, left.value);
-                if (left.found) {
-                    Outcome right = child(lv, f, j + 1, m, depth - 1, upper - cost - left.value);
-                    lo_right = std::max(lo_right, right.value);
-                    if (right.found) {
+            // The heavier side first where the order does not matter (as in the set_only loop).
+            const int first = caches_states_ && 2 * (j + 1) < m ? 1 : 0;
+            const int32_t lo_pos[2] = {0, j + 1}, hi_pos[2] = {j + 1, m};
+            double lo[2] = {lo_left, lo_right};
+            const double bound_first = upper - cost - lo[1 - first];
+            if (lo[first] < bound_first && !stopped()) {
+                Outcome one = child(lv, f, lo_pos[first], hi_pos[first], depth - 1, bound_first);
+                lo[first] = std::max(lo[first], one.value);
+                if (one.found) {
+                    Outcome other = child(lv, f, lo_pos[1 - first], hi_pos[1 - first], depth - 1,
+                                          upper - cost - one.value);
+                    lo[1 - first] = std::max(lo[1 - first], other.value);
+                    if (other.found) {
+                        const Outcome& left = first == 0 ? one : other;
+                        const Outcome& right = first == 0 ? other : one;
                         const double* col = data_.column(f);
                         const int32_t* ids = l.block(f);
                         best.value = upper = left.value + right.value + cost;
@@ -834,8 +847,8 @@ class Search {
                     }
                 }
             }
-            lower = std::min(lower, lo_left + lo_right + cost);
-            return CutBounds{t, lo_left, lo_right};
+            lower = std::min(lower, lo[0] + lo[1] + cost);
+            return CutBounds{t, lo[0], lo[1]};
         };
         // The two halves of `iv` around its evaluated cut.
         auto split_interval = [&](const Interval& iv, const CutBounds& at) {
