@@ -1162,13 +1162,10 @@ class Search {
         for (const Similar& d : similar_[depth]) {
             // Samples of d outside each side: popcounts, times the heaviest weight (exact with
             // unit weights, an upper bound of w(D' \ D) otherwise).
-            int64_t out_left = 0, out_right = 0;
-            for (int64_t x = 0; x < sample_words_; ++x) {
-                out_left += __builtin_popcountll(d.bits[x] & ~(in[x] & ~upper[x]));
-                out_right += __builtin_popcountll(d.bits[x] & ~(in[x] & upper[x]));
-            }
-            left = std::max(left, d.value - static_cast<double>(out_left) * max_w_);
-            right = std::max(right, d.value - static_cast<double>(out_right) * max_w_);
+            int64_t outside[2];
+            outside_sides(d.bits.data(), in, upper, sample_words_, outside);
+            left = std::max(left, d.value - static_cast<double>(outside[0]) * max_w_);
+            right = std::max(right, d.value - static_cast<double>(outside[1]) * max_w_);
         }
         return {left, right};
     }

@@ -68,6 +68,31 @@ static void row_popcounts(const uint64_t* a, const uint64_t* features, int64_t g
     }
 }
 
+// popcount(a[x]) summed over n words, with the popcnt instruction where the CPU has one.
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target_clones("popcnt", "default")))
+#endif
+static int64_t popcount_words(const uint64_t* a, int64_t n) {
+    int64_t s = 0;
+    for (int64_t x = 0; x < n; ++x) s += __builtin_popcountll(a[x]);
+    return s;
+}
+
+// For the set d and the two sides of a set (in & ~upper, in & upper), over n words: how many of
+// d's samples each side lacks, into out[0], out[1].
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target_clones("popcnt", "default")))
+#endif
+static void outside_sides(const uint64_t* d, const uint64_t* in, const uint64_t* upper, int64_t n, int64_t* out) {
+    int64_t lower_side = 0, upper_side = 0;
+    for (int64_t x = 0; x < n; ++x) {
+        lower_side += __builtin_popcountll(d[x] & ~(in[x] & ~upper[x]));
+        upper_side += __builtin_popcountll(d[x] & ~(in[x] & upper[x]));
+    }
+    out[0] = lower_side;
+    out[1] = upper_side;
+}
+
 // Two classes of sums c0, c1: the value (0-1 loss + cost) of splitting on each of n features,
 // whose samples at their upper value have class sums u0[g], u1[g] (d0[g] - u0[g], d1[g] - u1[g]
 // with `lower`), into v[g]: infinite where one side is empty; returns their minimum. Exact sums
@@ -197,8 +222,7 @@ class PairCounts {
         active_.clear();
         for (int64_t f = 0; f < p; ++f) {
             const uint64_t* bits = features_.data() + f * words_;
-            int64_t upper = 0;
-            for (int64_t x = 0; x < words_; ++x) upper += __builtin_popcountll(bits[x]);
+            const int64_t upper = popcount_words(bits, words_);
             if (upper == 0 || upper == m) continue;
             const int64_t a = static_cast<int64_t>(active_.size());
             if (a != f) std::copy(bits, bits + words_, features_.data() + a * words_);
