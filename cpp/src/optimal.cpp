@@ -21,8 +21,17 @@
 // a state with two levels left is solved from the pair counts of its samples (optimal_pairs.hpp,
 // MurTree's depth-two solver), and what the search reads of it (its best stump, each feature's
 // two sides' best stumps in the order of the search) is cached by the set's hash, since most such
-// sets recur. The steps and the bounds stay the ones above, so the tree does not change: only the
-// children's values come from counts and the cache instead of scans.
+// sets recur. The children's values come from counts and the cache instead of scans.
+//
+// There, with alpha = 0 (every value compared exact), a state's search tries its candidates in
+// an order fixed by its set, keeps one only when strictly better, and reads only true bounds: so
+// the tree it finds is the first candidate that reaches the optimum, whatever its ub (see Solved).
+// That frees the search of the order its bounds would otherwise fix, and it takes what the exact
+// solvers for binary data do (MurTree, Demirovic et al., JMLR 2022; STreeD, van der Linden et
+// al., NeurIPS 2023): solved states cached by set and depth with their optimum or a lower bound,
+// the similarity bound of recently solved sets, the heavier side of a split searched first, and
+// the root features sharing their incumbent. The trees stay the ones the plain search finds.
+
 #include "dpdt/optimal.hpp"
 
 #include <algorithm>
@@ -1329,15 +1338,34 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
     std::mutex best_mutex;
     double best_value = kInf;
     int32_t holder = -1;   // the feature whose tree has best_value; -1: the incumbent's
+    // Once the best value is 0 (alpha = 0 when shared: no tree does better), only the features
+    // before its holder can still change the tree, the lowest first.
+    std::vector<char> taken;
+    size_t next_ranked = 0;
+    int32_t next_lowest = 0;
+    auto take = [&]() {
+        if (best_value > 0.0) {
+            while (next_ranked < order.size() && taken[order[next_ranked]]) ++next_ranked;
+            if (next_ranked == order.size()) return int32_t{-1};
+            taken[order[next_ranked]] = 1;
+            return order[next_ranked];
+        }
+        while (next_lowest < holder && taken[next_lowest]) ++next_lowest;
+        if (next_lowest >= holder) return int32_t{-1};
+        taken[next_lowest] = 1;
+        return next_lowest;
+    };
     auto by_feature = [&](int w, int64_t t) {
         if (loop.timed_out()) return;   // the features left keep no tree
-        const int32_t f = share ? order[t] : static_cast<int32_t>(t);
-        roots[f] = RootTask{f, &shallow};
+        int32_t f = static_cast<int32_t>(t);
         double ub = incumbent.value;
         if (share) {
             std::lock_guard<std::mutex> lock(best_mutex);
+            f = take();
+            if (f < 0) return;
             ub = f < holder ? std::nextafter(best_value, kInf) : best_value;
         }
+        roots[f] = RootTask{f, &shallow};
         searched[f] = search(w).solve_root_feature(depth, ub, roots[f]);
         if (share && searched[f].found) {
             std::lock_guard<std::mutex> lock(best_mutex);
@@ -1352,7 +1380,10 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
         const int64_t tasks = first(w);
         best_value = incumbent.value;
         share = tasks > 0 && search(w).order_free();
-        if (share) order = search(w).root_order();
+        if (share) {
+            order = search(w).root_order();
+            taken.assign(order.size(), 0);
+        }
         return tasks;
     };
     loop.run(setup, by_feature, progress);
