@@ -226,13 +226,16 @@ class Search {
         }
         const int q = exact_weight_exponent(obj.w, data.n, total);
         exact_sums_ = q >= 0;
-        depth_two_capacity_ = depth_two_capacity(params);
-        solved_capacity_ = depth_two_capacity_ * sizeof(DepthTwo::Row);
         if (exact_sums_) {
             pairs_ = std::make_unique<PairCounts>(data, obj, q);
             if (!pairs_->usable()) pairs_.reset();
         }
         caches_states_ = pairs_ != nullptr && alpha_ == 0.0;
+        // This thread's share of the budget for solved states, split between the two caches
+        // when both serve.
+        const double share = cache_bytes(params);
+        depth_two_capacity_ = depth_two_capacity(caches_states_ ? share / 2 : share);
+        solved_capacity_ = caches_states_ ? static_cast<size_t>(share / 2) : 0;
         if (caches_states_) {
             sample_words_ = (data.n + 63) / 64;
             upper_bits_.assign(static_cast<size_t>(data.p * sample_words_), 0);
@@ -967,13 +970,16 @@ class Search {
     struct SetKeyHash {
         size_t operator()(const SetKey& k) const { return static_cast<size_t>(k.a); }
     };
-    // Rows the cache of depth-two states holds at most: this thread's share of the fit's budget
-    // for solved states (Params::max_state_bytes, or 1 GB without one), counted twice for the
-    // map's own memory, within [2^16, 2^23] rows (2.5 MB to 335 MB).
-    static size_t depth_two_capacity(const Params& params) {
+    // A thread's share of the fit's budget for solved states (Params::max_state_bytes, or 1 GB
+    // without one), at least 4 MB.
+    static double cache_bytes(const Params& params) {
         const double budget = params.max_state_bytes > 0 ? static_cast<double>(params.max_state_bytes) : 1e9;
-        const double rows = budget / std::max(1, params.n_threads) / (2.0 * sizeof(DepthTwo::Row));
-        return static_cast<size_t>(std::clamp(rows, 65536.0, 8388608.0));
+        return std::max(4e6, budget / std::max(1, params.n_threads));
+    }
+    // Rows the cache of depth-two states holds in `bytes`, counted twice for the map's own
+    // memory, within [2^15, 2^23] rows (1.3 MB to 335 MB).
+    static size_t depth_two_capacity(double bytes) {
+        return static_cast<size_t>(std::clamp(bytes / (2.0 * sizeof(DepthTwo::Row)), 32768.0, 8388608.0));
     }
 
     // The DepthTwo of the state of level lv (class sums cw, weight w_state), from the cache of
@@ -1196,7 +1202,7 @@ class Search {
     std::unordered_map<SetKey, DepthTwo, SetKeyHash> depth_two_;   // a pure cache, as the memo
     size_t depth_two_rows_ = 0, depth_two_capacity_ = 0;
     std::unordered_map<StateKey, Solved, StateKeyHash> solved_;
-    size_t solved_bytes_ = 0, solved_capacity_ = 0;   // as depth_two_'s rows, in bytes
+    size_t solved_bytes_ = 0, solved_capacity_ = 0;   // in bytes, roughly (kSolvedEntryBytes)
     bool caches_states_ = false;
     int64_t sample_words_ = 0;
     std::vector<uint64_t> upper_bits_;   // p x sample_words_: the samples at each feature's upper value
