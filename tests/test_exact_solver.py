@@ -99,10 +99,54 @@ def test_binary_features_keep_the_scan_searchs_tree(case):
                                   (lo / 2 + hi / 2)[clf.tree_.feature[split]])
 
 
+def tied_binary_case(seed):
+    """Binary features with copies (and a complement) of three of them: many equally good trees."""
+    rng = np.random.default_rng(1700 + seed)
+    n, p = int(rng.integers(80, 200)), int(rng.integers(6, 10))
+    X = (rng.random((n, p)) < rng.uniform(0.2, 0.8, p)).astype(float)
+    X = np.hstack([X, X[:, [0, 2]], 1.0 - X[:, [1]]])
+    y = ((X[:, 0] > X[:, 1]).astype(int) + (X[:, 3] > 0) + rng.integers(0, 2, n)) % 2
+    w = rng.integers(1, 4, n).astype(float) if seed % 2 else None
+    return X, y, w
+
+
+# (seed, depth, tree_.feature) at alpha = 0 of the search before it cached solved states, shared
+# the root's incumbent and searched the heavier side first (issue 35): among the many optimal
+# trees of these sets the search must keep picking the same one.
+TIED_TREES = [
+    (0, 4, [0, 3, 4, 2, -2, -2, 2, -2, -2, 4, 5, -2, -2, 1, -2, -2, 1, 5, 4, -2, -2, 2, -2, -2, 5,
+            -2, -2]),
+    (1, 5, [3, 5, 4, 2, 0, -2, -2, -2, 1, 2, -2, -2, 2, -2, -2, 6, 4, 1, -2, -2, 0, -2, -2, 0, 1,
+            -2, -2, 4, -2, -2, 5, 1, 0, -2, 6, -2, -2, 6, -2, 2, -2, -2, 0, 2, 1, -2, -2, 1, -2,
+            -2, 2, 4, -2, -2, -2]),
+    (2, 4, [1, 5, 2, 4, -2, -2, -2, 4, 7, -2, -2, 6, -2, -2, 3, 0, 4, -2, -2, 6, -2, -2, 7, 0, -2,
+            -2, 4, -2, -2]),
+    (3, 5, [2, 7, 5, 8, 6, -2, -2, 6, -2, -2, 11, 3, -2, -2, 8, -2, -2, 1, 5, 8, -2, -2, 4, -2,
+            -2, 4, 8, -2, -2, 3, -2, -2, 0, 8, 4, 7, -2, -2, 3, -2, -2, 5, 6, -2, -2, 6, -2, -2,
+            5, 3, 7, -2, -2, 4, -2, -2, 1, 4, -2, -2, 7, -2, -2]),
+    (4, 4, [1, 4, 0, 2, -2, -2, -2, 5, 6, -2, -2, 7, -2, -2, 6, 2, 3, -2, -2, 7, -2, -2, 4, -2, 5,
+            -2, -2]),
+    (5, 5, [2, 1, 6, 4, 5, -2, -2, 0, -2, -2, 5, 3, -2, -2, 3, -2, -2, 5, 4, -2, 3, -2, -2, 3, 0,
+            -2, -2, 6, -2, -2, 4, 1, 3, -2, 5, -2, -2, 0, 3, -2, -2, -2, 0, 3, 5, -2, -2, 5, -2,
+            -2, 6, 1, -2, -2, 3, -2, -2]),
+]
+
+
+@pytest.mark.parametrize("case", TIED_TREES, ids=lambda c: f"seed{c[0]}-depth{c[1]}")
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_binary_features_keep_the_tree_among_ties(case, n_jobs):
+    seed, depth, features = case
+    X, y, w = tied_binary_case(seed)
+    clf = exact(max_depth=depth, n_jobs=n_jobs).fit(X, y, sample_weight=w)
+    assert clf.is_optimal_
+    assert clf.tree_.feature.tolist() == features
+
+
+@pytest.mark.parametrize("alpha", [0.0, 0.002])
 @pytest.mark.parametrize("seed", [1, 2, 6])
-def test_binary_features_give_one_tree_whatever_n_jobs(seed):
+def test_binary_features_give_one_tree_whatever_n_jobs(seed, alpha):
     X, y, w = binary_case(seed)
-    trees = [exact(max_depth=4, alpha=0.002, n_jobs=n_jobs).fit(X, y, sample_weight=w).tree_
+    trees = [exact(max_depth=4, alpha=alpha, n_jobs=n_jobs).fit(X, y, sample_weight=w).tree_
              for n_jobs in (1, 2, 3)]
     for tree in trees[1:]:
         np.testing.assert_array_equal(tree.feature, trees[0].feature)

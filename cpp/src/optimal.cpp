@@ -21,8 +21,17 @@
 // a state with two levels left is solved from the pair counts of its samples (optimal_pairs.hpp,
 // MurTree's depth-two solver), and what the search reads of it (its best stump, each feature's
 // two sides' best stumps in the order of the search) is cached by the set's hash, since most such
-// sets recur. The steps and the bounds stay the ones above, so the tree does not change: only the
-// children's values come from counts and the cache instead of scans.
+// sets recur. The children's values come from counts and the cache instead of scans.
+//
+// There, with alpha = 0 (every value compared exact), a state's search tries its candidates in
+// an order fixed by its set, keeps one only when strictly better, and reads only true bounds: so
+// the tree it finds is the first candidate that reaches the optimum, whatever its ub (see Solved).
+// That frees the search of the order its bounds would otherwise fix, and it takes what the exact
+// solvers for binary data do (MurTree, Demirovic et al., JMLR 2022; STreeD, van der Linden et
+// al., NeurIPS 2023): solved states cached by set and depth with their optimum or a lower bound,
+// the similarity bound of recently solved sets, the heavier side of a split searched first, and
+// the root features sharing their incumbent. The trees stay the ones the plain search finds.
+
 #include "dpdt/optimal.hpp"
 
 #include <algorithm>
@@ -30,6 +39,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <queue>
 #include <tuple>
 #include <unordered_map>
@@ -100,6 +110,9 @@ struct Level {
     bool hashed = false;
     // Only block 0 holds the state's samples, in any order (binary features: see set_child).
     bool set_only = false;
+    // With the cache of solved states: the samples as bits (bit i of word i / 64), in set_only
+    // states.
+    std::vector<uint64_t> bits;
     std::vector<double> prefix_w;  // p x (m + 1)
     std::vector<int32_t> cuts;     // p x m, the first n_cuts[f] of each row used
     std::vector<int32_t> n_cuts;
@@ -306,10 +319,30 @@ class Search {
                 }
             }
         }
-        depth_two_capacity_ = depth_two_capacity(params);
-        if (exact_sums_ && PairCounts(data, obj, q).usable()) {
-            pairs_.reserve(levels_.size());
-            for (size_t lv = 0; lv < levels_.size(); ++lv) pairs_.emplace_back(data, obj, q);
+        if (exact_sums_) {
+            pairs_ = std::make_unique<PairCounts>(data, obj, q);
+            if (!pairs_->usable()) pairs_.reset();
+        }
+        caches_states_ = pairs_ != nullptr && alpha_ == 0.0;
+        // This thread's share of the budget for solved states, split between the two caches
+        // when both serve.
+        const double share = cache_bytes(params);
+        depth_two_capacity_ = depth_two_capacity(caches_states_ ? share / 2 : share);
+        solved_capacity_ = caches_states_ ? static_cast<size_t>(share / 2) : 0;
+        if (caches_states_) {
+            sample_words_ = (data.n + 63) / 64;
+            upper_bits_.assign(static_cast<size_t>(data.p * sample_words_), 0);
+            for (int64_t f = 0; f < data.p; ++f) {
+                const double* col = data.column(f);
+                uint64_t* bits = upper_bits_.data() + f * sample_words_;
+                for (int64_t i = 0; i < data.n; ++i)
+                    bits[i / 64] |= static_cast<uint64_t>(col[i] == pairs_->hi(f)) << (i % 64);
+            }
+            for (int64_t i = 0; i < data.n; ++i) max_w_ = std::max(max_w_, obj.w[i]);
+            // Empty slots (no samples, value 0) bound nothing.
+            similar_.assign(levels_.size() + 1, std::vector<Similar>(kSimilar, Similar{
+                std::vector<uint64_t>(static_cast<size_t>(sample_words_), 0), 0.0}));
+            similar_next_.assign(levels_.size() + 1, 0);
         }
         Level& root = levels_[0];
         root.m = static_cast<int32_t>(data.n);
@@ -319,10 +352,29 @@ class Search {
 
     FitStats stats;
 
+    // Whether a found tree is a function of the state alone whatever ub (see Solved): then the
+    // root features may share their incumbent (search_optimal).
+    bool order_free() const { return caches_states_; }
+
     // CART's tree of depth <= depth on all samples (best gini split at every node), each
     // subtree replaced by a leaf where that does not raise the objective: the incumbent a search
     // stopped by the clock can always return.
     Outcome greedy_root(int depth) { return greedy(0, depth); }
+
+    // The features by their gini score at the root, best first (ties: lower feature).
+    std::vector<int32_t> root_order() {
+        Level& l = levels_[0];
+        std::vector<double> cw(obj_.n_classes);
+        class_sums(l.block(0), l.m, cw.data());
+        std::vector<double> score(static_cast<size_t>(data_.p), -kInf);
+        for (int32_t f = 0; f < data_.p; ++f)
+            detail::classification_scores(data_, obj_, l.block(f), l.m, f, LeafLimits{}, cw.data(),
+                                          [&](int32_t, double s) { score[f] = std::max(score[f], s); });
+        std::vector<int32_t> order(static_cast<size_t>(data_.p));
+        for (int32_t f = 0; f < data_.p; ++f) order[f] = f;
+        std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) { return score[a] > score[b]; });
+        return order;
+    }
 
     // The best tree of depth <= depth on all samples (depth >= 1), under ub.
     Outcome solve_root(int depth, double ub) {
@@ -655,6 +707,10 @@ class Search {
             c.class_prefixes = false;
             c.blocks.resize(static_cast<size_t>(c.m) + 1);
             std::copy(l.block(f) + lo, l.block(f) + hi, c.blocks.begin());
+            if (caches_states_) {
+                c.bits.assign(static_cast<size_t>(sample_words_), 0);
+                for (int32_t j = 0; j < c.m; ++j) c.bits[c.blocks[j] / 64] |= uint64_t{1} << (c.blocks[j] % 64);
+            }
         } else {
             build_child(lv, f, lo, hi);
         }
@@ -672,7 +728,7 @@ class Search {
         c.class_prefixes = false;
         c.blocks.resize(static_cast<size_t>(l.m) + 1);
         const double* col = data_.column(f);
-        const double value = s ? pairs_[0].hi(f) : pairs_[0].lo(f);
+        const double value = s ? pairs_->hi(f) : pairs_->lo(f);
         const int32_t* ids = l.block(0);
         int32_t n = 0;
         for (int32_t j = 0; j < l.m; ++j) {
@@ -680,6 +736,11 @@ class Search {
             n += col[ids[j]] == value;
         }
         c.m = n;
+        if (caches_states_) {
+            const uint64_t* upper = upper_bits_.data() + static_cast<int64_t>(f) * sample_words_;
+            c.bits.resize(static_cast<size_t>(sample_words_));
+            for (int64_t x = 0; x < sample_words_; ++x) c.bits[x] = l.bits[x] & (s ? upper[x] : ~upper[x]);
+        }
         return solve(lv + 1, depth, ub, nullptr, nullptr);
     }
 
@@ -795,26 +856,60 @@ class Search {
         l.class_prefixes = false;   // until this search's find_cuts
         const int K = obj_.n_classes;
         std::vector<double> cw(K);
-        // With pair counts the set's hash keys depth_two's cache: taken in the same pass.
+        // With pair counts the set's hash keys the caches: taken in the same pass.
         double w_state;
-        if (K == 2 && !pairs_.empty()) {
+        if (K == 2 && pairs_ != nullptr) {
             w_state = class_sums_and_hash(l.block(0), m, cw.data(), l.hash);
             l.hashed = true;
         } else {
             w_state = class_sums(l.block(0), m, cw.data());
         }
+        if (!caches_states_ || root != nullptr || shallower != nullptr)
+            return search_state(lv, depth, ub, shallower, root, cw.data(), w_state, 0.0);
+        if (!l.hashed) {
+            l.hash = set_hash(l.block(0), m);
+            l.hashed = true;
+        }
+        const StateKey key{l.hash.a, l.hash.b, m, depth};
+        double known_lower = 0.0;
+        if (auto it = solved_.find(key); it != solved_.end()) {
+            ++stats.cache_hits;
+            const Solved& s = it->second;
+            if (s.exact || s.value >= ub) return solved_outcome(s, ub);
+            known_lower = s.value;
+        }
+        // A state of depth two is solved whatever ub: its candidates come from its DepthTwo at
+        // the same cost, and an exact entry answers every later visit.
+        Outcome out = search_state(lv, depth, depth == 2 ? kInf : ub, nullptr, nullptr, cw.data(), w_state,
+                                   known_lower);
+        if (!stopped()) {
+            remember(key, out);
+            if (l.set_only) archive(l, depth, out.value);
+        }
+        if (out.found && !(out.value < ub)) out.found = false;
+        return out;
+    }
+
+    // solve() once the state's class sums cw (weight w_state) are known; known_lower: a lower
+    // bound of its value from the cache of solved states (0 without one).
+    Outcome search_state(int lv, int depth, double ub, const Outcome* shallower, const RootTask* root,
+                         const double* cw_in, double w_state, double known_lower) {
+        Level& l = levels_[lv];
+        const int32_t m = l.m;
+        const int K = obj_.n_classes;
+        std::vector<double> cw(cw_in, cw_in + K);
         Outcome best = leaf_outcome(cw.data(), K, w_state, ub);
         double upper = std::min(ub, best.value);
         double lower = best.value;   // of every tree's value, from the leaf and the split bounds
         const double cost = split_cost(w_state);
         auto finish = [&]() {
             best.found = best.value < ub;
-            if (!best.found) best.value = std::min(lower, best.value);
+            if (!best.found) best.value = std::max(known_lower, std::min(lower, best.value));
             return best;
         };
         if (upper <= cost) lower = std::min(lower, cost);   // no split can beat the bound
         if (upper <= cost || m < 2) return finish();
-        if (depth == 2 && root == nullptr && shallower == nullptr && !pairs_.empty())
+        if (depth == 2 && root == nullptr && shallower == nullptr && pairs_ != nullptr)
             return depth_two_binary(lv, cw.data(), w_state, ub, std::move(best), upper, lower);
 
         const int32_t only_feature = root != nullptr ? root->feature : -1;
@@ -844,21 +939,33 @@ class Search {
                 ++stats.candidates;
                 double lo_left = std::max(0.0, edge - kap * (w_state - w_left));
                 double lo_right = std::max(0.0, edge - kap * w_left);
-                const double bound_left = upper - cost - lo_right;
-                if (lo_left < bound_left && !stopped()) {
-                    Outcome left = set_child(lv, f, 0, depth - 1, bound_left);
-                    lo_left = std::max(lo_left, left.value);
-                    if (left.found) {
-                        Outcome right = set_child(lv, f, 1, depth - 1, upper - cost - left.value);
-                        lo_right = std::max(lo_right, right.value);
-                        if (right.found) {
+                if (lo_left + lo_right + cost < upper && caches_states_) {
+                    const auto [similar_left, similar_right] = similarity_bounds(l, f, depth - 1);
+                    lo_left = std::max(lo_left, similar_left);
+                    lo_right = std::max(lo_right, similar_right);
+                }
+                // Where the order does not matter (caches_states_), the heavier side first, as
+                // STreeD does: its value is the larger, so the other side's bound the tighter.
+                const int first = caches_states_ && w_left < w_state - w_left ? 1 : 0;
+                double lo[2] = {lo_left, lo_right};
+                const double bound_first = upper - cost - lo[1 - first];
+                if (lo[first] < bound_first && !stopped()) {
+                    Outcome one = set_child(lv, f, first, depth - 1, bound_first);
+                    lo[first] = std::max(lo[first], one.value);
+                    if (one.found) {
+                        Outcome other = set_child(lv, f, 1 - first, depth - 1, upper - cost - one.value);
+                        lo[1 - first] = std::max(lo[1 - first], other.value);
+                        if (other.found) {
+                            const Outcome& left = first == 0 ? one : other;
+                            const Outcome& right = first == 0 ? other : one;
                             best.value = upper = left.value + right.value + cost;
-                            best.shape = split_shape(f, midpoint(pairs_[0].lo(f), pairs_[0].hi(f)), left.shape,
+                            best.shape = split_shape(f, midpoint(pairs_->lo(f), pairs_->hi(f)), left.shape,
                                                      right.shape);
                         }
                     }
                 }
-                lower = std::min(lower, lo_left + lo_right + cost);
+                lower = std::min(lower, lo[0] + lo[1] + cost);
+                if (upper <= known_lower) break;   // optimal, and the first such in this order
             }
             return finish();
         }
@@ -890,14 +997,21 @@ class Search {
             double lo_left = std::max(iv.la, iv.lb - kap * (span - moved));
             double lo_right = std::max(iv.rb, iv.ra - kap * moved);
             const int32_t j = l.cuts[static_cast<int64_t>(f) * m + t];
-            const double bound_left = upper - cost - lo_right;
-            if (lo_left < bound_left && !stopped()) {
-                Outcome left = child(lv, f, 0, j + 1, depth - 1, bound_left);
-                lo_left = std::max(lo_left, left.value);
-                if (left.found) {
-                    Outcome right = child(lv, f, j + 1, m, depth - 1, upper - cost - left.value);
-                    lo_right = std::max(lo_right, right.value);
-                    if (right.found) {
+            // The heavier side first where the order does not matter (as in the set_only loop).
+            const int first = caches_states_ && 2 * (j + 1) < m ? 1 : 0;
+            const int32_t lo_pos[2] = {0, j + 1}, hi_pos[2] = {j + 1, m};
+            double lo[2] = {lo_left, lo_right};
+            const double bound_first = upper - cost - lo[1 - first];
+            if (lo[first] < bound_first && !stopped()) {
+                Outcome one = child(lv, f, lo_pos[first], hi_pos[first], depth - 1, bound_first);
+                lo[first] = std::max(lo[first], one.value);
+                if (one.found) {
+                    Outcome other = child(lv, f, lo_pos[1 - first], hi_pos[1 - first], depth - 1,
+                                          upper - cost - one.value);
+                    lo[1 - first] = std::max(lo[1 - first], other.value);
+                    if (other.found) {
+                        const Outcome& left = first == 0 ? one : other;
+                        const Outcome& right = first == 0 ? other : one;
                         const double* col = data_.column(f);
                         const int32_t* ids = l.block(f);
                         best.value = upper = left.value + right.value + cost;
@@ -905,8 +1019,8 @@ class Search {
                     }
                 }
             }
-            lower = std::min(lower, lo_left + lo_right + cost);
-            return CutBounds{t, lo_left, lo_right};
+            lower = std::min(lower, lo[0] + lo[1] + cost);
+            return CutBounds{t, lo[0], lo[1]};
         };
         // The two halves of `iv` around its evaluated cut.
         auto split_interval = [&](const Interval& iv, const CutBounds& at) {
@@ -947,62 +1061,67 @@ class Search {
         return finish();
     }
 
-    // The best tree of depth <= 1 of the samples of class sums c whose class sums on the upper
-    // value of each feature g != skip are ups[g * K + k]: depth_one's value and split, from
-    // counts. Every sum is exact, so each double is the one depth_one's scan computes.
-    std::pair<double, int32_t> stump_from_counts(const double* c, int64_t skip, const double* ups) {
+    // The best tree of depth <= 1 of the samples at side s (0: lower value, 1: upper) of active
+    // feature a of the counted set (every sample when a < 0), of class sums c: depth_one's value
+    // and the position of its split in the active features, from counts (the features left out
+    // take one value there). Every sum is exact, so each double is the one depth_one's scan computes.
+    std::pair<double, int32_t> stump_from_counts(const double* c, int64_t a, int s) {
+        const PairCounts& pairs = *pairs_;
+        const int64_t p = static_cast<int64_t>(pairs.active().size());
         const int K = obj_.n_classes;
-        const int64_t p = data_.p;
         double w = 0.0;
         for (int k = 0; k < K; ++k) w += c[k];
         double value = leaf_loss(c, K, w);
         int32_t feature = -1;
         const double cost = split_cost(w);
         if (value <= cost) return {value, feature};
-        // Every feature's loss first (a loop the compiler vectorises), then the first best.
+        // Every feature's value first (loops the compiler vectorises), then their minimum, then
+        // the first feature reaching it: the feature a scan keeping strictly better ones picks.
         stump_loss_.resize(static_cast<size_t>(p));
-        double* loss = stump_loss_.data();
+        double* v = stump_loss_.data();
+        const bool lower = a >= 0 && s == 0;
+        // The side of feature a has one value of a: its value is infinite without a test.
+        double lowest;
         if (K == 2) {
-            const double c0 = c[0], c1 = c[1];
-            for (int64_t g = 0; g < p; ++g) {
-                const double u0 = ups[2 * g], u1 = ups[2 * g + 1], l0 = c0 - u0, l1 = c1 - u1;
-                const double wu = u0 + u1, wl = l0 + l1;
-                const double v = std::max(0.0, (wl - std::max(l0, l1)) + (wu - std::max(u0, u1)));
-                loss[g] = wu > 0.0 && wl > 0.0 ? v : kInf;   // else g takes one value here
-            }
+            lowest = two_class_stump_values(c[0], c[1], cost, pairs.row(0, -1), pairs.row(1, -1), pairs.row(0, a),
+                                            pairs.row(1, a), lower, p, v);
         } else {
             std::vector<double>& low = pair_scratch_;
+            std::vector<const double*> diag(K), rows(K);
+            for (int k = 0; k < K; ++k) {
+                diag[k] = pairs.row(k, -1);
+                rows[k] = pairs.row(k, a);
+            }
             low.resize(static_cast<size_t>(K));
+            lowest = kInf;
             for (int64_t g = 0; g < p; ++g) {
-                const double* up = ups + g * K;
                 double wu = 0.0, wl = 0.0, max_u = 0.0, max_l = 0.0;
                 for (int k = 0; k < K; ++k) {
-                    low[k] = c[k] - up[k];
-                    wu += up[k];
+                    const double up = lower ? diag[k][g] - rows[k][g] : rows[k][g];
+                    low[k] = c[k] - up;
+                    wu += up;
                     wl += low[k];
-                    max_u = std::max(max_u, up[k]);
+                    max_u = std::max(max_u, up);
                     max_l = std::max(max_l, low[k]);
                 }
-                loss[g] = wu > 0.0 && wl > 0.0 ? std::max(0.0, (wl - max_l) + (wu - max_u)) : kInf;
+                v[g] = wu > 0.0 && wl > 0.0 ? std::max(0.0, (wl - max_l) + (wu - max_u)) + cost : kInf;
+                lowest = std::min(lowest, v[g]);
             }
         }
-        for (int64_t g = 0; g < p; ++g) {
-            if (g == skip || loss[g] == kInf) continue;
-            if (loss[g] + cost < value) {
-                value = loss[g] + cost;
-                feature = static_cast<int32_t>(g);
-            }
+        if (lowest < value) {
+            value = lowest;
+            feature = static_cast<int32_t>(std::find(v, v + p, lowest) - v);
         }
         return {value, feature};
     }
 
     // Whether depth_two_binary serves the states of depth 2 and needs no feature's order there
     // (two classes under gini: the seeds' scores come from the counts too).
-    bool reads_sets_at_two() const { return !pairs_.empty() && obj_.n_classes == 2 && obj_.criterion == Criterion::Gini; }
+    bool reads_sets_at_two() const { return pairs_ != nullptr && obj_.n_classes == 2 && obj_.criterion == Criterion::Gini; }
 
     Shape stump_shape(int32_t feature) const {
         if (feature < 0) return leaf_shape();
-        return split_shape(feature, midpoint(pairs_[0].lo(feature), pairs_[0].hi(feature)), leaf_shape(), leaf_shape());
+        return split_shape(feature, midpoint(pairs_->lo(feature), pairs_->hi(feature)), leaf_shape(), leaf_shape());
     }
 
     // What solve() at depth 2 reads of a state when every feature is binary: its best stump
@@ -1025,13 +1144,16 @@ class Search {
     struct SetKeyHash {
         size_t operator()(const SetKey& k) const { return static_cast<size_t>(k.a); }
     };
-    // Rows the cache of depth-two states holds at most: this thread's share of the fit's budget
-    // for solved states (Params::max_state_bytes, or 1 GB without one), counted twice for the
-    // map's own memory, within [2^16, 2^23] rows (2.5 MB to 335 MB).
-    static size_t depth_two_capacity(const Params& params) {
+    // A thread's share of the fit's budget for solved states (Params::max_state_bytes, or 1 GB
+    // without one), at least 4 MB.
+    static double cache_bytes(const Params& params) {
         const double budget = params.max_state_bytes > 0 ? static_cast<double>(params.max_state_bytes) : 1e9;
-        const double rows = budget / std::max(1, params.n_threads) / (2.0 * sizeof(DepthTwo::Row));
-        return static_cast<size_t>(std::clamp(rows, 65536.0, 8388608.0));
+        return std::max(4e6, budget / std::max(1, params.n_threads));
+    }
+    // Rows the cache of depth-two states holds in `bytes`, counted twice for the map's own
+    // memory, within [2^15, 2^23] rows (1.3 MB to 335 MB).
+    static size_t depth_two_capacity(double bytes) {
+        return static_cast<size_t>(std::clamp(bytes / (2.0 * sizeof(DepthTwo::Row)), 32768.0, 8388608.0));
     }
 
     // The DepthTwo of the state of level lv (class sums cw, weight w_state), from the cache of
@@ -1040,10 +1162,9 @@ class Search {
     // 4 and more.
     const DepthTwo& depth_two(int lv, const double* cw, double w_state) {
         Level& l = levels_[lv];
-        PairCounts& pairs = pairs_[lv];
+        PairCounts& pairs = *pairs_;
         const int K = obj_.n_classes;
         const int32_t m = l.m;
-        const int64_t p = data_.p;
         const SubsetHash h = l.hashed ? l.hash : set_hash(l.block(0), m);
         const SetKey key{h.a, h.b, m};
         if (auto it = depth_two_.find(key); it != depth_two_.end()) {
@@ -1052,18 +1173,20 @@ class Search {
         }
         stop_point();
         ++stats.exact_scans;
-        // A right child's counts are its parent's less its left sibling's, when both are held.
-        if (lv > 0 && pairs.holds_sibling(pairs_[lv - 1], h, m))
-            pairs.complement(pairs_[lv - 1], h, m, cw);
-        else
-            pairs.count(l.block(0), m, h, cw);
-        std::vector<double> side(K), ups(static_cast<size_t>(p * K));
+        pairs.count(l.block(0), m, cw);
+        const std::vector<int32_t>& active = pairs.active();
+        const int64_t pa = static_cast<int64_t>(active.size());
+        auto feature_at = [&](int32_t a) { return a < 0 ? a : active[a]; };
+        std::vector<double> side(K);
         DepthTwo out;
-        std::tie(out.edge, out.edge_feature) = stump_from_counts(cw, -1, pairs.upper_row(-1));
+        int32_t at;
+        std::tie(out.edge, at) = stump_from_counts(cw, -1, 1);
+        out.edge_feature = feature_at(at);
         std::vector<double> scores;
         const bool gini2 = reads_sets_at_two();
-        for (int64_t f = 0; f < p; ++f) {
-            pairs.side(f, 0, side.data());
+        for (int64_t a = 0; a < pa; ++a) {
+            const int32_t f = active[a];
+            pairs.side(a, 0, side.data());
             double w_left = 0.0;
             for (int k = 0; k < K; ++k) w_left += side[k];
             if (w_left <= 0.0 || w_left >= w_state) continue;   // f takes one value here
@@ -1080,11 +1203,12 @@ class Search {
                 detail::classification_scores(data_, obj_, l.block(f), m, f, LeafLimits{}, cw,
                                               [&](int32_t, double s) { score = std::max(score, s); });
             }
-            DepthTwo::Row row{static_cast<int32_t>(f), -1, -1, w_left, 0.0, 0.0};
-            pairs.uppers(f, 0, ups.data());
-            std::tie(row.left, row.left_feature) = stump_from_counts(side.data(), f, ups.data());
-            pairs.side(f, 1, side.data());
-            std::tie(row.right, row.right_feature) = stump_from_counts(side.data(), f, pairs.upper_row(f));
+            DepthTwo::Row row{f, -1, -1, w_left, 0.0, 0.0};
+            std::tie(row.left, at) = stump_from_counts(side.data(), a, 0);
+            row.left_feature = feature_at(at);
+            pairs.side(a, 1, side.data());
+            std::tie(row.right, at) = stump_from_counts(side.data(), a, 1);
+            row.right_feature = feature_at(at);
             out.rows.push_back(row);
             scores.push_back(score);
         }
@@ -1136,7 +1260,7 @@ class Search {
                     lo_right = std::max(lo_right, row.right);
                     if (row.right < upper - cost - row.left) {
                         best.value = upper = row.left + row.right + cost;
-                        best.shape = split_shape(row.f, midpoint(pairs_[0].lo(row.f), pairs_[0].hi(row.f)),
+                        best.shape = split_shape(row.f, midpoint(pairs_->lo(row.f), pairs_->hi(row.f)),
                                                  stump_shape(row.left_feature), stump_shape(row.right_feature));
                     }
                 }
@@ -1145,6 +1269,98 @@ class Search {
         }
         return finish();
     }
+
+    // The cache of solved states when every feature is binary, by sample set and depth: the
+    // state's optimum and tree, or a lower bound of its value. Such a state's search tries each
+    // feature's one threshold in an order fixed by the set (CART's score), after the leaf and
+    // the tree one level shallower, and keeps a candidate only when strictly better. Every bound
+    // it reads (whatever ub, whatever the cache held) is a true lower bound, so it never skips
+    // the first candidate that reaches the optimum, and nothing after that one replaces it: the
+    // tree found is that first one, a function of the set and the depth alone (by induction, as
+    // the children's trees are). An entry therefore answers any later visit under any ub (found
+    // iff its optimum is below ub; else the optimum, or the bound, is the lower bound returned)
+    // without changing a tree; and trees do not depend on which thread cached what.
+    // That holds when every value compared is exact: sums of weights (exact_weight_exponent) and
+    // alpha = 0. With alpha > 0 the products alpha * weight round, two trees of the same value
+    // can compare unequal, and which one the search keeps would depend on ub: no cache then.
+    struct StateKey {
+        uint64_t a, b;
+        int32_t m, depth;
+        bool operator==(const StateKey& o) const { return a == o.a && b == o.b && m == o.m && depth == o.depth; }
+    };
+    struct StateKeyHash {
+        size_t operator()(const StateKey& k) const {
+            return static_cast<size_t>(k.a + 0x9e3779b97f4a7c15ULL * static_cast<uint64_t>(k.depth));
+        }
+    };
+    struct Solved {
+        double value;   // the optimum if exact, else a lower bound
+        bool exact;
+        Shape shape;    // the optimal tree if exact
+    };
+
+    static Outcome solved_outcome(const Solved& s, double ub) {
+        Outcome out;
+        out.value = s.value;
+        out.found = s.exact && s.value < ub;
+        if (out.found) out.shape = s.shape;
+        return out;
+    }
+
+    // What a completed search of `key` established. Full, the cache starts afresh (as depth_two's).
+    void remember(const StateKey& key, const Outcome& out) {
+        auto it = solved_.find(key);
+        if (it != solved_.end()) {
+            if (out.found) {
+                it->second = Solved{out.value, true, out.shape};
+            } else if (!it->second.exact) {
+                it->second.value = std::max(it->second.value, out.value);
+            }
+            return;
+        }
+        const size_t bytes = kSolvedEntryBytes + (out.found ? out.shape.size() * sizeof(ShapeNode) : 0);
+        if (solved_bytes_ + bytes > solved_capacity_) {
+            solved_.clear();
+            solved_bytes_ = 0;
+        }
+        solved_bytes_ += bytes;
+        solved_.emplace(key, out.found ? Solved{out.value, true, out.shape} : Solved{out.value, false, {}});
+    }
+    // MurTree's similarity bound: a set D' solved at a depth bounds any set D at that depth, as
+    // v(D) >= v(D intersect D') >= v(D') - w(D' \ D) (the facts at the top of the file, kappa = 1
+    // with alpha = 0). Each depth keeps its last few solved sets (values exact or lower bounds):
+    // the sides of the features tried one after another overlap much.
+    struct Similar {
+        std::vector<uint64_t> bits;
+        double value = 0.0;
+    };
+    static constexpr size_t kSimilar = 8;
+
+    void archive(const Level& l, int depth, double value) {
+        Similar& slot = similar_[depth][similar_next_[depth]++ % kSimilar];
+        slot.bits.assign(l.bits.begin(), l.bits.end());
+        slot.value = value;
+    }
+
+    // Lower bounds of the values at `depth` of the two sides of feature f in the set_only state
+    // l, from the sets solved last at that depth.
+    std::pair<double, double> similarity_bounds(const Level& l, int32_t f, int depth) const {
+        const uint64_t* upper = upper_bits_.data() + static_cast<int64_t>(f) * sample_words_;
+        const uint64_t* in = l.bits.data();
+        double left = 0.0, right = 0.0;
+        for (const Similar& d : similar_[depth]) {
+            // Samples of d outside each side: popcounts, times the heaviest weight (exact with
+            // unit weights, an upper bound of w(D' \ D) otherwise).
+            int64_t outside[2];
+            outside_sides(d.bits.data(), in, upper, sample_words_, outside);
+            left = std::max(left, d.value - static_cast<double>(outside[0]) * max_w_);
+            right = std::max(right, d.value - static_cast<double>(outside[1]) * max_w_);
+        }
+        return {left, right};
+    }
+
+    // An entry's key, value and node in the map, with the allocator's overhead, roughly.
+    static constexpr size_t kSolvedEntryBytes = sizeof(StateKey) + sizeof(Solved) + 48;
 
     const Dataset& data_;
     const Classification& obj_;
@@ -1159,9 +1375,17 @@ class Search {
     std::vector<double> exact_w_;   // two classes, exact sums: Scan01's exact_w
     std::vector<char> few_ties_;    // by feature: at most one sample in 16 has the value of the one before
     bool exact_sums_ = false;   // every sum of weights exact (exact_weight_exponent)
-    std::vector<PairCounts> pairs_;   // by level, when every feature is binary (see depth_two_binary)
+    std::unique_ptr<PairCounts> pairs_;   // when every feature is binary (see depth_two_binary)
     std::unordered_map<SetKey, DepthTwo, SetKeyHash> depth_two_;   // a pure cache, as the memo
     size_t depth_two_rows_ = 0, depth_two_capacity_ = 0;
+    std::unordered_map<StateKey, Solved, StateKeyHash> solved_;
+    size_t solved_bytes_ = 0, solved_capacity_ = 0;   // in bytes, roughly (kSolvedEntryBytes)
+    bool caches_states_ = false;
+    int64_t sample_words_ = 0;
+    std::vector<uint64_t> upper_bits_;   // p x sample_words_: the samples at each feature's upper value
+    double max_w_ = 0.0;
+    std::vector<std::vector<Similar>> similar_;   // by depth, kSimilar each
+    std::vector<size_t> similar_next_;            // by depth: the slot written next
     std::vector<double> class_w_, scratch_, pair_scratch_, stump_loss_;
     std::vector<int32_t> subset_;
 };
@@ -1282,25 +1506,75 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
         if (shallow.found) incumbent = shallow;
         return static_cast<int64_t>(depth >= 2 ? data.p : 0);
     };
-    // Then each root feature searched on its own under that incumbent. Features do not share
-    // their incumbents, and ties keep the first tree in a fixed order, so the tree does not
-    // depend on which thread finds what first. (Sharing a tighter bound would not even help:
-    // children searched under it fail sooner, and a failed child's lower bound prunes its
-    // neighbouring thresholds less than an exact value does.) The earlier features' trees only
-    // end a task that can no longer find one the fit would keep (RootTask::bar): whichever of
-    // them a thread has seen, the tree kept is the same.
+    // Then each root feature searched on its own under that incumbent; ties keep the incumbent,
+    // then the lowest feature. Where a search's tree depends on its bound (thresholds of
+    // continuous features, rounded values: see Solved), features do not share their incumbents,
+    // so that the tree does not depend on which thread finds what first. Where it does not, a
+    // feature is searched under the best value found so far (trees of equal value only if it
+    // comes before the feature holding it), which prunes far more and leaves every feature's
+    // found tree and the choice among them as they were; best first (CART's score at the root)
+    // so that the bound drops early.
     std::vector<RootTask> roots(static_cast<size_t>(depth >= 2 ? data.p : 0));
     std::vector<Outcome> searched(roots.size());
+    // Each feature's found value, for the later features' RootTask::bar: the tree kept is the
+    // same whichever of them a thread has seen.
     std::vector<std::atomic<double>> found_value(roots.size());
     for (std::atomic<double>& v : found_value) v.store(kInf);
-    auto by_feature = [&](int w, int64_t f) {
+    bool share = false;
+    std::vector<int32_t> order;
+    std::mutex best_mutex;
+    double best_value = kInf;
+    int32_t holder = -1;   // the feature whose tree has best_value; -1: the incumbent's
+    // Once the best value is 0 (alpha = 0 when shared: no tree does better), only the features
+    // before its holder can still change the tree, the lowest first.
+    std::vector<char> taken;
+    size_t next_ranked = 0;
+    int32_t next_lowest = 0;
+    auto take = [&]() {
+        if (best_value > 0.0) {
+            while (next_ranked < order.size() && taken[order[next_ranked]]) ++next_ranked;
+            if (next_ranked == order.size()) return int32_t{-1};
+            taken[order[next_ranked]] = 1;
+            return order[next_ranked];
+        }
+        while (next_lowest < holder && taken[next_lowest]) ++next_lowest;
+        if (next_lowest >= holder) return int32_t{-1};
+        taken[next_lowest] = 1;
+        return next_lowest;
+    };
+    auto by_feature = [&](int w, int64_t t) {
         if (loop.timed_out()) return;   // the features left keep no tree
-        roots[f] = RootTask{static_cast<int32_t>(f), &shallow, incumbent.value, found_value.data()};
-        searched[f] = search(w).solve_root_feature(depth, incumbent.value, roots[f]);
+        int32_t f = static_cast<int32_t>(t);
+        double ub = incumbent.value;
+        if (share) {
+            std::lock_guard<std::mutex> lock(best_mutex);
+            f = take();
+            if (f < 0) return;
+            ub = f < holder ? std::nextafter(best_value, kInf) : best_value;
+        }
+        roots[f] = RootTask{f, &shallow, incumbent.value, found_value.data()};
+        searched[f] = search(w).solve_root_feature(depth, ub, roots[f]);
         if (searched[f].found) found_value[f].store(searched[f].value);
+        if (share && searched[f].found) {
+            std::lock_guard<std::mutex> lock(best_mutex);
+            if (searched[f].value < best_value || (searched[f].value == best_value && f < holder)) {
+                best_value = searched[f].value;
+                holder = f;
+            }
+        }
         tasks_done.fetch_add(1);
     };
-    loop.run(first, by_feature, progress);
+    auto setup = [&](int w) {
+        const int64_t tasks = first(w);
+        best_value = incumbent.value;
+        share = tasks > 0 && search(w).order_free();
+        if (share) {
+            order = search(w).root_order();
+            taken.assign(order.size(), 0);
+        }
+        return tasks;
+    };
+    loop.run(setup, by_feature, progress);
 
     Outcome best = std::move(incumbent);
     for (Outcome& o : searched)

@@ -11,38 +11,54 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <limits>
 #include <vector>
 
 #include "dpdt/dataset.hpp"
 #include "dpdt/objective.hpp"
 #include "dpdt/run_loop.hpp"
-#include "dpdt/subset_hash.hpp"
 
 namespace dpdt {
 
 // For every feature g in [g0, p): acc[(g - g0) * G + gi] = popcount(a & b_g & groups[x * G + gi])
-// summed over the words x, b_g = features + g * words: a row of the counts in one call, G = 2 (two
-// classes of unit weights) in registers. Built for the popcnt instruction where the CPU has one
-// (chosen at load time: the wheel targets every x86-64).
+// summed over the words x, b_g = features + g * words: a row of the counts in one call. With
+// G = 2 (two classes of unit weights) a's two class masks are taken once, into `masked` (2 x
+// words), and a one-word set keeps them in registers. Built for the popcnt instruction where the
+// CPU has one (chosen at load time: the wheel targets every x86-64).
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target_clones("popcnt", "default")))
 #endif
 static void row_popcounts(const uint64_t* a, const uint64_t* features, int64_t g0, int64_t p, const uint64_t* groups,
-                          int64_t words, int G, int64_t* acc) {
+                          int64_t words, int G, int64_t* acc, uint64_t* masked) {
+    if (G == 2) {
+        for (int64_t x = 0; x < words; ++x) {
+            masked[x] = a[x] & groups[2 * x];
+            masked[words + x] = a[x] & groups[2 * x + 1];
+        }
+        if (words == 1) {
+            const uint64_t a0 = masked[0], a1 = masked[1];
+            for (int64_t g = g0; g < p; ++g) {
+                acc[2 * (g - g0)] = __builtin_popcountll(a0 & features[g]);
+                acc[2 * (g - g0) + 1] = __builtin_popcountll(a1 & features[g]);
+            }
+            return;
+        }
+        for (int64_t g = g0; g < p; ++g) {
+            const uint64_t* b = features + g * words;
+            int64_t s0 = 0, s1 = 0;
+            for (int64_t x = 0; x < words; ++x) {
+                s0 += __builtin_popcountll(masked[x] & b[x]);
+                s1 += __builtin_popcountll(masked[words + x] & b[x]);
+            }
+            acc[2 * (g - g0)] = s0;
+            acc[2 * (g - g0) + 1] = s1;
+        }
+        return;
+    }
     for (int64_t g = g0; g < p; ++g) {
         const uint64_t* b = features + g * words;
         int64_t* out = acc + (g - g0) * G;
-        if (G == 2) {
-            int64_t s0 = 0, s1 = 0;
-            for (int64_t x = 0; x < words; ++x) {
-                const uint64_t both = a[x] & b[x];
-                s0 += __builtin_popcountll(both & groups[2 * x]);
-                s1 += __builtin_popcountll(both & groups[2 * x + 1]);
-            }
-            out[0] = s0;
-            out[1] = s1;
-            continue;
-        }
         for (int gi = 0; gi < G; ++gi) out[gi] = 0;
         for (int64_t x = 0; x < words; ++x) {
             const uint64_t both = a[x] & b[x];
@@ -50,6 +66,64 @@ static void row_popcounts(const uint64_t* a, const uint64_t* features, int64_t g
             for (int gi = 0; gi < G; ++gi) out[gi] += __builtin_popcountll(both & groups[x * G + gi]);
         }
     }
+}
+
+// popcount(a[x]) summed over n words, with the popcnt instruction where the CPU has one.
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target_clones("popcnt", "default")))
+#endif
+static int64_t popcount_words(const uint64_t* a, int64_t n) {
+    int64_t s = 0;
+    for (int64_t x = 0; x < n; ++x) s += __builtin_popcountll(a[x]);
+    return s;
+}
+
+// For the set d and the two sides of a set (in & ~upper, in & upper), over n words: how many of
+// d's samples each side lacks, into out[0], out[1].
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target_clones("popcnt", "default")))
+#endif
+static void outside_sides(const uint64_t* d, const uint64_t* in, const uint64_t* upper, int64_t n, int64_t* out) {
+    int64_t lower_side = 0, upper_side = 0;
+    for (int64_t x = 0; x < n; ++x) {
+        lower_side += __builtin_popcountll(d[x] & ~(in[x] & ~upper[x]));
+        upper_side += __builtin_popcountll(d[x] & ~(in[x] & upper[x]));
+    }
+    out[0] = lower_side;
+    out[1] = upper_side;
+}
+
+// Two classes of sums c0, c1: the value (0-1 loss + cost) of splitting on each of n features,
+// whose samples at their upper value have class sums u0[g], u1[g] (d0[g] - u0[g], d1[g] - u1[g]
+// with `lower`), into v[g]: infinite where one side is empty; returns their minimum. Exact sums
+// make min(l0, l1) the same double as the scan's (l0 + l1) - max(l0, l1). Built for AVX2 where
+// the CPU has it.
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+static double two_class_stump_values(double c0, double c1, double cost, const double* d0, const double* d1,
+                                     const double* u0s, const double* u1s, bool lower, int64_t n, double* v) {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    auto value = [&](double u0, double u1) {
+        const double l0 = c0 - u0, l1 = c1 - u1;
+        const double x = std::min(l0, l1) + std::min(u0, u1) + cost;
+        return (u0 + u1 > 0.0) & (l0 + l1 > 0.0) ? x : inf;   // no branch: vectorised
+    };
+    if (lower)
+        for (int64_t g = 0; g < n; ++g) v[g] = value(d0[g] - u0s[g], d1[g] - u1s[g]);
+    else
+        for (int64_t g = 0; g < n; ++g) v[g] = value(u0s[g], u1s[g]);
+    // The minimum on the values' bits: doubles >= +0 (or +inf) order as their bits do as
+    // integers, a reduction the compiler vectorises (it may not reorder one on doubles).
+    int64_t lowest = std::numeric_limits<int64_t>::max();
+    for (int64_t g = 0; g < n; ++g) {
+        int64_t bits;
+        std::memcpy(&bits, v + g, sizeof bits);
+        lowest = bits < lowest ? bits : lowest;
+    }
+    double out = inf;
+    if (n > 0) std::memcpy(&out, &lowest, sizeof out);
+    return out;
 }
 
 // The smallest q >= 0 for which every weight times 2^q is an integer and so is every sum of them
@@ -127,14 +201,10 @@ class PairCounts {
     double lo(int64_t f) const { return lo_[f]; }
     double hi(int64_t f) const { return hi_[f]; }
 
-    // The set counted last (by its hash and size): m < 0 when none.
-    SubsetHash set_hash;
-    int32_t set_m = -1;
-
-    // Counts the samples `ids` (hash h); class_w: their class sums.
-    void count(const int32_t* ids, int32_t m, const SubsetHash& h, const double* class_w) {
-        set_hash = h;
-        set_m = m;
+    // Counts the samples `ids`; class_w: their class sums. Only the features that take both
+    // values among them (active(), in feature order) are counted: the others split nothing, and
+    // deep in a tree most features are constant on a state's few samples.
+    void count(const int32_t* ids, int32_t m, const double* class_w) {
         const int64_t p = data_.p;
         words_ = (m + 63) / 64;
         features_.resize(static_cast<size_t>(p * words_));
@@ -148,6 +218,17 @@ class PairCounts {
                 for (int64_t c = 0, f = fw * 64; c < 64 && f < p; ++c, ++f) features_[f * words_ + x] = block[c];
             }
         }
+        // Active features' bitsets moved to the front, in feature order.
+        active_.clear();
+        for (int64_t f = 0; f < p; ++f) {
+            const uint64_t* bits = features_.data() + f * words_;
+            const int64_t upper = popcount_words(bits, words_);
+            if (upper == 0 || upper == m) continue;
+            const int64_t a = static_cast<int64_t>(active_.size());
+            if (a != f) std::copy(bits, bits + words_, features_.data() + a * words_);
+            active_.push_back(static_cast<int32_t>(f));
+        }
+        const int64_t pa = static_cast<int64_t>(active_.size());
         const int G = K_ * planes_;
         interleaved_.assign(static_cast<size_t>(words_ * G), 0);
         for (int32_t j = 0; j < m; ++j) {
@@ -158,81 +239,57 @@ class PairCounts {
             for (int b = 0; b < planes_; ++b)
                 if ((w >> b) & 1u) at[b] |= bit;
         }
-        pair_.resize(static_cast<size_t>(p * p * K_));   // every entry is written below
-        acc_.resize(static_cast<size_t>(p * G));
-        for (int64_t f = 0; f < p; ++f) {
-            stop_point();   // p^2 / 2 pairs of m / 64 words: long on many samples
-            row_popcounts(features_.data() + f * words_, features_.data(), f, p, interleaved_.data(), words_, G,
-                          acc_.data());
-            for (int64_t g = f; g < p; ++g) {
-                const int64_t* acc = acc_.data() + (g - f) * G;
-                if (K_ == 2 && planes_ == 1) {   // unit weights, two classes: no planes to add
-                    double* fg = pair_.data() + (f * p + g) * 2;
-                    double* gf = pair_.data() + (g * p + f) * 2;
-                    fg[0] = gf[0] = static_cast<double>(acc[0]) * unit_;
-                    fg[1] = gf[1] = static_cast<double>(acc[1]) * unit_;
-                    continue;
+        pair_.resize(static_cast<size_t>(K_ * pa * pa));   // every entry is written below
+        acc_.resize(static_cast<size_t>(pa * G));
+        masked_.resize(static_cast<size_t>(2 * words_));
+        for (int64_t f = 0; f < pa; ++f) {
+            stop_point();   // pa^2 / 2 pairs of m / 64 words: long on many samples
+            row_popcounts(features_.data() + f * words_, features_.data(), f, pa, interleaved_.data(), words_, G,
+                          acc_.data(), masked_.data());
+            if (K_ == 2 && planes_ == 1) {   // two classes of unit weights: no planes to add
+                const int64_t* acc = acc_.data();
+                const double unit = unit_;
+                double* plane0 = pair_.data();
+                double* plane1 = plane0 + pa * pa;
+                for (int64_t g = f; g < pa; ++g) {
+                    plane0[f * pa + g] = plane0[g * pa + f] = static_cast<double>(acc[2 * (g - f)]) * unit;
+                    plane1[f * pa + g] = plane1[g * pa + f] = static_cast<double>(acc[2 * (g - f) + 1]) * unit;
                 }
+                continue;
+            }
+            for (int64_t g = f; g < pa; ++g) {
+                const int64_t* acc = acc_.data() + (g - f) * G;
                 for (int k = 0; k < K_; ++k) {
                     int64_t sum = 0;
                     for (int b = 0; b < planes_; ++b) sum += acc[k * planes_ + b] << b;
-                    pair_[(f * p + g) * K_ + k] = pair_[(g * p + f) * K_ + k] = static_cast<double>(sum) * unit_;
+                    double* plane = pair_.data() + k * pa * pa;
+                    plane[f * pa + g] = plane[g * pa + f] = static_cast<double>(sum) * unit_;
                 }
             }
         }
         class_w_.assign(class_w, class_w + K_);
-        fill_diag();
+        diag_.resize(static_cast<size_t>(K_ * pa));
+        for (int k = 0; k < K_; ++k)
+            for (int64_t g = 0; g < pa; ++g) diag_[k * pa + g] = row(k, g)[g];
     }
 
-    // The counts of `parent`'s set less this one's (a sibling's, hash h, class sums class_w): a
-    // subtraction per entry instead of a pass over the samples; exact, every count an integer.
-    void complement(const PairCounts& parent, const SubsetHash& h, int32_t m, const double* class_w) {
-        for (size_t i = 0; i < pair_.size(); ++i) pair_[i] = parent.pair_[i] - pair_[i];
-        class_w_.assign(class_w, class_w + K_);
-        set_hash = h;
-        set_m = m;
-        fill_diag();
-    }
-    // Whether this holds the counts of a sibling of the set (h, m) under `parent`.
-    bool holds_sibling(const PairCounts& parent, const SubsetHash& h, int32_t m) const {
-        return set_m >= 0 && parent.set_m >= 0 && set_m + m == parent.set_m && set_hash.a + h.a == parent.set_hash.a &&
-               set_hash.b + h.b == parent.set_hash.b;
+    // The features counted last, in feature order; the methods below index them by position a
+    // in this list.
+    const std::vector<int32_t>& active() const { return active_; }
+
+    // Class k's sums of the samples upper on active feature a and on each active feature b, at
+    // [b]; for a < 0, of the samples upper on b (the diagonal). Valid until the next count.
+    const double* row(int k, int64_t a) const {
+        const int64_t pa = static_cast<int64_t>(active_.size());
+        return a < 0 ? diag_.data() + k * pa : pair_.data() + (k * pa + a) * pa;
     }
 
-    // For every feature g, the class sums of the samples at side s of feature f (every sample
-    // when f < 0) that take g's upper value: out[g * K + k].
-    void uppers(int64_t f, int s, double* out) const {
-        const int64_t n = data_.p * K_;
-        const double* diag = diag_.data();
-        if (f < 0) {
-            std::copy(diag, diag + n, out);
-            return;
-        }
-        const double* row = pair_.data() + f * n;
-        if (s)
-            std::copy(row, row + n, out);
-        else
-            for (int64_t x = 0; x < n; ++x) out[x] = diag[x] - row[x];
-    }
-
-    // What uppers(f, 1, out) copies (uppers(-1, 1, out) for f < 0), in place: valid until the
-    // next count or complement.
-    const double* upper_row(int64_t f) const { return f < 0 ? diag_.data() : pair_.data() + f * data_.p * K_; }
-
-    // Class sums of the samples at value side (0: lower, 1: upper) of feature f, into out.
-    void side(int64_t f, int s, double* out) const {
-        const double* u = upper(f, f);
-        for (int k = 0; k < K_; ++k) out[k] = s ? u[k] : class_w_[k] - u[k];
+    // Class sums of the samples at value side (0: lower, 1: upper) of active feature a, into out.
+    void side(int64_t a, int s, double* out) const {
+        for (int k = 0; k < K_; ++k) out[k] = s ? row(k, a)[a] : class_w_[k] - row(k, a)[a];
     }
 
   private:
-    void fill_diag() {
-        diag_.resize(static_cast<size_t>(data_.p * K_));
-        for (int64_t g = 0; g < data_.p; ++g)
-            for (int k = 0; k < K_; ++k) diag_[g * K_ + k] = upper(g, g)[k];
-    }
-    const double* upper(int64_t f, int64_t g) const { return pair_.data() + (f * data_.p + g) * K_; }
-
     const Dataset& data_;
     const Classification& obj_;
     const int K_;
@@ -245,9 +302,11 @@ class PairCounts {
     int64_t row_words_ = 0;
     std::vector<uint64_t> rows_;   // n x row_words_: bit f % 64 of word f / 64, x_f upper
     std::vector<uint64_t> features_, interleaved_;   // p x words; words x (K x planes), by class then bit
+    std::vector<int32_t> active_;   // the features counted, in order; features_' first rows are theirs
     std::vector<int64_t> acc_;   // one row of popcounts (row_popcounts)
-    std::vector<double> pair_;   // p x p x K: class sums of the samples upper on both features
-    std::vector<double> diag_;   // p x K: the diagonal of pair_, each feature's upper value
+    std::vector<uint64_t> masked_;   // row_popcounts' scratch
+    std::vector<double> pair_;   // K x pa x pa (pa active features): class sums upper on both
+    std::vector<double> diag_;   // K x pa: the diagonal of pair_, each feature's upper value
     std::vector<double> class_w_;
 };
 
