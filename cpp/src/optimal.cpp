@@ -1087,7 +1087,9 @@ class Search {
                                             pairs.row(1, a), lower, p, v);
         } else {
             std::vector<double>& low = pair_scratch_;
-            std::vector<const double*> diag(K), rows(K);
+            plane_rows_.resize(static_cast<size_t>(2 * K));   // each class's diagonal, then its row of a
+            const double** diag = plane_rows_.data();
+            const double** rows = diag + K;
             for (int k = 0; k < K; ++k) {
                 diag[k] = pairs.row(k, -1);
                 rows[k] = pairs.row(k, a);
@@ -1387,6 +1389,7 @@ class Search {
     std::vector<std::vector<Similar>> similar_;   // by depth, kSimilar each
     std::vector<size_t> similar_next_;            // by depth: the slot written next
     std::vector<double> class_w_, scratch_, pair_scratch_, stump_loss_;
+    std::vector<const double*> plane_rows_;   // stump_from_counts' scratch
     std::vector<int32_t> subset_;
 };
 
