@@ -58,6 +58,7 @@ def test_bounded_search_reaches_the_recursions_optimum(seed, depth, complexity):
         assert clf.is_optimal_
         assert clf.get_depth() <= depth
         assert objective(clf, X, y, w, alpha, complexity) == pytest.approx(best, abs=1e-9)
+        assert clf.lower_bound_ == clf.objective_ == pytest.approx(best, abs=1e-9)
         row = clf.pareto_front_[0]
         assert len(clf.pareto_front_) == 1 and row["alpha_min"] == row["alpha_max"] == alpha
         assert row["train_loss"] + alpha * row["complexity"] == pytest.approx(best, abs=1e-9)
@@ -135,6 +136,60 @@ def test_time_limit_returns_the_best_tree_found():
     # CART's tree is the first incumbent, found before the search starts.
     cart = DecisionTreeClassifier(max_depth=4, random_state=0).fit(X, y)
     assert clf.score(X, y) >= cart.score(X, y)
+
+
+def one_feature(n=400):
+    rng = np.random.default_rng(1)
+    X = rng.random((n, 1)).round(3)
+    y = (np.sin(9 * X[:, 0]) + X[:, 0] + 0.5 * rng.normal(size=n) > 0.5).astype(int)
+    return X, y
+
+
+def binary_features(n=2000, p=12):
+    rng = np.random.default_rng(3)
+    X = (rng.random((n, p)) < 0.5).astype(float)
+    return X, (X[:, :5].sum(axis=1) + rng.integers(0, 3, n)) % 2
+
+
+@pytest.mark.parametrize("complexity", COMPLEXITIES)
+@pytest.mark.parametrize("alpha", [0.0, 0.002])
+@pytest.mark.parametrize("data", [one_feature, binary_features])
+def test_stopped_search_certifies_a_lower_bound_of_the_optimum(data, alpha, complexity):
+    # Stopped at any point (the limits below fall at various stages of the search, and on a
+    # slower machine earlier ones), the bound never passes the optimum; and it is no constant:
+    # with one feature, the stopped root's bound comes from its interrupted subtrees.
+    X, y = data()
+    params = dict(max_depth=4, splitter="exhaustive", full_front=False, alpha=alpha,
+                  complexity=complexity)
+    full = DPDTreeClassifier(**params).fit(X, y)
+    assert full.is_optimal_ and full.lower_bound_ == full.objective_
+    optimum = full.objective_
+    bounds = []
+    for n_jobs in (1, 2):
+        for time_limit in (0.001, 0.005, 0.02, 0.06):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                clf = DPDTreeClassifier(**params, time_limit=time_limit, n_jobs=n_jobs).fit(X, y)
+            assert clf.lower_bound_ <= optimum + 1e-12
+            assert clf.objective_ >= optimum - 1e-12
+            assert clf.objective_ == pytest.approx(
+                objective(clf, X, y, None, alpha, complexity), abs=1e-12)
+            if clf.is_optimal_:
+                assert clf.lower_bound_ == clf.objective_
+            bounds.append(clf.lower_bound_)
+    assert max(bounds) > 0.0
+
+
+def test_lower_bound_is_nan_without_a_certificate():
+    X, y = medium(0)
+    assert np.isnan(DPDTreeClassifier(max_depth=2).fit(X, y).lower_bound_)
+    exhaustive = DPDTreeClassifier(max_depth=2, splitter="exhaustive").fit(X, y)
+    assert exhaustive.is_optimal_
+    for alpha in (0.0, 0.01, 0.05):
+        exhaustive.set_params(alpha=alpha)
+        row = exhaustive.pareto_front_[exhaustive._front_index(alpha)]
+        assert exhaustive.lower_bound_ == exhaustive.objective_ == pytest.approx(
+            row["train_loss"] + alpha * row["complexity"])
 
 
 def test_changing_alpha_needs_a_refit():

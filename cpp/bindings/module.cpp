@@ -193,6 +193,7 @@ nb::dict result_dict(dpdt::FitResult&& result, size_t value_dim, dpdt::RootPlan:
     nb::dict out;
     out["stats"] = stats;
     out["root_tasks"] = result.root_tasks;
+    out["lower_bound"] = result.lower_bound;
     if (mode == dpdt::RootPlan::Mode::Solve) {
         nb::list solutions;
         for (const std::string& bytes : result.solutions) solutions.append(nb::bytes(bytes.data(), bytes.size()));

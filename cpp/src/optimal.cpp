@@ -70,6 +70,11 @@ struct Outcome {
     double value = kInf;
     bool found = false;
     Shape shape;
+    // Set by a search that stopped before its end (time limit, interrupt) or gave up (a futile
+    // root task): a lower bound of the state's optimum, which `value` then need not be.
+    double cut_short_lower = std::numeric_limits<double>::quiet_NaN();
+    // A lower bound of the state's optimum, whether or not the search ran to its end.
+    double lower() const { return std::isnan(cut_short_lower) ? value : cut_short_lower; }
 };
 
 Shape leaf_shape() { return Shape{ShapeNode{}}; }
@@ -146,6 +151,13 @@ double interval_bound(double la, double ra, double lb, double rb, double w, doub
     const double x1 = std::clamp(w - (lb - la) / kappa, 0.0, w);
     const double x2 = std::clamp((ra - rb) / kappa, 0.0, w);
     return std::min(std::min(at(0.0), at(w)), std::min(at(x1), at(x2)));
+}
+
+// A lower bound of every split's value (any feature, any threshold) on a set of weight w whose
+// optimum one level shallower is at least `shallower`, of split cost `cost`: its children's
+// bounds at the virtual cuts over the whole range of left weights.
+double any_split_bound(double shallower, double w, double kappa, double cost) {
+    return cost + interval_bound(0.0, shallower, shallower, 0.0, w, kappa);
 }
 
 // Best trees of depth <= 1 of recently solved sample sets. The same set recurs: two half-spaces
@@ -902,9 +914,12 @@ class Search {
         double upper = std::min(ub, best.value);
         double lower = best.value;   // of every tree's value, from the leaf and the split bounds
         const double cost = split_cost(w_state);
+        // `lower` bounds every candidate tried (or skipped by its bound); once stopped, the
+        // candidates never tried are bounded where the search stops.
         auto finish = [&]() {
             best.found = best.value < ub;
             if (!best.found) best.value = std::max(known_lower, std::min(lower, best.value));
+            if (stopped()) best.cut_short_lower = std::max(known_lower, std::min(lower, best.value));
             return best;
         };
         if (upper <= cost) lower = std::min(lower, cost);   // no split can beat the bound
@@ -924,9 +939,13 @@ class Search {
             best.shape = shallower->shape;
         }
         // Stopped, the shallower chain still ran, so a stopped state keeps its best shallower tree.
-        if (stopped()) return finish();
+        if (stopped()) {
+            lower = std::min(lower, any_split_bound(shallower->lower(), w_state, kappa(depth - 1), cost));
+            return finish();
+        }
         // A lower bound of the optimum at depth - 1: the children's values at the virtual cuts.
-        const double edge = shallower->value;
+        // (lower() is value unless the search stopped: then only `lower` reads bounds.)
+        const double edge = shallower->lower();
         const double kap = kappa(depth - 1);
         if (l.set_only) {
             // Binary features, the state a set: each feature's one threshold, in the order of the
@@ -951,10 +970,10 @@ class Search {
                 const double bound_first = upper - cost - lo[1 - first];
                 if (lo[first] < bound_first && !stopped()) {
                     Outcome one = set_child(lv, f, first, depth - 1, bound_first);
-                    lo[first] = std::max(lo[first], one.value);
+                    lo[first] = std::max(lo[first], one.lower());
                     if (one.found) {
                         Outcome other = set_child(lv, f, 1 - first, depth - 1, upper - cost - one.value);
-                        lo[1 - first] = std::max(lo[1 - first], other.value);
+                        lo[1 - first] = std::max(lo[1 - first], other.lower());
                         if (other.found) {
                             const Outcome& left = first == 0 ? one : other;
                             const Outcome& right = first == 0 ? other : one;
@@ -1004,11 +1023,11 @@ class Search {
             const double bound_first = upper - cost - lo[1 - first];
             if (lo[first] < bound_first && !stopped()) {
                 Outcome one = child(lv, f, lo_pos[first], hi_pos[first], depth - 1, bound_first);
-                lo[first] = std::max(lo[first], one.value);
+                lo[first] = std::max(lo[first], one.lower());
                 if (one.found) {
                     Outcome other = child(lv, f, lo_pos[1 - first], hi_pos[1 - first], depth - 1,
                                           upper - cost - one.value);
-                    lo[1 - first] = std::max(lo[1 - first], other.value);
+                    lo[1 - first] = std::max(lo[1 - first], other.lower());
                     if (other.found) {
                         const Outcome& left = first == 0 ? one : other;
                         const Outcome& right = first == 0 ? other : one;
@@ -1036,7 +1055,12 @@ class Search {
             const double bar = root->bar();
             return best.value >= bar && bound + cost >= bar;
         };
-        Outcome abandoned;   // not found; its value (kInf) is no bound the fit reads
+        // Not found; its value (kInf) is no bound the fit reads, but its search's is.
+        auto abandon = [&](double bound) {
+            Outcome abandoned;
+            abandoned.cut_short_lower = std::min(std::min(lower, best.value), bound + cost);
+            return abandoned;
+        };
 
         // Each feature's first cut is CART's split (find_cuts' seed): a good incumbent early.
         // Best score first, so the incumbent drops early.
@@ -1044,8 +1068,8 @@ class Search {
         for (const Seed& s : seeds) {
             const Interval whole{0.0, s.f, -1, l.n_cuts[s.f], 0.0, edge, edge, 0.0};
             // (A root task has one seed, so the whole interval is all it can still find.)
-            if (futile(interval_bound(0.0, edge, edge, 0.0, prefix(s.f, l.n_cuts[s.f]) - prefix(s.f, -1), kap)))
-                return abandoned;
+            const double whole_bound = interval_bound(0.0, edge, edge, 0.0, prefix(s.f, l.n_cuts[s.f]) - prefix(s.f, -1), kap);
+            if (futile(whole_bound)) return abandon(whole_bound);
             split_interval(whole, evaluate(whole, s.cut));
         }
         while (!queue.empty() && !stopped()) {
@@ -1055,9 +1079,10 @@ class Search {
                 lower = std::min(lower, iv.bound + cost);
                 break;
             }
-            if (futile(iv.bound)) return abandoned;   // the queue's lowest bound: it bounds the rest
+            if (futile(iv.bound)) return abandon(iv.bound);   // the queue's lowest bound: it bounds the rest
             split_interval(iv, evaluate(iv, iv.a + (iv.b - iv.a) / 2));
         }
+        if (!queue.empty()) lower = std::min(lower, queue.top().bound + cost);   // stopped
         return finish();
     }
 
@@ -1240,6 +1265,7 @@ class Search {
         auto finish = [&]() {
             best.found = best.value < ub;
             if (!best.found) best.value = std::min(lower, best.value);
+            if (stopped()) best.cut_short_lower = std::min(lower, best.value);
             return best;
         };
         const DepthTwo& two = depth_two(lv, cw, w_state);
@@ -1248,7 +1274,10 @@ class Search {
             best.value = upper = edge;
             best.shape = stump_shape(two.edge_feature);
         }
-        if (stopped()) return finish();
+        if (stopped()) {
+            lower = std::min(lower, any_split_bound(edge, w_state, kappa(1), cost));
+            return finish();
+        }
         const double kap = kappa(1);
         for (const DepthTwo::Row& row : two.rows) {
             ++stats.candidates;
@@ -1471,9 +1500,10 @@ void check_bounded(const Dataset& data, const Params& params, double alpha) {
 }
 
 // The best tree found on the run loop's workers, each with a search (its scratch and memo) kept
-// from task to task; `stats` sums the searches'.
+// from task to task; `stats` sums the searches'. When the clock stops the search, `lower_bound`
+// is set to a lower bound of the optimum (in weight units).
 Shape search_optimal(const Dataset& data, const Classification& objective, const Params& params, double alpha,
-                     double total, RunLoop& loop, FitStats& stats) {
+                     double total, RunLoop& loop, FitStats& stats, double& lower_bound) {
     const int depth = params.max_depth;
     std::atomic<int64_t> states_seen{0}, tasks_done{0};
     std::vector<std::unique_ptr<Search>> searches(loop.n_workers());
@@ -1494,6 +1524,7 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
     // limit's cut (dpdt/run_loop.hpp) leaves the root a leaf if it comes before CART's tree, and
     // the root features unsearched if before the shallower optimum.
     Outcome incumbent, shallow;
+    bool shallow_ran = false;
     auto first = [&](int w) {
         try {
             incumbent = search(w).greedy_root(depth);
@@ -1505,6 +1536,7 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
         } catch (const Cut&) {
             return int64_t{0};
         }
+        shallow_ran = true;
         tasks_done.fetch_add(1);
         if (shallow.found) incumbent = shallow;
         return static_cast<int64_t>(depth >= 2 ? data.p : 0);
@@ -1519,6 +1551,7 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
     // so that the bound drops early.
     std::vector<RootTask> roots(static_cast<size_t>(depth >= 2 ? data.p : 0));
     std::vector<Outcome> searched(roots.size());
+    std::vector<char> ran(roots.size(), 0);   // whether searched[f] is its task's outcome
     // Each feature's found value, for the later features' RootTask::bar: the tree kept is the
     // same whichever of them a thread has seen.
     std::vector<std::atomic<double>> found_value(roots.size());
@@ -1557,6 +1590,7 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
         }
         roots[f] = RootTask{f, &shallow, incumbent.value, found_value.data()};
         searched[f] = search(w).solve_root_feature(depth, ub, roots[f]);
+        ran[f] = 1;
         if (searched[f].found) found_value[f].store(searched[f].value);
         if (share && searched[f].found) {
             std::lock_guard<std::mutex> lock(best_mutex);
@@ -1578,6 +1612,22 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
         return tasks;
     };
     loop.run(setup, by_feature, progress);
+
+    if (loop.timed_out()) {
+        // The optimum is the best of the root's leaf and of its splits on each feature: bounded by
+        // that feature's task where it ran, else by what every split has from the optimum one
+        // level shallower (itself bounded where its search ran).
+        std::vector<double> cw(static_cast<size_t>(objective.n_classes), 0.0);
+        for (int32_t i = 0; i < static_cast<int32_t>(data.n); ++i) objective.add(cw.data(), i);
+        lower_bound = leaf_loss(cw.data(), objective.n_classes, total);
+        const double cost = alpha * total;   // a root split's, for either complexity
+        const bool expected = params.complexity == Complexity::ExpectedTests;
+        const double kappa = 1.0 + (expected ? alpha * (depth - 1) : 0.0);
+        const double any_split = any_split_bound(shallow_ran && depth >= 2 ? shallow.lower() : 0.0, total, kappa, cost);
+        if (depth == 1) lower_bound = std::min(lower_bound, shallow_ran ? shallow.lower() : any_split);
+        for (size_t f = 0; f < searched.size(); ++f)
+            lower_bound = std::min(lower_bound, ran[f] ? searched[f].lower() : any_split);
+    }
 
     Outcome best = std::move(incumbent);
     for (Outcome& o : searched)
@@ -1620,9 +1670,14 @@ FitResult fit_optimal(const Dataset& data, const Classification& objective, cons
     double total = 0.0;
     for (int64_t i = 0; i < data.n; ++i) total += objective.w[i];
     FitResult result;
-    const Shape best = search_optimal(data, objective, params, alpha, total, loop, result.stats);
+    double lower_bound = 0.0;
+    const Shape best = search_optimal(data, objective, params, alpha, total, loop, result.stats, lower_bound);
     result.stats.complete = !loop.timed_out();
     result.front.push_back(front_row(data, objective, params, alpha, total, best));
+    const FrontTree& found = result.front.back();
+    const double found_value = found.loss + alpha * found.complexity;
+    // (Bounds and values are summed in different orders: the last bit may differ.)
+    result.lower_bound = result.stats.complete ? found_value : std::min(lower_bound / total, found_value);
     result.stats.seconds = loop.seconds();
     return result;
 }

@@ -219,9 +219,13 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         self.stats_["estimated_bytes"] = plan.estimated_bytes
         complete = self.stats_.pop("complete")
         self.is_optimal_ = complete and set(plan.splitters) == {"exhaustive"}
+        # What the bounded search proved of the optimum when stopped (NaN from the front's search).
+        self._proven_lower_bound = float(result["lower_bound"])
         if not complete:
+            proven = ("" if np.isnan(self._proven_lower_bound) else
+                      f"; the optimal objective is at least {self._proven_lower_bound:.6g}")
             warnings.warn(f"time_limit={self.time_limit} s expired: the tree is the best among the "
-                          "candidates explored so far", ConvergenceWarning, stacklevel=4)
+                          f"candidates explored so far{proven}", ConvergenceWarning, stacklevel=4)
         self._fitted_max_complexity = self.max_complexity
         self._keep_selectable_rows()
         if not self.full_front and not plan.bounded:
@@ -242,6 +246,8 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
                        and front.ndim == 1 and len(front) >= 1 and isinstance(trees, list)
                        and len(trees) == len(front) and all(isinstance(t, Tree) for t in trees),
                        f"{where}: pareto_front_ and trees_ do not match")
+        bound = getattr(self, "_proven_lower_bound", 0.0)
+        decoder.expect(isinstance(bound, float), f"{where}: _proven_lower_bound is not a float")
         for name in ("_front_impurity", "_front_n_splits"):
             value = getattr(self, name, None)
             decoder.expect(isinstance(value, np.ndarray) and value.shape == front.shape
@@ -421,6 +427,11 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
     @property
     def tree_(self):
         """The tree of :attr:`pareto_front_` for the current ``alpha`` and ``max_complexity``."""
+        row = self._current_row()   # checks that the estimator is fitted first
+        return self.trees_[row]
+
+    def _current_row(self):
+        """Return the row of :attr:`pareto_front_` for the current parameters."""
         check_is_fitted(self)
         # Models saved before max_complexity existed were fitted without a budget.
         fitted = (self.pareto_front_["alpha_min"][0],
@@ -435,7 +446,22 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
             {name: self._parameter_constraints[name] for name in ("alpha", "max_complexity")},
             {"alpha": self.alpha, "max_complexity": self.max_complexity},
             caller_name=type(self).__name__)
-        return self.trees_[self._front_index(self.alpha, self.max_complexity)]
+        return self._front_index(self.alpha, self.max_complexity)
+
+    @property
+    def objective_(self):
+        """The objective of :attr:`tree_`: ``train_loss + alpha * complexity``."""
+        row = self.pareto_front_[self._current_row()]
+        with np.errstate(over="ignore"):
+            return float(row["train_loss"] + self.alpha * row["complexity"])
+
+    @property
+    def lower_bound_(self):
+        """A certified lower bound of the best objective any tree can reach; see Attributes."""
+        check_is_fitted(self)
+        if self.is_optimal_:
+            return self.objective_
+        return getattr(self, "_proven_lower_bound", float("nan"))
 
     def _validate_X_predict(self, X):
         check_is_fitted(self)
@@ -543,6 +569,15 @@ class DPDTreeClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTree):
         True when the tree is certified optimal: every depth used ``splitter="exhaustive"`` and
         the search completed within ``time_limit``. With ``full_front=False`` the certificate
         is for the fitted ``alpha``.
+    objective_ : float
+        ``train_loss + alpha * complexity`` of :attr:`tree_`: what the fit minimises.
+    lower_bound_ : float
+        A certified lower bound of the least objective any tree of depth at most ``max_depth``
+        (and within ``max_complexity``) reaches: :attr:`objective_` when :attr:`is_optimal_`.
+        With ``splitter="exhaustive", full_front=False`` stopped by ``time_limit``, the bound
+        the search proved, so that ``objective_ - lower_bound_`` bounds how far the tree is
+        from optimal. NaN when nothing is proven (other splitters, or the front's search
+        stopped).
 
     Examples
     --------
@@ -692,6 +727,15 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         Search statistics, as for :class:`DPDTreeClassifier`.
     is_optimal_ : bool
         True when every depth used ``splitter="exhaustive"`` and the search completed.
+    objective_ : float
+        ``train_loss + alpha * complexity`` of :attr:`tree_`: what the fit minimises.
+    lower_bound_ : float
+        A certified lower bound of the least objective any tree of depth at most ``max_depth``
+        (and within ``max_complexity``) reaches: :attr:`objective_` when :attr:`is_optimal_`.
+        With ``splitter="exhaustive", full_front=False`` stopped by ``time_limit``, the bound
+        the search proved, so that ``objective_ - lower_bound_`` bounds how far the tree is
+        from optimal. NaN when nothing is proven (other splitters, or the front's search
+        stopped).
 
     Examples
     --------

@@ -3,6 +3,7 @@
 // (subset of the training samples, depth) of the tree-building MDP.
 #pragma once
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -57,6 +58,9 @@ struct RootPlan {
 struct FitResult {
     std::vector<FrontTree> front;   // by increasing alpha: front[0] is optimal at alpha = 0
     FitStats stats;
+    // The bounded search (fit_optimal): a lower bound of the optimal objective (loss + alpha *
+    // complexity, per unit weight), the found tree's objective when complete; NaN elsewhere.
+    double lower_bound = std::numeric_limits<double>::quiet_NaN();
     int64_t root_tasks = 0;               // Count: the number of tasks
     std::vector<std::string> solutions;   // Solve: one per requested task
 };
