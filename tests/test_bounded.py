@@ -1,6 +1,6 @@
 """The branch and bound of ``splitter="exhaustive", full_front=False`` against ground truth.
 
-- the Bellman recursion over every threshold (tests/_bruteforce.py) on small data, depths 1-3,
+- the Bellman recursion over every threshold (tests/_bruteforce.py) on small data, depths 1-4,
   both complexities, several alphas, weights and three classes;
 - the dynamic programme's exhaustive front, whose row at alpha it must match, on larger data;
 - the proven optimal depth-3 accuracy of a bundled dataset (Quant-BnB's);
@@ -45,7 +45,7 @@ def objective(clf, X, y, w, alpha, complexity):
 
 
 @pytest.mark.parametrize("complexity", COMPLEXITIES)
-@pytest.mark.parametrize("depth", [1, 2, 3])
+@pytest.mark.parametrize("depth", [1, 2, 3, 4])
 @pytest.mark.parametrize("seed", range(12))
 def test_bounded_search_reaches_the_recursions_optimum(seed, depth, complexity):
     X, y, w = small(seed)
