@@ -35,6 +35,7 @@
 #include "dpdt/optimal.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <limits>
@@ -297,12 +298,109 @@ struct RootTask {
     }
 };
 
+// The solved states when every feature is binary, by sample set and depth: the
+// state's optimum and tree, or a lower bound of its value. Such a state's search tries each
+// feature's one threshold in an order fixed by the set (CART's score), after the leaf and
+// the tree one level shallower, and keeps a candidate only when strictly better. Every bound
+// it reads (whatever ub, whatever the cache held) is a true lower bound, so it never skips
+// the first candidate that reaches the optimum, and nothing after that one replaces it: the
+// tree found is that first one, a function of the set and the depth alone (by induction, as
+// the children's trees are). An entry therefore answers any later visit under any ub (found
+// iff its optimum is below ub; else the optimum, or the bound, is the lower bound returned)
+// without changing a tree; and trees do not depend on which thread cached what, so the threads
+// share one cache (SolvedStates).
+// That holds when every value compared is exact: sums of weights (exact_weight_exponent) and
+// alpha = 0. With alpha > 0 the products alpha * weight round, two trees of the same value
+// can compare unequal, and which one the search keeps would depend on ub: no cache then.
+struct StateKey {
+    uint64_t a, b;
+    int32_t m, depth;
+    bool operator==(const StateKey& o) const { return a == o.a && b == o.b && m == o.m && depth == o.depth; }
+};
+struct StateKeyHash {
+    size_t operator()(const StateKey& k) const {
+        return static_cast<size_t>(k.a + 0x9e3779b97f4a7c15ULL * static_cast<uint64_t>(k.depth));
+    }
+};
+struct Solved {
+    double value;   // the optimum if exact, else a lower bound
+    bool exact;
+    Shape shape;    // the optimal tree if exact
+};
+
+// The fit's budget for its caches of solved states (Params::max_state_bytes, or 1 GB without
+// one), at least 4 MB a thread.
+double cache_bytes(const Params& params) {
+    const double budget = params.max_state_bytes > 0 ? static_cast<double>(params.max_state_bytes) : 1e9;
+    return std::max(4e6 * std::max(1, params.n_threads), budget);
+}
+
+// The solved states of every thread's search, in shards, each under its own lock and with its
+// share of the budget (full, a shard starts afresh).
+class SolvedStates {
+  public:
+    explicit SolvedStates(double bytes) : shard_capacity_(static_cast<size_t>(bytes) / kShards) {}
+
+    // Whether key's entry settles a search under ub (exact, or a bound >= ub): then `out` is its
+    // outcome; else an entry's bound raises `known_lower`.
+    bool settles(const StateKey& key, double ub, Outcome& out, double& known_lower) {
+        Shard& shard = shard_of(key);
+        std::lock_guard<std::mutex> lock(shard.mutex);
+        auto it = shard.map.find(key);
+        if (it == shard.map.end()) return false;
+        const Solved& s = it->second;
+        if (s.exact || s.value >= ub) {
+            out.value = s.value;
+            out.found = s.exact && s.value < ub;
+            if (out.found) out.shape = s.shape;
+            return true;
+        }
+        known_lower = std::max(known_lower, s.value);
+        return false;
+    }
+
+    // What a completed search of `key` established.
+    void remember(const StateKey& key, const Outcome& out) {
+        Shard& shard = shard_of(key);
+        std::lock_guard<std::mutex> lock(shard.mutex);
+        auto it = shard.map.find(key);
+        if (it != shard.map.end()) {
+            if (out.found) {
+                it->second = Solved{out.value, true, out.shape};
+            } else if (!it->second.exact) {
+                it->second.value = std::max(it->second.value, out.value);
+            }
+            return;
+        }
+        const size_t bytes = kEntryBytes + (out.found ? out.shape.size() * sizeof(ShapeNode) : 0);
+        if (shard.bytes + bytes > shard_capacity_) {
+            shard.map.clear();
+            shard.bytes = 0;
+        }
+        shard.bytes += bytes;
+        shard.map.emplace(key, out.found ? Solved{out.value, true, out.shape} : Solved{out.value, false, {}});
+    }
+
+  private:
+    // An entry's key, value and node in the map, with the allocator's overhead, roughly.
+    static constexpr size_t kEntryBytes = sizeof(StateKey) + sizeof(Solved) + 48;
+    static constexpr size_t kShards = 64;
+    struct Shard {
+        std::mutex mutex;
+        std::unordered_map<StateKey, Solved, StateKeyHash> map;
+        size_t bytes = 0;
+    };
+    Shard& shard_of(const StateKey& key) { return shards_[key.b % kShards]; }
+    const size_t shard_capacity_;
+    std::array<Shard, kShards> shards_;
+};
+
 class Search {
   public:
     Search(const Dataset& data, const Classification& obj, const Params& params, double alpha, double total,
-           const RunLoop& loop, std::atomic<int64_t>& states_seen)
+           const RunLoop& loop, std::atomic<int64_t>& states_seen, SolvedStates& solved)
         : data_(data), obj_(obj), alpha_(alpha), total_(total),
-          expected_(params.complexity == Complexity::ExpectedTests), loop_(loop), states_seen_(states_seen),
+          expected_(params.complexity == Complexity::ExpectedTests), loop_(loop), states_seen_(states_seen), solved_(solved),
           levels_(static_cast<size_t>(params.max_depth) + 1), memo_(data.n), class_w_(obj.n_classes) {
         for (Level& l : levels_) l.rank.assign(static_cast<size_t>(data.n), 0);
         mixes_.resize(static_cast<size_t>(2 * data.n));
@@ -336,11 +434,10 @@ class Search {
             if (!pairs_->usable()) pairs_.reset();
         }
         caches_states_ = pairs_ != nullptr && alpha_ == 0.0;
-        // This thread's share of the budget for solved states, split between the two caches
-        // when both serve.
-        const double share = cache_bytes(params);
+        // This thread's share of the budget: its depth-two cache's, with half of it for the
+        // solved states when they are cached (SolvedStates, shared).
+        const double share = cache_bytes(params) / std::max(1, params.n_threads);
         depth_two_capacity_ = depth_two_capacity(caches_states_ ? share / 2 : share);
-        solved_capacity_ = caches_states_ ? static_cast<size_t>(share / 2) : 0;
         if (caches_states_) {
             sample_words_ = (data.n + 63) / 64;
             upper_bits_.assign(static_cast<size_t>(data.p * sample_words_), 0);
@@ -884,18 +981,19 @@ class Search {
         }
         const StateKey key{l.hash.a, l.hash.b, m, depth};
         double known_lower = 0.0;
-        if (auto it = solved_.find(key); it != solved_.end()) {
-            ++stats.cache_hits;
-            const Solved& s = it->second;
-            if (s.exact || s.value >= ub) return solved_outcome(s, ub);
-            known_lower = s.value;
+        {
+            Outcome settled;
+            if (solved_.settles(key, ub, settled, known_lower)) {
+                ++stats.cache_hits;
+                return settled;
+            }
         }
         // A state of depth two is solved whatever ub: its candidates come from its DepthTwo at
         // the same cost, and an exact entry answers every later visit.
         Outcome out = search_state(lv, depth, depth == 2 ? kInf : ub, nullptr, nullptr, cw.data(), w_state,
                                    known_lower);
         if (!stopped()) {
-            remember(key, out);
+            solved_.remember(key, out);
             if (l.set_only) archive(l, depth, out.value);
         }
         if (out.found && !(out.value < ub)) out.found = false;
@@ -1171,12 +1269,6 @@ class Search {
     struct SetKeyHash {
         size_t operator()(const SetKey& k) const { return static_cast<size_t>(k.a); }
     };
-    // A thread's share of the fit's budget for solved states (Params::max_state_bytes, or 1 GB
-    // without one), at least 4 MB.
-    static double cache_bytes(const Params& params) {
-        const double budget = params.max_state_bytes > 0 ? static_cast<double>(params.max_state_bytes) : 1e9;
-        return std::max(4e6, budget / std::max(1, params.n_threads));
-    }
     // Rows the cache of depth-two states holds in `bytes`, counted twice for the map's own
     // memory, within [2^15, 2^23] rows (1.3 MB to 335 MB).
     static size_t depth_two_capacity(double bytes) {
@@ -1301,62 +1393,6 @@ class Search {
         return finish();
     }
 
-    // The cache of solved states when every feature is binary, by sample set and depth: the
-    // state's optimum and tree, or a lower bound of its value. Such a state's search tries each
-    // feature's one threshold in an order fixed by the set (CART's score), after the leaf and
-    // the tree one level shallower, and keeps a candidate only when strictly better. Every bound
-    // it reads (whatever ub, whatever the cache held) is a true lower bound, so it never skips
-    // the first candidate that reaches the optimum, and nothing after that one replaces it: the
-    // tree found is that first one, a function of the set and the depth alone (by induction, as
-    // the children's trees are). An entry therefore answers any later visit under any ub (found
-    // iff its optimum is below ub; else the optimum, or the bound, is the lower bound returned)
-    // without changing a tree; and trees do not depend on which thread cached what.
-    // That holds when every value compared is exact: sums of weights (exact_weight_exponent) and
-    // alpha = 0. With alpha > 0 the products alpha * weight round, two trees of the same value
-    // can compare unequal, and which one the search keeps would depend on ub: no cache then.
-    struct StateKey {
-        uint64_t a, b;
-        int32_t m, depth;
-        bool operator==(const StateKey& o) const { return a == o.a && b == o.b && m == o.m && depth == o.depth; }
-    };
-    struct StateKeyHash {
-        size_t operator()(const StateKey& k) const {
-            return static_cast<size_t>(k.a + 0x9e3779b97f4a7c15ULL * static_cast<uint64_t>(k.depth));
-        }
-    };
-    struct Solved {
-        double value;   // the optimum if exact, else a lower bound
-        bool exact;
-        Shape shape;    // the optimal tree if exact
-    };
-
-    static Outcome solved_outcome(const Solved& s, double ub) {
-        Outcome out;
-        out.value = s.value;
-        out.found = s.exact && s.value < ub;
-        if (out.found) out.shape = s.shape;
-        return out;
-    }
-
-    // What a completed search of `key` established. Full, the cache starts afresh (as depth_two's).
-    void remember(const StateKey& key, const Outcome& out) {
-        auto it = solved_.find(key);
-        if (it != solved_.end()) {
-            if (out.found) {
-                it->second = Solved{out.value, true, out.shape};
-            } else if (!it->second.exact) {
-                it->second.value = std::max(it->second.value, out.value);
-            }
-            return;
-        }
-        const size_t bytes = kSolvedEntryBytes + (out.found ? out.shape.size() * sizeof(ShapeNode) : 0);
-        if (solved_bytes_ + bytes > solved_capacity_) {
-            solved_.clear();
-            solved_bytes_ = 0;
-        }
-        solved_bytes_ += bytes;
-        solved_.emplace(key, out.found ? Solved{out.value, true, out.shape} : Solved{out.value, false, {}});
-    }
     // MurTree's similarity bound: a set D' solved at a depth bounds any set D at that depth, as
     // v(D) >= v(D intersect D') >= v(D') - w(D' \ D) (the facts at the top of the file, kappa = 1
     // with alpha = 0). Each depth keeps its last few solved sets (values exact or lower bounds):
@@ -1390,15 +1426,13 @@ class Search {
         return {left, right};
     }
 
-    // An entry's key, value and node in the map, with the allocator's overhead, roughly.
-    static constexpr size_t kSolvedEntryBytes = sizeof(StateKey) + sizeof(Solved) + 48;
-
     const Dataset& data_;
     const Classification& obj_;
     const double alpha_, total_;
     const bool expected_;
     const RunLoop& loop_;
     std::atomic<int64_t>& states_seen_;   // every thread's states, for progress reports
+    SolvedStates& solved_;                // every thread's (used when caches_states_)
     std::vector<Level> levels_;
     DepthOneMemo memo_;
     std::vector<uint64_t> mixes_;   // mix_a(i), mix_b(i) of every sample i (set_hash)
@@ -1409,8 +1443,6 @@ class Search {
     std::unique_ptr<PairCounts> pairs_;   // when every feature is binary (see depth_two_binary)
     std::unordered_map<SetKey, DepthTwo, SetKeyHash> depth_two_;   // a pure cache, as the memo
     size_t depth_two_rows_ = 0, depth_two_capacity_ = 0;
-    std::unordered_map<StateKey, Solved, StateKeyHash> solved_;
-    size_t solved_bytes_ = 0, solved_capacity_ = 0;   // in bytes, roughly (kSolvedEntryBytes)
     bool caches_states_ = false;
     int64_t sample_words_ = 0;
     std::vector<uint64_t> upper_bits_;   // p x sample_words_: the samples at each feature's upper value
@@ -1507,8 +1539,10 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
     const int depth = params.max_depth;
     std::atomic<int64_t> states_seen{0}, tasks_done{0};
     std::vector<std::unique_ptr<Search>> searches(loop.n_workers());
+    SolvedStates solved(cache_bytes(params) / 2);
     auto search = [&](int w) -> Search& {
-        if (!searches[w]) searches[w] = std::make_unique<Search>(data, objective, params, alpha, total, loop, states_seen);
+        if (!searches[w])
+            searches[w] = std::make_unique<Search>(data, objective, params, alpha, total, loop, states_seen, solved);
         return *searches[w];
     };
     auto progress = [&] {
