@@ -335,72 +335,128 @@ double cache_bytes(const Params& params) {
     return std::max(4e6 * std::max(1, params.n_threads), budget);
 }
 
-// The solved states of every thread's search, in shards, each under its own lock and with its
-// share of the budget (full, a shard starts afresh).
+// A cache the threads share, for entries that do not depend on the thread that wrote them: in
+// shards, each under its own lock with its share of a capacity (in the units of insert's
+// `size`); a full shard starts afresh, as the entries that recur are mostly recent ones.
+template <class Key, class Value, class Hash>
+class SharedCache {
+  public:
+    explicit SharedCache(double capacity) : shard_capacity_(std::max(1.0, capacity / kShards)) {}
+
+    // read(entry or nullptr), under the shard's lock.
+    template <class Read>
+    auto find(const Key& key, Read&& read) {
+        Shard& shard = shard_of(key);
+        std::lock_guard<std::mutex> lock(shard.mutex);
+        auto it = shard.map.find(key);
+        return read(it == shard.map.end() ? nullptr : &it->second);
+    }
+    // merge(entry) if key has one, else `value` inserted.
+    template <class Merge>
+    void insert(const Key& key, Value&& value, double size, Merge&& merge) {
+        Shard& shard = shard_of(key);
+        std::lock_guard<std::mutex> lock(shard.mutex);
+        if (auto it = shard.map.find(key); it != shard.map.end()) {
+            merge(it->second);
+            return;
+        }
+        if (shard.size + size > shard_capacity_) {
+            shard.map.clear();
+            shard.size = 0.0;
+        }
+        shard.size += size;
+        shard.map.emplace(key, std::move(value));
+    }
+
+  private:
+    static constexpr size_t kShards = 64;
+    struct Shard {
+        std::mutex mutex;
+        std::unordered_map<Key, Value, Hash> map;
+        double size = 0.0;
+    };
+    Shard& shard_of(const Key& key) { return shards_[(Hash()(key) * 0x9e3779b97f4a7c15ULL) >> 58]; }
+    const double shard_capacity_;
+    std::array<Shard, kShards> shards_;
+};
+static_assert(64 == 1 << (64 - 58), "shard_of takes the hash's top bits");
+
+// The solved states of every thread's search (used when the search caches_states_).
 class SolvedStates {
   public:
-    explicit SolvedStates(double bytes) : shard_capacity_(static_cast<size_t>(bytes) / kShards) {}
+    explicit SolvedStates(double bytes) : cache_(bytes) {}
 
     // Whether key's entry settles a search under ub (exact, or a bound >= ub): then `out` is its
     // outcome; else an entry's bound raises `known_lower`.
     bool settles(const StateKey& key, double ub, Outcome& out, double& known_lower) {
-        Shard& shard = shard_of(key);
-        std::lock_guard<std::mutex> lock(shard.mutex);
-        auto it = shard.map.find(key);
-        if (it == shard.map.end()) return false;
-        const Solved& s = it->second;
-        if (s.exact || s.value >= ub) {
-            out.value = s.value;
-            out.found = s.exact && s.value < ub;
-            if (out.found) out.shape = s.shape;
-            return true;
-        }
-        known_lower = std::max(known_lower, s.value);
-        return false;
+        return cache_.find(key, [&](const Solved* s) {
+            if (s == nullptr) return false;
+            if (s->exact || s->value >= ub) {
+                out.value = s->value;
+                out.found = s->exact && s->value < ub;
+                if (out.found) out.shape = s->shape;
+                return true;
+            }
+            known_lower = std::max(known_lower, s->value);
+            return false;
+        });
     }
 
     // What a completed search of `key` established.
     void remember(const StateKey& key, const Outcome& out) {
-        Shard& shard = shard_of(key);
-        std::lock_guard<std::mutex> lock(shard.mutex);
-        auto it = shard.map.find(key);
-        if (it != shard.map.end()) {
+        const double bytes = kEntryBytes + (out.found ? out.shape.size() * sizeof(ShapeNode) : 0);
+        Solved solved = out.found ? Solved{out.value, true, out.shape} : Solved{out.value, false, {}};
+        cache_.insert(key, std::move(solved), bytes, [&](Solved& s) {
             if (out.found) {
-                it->second = Solved{out.value, true, out.shape};
-            } else if (!it->second.exact) {
-                it->second.value = std::max(it->second.value, out.value);
+                s = Solved{out.value, true, out.shape};
+            } else if (!s.exact) {
+                s.value = std::max(s.value, out.value);
             }
-            return;
-        }
-        const size_t bytes = kEntryBytes + (out.found ? out.shape.size() * sizeof(ShapeNode) : 0);
-        if (shard.bytes + bytes > shard_capacity_) {
-            shard.map.clear();
-            shard.bytes = 0;
-        }
-        shard.bytes += bytes;
-        shard.map.emplace(key, out.found ? Solved{out.value, true, out.shape} : Solved{out.value, false, {}});
+        });
     }
 
   private:
     // An entry's key, value and node in the map, with the allocator's overhead, roughly.
     static constexpr size_t kEntryBytes = sizeof(StateKey) + sizeof(Solved) + 48;
-    static constexpr size_t kShards = 64;
-    struct Shard {
-        std::mutex mutex;
-        std::unordered_map<StateKey, Solved, StateKeyHash> map;
-        size_t bytes = 0;
-    };
-    Shard& shard_of(const StateKey& key) { return shards_[key.b % kShards]; }
-    const size_t shard_capacity_;
-    std::array<Shard, kShards> shards_;
+    SharedCache<StateKey, Solved, StateKeyHash> cache_;
 };
+
+// What solve() at depth 2 reads of a state when every feature is binary: its best stump
+// (`edge`) and, for each feature in solve()'s order (CART's score first), the weight left of its
+// one threshold and the best stumps of the two sides. A function of the sample set alone, so the
+// threads share one cache of them (DepthTwoCache).
+struct DepthTwo {
+    struct Row {
+        int32_t f, left_feature, right_feature;
+        double w_left, left, right;
+    };
+    double edge = 0.0;
+    int32_t edge_feature = -1;
+    std::vector<Row> rows;
+};
+struct SetKey {
+    uint64_t a, b;
+    int32_t m;
+    bool operator==(const SetKey& o) const { return a == o.a && b == o.b && m == o.m; }
+};
+struct SetKeyHash {
+    size_t operator()(const SetKey& k) const { return static_cast<size_t>(k.a); }
+};
+// Rows the cache of depth-two states holds in `bytes`, counted twice for the map's own
+// memory, within [2^15, 2^24] rows (1.3 MB to 670 MB).
+double depth_two_capacity(double bytes) {
+    return std::clamp(bytes / (2.0 * sizeof(DepthTwo::Row)), 32768.0, 16777216.0);
+}
+using DepthTwoCache = SharedCache<SetKey, std::shared_ptr<const DepthTwo>, SetKeyHash>;
 
 class Search {
   public:
     Search(const Dataset& data, const Classification& obj, const Params& params, double alpha, double total,
-           const RunLoop& loop, std::atomic<int64_t>& states_seen, SolvedStates& solved)
+           const RunLoop& loop, std::atomic<int64_t>& states_seen, SolvedStates& solved,
+           DepthTwoCache& depth_twos)
         : data_(data), obj_(obj), alpha_(alpha), total_(total),
           expected_(params.complexity == Complexity::ExpectedTests), loop_(loop), states_seen_(states_seen), solved_(solved),
+          depth_twos_(depth_twos),
           levels_(static_cast<size_t>(params.max_depth) + 1), memo_(data.n), class_w_(obj.n_classes) {
         for (Level& l : levels_) l.rank.assign(static_cast<size_t>(data.n), 0);
         mixes_.resize(static_cast<size_t>(2 * data.n));
@@ -434,10 +490,6 @@ class Search {
             if (!pairs_->usable()) pairs_.reset();
         }
         caches_states_ = pairs_ != nullptr && alpha_ == 0.0;
-        // This thread's share of the budget: its depth-two cache's, with half of it for the
-        // solved states when they are cached (SolvedStates, shared).
-        const double share = cache_bytes(params) / std::max(1, params.n_threads);
-        depth_two_capacity_ = depth_two_capacity(caches_states_ ? share / 2 : share);
         if (caches_states_) {
             sample_words_ = (data.n + 63) / 64;
             upper_bits_.assign(static_cast<size_t>(data.p * sample_words_), 0);
@@ -1049,10 +1101,10 @@ class Search {
             // Binary features, the state a set: each feature's one threshold, in the order of the
             // seeds below (CART's score first), with the weight left of it, is what the state's
             // DepthTwo lists; the search is the one below, whose intervals have no inner cut.
-            // (Copied: the children's own DepthTwo may clear the cache.)
-            std::vector<std::pair<int32_t, double>> cuts;
-            for (const DepthTwo::Row& r : depth_two(lv, cw.data(), w_state).rows) cuts.emplace_back(r.f, r.w_left);
-            for (const auto& [f, w_left] : cuts) {
+            const std::shared_ptr<const DepthTwo> two = depth_two(lv, cw.data(), w_state);
+            for (const DepthTwo::Row& row : two->rows) {
+                const int32_t f = row.f;
+                const double w_left = row.w_left;
                 ++stats.candidates;
                 double lo_left = std::max(0.0, edge - kap * (w_state - w_left));
                 double lo_right = std::max(0.0, edge - kap * w_left);
@@ -1249,46 +1301,20 @@ class Search {
         return split_shape(feature, midpoint(pairs_->lo(feature), pairs_->hi(feature)), leaf_shape(), leaf_shape());
     }
 
-    // What solve() at depth 2 reads of a state when every feature is binary: its best stump
-    // (`edge`) and, for each feature in solve()'s order (CART's score first), the weight left of
-    // its one threshold and the best stumps of the two sides. A function of the sample set alone.
-    struct DepthTwo {
-        struct Row {
-            int32_t f, left_feature, right_feature;
-            double w_left, left, right;
-        };
-        double edge = 0.0;
-        int32_t edge_feature = -1;
-        std::vector<Row> rows;
-    };
-    struct SetKey {
-        uint64_t a, b;
-        int32_t m;
-        bool operator==(const SetKey& o) const { return a == o.a && b == o.b && m == o.m; }
-    };
-    struct SetKeyHash {
-        size_t operator()(const SetKey& k) const { return static_cast<size_t>(k.a); }
-    };
-    // Rows the cache of depth-two states holds in `bytes`, counted twice for the map's own
-    // memory, within [2^15, 2^23] rows (1.3 MB to 335 MB).
-    static size_t depth_two_capacity(double bytes) {
-        return static_cast<size_t>(std::clamp(bytes / (2.0 * sizeof(DepthTwo::Row)), 32768.0, 8388608.0));
-    }
-
     // The DepthTwo of the state of level lv (class sums cw, weight w_state), from the cache of
     // solved sets or from pair counts (MurTree's depth-two solver: every child's best stump at
     // once). The same set recurs often (two splits in either order), most of the states at depth
     // 4 and more.
-    const DepthTwo& depth_two(int lv, const double* cw, double w_state) {
+    std::shared_ptr<const DepthTwo> depth_two(int lv, const double* cw, double w_state) {
         Level& l = levels_[lv];
         PairCounts& pairs = *pairs_;
         const int K = obj_.n_classes;
         const int32_t m = l.m;
         const SubsetHash h = l.hashed ? l.hash : set_hash(l.block(0), m);
         const SetKey key{h.a, h.b, m};
-        if (auto it = depth_two_.find(key); it != depth_two_.end()) {
+        if (auto known = depth_twos_.find(key, [](const auto* e) { return e ? *e : nullptr; })) {
             ++stats.cache_hits;
-            return it->second;
+            return known;
         }
         stop_point();
         ++stats.exact_scans;
@@ -1338,14 +1364,10 @@ class Search {
         sorted.reserve(order.size());
         for (int32_t r : order) sorted.push_back(out.rows[r]);
         out.rows = std::move(sorted);
-        // Full, the cache starts afresh: the sets that recur are mostly those of the last
-        // subtrees searched.
-        if (depth_two_rows_ + out.rows.size() > depth_two_capacity_) {
-            depth_two_.clear();
-            depth_two_rows_ = 0;
-        }
-        depth_two_rows_ += out.rows.size();
-        return depth_two_.emplace(key, std::move(out)).first->second;
+        const double rows = static_cast<double>(out.rows.size());
+        auto made = std::make_shared<const DepthTwo>(std::move(out));
+        depth_twos_.insert(key, std::shared_ptr<const DepthTwo>(made), rows, [](auto&) {});
+        return made;
     }
 
     // solve() at depth 2 when every feature is binary: each feature has one threshold, so the
@@ -1360,7 +1382,8 @@ class Search {
             if (stopped()) best.cut_short_lower = std::min(lower, best.value);
             return best;
         };
-        const DepthTwo& two = depth_two(lv, cw, w_state);
+        const std::shared_ptr<const DepthTwo> held = depth_two(lv, cw, w_state);
+        const DepthTwo& two = *held;
         const double edge = two.edge;
         if (edge < upper) {
             best.value = upper = edge;
@@ -1433,6 +1456,7 @@ class Search {
     const RunLoop& loop_;
     std::atomic<int64_t>& states_seen_;   // every thread's states, for progress reports
     SolvedStates& solved_;                // every thread's (used when caches_states_)
+    DepthTwoCache& depth_twos_;           // every thread's (used with pairs_)
     std::vector<Level> levels_;
     DepthOneMemo memo_;
     std::vector<uint64_t> mixes_;   // mix_a(i), mix_b(i) of every sample i (set_hash)
@@ -1441,8 +1465,6 @@ class Search {
     std::vector<char> few_ties_;    // by feature: at most one sample in 16 has the value of the one before
     bool exact_sums_ = false;   // every sum of weights exact (exact_weight_exponent)
     std::unique_ptr<PairCounts> pairs_;   // when every feature is binary (see depth_two_binary)
-    std::unordered_map<SetKey, DepthTwo, SetKeyHash> depth_two_;   // a pure cache, as the memo
-    size_t depth_two_rows_ = 0, depth_two_capacity_ = 0;
     bool caches_states_ = false;
     int64_t sample_words_ = 0;
     std::vector<uint64_t> upper_bits_;   // p x sample_words_: the samples at each feature's upper value
@@ -1539,10 +1561,13 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
     const int depth = params.max_depth;
     std::atomic<int64_t> states_seen{0}, tasks_done{0};
     std::vector<std::unique_ptr<Search>> searches(loop.n_workers());
+    // Half the budget for each cache (the depth-two rows are the larger part of the other).
     SolvedStates solved(cache_bytes(params) / 2);
+    DepthTwoCache depth_twos(depth_two_capacity(cache_bytes(params) / 2));
     auto search = [&](int w) -> Search& {
         if (!searches[w])
-            searches[w] = std::make_unique<Search>(data, objective, params, alpha, total, loop, states_seen, solved);
+            searches[w] = std::make_unique<Search>(data, objective, params, alpha, total, loop, states_seen, solved,
+                                                     depth_twos);
         return *searches[w];
     };
     auto progress = [&] {
