@@ -12,7 +12,8 @@ Solvers (the anchors are optional, ``pip install ".[bench]"``; a missing one is 
 rows skipped, the rest still runs):
 
 - dpdt: ``DPDTreeClassifier(max_depth=d, splitter="exhaustive", full_front=False, n_jobs=1,
-  time_limit=...)``, certified when ``is_optimal_``.
+  time_limit=...)``, certified when ``is_optimal_``; with ``--n-jobs N``, also on N threads
+  (rows "dpdt n_jobs=N", their ratio to the same one-thread anchors).
 - ConTree (``pycontree``; Briţa, van der Linden and Demirović, AAAI 2025): continuous features,
   ``complexity_cost=0``, ``max_gap=0``; certified unless it warns that the fit exceeded its
   time limit.
@@ -38,12 +39,14 @@ Each anchor fits in a forked child process, killed ``GRACE`` seconds after its o
 so that a solver that overruns or crashes costs one row, not the run. dpdt fits in this process.
 Every solver is first fitted once, untimed, on a few rows (imports and first-call costs).
 
-Run ``python benchmarks/exact.py [--time-limit S] [--datasets bank anneal ...] [--depths 3 4]``.
+Run ``python benchmarks/exact.py [--time-limit S] [--datasets bank anneal ...] [--depths 3 4]
+[--n-jobs 2]``.
 Prints a markdown table and one line per target; timings are reported, never asserted.
 """
 
 import argparse
 import contextlib
+import functools
 import importlib.util
 import io
 import math
@@ -90,9 +93,9 @@ class Solver:
     isolate: bool = True
 
 
-def _make_dpdt(depth, time_limit):
+def _make_dpdt(depth, time_limit, n_jobs=1):
     return DPDTreeClassifier(max_depth=depth, splitter="exhaustive", full_front=False,
-                             time_limit=time_limit, n_jobs=1)
+                             time_limit=time_limit, n_jobs=n_jobs)
 
 
 def _make_contree(depth, time_limit):
@@ -118,8 +121,14 @@ def _contree_certified(model, caught):
     return not any("exceeds time limit" in str(w.message) for w in caught)
 
 
-DPDT = Solver("dpdt", "dpdt", "dpdt", ("continuous", "binary"), _make_dpdt,
-              lambda model, caught: bool(model.is_optimal_), isolate=False)
+def dpdt_solver(n_jobs=1):
+    """Return dpdt's solver on ``n_jobs`` threads (named ``dpdt`` on one)."""
+    return Solver("dpdt" if n_jobs == 1 else f"dpdt n_jobs={n_jobs}", "dpdt", "dpdt",
+                  ("continuous", "binary"), functools.partial(_make_dpdt, n_jobs=n_jobs),
+                  lambda model, caught: bool(model.is_optimal_), isolate=False)
+
+
+DPDT = dpdt_solver()
 ANCHORS = (
     Solver("ConTree", "pycontree", "pycontree", ("continuous",), _make_contree,
            _contree_certified),
@@ -275,9 +284,14 @@ def mismatch(cell):
                      for r in certified)
 
 
+def is_ours(row):
+    """Return True for a row of dpdt (on any number of threads)."""
+    return row["solver"].split()[0] == DPDT.name
+
+
 def fastest_anchor(cell, name=DPDT.name):
     """Return the row of the cell's fastest certified anchor, or None."""
-    anchors = [r for r in cell if r["solver"] != name and r.get("certified")]
+    anchors = [r for r in cell if not is_ours(r) and r.get("certified")]
     return min(anchors, key=lambda r: r["seconds"], default=None)
 
 
@@ -318,7 +332,7 @@ def cell_lines(cell, time_limit, name=DPDT.name):
         lines.append(f"| {r['data']} | {r['depth']} | {r['solver']} "
                      f"| {'yes' if r['certified'] else 'no'} | {r['seconds']:.3f} "
                      f"| {r['accuracy']:.4f} "
-                     f"| {ratio(cell, time_limit, name)[1] if r['solver'] == name else ''} |")
+                     f"| {ratio(cell, time_limit, r['solver'])[1] if is_ours(r) else ''} |")
     bad = mismatch(cell)
     if bad:
         lines.append(f"\n**MISMATCH on {cell[0]['data']} depth {cell[0]['depth']}: certified "
@@ -339,14 +353,14 @@ def summarise(rows, time_limit, name=DPDT.name):
     anchored = {key: cell for key, cell in cells.items() if fastest_anchor(cell, name)}
     bad = [f"{data} depth {depth}" for (data, depth), cell in anchored.items()
            if not any(r["solver"] == name and r.get("certified") for r in cell)]
-    lines.append(f"dpdt certifies every cell an anchor certifies ({len(anchored)} cells): "
+    lines.append(f"{name} certifies every cell an anchor certifies ({len(anchored)} cells): "
                  + verdict(not bad, bad))
     slow = []
     for (data, depth), cell in anchored.items():
         value, text = ratio(cell, time_limit, name)
         if value is None or value >= 1:
             slow.append(f"{data} depth {depth} {text}")
-    lines.append("dpdt faster than the fastest certified anchor in each of those cells "
+    lines.append(f"{name} faster than the fastest certified anchor in each of those cells "
                  "(issue 35): " + verdict(not slow, slow))
     return lines
 
@@ -378,20 +392,26 @@ def main(argv=None):
     parser.add_argument("--depths", nargs="+", type=int, metavar="D",
                         help="depths for every data set (default: 3 4 on continuous sets, "
                              "4 5 on binary ones)")
+    parser.add_argument("--n-jobs", type=int, metavar="N",
+                        help="also time dpdt on N threads, in rows of their own (the anchors "
+                             "run on one)")
     args = parser.parse_args(argv)
     if args.time_limit <= 0:
         parser.error("--time-limit must be positive")
     if args.depths is not None and min(args.depths) < 1:
         parser.error("--depths must be >= 1")
+    if args.n_jobs is not None and args.n_jobs < 2:
+        parser.error("--n-jobs must be >= 2 (one thread is always timed)")
 
     anchors = [a for a in ANCHORS if available(a)]
     missing = [a for a in ANCHORS if not available(a)]
-    solvers = [*anchors, DPDT]
+    threaded = [dpdt_solver(args.n_jobs)] if args.n_jobs else []
+    solvers = [*anchors, DPDT, *threaded]
     kinds = {name: "continuous" if name in continuous else "binary" for name in args.datasets}
     cells = [(name, depth) for name in args.datasets
              for depth in (args.depths or DEPTHS[kinds[name]])]
     versions = ", ".join(f"{s.name} {_version(s.package)}" for s in solvers)
-    print(f"One thread each, time limit {args.time_limit:g} s per fit; {versions}. "
+    print(f"One thread each (unless named), time limit {args.time_limit:g} s per fit; {versions}. "
           "Objective: training misclassifications, no regularisation.")
     if missing:
         print("Missing anchors, their rows skipped: "
@@ -406,6 +426,8 @@ def main(argv=None):
     print()
     for line in summarise(rows, args.time_limit):
         print(f"- {line}")
+    for solver in threaded:
+        print(f"- {summarise(rows, args.time_limit, solver.name)[2]}")
     if missing:
         print(f"- anchors not run: {', '.join(a.name for a in missing)}")
     return 0

@@ -161,6 +161,13 @@ def test_ratio_and_verdicts_on_every_kind_of_cell():
     assert exact.summarise(alone, 60)[1] == (
         "dpdt certifies every cell an anchor certifies (0 cells): PASS")
     assert "| d | 3 | B | failed: crashed |" in exact.cell_lines(alone, 60)[1]
+    # dpdt on threads is timed against the anchors, never against dpdt on one thread.
+    threaded = [_row("A", True, 1.0), _row("dpdt", True, 0.4), _row("dpdt n_jobs=2", True, 0.5)]
+    assert exact.ratio(threaded, 60, "dpdt n_jobs=2") == (0.5, "0.5x (A)")
+    assert exact.summarise(threaded, 60, "dpdt n_jobs=2")[2] == (
+        "dpdt n_jobs=2 faster than the fastest certified anchor in each of those cells "
+        "(issue 35): PASS")
+    assert exact.cell_lines(threaded, 60)[2].endswith("| 0.5x (A) |")
     # An uncertified fit's accuracy is not held against the certified ones.
     assert not exact.mismatch([_row("A", True, 1.0), _row("dpdt", False, 60, errors=9)])
 
