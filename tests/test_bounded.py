@@ -180,6 +180,24 @@ def test_stopped_search_certifies_a_lower_bound_of_the_optimum(data, alpha, comp
     assert max(bounds) > 0.0
 
 
+@pytest.mark.parametrize("alpha", [0.0, 0.01])
+@pytest.mark.parametrize("name", ["segment", "fault"])
+def test_stopped_search_is_never_worse_than_the_heuristic(name, alpha):
+    # The bounded search needs minutes on these at depth 4; stopped after one second, the tree
+    # it found (CART's at worst) is worse than DPDT's heuristic tree, which the fit then keeps.
+    data = dpdt.datasets.load(name)
+    X, y = data.X_train, data.y_train
+    with pytest.warns(ConvergenceWarning, match="time_limit"):
+        stopped = DPDTreeClassifier(max_depth=4, splitter="exhaustive", full_front=False,
+                                    alpha=alpha, time_limit=1.0).fit(X, y)
+    heuristic = DPDTreeClassifier(max_depth=4, alpha=alpha, full_front=False).fit(X, y)
+    assert not stopped.is_optimal_
+    assert stopped.objective_ <= heuristic.objective_ + 1e-12
+    assert stopped.lower_bound_ <= stopped.objective_
+    assert stopped.objective_ == pytest.approx(
+        objective(stopped, X, y, None, alpha, "expected_tests"))
+
+
 def test_lower_bound_is_nan_without_a_certificate():
     X, y = medium(0)
     assert np.isnan(DPDTreeClassifier(max_depth=2).fit(X, y).lower_bound_)

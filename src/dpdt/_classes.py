@@ -5,7 +5,7 @@ from numbers import Integral
 from typing import NamedTuple
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state, compute_sample_weight
@@ -121,9 +121,12 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
             codes, n_bins, upper = bin_features(X, bins, random_state, n_threads=threads)
             return {"codes": codes, "n_bins": n_bins, "upper": upper}
 
-        plan = self._fit_plan(n_samples, n_features, weight.sum(), stat_dim, bin_data, X=X,
-                              loss_exponent=loss_exponent, sample_quantities=sample_quantities,
-                              cart_size=cart_size)
+        def plan_of(estimator):
+            return estimator._fit_plan(n_samples, n_features, weight.sum(), stat_dim, bin_data,
+                                       X=X, loss_exponent=loss_exponent,
+                                       sample_quantities=sample_quantities, cart_size=cart_size)
+
+        plan = plan_of(self)
         progress = reporter(self.verbose, type(self).__name__, "root subproblems",
                             pending="expanding the root")
         try:
@@ -138,7 +141,32 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
                 raise MemoryError(f"{error} (memory_limit=None: what this process could "
                                   "allocate when the fit started)") from None
             raise
+        if plan.bounded and not result["stats"]["complete"]:
+            self._keep_heuristic_if_better(result, weight, fit_core, plan_of)
         self._store_front(result, plan, n_features, weight_scale, make_tree, loss_exponent)
+
+    def _keep_heuristic_if_better(self, result, weight, fit_core, plan_of):
+        """Put DPDT's heuristic tree of ``alpha`` in ``result`` if better than the one found.
+
+        The bounded search stopped by ``time_limit`` returns the best tree it found (CART's at
+        worst). DPDT's heuristic search (the default splitters), given a quarter of the limit,
+        is then run too, so that the tree is never worse than what a fit without
+        ``splitter="exhaustive"`` would return; ties keep the bounded search's tree.
+        """
+        heuristic = clone(self).set_params(splitter="auto", candidates="auto", verbose=0,
+                                           time_limit=self.time_limit / 4)
+        plan = plan_of(heuristic)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            found = fit_core(weight, plan.params, progress=None, progress_seconds=core_seconds(),
+                             **plan.binned)
+
+        def objective(row):
+            return row["train_loss"] + self.alpha * row["complexity"]
+
+        best = min(found["front"], key=objective)
+        if objective(best) < objective(result["front"][0]):
+            result["front"] = [dict(best, alpha_min=self.alpha, alpha_max=self.alpha)]
 
     def _fit_plan(self, n_samples, n_features, weight_total, stat_dim, bin_data, *, X=None,
                   bins=None, loss_exponent=0, sample_quantities=None, cart_size=None):

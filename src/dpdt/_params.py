@@ -339,14 +339,16 @@ TIME_LIMIT = Param(
     "time_limit", None, [Interval(Real, 0, None, closed="neither"), None], "float or None", """
     Seconds after which no further candidate split is explored: the fit returns the best
     trees among the candidates explored so far, with a ``ConvergenceWarning``, and
-    ``is_optimal_`` is False (the exact search of ``full_front=False`` then reports in
-    ``lower_bound_`` what it proved of the optimum). Past the limit, the states being solved complete their greedy
+    ``is_optimal_`` is False. Past the limit, the states being solved complete their greedy
     split only; after a grace of ``max(time_limit, 1) / 2`` seconds every state in progress
     stops where it is, keeping its leaf and the candidates whose subtrees were solved, so that
     the fit returns within ``max(2 * time_limit, time_limit + 1)`` seconds. The tree is never
     worse than the greedy one when the greedy completion fits in the grace, as it does on all
-    but huge or pathological data. A cross-validated estimator shares the limit among its
-    fits. None means no limit.
+    but huge or pathological data. The exact search of ``full_front=False`` stops at the
+    limit with what it proved of the optimum (``lower_bound_``), then runs DPDT's heuristic
+    search (the default splitters) under a quarter of the limit and keeps its tree when
+    better, so it returns within ``max(2.5 * time_limit, 1.25 * time_limit + 2)`` seconds.
+    A cross-validated estimator shares the limit among its fits. None means no limit.
     """)
 
 FULL_FRONT = Param(
