@@ -246,10 +246,14 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         self.stats_ = dict(result["stats"])
         self.stats_["estimated_bytes"] = plan.estimated_bytes
         complete = self.stats_.pop("complete")
-        self.is_optimal_ = complete and set(plan.splitters) == {"exhaustive"}
         # What the bounded search proved of the optimum when stopped (NaN from the front's search).
         self._proven_lower_bound = float(result["lower_bound"])
-        if not complete:
+        # Stopped, a search whose bound reached its tree's objective (an alpha that prices every
+        # split above the leaf, say) has certified it all the same.
+        found = front[0]["train_loss"] + self.alpha * front[0]["complexity"]
+        self.is_optimal_ = (complete and set(plan.splitters) == {"exhaustive"}) or (
+            plan.bounded and self._proven_lower_bound >= found)
+        if not complete and not self.is_optimal_:
             proven = ("" if np.isnan(self._proven_lower_bound) else
                       f"; the optimal objective is at least {self._proven_lower_bound:.6g}")
             warnings.warn(f"time_limit={self.time_limit} s expired: the tree is the best among the "
@@ -595,8 +599,9 @@ class DPDTreeClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTree):
         and its states: the "Memory" section of the user guide).
     is_optimal_ : bool
         True when the tree is certified optimal: every depth used ``splitter="exhaustive"`` and
-        the search completed within ``time_limit``. With ``full_front=False`` the certificate
-        is for the fitted ``alpha``.
+        the search completed within ``time_limit`` (or, stopped, proved a lower bound equal to
+        the tree's objective). With ``full_front=False`` the certificate is for the fitted
+        ``alpha``.
     objective_ : float
         ``train_loss + alpha * complexity`` of :attr:`tree_`: what the fit minimises.
     lower_bound_ : float
