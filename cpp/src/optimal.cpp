@@ -1492,13 +1492,31 @@ ShapeNode refined_stump(const Dataset& data, const Classification& obj, const st
     const int32_t m = static_cast<int32_t>(ids.size());
     const double tol = 1e-12 * obj.weight(class_w);
     std::vector<int32_t> sorted(ids);
+    sorted.push_back(0);   // room for the branch-free filter's last write
+    // Each feature's order of the node's samples, by (value, id): sorted, or read off the
+    // presorted blocks (in that order too) when the node holds enough of the samples that one
+    // pass over a block costs less than a sort.
+    std::vector<char> member;
+    if (static_cast<double>(m) * std::log2(m + 1.0) > static_cast<double>(data.n)) {
+        member.assign(static_cast<size_t>(data.n), 0);
+        for (int32_t i : ids) member[i] = 1;
+    }
     detail::ScanScratch scratch;
     SplitRecord best;
     for (int32_t g = 0; g < data.p; ++g) {
         const double* col = data.column(g);
-        std::sort(sorted.begin(), sorted.end(), [col](int32_t a, int32_t b) {
-            return col[a] < col[b] || (col[a] == col[b] && a < b);
-        });
+        if (member.empty()) {
+            std::sort(sorted.begin(), sorted.begin() + m, [col](int32_t a, int32_t b) {
+                return col[a] < col[b] || (col[a] == col[b] && a < b);
+            });
+        } else {
+            const int32_t* block = data.presorted.data() + static_cast<int64_t>(g) * data.n;
+            int32_t k = 0;
+            for (int64_t j = 0; j < data.n; ++j) {
+                sorted[k] = block[j];
+                k += member[block[j]];
+            }
+        }
         const SplitRecord r = detail::best_01_split(data, obj, sorted.data(), m, g, LeafLimits{}, class_w, scratch);
         if (r.found() && (!best.found() || r.score < best.score - tol ||
                           (r.score <= best.score + tol && r.tie < best.tie - tol)))
