@@ -1,5 +1,6 @@
 #include "dpdt/dataset.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
@@ -65,15 +66,38 @@ Dataset::Dataset(const double* X, int64_t n_samples, int64_t n_features)
         stop_point();   // presorting runs on a run loop's worker (run_polled)
         const double* col = column(f);
         int64_t present = 0;
+        // The keys of the first two values seen (`distinct` of them so far, 3 meaning more).
+        uint64_t first = 0, second = 0;
+        int distinct = 0;
         for (int64_t i = 0; i < n; ++i) {
             if (std::isnan(col[i])) continue;
-            keys[present] = order_key(col[i]);
+            const uint64_t key = order_key(col[i]);
+            if (distinct == 0) {
+                first = key;
+                distinct = 1;
+            } else if (key != first && distinct == 1) {
+                second = key;
+                distinct = 2;
+            } else if (key != first && key != second) {
+                distinct = 3;
+            }
+            keys[present] = key;
             ids[present++] = static_cast<int32_t>(i);
         }
         has_missing = has_missing || present < n;
-        if (present > 0) radix_sort(keys, ids, keys_tmp, ids_tmp, present);
         int32_t* block = presorted.data() + f * n;
-        std::copy(ids.begin(), ids.begin() + present, block);
+        if (distinct <= 2) {
+            // Two values at most (binary and one-hot features): a stable partition is the sort.
+            const uint64_t low = distinct == 2 ? std::min(first, second) : first;
+            int64_t at = 0;
+            for (int64_t j = 0; j < present; ++j)
+                if (keys[j] == low) block[at++] = ids[j];
+            for (int64_t j = 0; j < present; ++j)
+                if (keys[j] != low) block[at++] = ids[j];
+        } else {
+            radix_sort(keys, ids, keys_tmp, ids_tmp, present);
+            std::copy(ids.begin(), ids.begin() + present, block);
+        }
         for (int64_t i = 0, missing = present; i < n; ++i)
             if (std::isnan(col[i])) block[missing++] = static_cast<int32_t>(i);
     }
