@@ -268,6 +268,45 @@ struct Scan01 {
 };
 constexpr int32_t kScanChunk = 32;
 
+// multiclass_01_loss's scan with exact sums: forward only, resumable, and with Scan01's early
+// end. Every sum is exact, so the right side's weight and class sums are the totals less the
+// left's (the same doubles as the backward pass's sums), and a threshold's loss is the one that
+// pass gives. The right side's heaviest class is only looked for where the loss could beat the
+// best so far: the right's class sums only shrink, so the last one found bounds it from above.
+struct ScanK {
+    const int32_t* y;
+    const double* w;
+    const double* c;   // the class sums of all the samples scanned
+    int K;
+    double total;
+    double* left;      // K class sums, zero at the start
+    double wl = 0.0, max_left = 0.0, best = kInf;
+    double max_right = kInf;   // at least the right side's heaviest class
+
+    void run(const double* col, const int32_t* ids, int32_t k0, int32_t k1, int32_t& j) {
+        for (int32_t k = k0; k < k1; ++k) {
+            const int32_t i = ids[k];
+            max_left = std::max(max_left, left[y[i]] += w[i]);
+            wl += w[i];
+            if (col[i] == col[ids[k + 1]]) continue;
+            const double left_loss = wl - max_left, wr = total - wl;
+            if (!(left_loss + (wr - max_right) < best)) continue;
+            max_right = 0.0;
+            for (int k2 = 0; k2 < K; ++k2) max_right = std::max(max_right, c[k2] - left[k2]);
+            const double loss = left_loss + (wr - max_right);
+            if (loss < best) {
+                best = loss;
+                j = k;
+            }
+        }
+    }
+    // Scan01::done's argument: the left side's loss only grows and bounds every later loss.
+    bool done(double cost, double bar) const {
+        const double floor_loss = wl - max_left;
+        return floor_loss >= best || floor_loss + cost >= bar;
+    }
+};
+
 // A root searched one feature at a time; `shallower` is the root's outcome one level shallower.
 // The fit keeps this task's tree only if it is below `incumbent` and below the tree of every
 // earlier feature's task (`earlier[g]` for g < feature: kInf while that task runs or when it has
@@ -539,16 +578,21 @@ class Search {
             // kDistinct), and again without when the first best it finds lies between equal
             // values: otherwise that position is the first best of the thresholds too (they are
             // among the positions), and the early end is as sound (every later loss is bounded).
-            const bool filtered = obj_.n_classes == 2 && g != f && (lo > 0 || hi < l.m);
+            const bool filtered = (obj_.n_classes == 2 || exact_sums_) && g != f && (lo > 0 || hi < l.m);
             if (filtered) {
                 // A feature constant here has no threshold: j stays -1.
-                loss = filtered_binary_01_loss(l, f, lo, hi, g, few_ties_[g], subset_.data(), j, cost, out.value);
+                loss = obj_.n_classes == 2
+                           ? filtered_binary_01_loss(l, f, lo, hi, g, few_ties_[g], subset_.data(), j, cost, out.value)
+                           : filtered_multiclass_01_loss(l, f, lo, hi, g, subset_.data(), w, j, cost, out.value);
             } else {
                 gather(l, f, lo, hi, g, subset_.data());
                 if (col[subset_[0]] == col[subset_[size - 1]]) continue;
-                loss = obj_.n_classes == 2
-                           ? binary_01_loss(col, few_ties_[g], subset_.data(), size, j, cost, out.value)
-                           : multiclass_01_loss(col, subset_.data(), size, j);
+                if (obj_.n_classes == 2)
+                    loss = binary_01_loss(col, few_ties_[g], subset_.data(), size, j, cost, out.value);
+                else if (exact_sums_)
+                    loss = exact_multiclass_01_loss(col, subset_.data(), size, w, j, cost, out.value);
+                else
+                    loss = multiclass_01_loss(col, subset_.data(), size, j);
             }
             if (obj_.n_classes == 2 && few_ties_[g] && j >= 0 && loss + cost < out.value &&
                 col[subset_[j]] == col[subset_[j + 1]]) {
@@ -605,6 +649,46 @@ class Search {
             }
         }
         return std::max(0.0, scan.best);
+    }
+
+    // multiclass_01_loss with exact sums (ScanK): the class sums are class_w_, of weight w. It may
+    // end early, as binary_01_loss.
+    double exact_multiclass_01_loss(const double* col, const int32_t* ids, int32_t m, double w, int32_t& j,
+                                    double cost, double bar) {
+        ScanK scan = multiclass_scan(w);
+        for (int32_t k0 = 0; k0 + 1 < m; k0 += kScanChunk) {
+            scan.run(col, ids, k0, std::min(m - 1, k0 + kScanChunk), j);
+            if (scan.done(cost, bar)) break;
+        }
+        return std::max(0.0, scan.best);
+    }
+
+    // exact_multiclass_01_loss of the samples at positions [lo, hi) of feature f's block, in
+    // feature g's order: the filter and the scan a chunk at a time, as filtered_binary_01_loss.
+    double filtered_multiclass_01_loss(Level& l, int32_t f, int32_t lo, int32_t hi, int32_t g, int32_t* out,
+                                       double w, int32_t& j, double cost, double bar) {
+        rank_by(l, f);
+        const int32_t* rank = l.rank.data();
+        const int32_t* ids = l.block(g);
+        const double* col = data_.column(g);
+        const uint32_t span = static_cast<uint32_t>(hi - lo);
+        ScanK scan = multiclass_scan(w);
+        int32_t s = 0, k = 0;
+        for (int32_t q0 = 0; q0 < l.m; q0 += kScanChunk) {
+            const int32_t q1 = std::min(l.m, q0 + kScanChunk);
+            s += keep_ranked(ids + q0, q1 - q0, rank, lo, span, out + s);
+            if (k + 1 < s) {
+                scan.run(col, out, k, s - 1, j);
+                k = s - 1;
+                if (scan.done(cost, bar)) break;
+            }
+        }
+        return std::max(0.0, scan.best);
+    }
+
+    ScanK multiclass_scan(double w) {
+        scratch_.assign(static_cast<size_t>(obj_.n_classes), 0.0);
+        return ScanK{obj_.y, obj_.w, class_w_.data(), obj_.n_classes, w, scratch_.data()};
     }
 
     // The same for any number of classes: the heaviest class of every suffix comes from a
