@@ -103,8 +103,18 @@ Shape stump_of(int32_t feature, double threshold) {
 struct Level {
     int32_t m = 0;
     std::vector<int32_t> blocks;   // p blocks of m ids, plus one slot of slack for the filter
-    std::vector<int32_t> rank;     // by sample id
-    int32_t ranked = -1;           // the feature `rank` is for
+    // Each sample's position in the blocks of the features split on last, a slot of n a feature
+    // (while they fit): a state's search goes back and forth between its features' cuts.
+    std::vector<int32_t> rank;           // slots x n, by sample id
+    std::vector<int32_t> rank_slot;      // by feature: its slot, or -1
+    std::vector<int32_t> slot_feature;   // by slot: its feature, or -1
+    int32_t next_slot = 0;               // the slot taken next (the oldest)
+    void forget_ranks() {
+        for (int32_t& f : slot_feature) {
+            if (f >= 0) rank_slot[f] = -1;
+            f = -1;
+        }
+    }
     // hash: the samples' set_hash, when `hashed` (binary features, two classes; see solve).
     SubsetHash hash;
     bool hashed = false;
@@ -267,6 +277,8 @@ struct Scan01 {
     }
 };
 constexpr int32_t kScanChunk = 32;
+// Ranks a level keeps (Level::rank), 16 MB of them.
+constexpr int64_t kRankBudget = int64_t{1} << 22;
 
 // multiclass_01_loss's scan with exact sums: forward only, resumable, and with Scan01's early
 // end. Every sum is exact, so the right side's weight and class sums are the totals less the
@@ -331,7 +343,12 @@ class Search {
         : data_(data), obj_(obj), alpha_(alpha), total_(total),
           expected_(params.complexity == Complexity::ExpectedTests), loop_(loop), states_seen_(states_seen),
           levels_(static_cast<size_t>(params.max_depth) + 1), memo_(data.n), class_w_(obj.n_classes) {
-        for (Level& l : levels_) l.rank.assign(static_cast<size_t>(data.n), 0);
+        const int64_t rank_slots = std::clamp<int64_t>(kRankBudget / std::max<int64_t>(data.n, 1), 1, data.p);
+        for (Level& l : levels_) {
+            l.rank.assign(static_cast<size_t>(rank_slots * data.n), 0);
+            l.rank_slot.assign(static_cast<size_t>(data.p), -1);
+            l.slot_feature.assign(static_cast<size_t>(rank_slots), -1);
+        }
         mixes_.resize(static_cast<size_t>(2 * data.n));
         for (int32_t i = 0; i < static_cast<int32_t>(data.n); ++i) {
             mixes_[2 * i] = mix_a(i);
@@ -491,11 +508,19 @@ class Search {
         return h;
     }
 
-    void rank_by(Level& l, int32_t f) {
-        if (l.ranked == f) return;
+    // Each sample's position in feature f's block of level l, by sample id.
+    const int32_t* rank_of(Level& l, int32_t f) {
+        int32_t slot = l.rank_slot[f];
+        if (slot >= 0) return l.rank.data() + static_cast<int64_t>(slot) * data_.n;
+        slot = l.next_slot;
+        l.next_slot = (slot + 1) % static_cast<int32_t>(l.slot_feature.size());
+        if (l.slot_feature[slot] >= 0) l.rank_slot[l.slot_feature[slot]] = -1;
+        l.slot_feature[slot] = f;
+        l.rank_slot[f] = slot;
+        int32_t* rank = l.rank.data() + static_cast<int64_t>(slot) * data_.n;
         const int32_t* ids = l.block(f);
-        for (int32_t j = 0; j < l.m; ++j) l.rank[ids[j]] = j;
-        l.ranked = f;
+        for (int32_t j = 0; j < l.m; ++j) rank[ids[j]] = j;
+        return rank;
     }
 
     // The samples at positions [lo, hi) of feature f's block, in feature g's order, into out
@@ -506,8 +531,7 @@ class Search {
             std::copy(ids + (g == f ? lo : 0), ids + (g == f ? hi : l.m), out);
             return;
         }
-        rank_by(l, f);
-        keep_ranked(ids, l.m, l.rank.data(), lo, static_cast<uint32_t>(hi - lo), out);
+        keep_ranked(ids, l.m, rank_of(l, f), lo, static_cast<uint32_t>(hi - lo), out);
     }
 
     // The ids among ids[0, n) of rank in [lo, lo + span), in their order, into out (one slot
@@ -631,8 +655,7 @@ class Search {
     // it added, so that where the scan ends early the filter does too. out: hi - lo + 1 slots.
     double filtered_binary_01_loss(Level& l, int32_t f, int32_t lo, int32_t hi, int32_t g, bool every,
                                    int32_t* out, int32_t& j, double cost, double bar) {
-        rank_by(l, f);
-        const int32_t* rank = l.rank.data();
+        const int32_t* rank = rank_of(l, f);
         const int32_t* ids = l.block(g);
         const double* col = data_.column(g);
         const uint32_t span = static_cast<uint32_t>(hi - lo);
@@ -667,8 +690,7 @@ class Search {
     // feature g's order: the filter and the scan a chunk at a time, as filtered_binary_01_loss.
     double filtered_multiclass_01_loss(Level& l, int32_t f, int32_t lo, int32_t hi, int32_t g, int32_t* out,
                                        double w, int32_t& j, double cost, double bar) {
-        rank_by(l, f);
-        const int32_t* rank = l.rank.data();
+        const int32_t* rank = rank_of(l, f);
         const int32_t* ids = l.block(g);
         const double* col = data_.column(g);
         const uint32_t span = static_cast<uint32_t>(hi - lo);
@@ -728,7 +750,7 @@ class Search {
         Level& l = levels_[lv];
         Level& c = levels_[lv + 1];
         c.m = hi - lo;
-        c.ranked = -1;
+        c.forget_ranks();
         c.hashed = false;
         c.set_only = false;
         c.class_prefixes = false;
@@ -785,7 +807,7 @@ class Search {
             // With binary features the states below read their samples as a set (set_child).
             Level& c = levels_[lv + 1];
             c.m = hi - lo;
-            c.ranked = -1;
+            c.forget_ranks();
             c.hashed = false;
             c.set_only = true;
             c.class_prefixes = false;
@@ -806,7 +828,7 @@ class Search {
     Outcome set_child(int lv, int32_t f, int s, int depth, double ub) {
         const Level& l = levels_[lv];
         Level& c = levels_[lv + 1];
-        c.ranked = -1;
+        c.forget_ranks();
         c.hashed = false;
         c.set_only = true;
         c.class_prefixes = false;
