@@ -50,6 +50,7 @@
 #include "dpdt/run_loop.hpp"
 #include "dpdt/split_search.hpp"
 #include "dpdt/subset_hash.hpp"
+#include "keep_in_order.hpp"
 #include "optimal_pairs.hpp"
 
 namespace dpdt {
@@ -102,18 +103,24 @@ Shape stump_of(int32_t feature, double threshold) {
 // positions j that a threshold can follow (x[j] < x[j + 1]) with the weight of every prefix.
 struct Level {
     int32_t m = 0;
-    std::vector<int32_t> blocks;   // p blocks of m ids, plus one slot of slack for the filter
+    std::vector<int32_t> blocks;   // p blocks of m ids, plus kKeepSlack slots for the filter
     // Each sample's position in the blocks of the features split on last, a slot of n a feature
     // (while they fit): a state's search goes back and forth between its features' cuts.
     std::vector<int32_t> rank;           // slots x n, by sample id
     std::vector<int32_t> rank_slot;      // by feature: its slot, or -1
     std::vector<int32_t> slot_feature;   // by slot: its feature, or -1
     int32_t next_slot = 0;               // the slot taken next (the oldest)
+    // Where every feature's fit (Search::along_): per feature f split on, the ranks in f's
+    // block of every block's samples in the block's order (p x m at f p m), so that the filter
+    // reads them in order.
+    std::vector<int32_t> along;
+    std::vector<char> along_made;   // by feature
     void forget_ranks() {
         for (int32_t& f : slot_feature) {
             if (f >= 0) rank_slot[f] = -1;
             f = -1;
         }
+        std::fill(along_made.begin(), along_made.end(), 0);
     }
     // hash: the samples' set_hash, when `hashed` (binary features, two classes; see solve).
     SubsetHash hash;
@@ -277,8 +284,9 @@ struct Scan01 {
     }
 };
 constexpr int32_t kScanChunk = 32;
-// Ranks a level keeps (Level::rank), 16 MB of them.
+// Ranks a level keeps (Level::rank), 16 MB of them, and (Level::along) 32 MB.
 constexpr int64_t kRankBudget = int64_t{1} << 22;
+constexpr int64_t kAlongBudget = int64_t{1} << 23;
 
 // multiclass_01_loss's scan with exact sums: forward only, resumable, and with Scan01's early
 // end. Every sum is exact, so the right side's weight and class sums are the totals less the
@@ -348,6 +356,7 @@ class Search {
             l.rank.assign(static_cast<size_t>(rank_slots * data.n), 0);
             l.rank_slot.assign(static_cast<size_t>(data.p), -1);
             l.slot_feature.assign(static_cast<size_t>(rank_slots), -1);
+            l.along_made.assign(static_cast<size_t>(data.p), 0);
         }
         mixes_.resize(static_cast<size_t>(2 * data.n));
         for (int32_t i = 0; i < static_cast<int32_t>(data.n); ++i) {
@@ -400,6 +409,7 @@ class Search {
                 std::vector<uint64_t>(static_cast<size_t>(sample_words_), 0), 0.0}));
             similar_next_.assign(levels_.size() + 1, 0);
         }
+        along_ = data.p * data.p * data.n <= kAlongBudget;
         Level& root = levels_[0];
         root.m = static_cast<int32_t>(data.n);
         root.blocks.assign(data.presorted.begin(), data.presorted.end());
@@ -523,15 +533,48 @@ class Search {
         return rank;
     }
 
+    // Level::along for feature f.
+    const int32_t* along_of(Level& l, int32_t f) {
+        const int64_t p = data_.p, m = l.m;
+        if (l.along.size() < static_cast<size_t>(p * p * m)) l.along.resize(static_cast<size_t>(p * p * m));
+        int32_t* along = l.along.data() + f * p * m;
+        if (l.along_made[f]) return along;
+        const int32_t* rank = rank_of(l, f);
+        for (int64_t g = 0; g < p; ++g) {
+            const int32_t* ids = l.block(g);
+            int32_t* out = along + g * m;
+            for (int64_t q = 0; q < m; ++q) out[q] = rank[ids[q]];
+        }
+        l.along_made[f] = 1;
+        return along;
+    }
+
+    // The ranks in feature f's block that the filter of feature g's block reads: Level::along
+    // where it fits, else by sample id.
+    struct Ranks {
+        const int32_t* by_id;
+        const int32_t* in_order;
+    };
+    Ranks ranks_for(Level& l, int32_t f, int32_t g) {
+        if (along_) return Ranks{nullptr, along_of(l, f) + static_cast<int64_t>(g) * l.m};
+        return Ranks{rank_of(l, f), nullptr};
+    }
+    // The filter (keep_ranked) of positions [q0, q1) of ids.
+    int32_t keep(const Ranks& r, const int32_t* ids, int32_t q0, int32_t q1, int32_t lo, uint32_t span,
+                 int32_t* out) const {
+        if (r.in_order != nullptr) return keep_in_order_(ids + q0, r.in_order + q0, q1 - q0, lo, span, out);
+        return keep_ranked(ids + q0, q1 - q0, r.by_id, lo, span, out);
+    }
+
     // The samples at positions [lo, hi) of feature f's block, in feature g's order, into out
-    // (hi - lo + 1 slots: the branch-free filter writes one past).
+    // (hi - lo + kKeepSlack slots: the branch-free filter writes past).
     void gather(Level& l, int32_t f, int32_t lo, int32_t hi, int32_t g, int32_t* out) {
         const int32_t* ids = l.block(g);
         if (g == f || (lo == 0 && hi == l.m)) {
             std::copy(ids + (g == f ? lo : 0), ids + (g == f ? hi : l.m), out);
             return;
         }
-        keep_ranked(ids, l.m, rank_of(l, f), lo, static_cast<uint32_t>(hi - lo), out);
+        keep(ranks_for(l, f, g), ids, 0, l.m, lo, static_cast<uint32_t>(hi - lo), out);
     }
 
     // The ids among ids[0, n) of rank in [lo, lo + span), in their order, into out (one slot
@@ -587,7 +630,7 @@ class Search {
             return out;
         }
         ++stats.exact_scans;
-        subset_.resize(static_cast<size_t>(size) + 1);
+        subset_.resize(static_cast<size_t>(size) + kKeepSlack);
         int32_t feature = -1;   // of the best stump so far (none: the leaf)
         double threshold = 0.0;
         // A stump of loss 0 (value == cost) cannot be beaten: the scan stops there.
@@ -652,10 +695,11 @@ class Search {
 
     // binary_01_loss of the samples at positions [lo, hi) of feature f's block, in feature g's
     // order: gather's filter, a chunk of the block at a time, each followed by the scan of what
-    // it added, so that where the scan ends early the filter does too. out: hi - lo + 1 slots.
+    // it added, so that where the scan ends early the filter does too. out: hi - lo + kKeepSlack
+    // slots.
     double filtered_binary_01_loss(Level& l, int32_t f, int32_t lo, int32_t hi, int32_t g, bool every,
                                    int32_t* out, int32_t& j, double cost, double bar) {
-        const int32_t* rank = rank_of(l, f);
+        const Ranks rank = ranks_for(l, f, g);
         const int32_t* ids = l.block(g);
         const double* col = data_.column(g);
         const uint32_t span = static_cast<uint32_t>(hi - lo);
@@ -663,7 +707,7 @@ class Search {
         int32_t s = 0, k = 0;
         for (int32_t q0 = 0; q0 < l.m; q0 += kScanChunk) {
             const int32_t q1 = std::min(l.m, q0 + kScanChunk);
-            s += keep_ranked(ids + q0, q1 - q0, rank, lo, span, out + s);
+            s += keep(rank, ids, q0, q1, lo, span, out + s);
             if (k == 0 && s > 0) scan.x = col[out[0]];
             if (k + 1 < s) {
                 scan.run(every, exact_sums_, col, out, k, s - 1, scan_w(), j);
@@ -690,7 +734,7 @@ class Search {
     // feature g's order: the filter and the scan a chunk at a time, as filtered_binary_01_loss.
     double filtered_multiclass_01_loss(Level& l, int32_t f, int32_t lo, int32_t hi, int32_t g, int32_t* out,
                                        double w, int32_t& j, double cost, double bar) {
-        const int32_t* rank = rank_of(l, f);
+        const Ranks rank = ranks_for(l, f, g);
         const int32_t* ids = l.block(g);
         const double* col = data_.column(g);
         const uint32_t span = static_cast<uint32_t>(hi - lo);
@@ -698,7 +742,7 @@ class Search {
         int32_t s = 0, k = 0;
         for (int32_t q0 = 0; q0 < l.m; q0 += kScanChunk) {
             const int32_t q1 = std::min(l.m, q0 + kScanChunk);
-            s += keep_ranked(ids + q0, q1 - q0, rank, lo, span, out + s);
+            s += keep(rank, ids, q0, q1, lo, span, out + s);
             if (k + 1 < s) {
                 scan.run(col, out, k, s - 1, j);
                 k = s - 1;
@@ -754,7 +798,7 @@ class Search {
         c.hashed = false;
         c.set_only = false;
         c.class_prefixes = false;
-        c.blocks.resize(static_cast<size_t>(data_.p) * c.m + 1);
+        c.blocks.resize(static_cast<size_t>(data_.p) * c.m + kKeepSlack);
         for (int32_t g = 0; g < data_.p; ++g) {
             stop_point();
             gather(l, f, lo, hi, g, c.blocks.data() + static_cast<int64_t>(g) * c.m);
@@ -1497,6 +1541,9 @@ class Search {
     std::vector<double> class_w_, scratch_, pair_scratch_, stump_loss_;
     std::vector<const double*> plane_rows_;   // stump_from_counts' scratch
     std::vector<int32_t> subset_;
+    // Whether every level keeps Level::along (of every feature), and the filter that reads it.
+    bool along_ = false;
+    const KeepInOrder keep_in_order_ = keep_in_order_for_cpu();
 };
 
 // The tree arrays of `shape` on the samples `ids`, and its loss, complexity, impurity and split
