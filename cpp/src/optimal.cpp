@@ -104,15 +104,15 @@ Shape stump_of(int32_t feature, double threshold) {
 struct Level {
     int32_t m = 0;
     std::vector<int32_t> blocks;   // p blocks of m ids, plus kKeepSlack slots for the filter
-    // Each sample's position in the blocks of the features split on last, a slot of n a feature
+    // Each sample's position in the blocks of the features split on last, n slots a feature
     // (while they fit): a state's search goes back and forth between its features' cuts.
     std::vector<int32_t> rank;           // slots x n, by sample id
     std::vector<int32_t> rank_slot;      // by feature: its slot, or -1
     std::vector<int32_t> slot_feature;   // by slot: its feature, or -1
     int32_t next_slot = 0;               // the slot taken next (the oldest)
     // Where every feature's fit (Search::along_): per feature f split on, the ranks in f's
-    // block of every block's samples in the block's order (p x m at f p m), so that the filter
-    // reads them in order.
+    // block of every block's samples, in the block's order (p x m from f p m), so that the
+    // filter reads them in order.
     std::vector<int32_t> along;
     std::vector<char> along_made;   // by feature
     void forget_ranks() {
@@ -284,9 +284,10 @@ struct Scan01 {
     }
 };
 constexpr int32_t kScanChunk = 32;
-// Ranks a level keeps (Level::rank), 16 MB of them, and (Level::along) 32 MB.
+// The ranks a level keeps, by sample id (Level::rank) and in each block's order (Level::along):
+// at most 16 MB of each, a thread.
 constexpr int64_t kRankBudget = int64_t{1} << 22;
-constexpr int64_t kAlongBudget = int64_t{1} << 23;
+constexpr int64_t kAlongBudget = int64_t{1} << 22;
 
 // multiclass_01_loss's scan with exact sums: forward only, resumable, and with Scan01's early
 // end. Every sum is exact, so the right side's weight and class sums are the totals less the
