@@ -51,6 +51,7 @@
 #include "dpdt/run_loop.hpp"
 #include "dpdt/split_search.hpp"
 #include "dpdt/subset_hash.hpp"
+#include "keep_in_order.hpp"
 #include "optimal_pairs.hpp"
 
 namespace dpdt {
@@ -108,9 +109,25 @@ Shape stump_of(int32_t feature, double threshold) {
 // positions j that a threshold can follow (x[j] < x[j + 1]) with the weight of every prefix.
 struct Level {
     int32_t m = 0;
-    std::vector<int32_t> blocks;   // p blocks of m ids, plus one slot of slack for the filter
-    std::vector<int32_t> rank;     // by sample id
-    int32_t ranked = -1;           // the feature `rank` is for
+    std::vector<int32_t> blocks;   // p blocks of m ids, plus kKeepSlack slots for the filter
+    // Each sample's position in the blocks of the features split on last, n slots a feature
+    // (while they fit): a state's search goes back and forth between its features' cuts.
+    std::vector<int32_t> rank;           // slots x n, by sample id
+    std::vector<int32_t> rank_slot;      // by feature: its slot, or -1
+    std::vector<int32_t> slot_feature;   // by slot: its feature, or -1
+    int32_t next_slot = 0;               // the slot taken next (the oldest)
+    // Where every feature's fit (Search::along_): per feature f split on, the ranks in f's
+    // block of every block's samples, in the block's order (p x m from f p m), so that the
+    // filter reads them in order.
+    std::vector<int32_t> along;
+    std::vector<char> along_made;   // by feature
+    void forget_ranks() {
+        for (int32_t& f : slot_feature) {
+            if (f >= 0) rank_slot[f] = -1;
+            f = -1;
+        }
+        std::fill(along_made.begin(), along_made.end(), 0);
+    }
     // hash: the samples' set_hash, when `hashed` (binary features, two classes; see solve).
     SubsetHash hash;
     bool hashed = false;
@@ -280,6 +297,49 @@ struct Scan01 {
     }
 };
 constexpr int32_t kScanChunk = 32;
+// The ranks a level keeps, by sample id (Level::rank) and in each block's order (Level::along):
+// at most 16 MB of each, a thread.
+constexpr int64_t kRankBudget = int64_t{1} << 22;
+constexpr int64_t kAlongBudget = int64_t{1} << 22;
+
+// multiclass_01_loss's scan with exact sums: forward only, resumable, and with Scan01's early
+// end. Every sum is exact, so the right side's weight and class sums are the totals less the
+// left's (the same doubles as the backward pass's sums), and a threshold's loss is the one that
+// pass gives. The right side's heaviest class is only looked for where the loss could beat the
+// best so far: the right's class sums only shrink, so the last one found bounds it from above.
+struct ScanK {
+    const int32_t* y;
+    const double* w;
+    const double* c;   // the class sums of all the samples scanned
+    int K;
+    double total;
+    double* left;      // K class sums, zero at the start
+    double wl = 0.0, max_left = 0.0, best = kInf;
+    double max_right = kInf;   // at least the right side's heaviest class
+
+    void run(const double* col, const int32_t* ids, int32_t k0, int32_t k1, int32_t& j) {
+        for (int32_t k = k0; k < k1; ++k) {
+            const int32_t i = ids[k];
+            max_left = std::max(max_left, left[y[i]] += w[i]);
+            wl += w[i];
+            if (col[i] == col[ids[k + 1]]) continue;
+            const double left_loss = wl - max_left, wr = total - wl;
+            if (!(left_loss + (wr - max_right) < best)) continue;
+            max_right = 0.0;
+            for (int k2 = 0; k2 < K; ++k2) max_right = std::max(max_right, c[k2] - left[k2]);
+            const double loss = left_loss + (wr - max_right);
+            if (loss < best) {
+                best = loss;
+                j = k;
+            }
+        }
+    }
+    // Scan01::done's argument: the left side's loss only grows and bounds every later loss.
+    bool done(double cost, double bar) const {
+        const double floor_loss = wl - max_left;
+        return floor_loss >= best || floor_loss + cost >= bar;
+    }
+};
 
 // A root searched one feature at a time; `shallower` is the root's outcome one level shallower.
 // The fit keeps this task's tree only if it is below `incumbent` and below the tree of every
@@ -458,7 +518,13 @@ class Search {
           expected_(params.complexity == Complexity::ExpectedTests), loop_(loop), states_seen_(states_seen), solved_(solved),
           depth_twos_(depth_twos),
           levels_(static_cast<size_t>(params.max_depth) + 1), memo_(data.n), class_w_(obj.n_classes) {
-        for (Level& l : levels_) l.rank.assign(static_cast<size_t>(data.n), 0);
+        const int64_t rank_slots = std::clamp<int64_t>(kRankBudget / std::max<int64_t>(data.n, 1), 1, data.p);
+        for (Level& l : levels_) {
+            l.rank.assign(static_cast<size_t>(rank_slots * data.n), 0);
+            l.rank_slot.assign(static_cast<size_t>(data.p), -1);
+            l.slot_feature.assign(static_cast<size_t>(rank_slots), -1);
+            l.along_made.assign(static_cast<size_t>(data.p), 0);
+        }
         mixes_.resize(static_cast<size_t>(2 * data.n));
         for (int32_t i = 0; i < static_cast<int32_t>(data.n); ++i) {
             mixes_[2 * i] = mix_a(i);
@@ -505,6 +571,7 @@ class Search {
                 std::vector<uint64_t>(static_cast<size_t>(sample_words_), 0), 0.0}));
             similar_next_.assign(levels_.size() + 1, 0);
         }
+        along_ = data.p * data.p * data.n <= kAlongBudget;
         Level& root = levels_[0];
         root.m = static_cast<int32_t>(data.n);
         root.blocks.assign(data.presorted.begin(), data.presorted.end());
@@ -613,23 +680,63 @@ class Search {
         return h;
     }
 
-    void rank_by(Level& l, int32_t f) {
-        if (l.ranked == f) return;
+    // Each sample's position in feature f's block of level l, by sample id.
+    const int32_t* rank_of(Level& l, int32_t f) {
+        int32_t slot = l.rank_slot[f];
+        if (slot >= 0) return l.rank.data() + static_cast<int64_t>(slot) * data_.n;
+        slot = l.next_slot;
+        l.next_slot = (slot + 1) % static_cast<int32_t>(l.slot_feature.size());
+        if (l.slot_feature[slot] >= 0) l.rank_slot[l.slot_feature[slot]] = -1;
+        l.slot_feature[slot] = f;
+        l.rank_slot[f] = slot;
+        int32_t* rank = l.rank.data() + static_cast<int64_t>(slot) * data_.n;
         const int32_t* ids = l.block(f);
-        for (int32_t j = 0; j < l.m; ++j) l.rank[ids[j]] = j;
-        l.ranked = f;
+        for (int32_t j = 0; j < l.m; ++j) rank[ids[j]] = j;
+        return rank;
+    }
+
+    // Level::along for feature f.
+    const int32_t* along_of(Level& l, int32_t f) {
+        const int64_t p = data_.p, m = l.m;
+        if (l.along.size() < static_cast<size_t>(p * p * m)) l.along.resize(static_cast<size_t>(p * p * m));
+        int32_t* along = l.along.data() + f * p * m;
+        if (l.along_made[f]) return along;
+        const int32_t* rank = rank_of(l, f);
+        for (int64_t g = 0; g < p; ++g) {
+            const int32_t* ids = l.block(g);
+            int32_t* out = along + g * m;
+            for (int64_t q = 0; q < m; ++q) out[q] = rank[ids[q]];
+        }
+        l.along_made[f] = 1;
+        return along;
+    }
+
+    // The ranks in feature f's block that the filter of feature g's block reads: Level::along
+    // where it fits, else by sample id.
+    struct Ranks {
+        const int32_t* by_id;
+        const int32_t* in_order;
+    };
+    Ranks ranks_for(Level& l, int32_t f, int32_t g) {
+        if (along_) return Ranks{nullptr, along_of(l, f) + static_cast<int64_t>(g) * l.m};
+        return Ranks{rank_of(l, f), nullptr};
+    }
+    // The filter (keep_ranked) of positions [q0, q1) of ids.
+    int32_t keep(const Ranks& r, const int32_t* ids, int32_t q0, int32_t q1, int32_t lo, uint32_t span,
+                 int32_t* out) const {
+        if (r.in_order != nullptr) return keep_in_order_(ids + q0, r.in_order + q0, q1 - q0, lo, span, out);
+        return keep_ranked(ids + q0, q1 - q0, r.by_id, lo, span, out);
     }
 
     // The samples at positions [lo, hi) of feature f's block, in feature g's order, into out
-    // (hi - lo + 1 slots: the branch-free filter writes one past).
+    // (hi - lo + kKeepSlack slots: the branch-free filter writes past).
     void gather(Level& l, int32_t f, int32_t lo, int32_t hi, int32_t g, int32_t* out) {
         const int32_t* ids = l.block(g);
         if (g == f || (lo == 0 && hi == l.m)) {
             std::copy(ids + (g == f ? lo : 0), ids + (g == f ? hi : l.m), out);
             return;
         }
-        rank_by(l, f);
-        keep_ranked(ids, l.m, l.rank.data(), lo, static_cast<uint32_t>(hi - lo), out);
+        keep(ranks_for(l, f, g), ids, 0, l.m, lo, static_cast<uint32_t>(hi - lo), out);
     }
 
     // The ids among ids[0, n) of rank in [lo, lo + span), in their order, into out (one slot
@@ -685,7 +792,7 @@ class Search {
             return out;
         }
         ++stats.exact_scans;
-        subset_.resize(static_cast<size_t>(size) + 1);
+        subset_.resize(static_cast<size_t>(size) + kKeepSlack);
         int32_t feature = -1;   // of the best stump so far (none: the leaf)
         double threshold = 0.0;
         // A stump of loss 0 (value == cost) cannot be beaten: the scan stops there.
@@ -700,16 +807,21 @@ class Search {
             // kDistinct), and again without when the first best it finds lies between equal
             // values: otherwise that position is the first best of the thresholds too (they are
             // among the positions), and the early end is as sound (every later loss is bounded).
-            const bool filtered = obj_.n_classes == 2 && g != f && (lo > 0 || hi < l.m);
+            const bool filtered = (obj_.n_classes == 2 || exact_sums_) && g != f && (lo > 0 || hi < l.m);
             if (filtered) {
                 // A feature constant here has no threshold: j stays -1.
-                loss = filtered_binary_01_loss(l, f, lo, hi, g, few_ties_[g], subset_.data(), j, cost, out.value);
+                loss = obj_.n_classes == 2
+                           ? filtered_binary_01_loss(l, f, lo, hi, g, few_ties_[g], subset_.data(), j, cost, out.value)
+                           : filtered_multiclass_01_loss(l, f, lo, hi, g, subset_.data(), w, j, cost, out.value);
             } else {
                 gather(l, f, lo, hi, g, subset_.data());
                 if (col[subset_[0]] == col[subset_[size - 1]]) continue;
-                loss = obj_.n_classes == 2
-                           ? binary_01_loss(col, few_ties_[g], subset_.data(), size, j, cost, out.value)
-                           : multiclass_01_loss(col, subset_.data(), size, j);
+                if (obj_.n_classes == 2)
+                    loss = binary_01_loss(col, few_ties_[g], subset_.data(), size, j, cost, out.value);
+                else if (exact_sums_)
+                    loss = exact_multiclass_01_loss(col, subset_.data(), size, w, j, cost, out.value);
+                else
+                    loss = multiclass_01_loss(col, subset_.data(), size, j);
             }
             if (obj_.n_classes == 2 && few_ties_[g] && j >= 0 && loss + cost < out.value &&
                 col[subset_[j]] == col[subset_[j + 1]]) {
@@ -745,11 +857,11 @@ class Search {
 
     // binary_01_loss of the samples at positions [lo, hi) of feature f's block, in feature g's
     // order: gather's filter, a chunk of the block at a time, each followed by the scan of what
-    // it added, so that where the scan ends early the filter does too. out: hi - lo + 1 slots.
+    // it added, so that where the scan ends early the filter does too. out: hi - lo + kKeepSlack
+    // slots.
     double filtered_binary_01_loss(Level& l, int32_t f, int32_t lo, int32_t hi, int32_t g, bool every,
                                    int32_t* out, int32_t& j, double cost, double bar) {
-        rank_by(l, f);
-        const int32_t* rank = l.rank.data();
+        const Ranks rank = ranks_for(l, f, g);
         const int32_t* ids = l.block(g);
         const double* col = data_.column(g);
         const uint32_t span = static_cast<uint32_t>(hi - lo);
@@ -757,7 +869,7 @@ class Search {
         int32_t s = 0, k = 0;
         for (int32_t q0 = 0; q0 < l.m; q0 += kScanChunk) {
             const int32_t q1 = std::min(l.m, q0 + kScanChunk);
-            s += keep_ranked(ids + q0, q1 - q0, rank, lo, span, out + s);
+            s += keep(rank, ids, q0, q1, lo, span, out + s);
             if (k == 0 && s > 0) scan.x = col[out[0]];
             if (k + 1 < s) {
                 scan.run(every, exact_sums_, col, out, k, s - 1, scan_w(), j);
@@ -766,6 +878,45 @@ class Search {
             }
         }
         return std::max(0.0, scan.best);
+    }
+
+    // multiclass_01_loss with exact sums (ScanK): the class sums are class_w_, of weight w. It may
+    // end early, as binary_01_loss.
+    double exact_multiclass_01_loss(const double* col, const int32_t* ids, int32_t m, double w, int32_t& j,
+                                    double cost, double bar) {
+        ScanK scan = multiclass_scan(w);
+        for (int32_t k0 = 0; k0 + 1 < m; k0 += kScanChunk) {
+            scan.run(col, ids, k0, std::min(m - 1, k0 + kScanChunk), j);
+            if (scan.done(cost, bar)) break;
+        }
+        return std::max(0.0, scan.best);
+    }
+
+    // exact_multiclass_01_loss of the samples at positions [lo, hi) of feature f's block, in
+    // feature g's order: the filter and the scan a chunk at a time, as filtered_binary_01_loss.
+    double filtered_multiclass_01_loss(Level& l, int32_t f, int32_t lo, int32_t hi, int32_t g, int32_t* out,
+                                       double w, int32_t& j, double cost, double bar) {
+        const Ranks rank = ranks_for(l, f, g);
+        const int32_t* ids = l.block(g);
+        const double* col = data_.column(g);
+        const uint32_t span = static_cast<uint32_t>(hi - lo);
+        ScanK scan = multiclass_scan(w);
+        int32_t s = 0, k = 0;
+        for (int32_t q0 = 0; q0 < l.m; q0 += kScanChunk) {
+            const int32_t q1 = std::min(l.m, q0 + kScanChunk);
+            s += keep(rank, ids, q0, q1, lo, span, out + s);
+            if (k + 1 < s) {
+                scan.run(col, out, k, s - 1, j);
+                k = s - 1;
+                if (scan.done(cost, bar)) break;
+            }
+        }
+        return std::max(0.0, scan.best);
+    }
+
+    ScanK multiclass_scan(double w) {
+        scratch_.assign(static_cast<size_t>(obj_.n_classes), 0.0);
+        return ScanK{obj_.y, obj_.w, class_w_.data(), obj_.n_classes, w, scratch_.data()};
     }
 
     // The same for any number of classes: the heaviest class of every suffix comes from a
@@ -805,11 +956,11 @@ class Search {
         Level& l = levels_[lv];
         Level& c = levels_[lv + 1];
         c.m = hi - lo;
-        c.ranked = -1;
+        c.forget_ranks();
         c.hashed = false;
         c.set_only = false;
         c.class_prefixes = false;
-        c.blocks.resize(static_cast<size_t>(data_.p) * c.m + 1);
+        c.blocks.resize(static_cast<size_t>(data_.p) * c.m + kKeepSlack);
         for (int32_t g = 0; g < data_.p; ++g) {
             stop_point();
             gather(l, f, lo, hi, g, c.blocks.data() + static_cast<int64_t>(g) * c.m);
@@ -862,7 +1013,7 @@ class Search {
             // With binary features the states below read their samples as a set (set_child).
             Level& c = levels_[lv + 1];
             c.m = hi - lo;
-            c.ranked = -1;
+            c.forget_ranks();
             c.hashed = false;
             c.set_only = true;
             c.class_prefixes = false;
@@ -883,7 +1034,7 @@ class Search {
     Outcome set_child(int lv, int32_t f, int s, int depth, double ub) {
         const Level& l = levels_[lv];
         Level& c = levels_[lv + 1];
-        c.ranked = -1;
+        c.forget_ranks();
         c.hashed = false;
         c.set_only = true;
         c.class_prefixes = false;
@@ -1474,6 +1625,9 @@ class Search {
     std::vector<double> class_w_, scratch_, pair_scratch_, stump_loss_;
     std::vector<const double*> plane_rows_;   // stump_from_counts' scratch
     std::vector<int32_t> subset_;
+    // Whether every level keeps Level::along (of every feature), and the filter that reads it.
+    bool along_ = false;
+    const KeepInOrder keep_in_order_ = keep_in_order_for_cpu();
 };
 
 // The tree arrays of `shape` on the samples `ids`, and its loss, complexity, impurity and split
