@@ -763,12 +763,8 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
     objective_ : float
         ``train_loss + alpha * complexity`` of :attr:`tree_`: what the fit minimises.
     lower_bound_ : float
-        A certified lower bound of the least objective any tree of depth at most ``max_depth``
-        (and within ``max_complexity``) reaches: :attr:`objective_` when :attr:`is_optimal_`.
-        With ``splitter="exhaustive", full_front=False`` stopped by ``time_limit``, the bound
-        the search proved, so that ``objective_ - lower_bound_`` bounds how far the tree is
-        from optimal. NaN when nothing is proven (other splitters, or the front's search
-        stopped).
+        :attr:`objective_` when :attr:`is_optimal_`, else NaN (the bounded search that proves
+        bounds when stopped serves classifiers: see :class:`DPDTreeClassifier`).
 
     Examples
     --------
