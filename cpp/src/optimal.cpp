@@ -589,6 +589,18 @@ class Search {
     // stopped by the clock can always return.
     Outcome greedy_root(int depth) { return greedy(0, depth); }
 
+    // The root's bounds when the clock stopped its search: its leaf's value, and what every
+    // split of it has when its optimum at depth - 1 is at least `shallower` (any_split_bound).
+    double root_leaf_value() {
+        const Level& l = levels_[0];
+        std::vector<double> cw(obj_.n_classes);
+        const double w = class_sums(l.block(0), l.m, cw.data());
+        return leaf_loss(cw.data(), obj_.n_classes, w);
+    }
+    double any_root_split_bound(int depth, double shallower) const {
+        return any_split_bound(shallower, total_, kappa(depth - 1), split_cost(total_));
+    }
+
     // The features by their gini score at the root, best first (ties: lower feature).
     std::vector<int32_t> root_order() {
         Level& l = levels_[0];
@@ -1848,13 +1860,9 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
         // The optimum is the best of the root's leaf and of its splits on each feature: bounded by
         // that feature's task where it ran, else by what every split has from the optimum one
         // level shallower (itself bounded where its search ran).
-        std::vector<double> cw(static_cast<size_t>(objective.n_classes), 0.0);
-        for (int32_t i = 0; i < static_cast<int32_t>(data.n); ++i) objective.add(cw.data(), i);
-        lower_bound = leaf_loss(cw.data(), objective.n_classes, total);
-        const double cost = alpha * total;   // a root split's, for either complexity
-        const bool expected = params.complexity == Complexity::ExpectedTests;
-        const double kappa = 1.0 + (expected ? alpha * (depth - 1) : 0.0);
-        const double any_split = any_split_bound(shallow_ran && depth >= 2 ? shallow.lower() : 0.0, total, kappa, cost);
+        Search& root = search(0);
+        lower_bound = root.root_leaf_value();
+        const double any_split = root.any_root_split_bound(depth, shallow_ran && depth >= 2 ? shallow.lower() : 0.0);
         if (depth == 1) lower_bound = std::min(lower_bound, shallow_ran ? shallow.lower() : any_split);
         for (size_t f = 0; f < searched.size(); ++f)
             lower_bound = std::min(lower_bound, ran[f] ? searched[f].lower() : any_split);
