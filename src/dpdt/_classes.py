@@ -15,7 +15,14 @@ from sklearn.utils.validation import check_is_fitted
 
 from ._binning import bin_features, uses_bins
 from ._explorer import ExplorerReprMixin
-from ._front import PARETO_DTYPE, TIE_TOL, alpha_inside, budget_mask, within_complexity
+from ._front import (
+    PARETO_DTYPE,
+    TIE_TOL,
+    alpha_inside,
+    budget_mask,
+    objective_at,
+    within_complexity,
+)
 from ._io import SaveMixin, register_estimator
 from ._memory import estimate_states, fixed_fit_bytes, state_budget
 from ._params import CLASSIFIER, REGRESSOR, declare
@@ -161,11 +168,8 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
             found = fit_core(weight, plan.params, progress=None, progress_seconds=core_seconds(),
                              **plan.binned)
 
-        def objective(row):
-            return row["train_loss"] + self.alpha * row["complexity"]
-
-        best = min(found["front"], key=objective)
-        if objective(best) < objective(result["front"][0]):
+        best = min(found["front"], key=lambda row: objective_at(row, self.alpha))
+        if objective_at(best, self.alpha) < objective_at(result["front"][0], self.alpha):
             result["front"] = [dict(best, alpha_min=self.alpha, alpha_max=self.alpha)]
 
     def _fit_plan(self, n_samples, n_features, weight_total, stat_dim, bin_data, *, X=None,
@@ -250,9 +254,8 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         self._proven_lower_bound = float(result["lower_bound"])
         # Stopped, a search whose bound reached its tree's objective (an alpha that prices every
         # split above the leaf, say) has certified it all the same.
-        found = front[0]["train_loss"] + self.alpha * front[0]["complexity"]
         self.is_optimal_ = (complete and set(plan.splitters) == {"exhaustive"}) or (
-            plan.bounded and self._proven_lower_bound >= found)
+            plan.bounded and self._proven_lower_bound >= objective_at(front[0], self.alpha))
         if not complete and not self.is_optimal_:
             proven = ("" if np.isnan(self._proven_lower_bound) else
                       f"; the optimal objective is at least {self._proven_lower_bound:.6g}")
@@ -372,9 +375,7 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
             rows = np.flatnonzero(~np.isnan(front["alpha_min"]))
         if np.isinf(alpha):
             return int(rows[-1])
-        # A large alpha prices every split at infinity, which selects the leaf, as it should.
-        with np.errstate(over="ignore"):
-            objective = front["train_loss"][rows] + alpha * front["complexity"][rows]
+        objective = objective_at(front[rows], alpha)
         best = objective.min()
         tied = np.flatnonzero(objective <= best + TIE_TOL * max(self._loss_unit(), abs(best)))
         order = np.lexsort((self._front_n_splits[rows[tied]], self._front_impurity[rows[tied]]))
@@ -483,9 +484,7 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
     @property
     def objective_(self):
         """The objective of :attr:`tree_`: ``train_loss + alpha * complexity``."""
-        row = self.pareto_front_[self._current_row()]
-        with np.errstate(over="ignore"):
-            return float(row["train_loss"] + self.alpha * row["complexity"])
+        return float(objective_at(self.pareto_front_[self._current_row()], self.alpha))
 
     @property
     def lower_bound_(self):

@@ -42,6 +42,13 @@ def budget_mask(n_leaves, complexity, depth, *, max_leaves, max_complexity, max_
     return mask
 
 
+def objective_at(rows, alpha):
+    """Return ``train_loss + alpha * complexity`` of front rows (records or the core's dicts)."""
+    # A large alpha prices every split at infinity, which selects the leaf, as it should.
+    with np.errstate(over="ignore"):
+        return rows["train_loss"] + alpha * rows["complexity"]
+
+
 def within_complexity(complexity, max_complexity):
     """Return the mask of the complexities within ``max_complexity``.
 
