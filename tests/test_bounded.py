@@ -161,7 +161,10 @@ def binary_features(n=2000, p=12):
 def test_stopped_search_certifies_a_lower_bound_of_the_optimum(data, alpha, complexity):
     # Stopped at any point (the limits below, fractions of the whole search's time on this
     # machine, fall at various stages of it), the bound never passes the optimum; and it is no
-    # constant: with one feature, the stopped root's bound comes from its interrupted subtrees.
+    # constant: with one feature, the stopped root's bound comes from its interrupted subtrees,
+    # and with alpha > 0 every split costs. (With many features at alpha = 0, a root feature not
+    # yet started bounds nothing, docs/guarantees.md: whether a stop falls after the last one
+    # started is a matter of timing, so no positive bound is asserted there.)
     X, y = data()
     params = dict(max_depth=4, splitter="exhaustive", full_front=False, alpha=alpha,
                   complexity=complexity)
@@ -181,7 +184,8 @@ def test_stopped_search_certifies_a_lower_bound_of_the_optimum(data, alpha, comp
             if clf.is_optimal_:
                 assert clf.lower_bound_ == clf.objective_
             bounds.append(clf.lower_bound_)
-    assert max(bounds) > 0.0
+    if data is one_feature or alpha > 0:
+        assert max(bounds) > 0.0
 
 
 @pytest.mark.parametrize("alpha", [0.0, 0.01])

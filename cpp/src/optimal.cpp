@@ -16,7 +16,8 @@
 // state's optimum at depth d - 1 (searched first, recursively) is the incumbent to beat and
 // gives the values at the ends: all samples on one side. A cut's second child is searched under
 // a bound raised by the weight to the farther end of its interval (ConTree's slack, Brita et al.,
-// AAAI 2025), so that a bad cut's values are known well enough to bound its neighbours.
+// AAAI 2025), even when the first failed, so that a bad cut's values are known well enough to
+// bound its neighbours.
 //
 // When every feature takes two values (and the weights' sums are exact, see
 // exact_weight_exponent), each feature has one threshold and the search reads its states as sets:
@@ -1339,17 +1340,18 @@ class Search {
             if (lo[first] < bound_first && !stopped()) {
                 Outcome one = child(lv, f, lo_pos[first], hi_pos[first], depth - 1, bound_first);
                 lo[first] = std::max(lo[first], one.lower());
-                if (one.found) {
-                    // Under the bound it needs, a failed second child only proves this cut no
-                    // better than the incumbent, which bounds no other cut. Searched under a bound
-                    // raised by the weight between t and the farther end of iv with a cut between (ConTree's slack,
-                    // Brita et al., AAAI 2025), it returns a value or bound high enough, when the
-                    // cut is that bad, for the interval bounds to drop its neighbours up to that end.
-                    const double needed = upper - cost - one.value;
-                    const double slack = kap * std::max(t - iv.a > 1 ? moved : 0.0, iv.b - t > 1 ? span - moved : 0.0);
+                // A cut's two bounds that only reach the incumbent bound no other cut. So the
+                // second child is searched under a bound raised by the weight between t and the
+                // farther end of iv with a cut between (ConTree's slack, Brita et al., AAAI 2025),
+                // even when the first child already failed: where the cut is that bad, the bound
+                // it returns is high enough for the interval bounds to drop its neighbours up to
+                // that end.
+                const double needed = upper - cost - (one.found ? one.value : lo[first]);
+                const double slack = kap * std::max(t - iv.a > 1 ? moved : 0.0, iv.b - t > 1 ? span - moved : 0.0);
+                if (needed + slack > lo[1 - first] && !stopped()) {
                     Outcome other = child(lv, f, lo_pos[1 - first], hi_pos[1 - first], depth - 1, needed + slack);
                     lo[1 - first] = std::max(lo[1 - first], other.lower());
-                    if (other.found && other.value < needed) {
+                    if (one.found && other.found && other.value < needed) {
                         const Outcome& left = first == 0 ? one : other;
                         const Outcome& right = first == 0 ? other : one;
                         const double* col = data_.column(f);
