@@ -34,6 +34,8 @@
 // al., NeurIPS 2023): solved states cached by set and depth with their optimum or a lower bound,
 // the similarity bound of recently solved sets, the heavier side of a split searched first, and
 // the root features sharing their incumbent. The trees stay the ones the plain search finds.
+// Among equally good trees the root keeps the first feature in its order (CART's score), as every
+// state does: once a tree of value 0 is found, no feature after it can change the tree.
 
 #include "dpdt/optimal.hpp"
 
@@ -346,17 +348,19 @@ struct ScanK {
 
 // A root searched one feature at a time; `shallower` is the root's outcome one level shallower.
 // The fit keeps this task's tree only if it is below `incumbent` and below the tree of every
-// earlier feature's task (`earlier[g]` for g < feature: kInf while that task runs or when it has
-// none), so a task whose every tree left is at least bar() has no tree the fit can keep.
+// feature before it in the root's order (`earlier[r]` for ranks r < rank: kInf while that task
+// runs or when it has none), so a task whose every tree left is at least bar() has no tree the
+// fit can keep.
 struct RootTask {
     int32_t feature = -1;
+    int32_t rank = 0;   // the feature's position in the root's order (Search::root_order)
     const Outcome* shallower = nullptr;
     double incumbent = kInf;
     const std::atomic<double>* earlier = nullptr;
     double bar() const {
         double b = incumbent;
-        for (int32_t g = 0; g < feature && earlier != nullptr; ++g)
-            b = std::min(b, earlier[g].load(std::memory_order_relaxed));
+        for (int32_t r = 0; r < rank && earlier != nullptr; ++r)
+            b = std::min(b, earlier[r].load(std::memory_order_relaxed));
         return b;
     }
 };
@@ -1794,62 +1798,54 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
         if (shallow.found) incumbent = shallow;
         return static_cast<int64_t>(depth >= 2 ? data.p : 0);
     };
-    // Then each root feature searched on its own under that incumbent; ties keep the incumbent,
-    // then the lowest feature. Where a search's tree depends on its bound (thresholds of
-    // continuous features, rounded values: see Solved), features do not share their incumbents,
-    // so that the tree does not depend on which thread finds what first. Where it does not, a
-    // feature is searched under the best value found so far (trees of equal value only if it
-    // comes before the feature holding it), which prunes far more and leaves every feature's
-    // found tree and the choice among them as they were; best first (CART's score at the root)
-    // so that the bound drops early.
+    // Then each root feature searched on its own under that incumbent, in the root's order
+    // (CART's score at the root, best first); ties keep the incumbent, then the feature first in
+    // that order, as inside every state. Where a search's tree depends on its bound (thresholds
+    // of continuous features, rounded values: see Solved), features do not share their
+    // incumbents, so that the tree does not depend on which thread finds what first. Where it
+    // does not, a feature is searched under the best value found so far, which prunes far more
+    // and leaves every feature's found tree and the choice among them as they were: the features
+    // are taken in order, so every one before the holder of the best value was taken before it.
     std::vector<RootTask> roots(static_cast<size_t>(depth >= 2 ? data.p : 0));
     std::vector<Outcome> searched(roots.size());
     std::vector<char> ran(roots.size(), 0);   // whether searched[f] is its task's outcome
-    // Each feature's found value, for the later features' RootTask::bar: the tree kept is the
-    // same whichever of them a thread has seen.
+    // Each feature's found value by rank, for the later features' RootTask::bar: the tree kept is
+    // the same whichever of them a thread has seen.
     std::vector<std::atomic<double>> found_value(roots.size());
     for (std::atomic<double>& v : found_value) v.store(kInf);
     bool share = false;
-    std::vector<int32_t> order;
+    std::vector<int32_t> order, rank;   // the root's order, and each feature's position in it
     std::mutex best_mutex;
     double best_value = kInf;
-    int32_t holder = -1;   // the feature whose tree has best_value; -1: the incumbent's
-    // Once the best value is 0 (alpha = 0 when shared: no tree does better), only the features
-    // before its holder can still change the tree, the lowest first.
-    std::vector<char> taken;
+    int32_t holder_rank = -1;   // of the feature whose tree has best_value; -1: the incumbent's
     size_t next_ranked = 0;
-    int32_t next_lowest = 0;
-    auto take = [&]() {
-        if (best_value > 0.0) {
-            while (next_ranked < order.size() && taken[order[next_ranked]]) ++next_ranked;
-            if (next_ranked == order.size()) return int32_t{-1};
-            taken[order[next_ranked]] = 1;
-            return order[next_ranked];
-        }
-        while (next_lowest < holder && taken[next_lowest]) ++next_lowest;
-        if (next_lowest >= holder) return int32_t{-1};
-        taken[next_lowest] = 1;
-        return next_lowest;
+    // The next feature in order, under the best value so far: a later feature's tree of equal
+    // value would not be kept. None once that value is 0 (alpha = 0 when shared: no tree does
+    // better).
+    auto take = [&](double& ub) {
+        if (best_value <= 0.0 || next_ranked == order.size()) return int32_t{-1};
+        ub = best_value;
+        return order[next_ranked++];
     };
     auto by_feature = [&](int w, int64_t t) {
         if (loop.timed_out()) return;   // the features left keep no tree
-        int32_t f = static_cast<int32_t>(t);
+        int32_t f = order[t];
         double ub = incumbent.value;
         if (share) {
             std::lock_guard<std::mutex> lock(best_mutex);
-            f = take();
+            f = take(ub);
             if (f < 0) return;
-            ub = f < holder ? std::nextafter(best_value, kInf) : best_value;
         }
-        roots[f] = RootTask{f, &shallow, incumbent.value, found_value.data()};
+        roots[f] = RootTask{f, rank[f], &shallow, incumbent.value, found_value.data()};
         searched[f] = search(w).solve_root_feature(depth, ub, roots[f]);
         ran[f] = 1;
-        if (searched[f].found) found_value[f].store(searched[f].value);
+        if (searched[f].found) found_value[rank[f]].store(searched[f].value);
         if (share && searched[f].found) {
+            // A feature taken earlier may end later, under a bound another has lowered since.
             std::lock_guard<std::mutex> lock(best_mutex);
-            if (searched[f].value < best_value || (searched[f].value == best_value && f < holder)) {
+            if (searched[f].value < best_value || (searched[f].value == best_value && rank[f] < holder_rank)) {
                 best_value = searched[f].value;
-                holder = f;
+                holder_rank = rank[f];
             }
         }
         tasks_done.fetch_add(1);
@@ -1858,9 +1854,10 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
         const int64_t tasks = first(w);
         best_value = incumbent.value;
         share = tasks > 0 && search(w).order_free();
-        if (share) {
+        if (tasks > 0) {
             order = search(w).root_order();
-            taken.assign(order.size(), 0);
+            rank.assign(order.size(), 0);
+            for (size_t r = 0; r < order.size(); ++r) rank[order[r]] = static_cast<int32_t>(r);
         }
         return tasks;
     };
@@ -1879,8 +1876,8 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
     }
 
     Outcome best = std::move(incumbent);
-    for (Outcome& o : searched)
-        if (o.found && o.value < best.value) best = std::move(o);
+    for (int32_t f : order)
+        if (searched[f].found && searched[f].value < best.value) best = std::move(searched[f]);
     for (const auto& s : searches) {
         if (!s) continue;
         stats.states += s->stats.states;
