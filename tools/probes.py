@@ -220,6 +220,20 @@ PROBES = {
         dpdt.DPDTreeClassifier(candidates=(2**31 - 1,) * 3, memory_limit=2 * 2**30).fit(X, y)
         print("PASS")
         """, 300, None),
+    "boosting: NaN in X, binned and exact": (
+        "fits and predicts; inf a ValueError", """
+        X = rng.rand(500, 4); y = (X[:, 0] > .5).astype(int); X[rng.rand(*X.shape) < .2] = np.nan
+        for max_bins in (255, None):
+            clf = dpdt.DPDTGradientBoostingClassifier(n_estimators=5, max_bins=max_bins)
+            p = clf.fit(X, y).predict_proba(X)
+            assert np.isfinite(p).all()
+        X[0, 0] = np.inf
+        try:
+            clf.fit(X, y)
+            print("FAIL inf accepted")
+        except ValueError as e:
+            print("PASS" if "infinity" in str(e) else "FAIL", e)
+        """, 60, None),
 }
 
 

@@ -16,6 +16,7 @@ from ._cv import DPDTreeClassifierCV, DPDTreeRegressorCV
 from ._export import export_text
 from ._front import held_out_figures
 from ._io import load
+from ._optional import require
 from ._params import SPLITTERS
 
 # Models that take categorical columns as they are.
@@ -102,10 +103,8 @@ def _read_table(path):
     pd = _pandas()
     try:
         if suffix in (".parquet", ".pq"):
-            try:
-                return pd.read_parquet(path)
-            except ImportError:
-                raise CommandError("reading Parquet needs pyarrow: pip install pyarrow") from None
+            require("pyarrow", "reading Parquet")
+            return pd.read_parquet(path)
         if suffix in (".csv", ".txt", ".tsv"):
             return pd.read_csv(path, sep="\t" if suffix == ".tsv" else ",")
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
@@ -115,12 +114,7 @@ def _read_table(path):
 
 def _pandas():
     """Return pandas, which reading and writing tables needs (the `cli` extra)."""
-    try:
-        import pandas
-    except ImportError:
-        raise CommandError('reading and writing tables needs pandas: pip install "dpdt[cli]"'
-                           ) from None
-    return pandas
+    return require("pandas", "reading and writing tables")
 
 
 def _check_numeric(frame, path):
@@ -183,9 +177,11 @@ def _training_data(args):
             task = "regression" if args.regression else "classification"
             names = ", ".join(datasets.list_datasets(task=task))
             raise CommandError(f"unknown {task} dataset {args.dataset!r} (bundled: {names})")
-        data = datasets.load(args.dataset)
-        return (args.dataset, data.X_train, data.y_train, data.X_test, data.y_test,
-                data.task == "regression")
+        # Frames, as a table's columns are: the model names the features.
+        require("pandas", f"dpdt {args.command} --dataset")
+        data = datasets.load(args.dataset, as_frame=True)
+        return (args.dataset, data.X_train, data.y_train.to_numpy(), data.X_test,
+                data.y_test.to_numpy(), data.task == "regression")
     categorical = getattr(args, "model", "tree") == "branches"
     X, y, test = _features_and_target(args.data, args.target, categorical=categorical)
     if args.test is not None:
@@ -332,13 +328,9 @@ def _save(args, estimator):
     return 0
 
 
-def _pyplot():
-    import matplotlib
-
-    matplotlib.use("Agg")   # files only: no display needed
-    import matplotlib.pyplot as plt
-
-    return plt
+def _pyplot(option):
+    require("matplotlib", option).use("Agg")   # files only: no display needed
+    return require("matplotlib.pyplot", option)
 
 
 def _pareto(args):
@@ -349,7 +341,7 @@ def _pareto(args):
         print(f"{_chosen_by_cv(estimator, args.cv)}, marked * below.\n")
     print(format_front(estimator, X_test, y_test))
     if args.plot is not None:
-        plt = _pyplot()
+        plt = _pyplot("--plot")
         ax = plot_pareto(estimator, X=X, y=y, show_cart=not args.no_cart, X_test=X_test,
                          y_test=y_test)
         ax.figure.savefig(args.plot, dpi=args.dpi, bbox_inches="tight")
@@ -383,7 +375,7 @@ def _show(args):
     if args.png is not None:
         if not hasattr(model, "tree_"):
             raise CommandError(f"{type(model).__name__} is not a single tree; nothing to draw")
-        plt = _pyplot()
+        plt = _pyplot("--png")
         ax = plot_tree(model, max_depth=args.max_depth)
         ax.figure.savefig(args.png, dpi=args.dpi, bbox_inches="tight")
         plt.close(ax.figure)

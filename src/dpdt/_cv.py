@@ -273,7 +273,7 @@ class _BaseDPDTreeCV(ExplorerReprMixin, SaveMixin, BaseEstimator):
 
     def _validate_X_predict(self, X):
         check_is_fitted(self)
-        return validate_numeric(self, X, reset=False, ensure_all_finite="allow-nan")
+        return validate_numeric(self, X, reset=False)
 
     def _check_fitted_state(self, decoder, where):
         # The refit models were checked when they were decoded.
@@ -448,7 +448,7 @@ class DPDTreeClassifierCV(LogProbaMixin, ClassifierMixin, _BaseDPDTreeCV):
         self : DPDTreeClassifierCV
             The fitted estimator.
         """
-        X, y = validate_numeric(self, X, y, reset=True, ensure_all_finite="allow-nan")
+        X, y = validate_numeric(self, X, y, reset=True)
         check_classification_targets(y)
         self.classes_ = np.unique(y)
         self.n_classes_ = len(self.classes_)
@@ -553,8 +553,8 @@ class DPDTreeRegressorCV(RegressorMixin, _BaseDPDTreeCV):
         self : DPDTreeRegressorCV
             The fitted estimator.
         """
-        X, y = validate_numeric(self, X, y, reset=True, ensure_all_finite="allow-nan",
-                                multi_output=True, y_numeric=True)
+        X, y = validate_numeric(self, X, y, reset=True, multi_output=True,
+                                y_numeric=True)
         self.n_outputs_ = 1 if y.ndim == 1 else y.shape[1]
         return self._fit_cv(X, y, sample_weight)
 

@@ -17,20 +17,17 @@ from ._export import (
 )
 from ._front import held_out_figures
 from ._multiway_tree import MultiwayTree
+from ._optional import require
 
 
-def _pyplot():
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise ImportError("plotting needs matplotlib: pip install 'dpdt[plot]'") from None
-    return plt
+def _pyplot(purpose="plotting"):
+    return require("matplotlib.pyplot", purpose)
 
 
-def _axes(ax, figsize):
+def _axes(ax, figsize, purpose):
     if ax is not None:
         return ax
-    _, ax = _pyplot().subplots(figsize=figsize)
+    _, ax = _pyplot(purpose).subplots(figsize=figsize)
     return ax
 
 
@@ -340,7 +337,7 @@ def plot_tree(estimator, ax=None, *, max_depth=None, feature_names=None, class_n
     depth = -min(y for _, y in position.values())
     ours = ax is None
     ax = _axes(ax, figsize=(min(24.0, _WIDEST, max(4.0, 1.2 * n_leaves)),
-                            max(2.5, 1.4 * (depth + 1))))
+                            max(2.5, 1.4 * (depth + 1))), purpose="plot_tree")
     from matplotlib.collections import LineCollection
 
     colours = _pyplot().get_cmap("tab10")
@@ -496,7 +493,7 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None, X_test=No
                        y_test=y_test)
     classifier = data["classifier"]
     front = data["front"]
-    ax = _axes(ax, figsize=(7.0, 4.5))
+    ax = _axes(ax, figsize=(7.0, 4.5), purpose="plot_pareto")
     # One colour per series: the front, CART's path, the test curve, the chosen tree, then
     # the validation curves in colours none of those has.
     validation_colours = ["C2", "C1", "C4", "C6", "C8", "C9", "C7"]
