@@ -178,7 +178,7 @@ def test_test_curve_is_each_trees_score(fitted, name):
     order = _front_order(estimator)
     for k, index in enumerate(order):
         model.set_params(**model._selecting_params(index))
-        predicted = model.predict(np.asarray(X) if name == "classifier CV" else X)
+        predicted = model.predict(X)
         if dpdt._explorer.is_classifier(model):
             expected = np.mean(predicted == y)
         else:
