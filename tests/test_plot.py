@@ -126,6 +126,75 @@ def test_cart_path_matches_scikit_learn_scores():
     assert_allclose(path[-1, 1], 1 - cart.score(X, y))
 
 
+def _refit_cart_path(estimator, X, y, classifier):
+    """CART's path the plain way: one fit per alpha of the path, with ccp_alpha set to it."""
+    from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+
+    cart_class = DecisionTreeClassifier if classifier else DecisionTreeRegressor
+    alphas = cart_class(max_depth=estimator.max_depth, random_state=0) \
+        .cost_complexity_pruning_path(X, y).ccp_alphas
+    costs = estimator.feature_costs
+    cost = np.ones(X.shape[1]) if costs is None else np.asarray(costs, dtype=float)
+    points = set()
+    for alpha in alphas:
+        cart = cart_class(max_depth=estimator.max_depth, random_state=0, ccp_alpha=alpha)
+        tree = cart.fit(X, y).tree_
+        split = tree.children_left >= 0
+        if estimator.complexity == "expected_tests":
+            complexity = np.sum(tree.weighted_n_node_samples[split]
+                                / tree.weighted_n_node_samples[0] * cost[tree.feature[split]])
+        else:
+            complexity = np.sum(cost[tree.feature[split]])
+        if classifier:
+            loss = np.mean(cart.predict(X) != y)
+        else:
+            loss = np.sum(np.mean((cart.predict(X).reshape(len(X), -1)
+                                   - np.reshape(y, (len(X), -1))) ** 2, axis=0))
+        points.add((float(complexity), float(loss)))
+    return np.array(sorted(points))
+
+
+def _cart_cases():
+    from sklearn.datasets import load_breast_cancer, load_diabetes, make_regression
+
+    rng = np.random.RandomState(0)
+    grid = np.round(rng.rand(400, 3), 1)   # many ties: splits of equal gain, pure nodes
+    X_reg, y_reg = make_regression(200, 4, n_targets=2, noise=10.0, random_state=0)
+    return {
+        "breast cancer": (DPDTreeClassifier, {}, *load_breast_cancer(return_X_y=True)),
+        "iris, splits": (DPDTreeClassifier, {"complexity": "n_splits"},
+                         *load_iris(return_X_y=True)),
+        "diabetes": (DPDTreeRegressor, {}, *load_diabetes(return_X_y=True)),
+        "two outputs, costs": (DPDTreeRegressor, {"feature_costs": [1.0, 2.0, 0.5, 3.0]},
+                               X_reg, y_reg),
+        "ties": (DPDTreeClassifier, {"feature_costs": [1.0, 2.0, 3.0]}, grid,
+                 (grid[:, 0] > 0.5) ^ (grid[:, 1] > 0.3)),
+        "categories": (DPDTreeClassifier, {}, rng.randint(0, 3, (300, 5)).astype(float),
+                       rng.randint(0, 3, 300)),
+    }
+
+
+@pytest.mark.parametrize("depth", [1, 3, 6, 40])
+@pytest.mark.parametrize("name", list(_cart_cases()))
+def test_cart_path_is_the_refit_path(name, depth):
+    """One CART fit, pruned per alpha, gives the points of one fit per alpha, to the bit."""
+    cls, params, X, y = _cart_cases()[name]
+    estimator = cls(max_depth=depth, **params)
+    assert_array_equal(_cart_path(estimator, X, y),
+                       _refit_cart_path(estimator, X, y, cls is DPDTreeClassifier))
+
+
+def test_cart_path_reports_its_progress(caplog):
+    X, y = load_iris(return_X_y=True)
+    with caplog.at_level("INFO", logger="dpdt"):
+        _cart_path(DPDTreeClassifier(max_depth=3, verbose=1), X, y)
+    assert any(record.getMessage().startswith("CART pruning path: ") for record in caplog.records)
+    caplog.clear()
+    with caplog.at_level("INFO", logger="dpdt"):
+        _cart_path(DPDTreeClassifier(max_depth=3), X, y)
+    assert not caplog.records
+
+
 def test_plot_pareto_draws_a_validation_curve():
     """An estimator carrying ``validation_curve_`` (as the CV estimators do) gets mean ± std."""
     X, y = load_iris(return_X_y=True)

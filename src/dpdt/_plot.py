@@ -17,6 +17,7 @@ from ._export import (
 )
 from ._front import held_out_figures
 from ._multiway_tree import MultiwayTree
+from ._progress import reporter
 
 
 def _pyplot():
@@ -411,34 +412,121 @@ def _cart_path(estimator, X, y):
 
     The CART tree has the estimator's depth and is measured with the estimator's own loss and
     complexity (including ``feature_costs``), so that its points are comparable with the front.
+    CART is fitted once: the tree of each alpha of the path is that fit pruned (see
+    :func:`_pruning_steps`), the tree a fit with ``ccp_alpha`` set to that alpha would give.
     """
     from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
     classifier = is_classifier(estimator)
     depth = getattr(estimator, "max_depth_", None) or estimator.max_depth
     cart_class = DecisionTreeClassifier if classifier else DecisionTreeRegressor
-    path = cart_class(max_depth=depth, random_state=0).cost_complexity_pruning_path(X, y)
-    costs = getattr(estimator, "feature_costs", None)
-    points = []
-    for ccp_alpha in path.ccp_alphas:
-        tree = cart_class(max_depth=depth, random_state=0, ccp_alpha=ccp_alpha).fit(X, y).tree_
-        split = tree.children_left >= 0
+    progress = reporter(getattr(estimator, "verbose", 0), "CART pruning path", "trees",
+                        pending="fitting CART")
+    with progress:
+        tree = cart_class(max_depth=depth, random_state=0).fit(X, y).tree_
+        alphas, pruned, ends = _pruning_steps(tree)
+        # A fit with ccp_alpha prunes the steps in turn until one's alpha exceeds it; with
+        # ccp_alpha = 0 it does not prune at all (scikit-learn's _prune_tree).
+        later = alphas[None, 1:] > alphas[:, None]
+        n_steps = np.where(later.any(axis=1), later.argmax(axis=1), len(pruned))
+        n_steps[alphas == 0.0] = 0
+        progress.update(total=len(np.unique(n_steps)))
+        costs = getattr(estimator, "feature_costs", None)
         cost = (np.ones(tree.n_features) if costs is None
-                else np.asarray(costs, dtype=float))[tree.feature[split]]
-        if getattr(estimator, "complexity", "expected_tests") == "expected_tests":
-            weights = tree.weighted_n_node_samples[split] / tree.weighted_n_node_samples[0]
-            complexity = float(np.sum(weights * cost))
-        else:
-            complexity = float(np.sum(cost))
+                else np.asarray(costs, dtype=float))[np.maximum(tree.feature, 0)]
+        expected_tests = getattr(estimator, "complexity", "expected_tests") == "expected_tests"
         leaf = tree.apply(np.asarray(X, dtype=np.float32))
         if classifier:
-            predicted = np.take(np.unique(y), np.argmax(tree.value[leaf, 0], axis=1))
-            loss = float(np.mean(predicted != np.asarray(y)))
+            labels, codes = np.unique(y, return_inverse=True)
+            node_class = np.argmax(tree.value[:, 0], axis=1)
         else:
             targets = np.asarray(y, dtype=float).reshape(len(leaf), -1)
-            loss = float(np.sum(np.mean((tree.value[leaf, :, 0] - targets) ** 2, axis=0)))
-        points.append((complexity, loss))
-    return np.array(sorted(set(points)))
+        weight = tree.weighted_n_node_samples
+        split = tree.children_left >= 0
+        # owner[node]: the node whose leaf, in the pruned tree, holds what reached ``node``.
+        owner = np.arange(tree.node_count)
+        done, points = 0, set()
+        for steps in np.unique(n_steps):
+            for node in pruned[done:steps]:
+                split[ends[node][0]:ends[node][1]] = False
+                owner[ends[node][0]:ends[node][1]] = node
+            done = steps
+            # The expressions of the pruned tree's arrays, whose nodes keep their order.
+            if expected_tests:
+                complexity = float(np.sum(weight[split] / weight[0] * cost[split]))
+            else:
+                complexity = float(np.sum(cost[split]))
+            node = owner[leaf]
+            if classifier:
+                loss = float(np.mean(node_class[node] != codes))
+            else:
+                loss = float(np.sum(np.mean((tree.value[node, :, 0] - targets) ** 2, axis=0)))
+            points.add((complexity, loss))
+            progress.update(advance=1)
+        progress.finish()
+    return np.array(sorted(points))
+
+
+def _pruning_steps(tree):
+    """Return the weakest-link pruning of a fitted scikit-learn tree, step by step.
+
+    Returns ``(alphas, pruned, ends)``: ``alphas`` as ``ccp_alphas`` of scikit-learn's
+    ``cost_complexity_pruning_path`` (0, then the effective alpha of each step), ``pruned``
+    the node each step turns into a leaf, and ``ends[node]`` the range ``[node, end)`` of the
+    node and its descendants in the tree's preorder numbering. The arithmetic is that of
+    scikit-learn's ``_cost_complexity_prune``, operation for operation, so that each step
+    prunes the node it prunes.
+    """
+    left, right = tree.children_left, tree.children_right
+    n_nodes = tree.node_count
+    # A fitted tree numbers its nodes in preorder, left child first: a subtree is a range.
+    size = np.ones(n_nodes, dtype=np.intp)
+    for node in range(n_nodes - 1, -1, -1):
+        if left[node] >= 0:
+            if left[node] != node + 1 or right[node] != node + 1 + size[left[node]]:
+                raise ValueError("the tree's nodes are not numbered in preorder")
+            size[node] += size[left[node]] + size[right[node]]
+    ends = np.column_stack([np.arange(n_nodes), np.arange(n_nodes) + size])
+    parent = np.full(n_nodes, -1)
+    internal = left >= 0
+    parent[left[internal]] = np.flatnonzero(internal)
+    parent[right[internal]] = np.flatnonzero(internal)
+    weight = tree.weighted_n_node_samples
+    r_node = weight * tree.impurity / weight[0]
+    r_branch = np.zeros(n_nodes)
+    n_leaves = np.zeros(n_nodes, dtype=np.intp)
+
+    def ancestors(node):
+        found = []
+        while parent[node] >= 0:
+            node = parent[node]
+            found.append(node)
+        return found
+
+    # Each leaf's weighted impurity bubbles up to its ancestors, leaves in index order.
+    for leaf in np.flatnonzero(~internal):
+        r_branch[leaf] = r_node[leaf]
+        up = ancestors(leaf)
+        for node in up:
+            r_branch[node] += r_node[leaf]
+        n_leaves[up] += 1
+    candidate = internal.copy()
+    alphas, pruned = [0.0], []
+    while candidate[0]:
+        rows = np.flatnonzero(candidate)
+        subtree_alpha = (r_node[rows] - r_branch[rows]) / (n_leaves[rows] - 1)
+        node = rows[np.argmin(subtree_alpha)]   # the first of the smallest, as scikit-learn
+        start, end = ends[node]
+        candidate[start:end] = False
+        r_diff = r_node[node] - r_branch[node]
+        r_branch[node] = r_node[node]
+        up = ancestors(node)
+        n_leaves[up] -= n_leaves[node] - 1
+        n_leaves[node] = 0
+        r_branch[up] += r_diff
+        alphas.append(float(subtree_alpha.min()))
+        pruned.append(node)
+    return np.array(alphas), pruned, ends
 
 
 def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None, X_test=None,
