@@ -597,3 +597,24 @@ def test_the_docstring_example_runs():
     import dpdt._explorer
 
     assert doctest.testmod(dpdt._explorer, raise_on_error=False).failed == 0
+
+
+def test_a_pipelines_page_is_its_last_steps():
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = _iris()
+    pipe = make_pipeline(StandardScaler(), DPDTreeClassifier(max_depth=3)).fit(X, y)
+    scaled = pipe[:-1].transform(X)
+    data = explorer_data(pipe, X, y, X=X, y=y)
+    direct = explorer_data(pipe[-1], scaled, y, X=scaled, y=y)
+    # The samples reach the trees scaled; the features keep the names the scaler gives them.
+    assert data["features"] == list(pipe[:-1].get_feature_names_out()) == IRIS_NAMES
+    assert data["samples"] == direct["samples"] and data["rows"]["test"] == direct["rows"]["test"]
+    assert data["cart"] == direct["cart"]
+    # The code selects the tree on the pipeline's last step.
+    assert all(code.startswith("pipe[-1].set_params(") for code in data["rows"]["code"])
+    other = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)).fit(X, y)
+    with pytest.raises(TypeError, match="Pipeline whose last step is a LogisticRegression"):
+        export_html(other)

@@ -496,3 +496,36 @@ def test_plot_pareto_needs_both_test_arrays():
     clf = DPDTreeClassifier(max_depth=2).fit(X, y)
     with pytest.raises(ValueError, match="X_test and y_test"):
         plot_pareto(clf, X_test=X)
+
+
+def _pipelines():
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    tree = make_pipeline(StandardScaler(), DPDTreeClassifier(max_depth=3)).fit(X, y)
+    other = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)).fit(X, y)
+    return X, y, tree, other
+
+
+def test_plot_tree_and_pareto_draw_a_pipelines_last_step():
+    X, y, pipe, other = _pipelines()
+    scaled = pipe[:-1].transform(X)
+    # The tree's features are the scaled columns, named as the scaler names them.
+    names = list(pipe[:-1].get_feature_names_out())
+    drawn = plot_tree(pipe)
+    expected = plot_tree(pipe[-1], feature_names=names)
+    assert [t.get_text() for t in drawn.texts] == [t.get_text() for t in expected.texts]
+    assert any(text.get_text().startswith("petal") for text in drawn.texts)
+    # Held-out samples go through the scaler before the trees score them.
+    ax = plot_pareto(pipe, X=X, y=y, X_test=X, y_test=y)
+    direct = plot_pareto(pipe[-1], X=scaled, y=y, X_test=scaled, y_test=y)
+    for line, same in zip(ax.lines, direct.lines, strict=True):
+        assert_array_equal(line.get_ydata(), same.get_ydata())
+    plt.close("all")
+    for function in (plot_tree, plot_pareto):
+        with pytest.raises(TypeError, match="Pipeline whose last step is a LogisticRegression"):
+            function(other)
+        with pytest.raises(TypeError, match="got LogisticRegression, which has no single tree"):
+            function(other[-1])

@@ -14,6 +14,7 @@ from ._export import (
     display_feature_names,
     node_prediction,
     node_value,
+    tree_estimator,
 )
 from ._front import held_out_figures
 from ._multiway_tree import MultiwayTree
@@ -286,8 +287,10 @@ def plot_tree(estimator, ax=None, *, max_depth=None, feature_names=None, class_n
 
     Parameters
     ----------
-    estimator : DPDTreeClassifier, DPDTreeRegressor, BranchesClassifier or other tree
-        A fitted estimator; its ``tree_`` (the tree of the current ``alpha``) is drawn.
+    estimator : DPDTreeClassifier, DPDTreeRegressor, BranchesClassifier, other tree or Pipeline
+        A fitted estimator; its ``tree_`` (the tree of the current ``alpha``) is drawn. A
+        scikit-learn Pipeline whose last step is one draws that step's tree, its features
+        named after what the step sees (the names the steps before it give their outputs).
     ax : matplotlib Axes, default=None
         Axes to draw on; None creates a figure sized to the tree.
     max_depth : int, default=None
@@ -316,6 +319,11 @@ def plot_tree(estimator, ax=None, *, max_depth=None, feature_names=None, class_n
         is too large even for a 600-inch figure; in a given ``ax``, if even the shorter text
         does not fit. The message names the size.
 
+    Raises
+    ------
+    TypeError
+        When ``estimator`` holds no single tree (nor ends with an estimator that does).
+
     Examples
     --------
     >>> import matplotlib
@@ -329,7 +337,8 @@ def plot_tree(estimator, ax=None, *, max_depth=None, feature_names=None, class_n
     >>> sum(text.get_text() == "(...)" for text in ax.texts)
     4
     """
-    check_is_fitted(estimator)
+    estimator, _, names = tree_estimator(estimator, "plot_tree")
+    feature_names = names if feature_names is None else feature_names
     check_class_names(estimator, class_names)
     if max_depth is not None:
         check_scalar(max_depth, "max_depth", Integral, min_val=0)
@@ -549,8 +558,9 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None, X_test=No
 
     Parameters
     ----------
-    estimator : DPDTreeClassifier, DPDTreeRegressor or their CV versions
-        A fitted estimator with a ``pareto_front_``.
+    estimator : DPDTreeClassifier, DPDTreeRegressor, their CV versions, or a Pipeline
+        A fitted estimator with a ``pareto_front_``, or a scikit-learn Pipeline ending in one
+        (``X`` and ``X_test`` then go through the steps before it).
     ax : matplotlib Axes, default=None
         Axes to draw on; None creates a figure.
     show_cart : bool, default=True
@@ -580,6 +590,10 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None, X_test=No
     >>> ax.get_ylabel()
     'train accuracy'
     """
+    estimator, transform, _ = tree_estimator(estimator, "plot_pareto")
+    if transform is not None:
+        X = None if X is None else transform(X)
+        X_test = None if X_test is None else transform(X_test)
     data = pareto_data(estimator, X=X, y=y, show_cart=show_cart, X_test=X_test,
                        y_test=y_test)
     classifier = data["classifier"]
