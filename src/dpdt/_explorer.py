@@ -22,6 +22,7 @@ from sklearn.utils.validation import _num_samples, check_consistent_length, chec
 
 from ._export import category_names, display_feature_names, tree_estimator
 from ._multiway_tree import MultiwayTree
+from ._palette import page_colours
 from ._plot import pareto_data
 from ._tree import TREE_LEAF
 
@@ -214,6 +215,7 @@ def explorer_data(estimator, X_test=None, y_test=None, *, X=None, y=None,
         "features": display_feature_names(estimator, names),
         "classes": [str(c) for c in estimator.classes_] if classifier else None,
         "samples": _samples(estimator, X_test, y_test, max_samples),
+        "colours": page_colours(),
     }
     if isinstance(estimator.tree_, MultiwayTree):
         data["multiway"] = _multiway_data(estimator)

@@ -18,6 +18,7 @@ from ._export import (
 )
 from ._front import held_out_figures
 from ._multiway_tree import MultiwayTree
+from ._palette import SERIES_COLOURS, class_colour, validation_style
 from ._progress import reporter
 
 
@@ -260,7 +261,7 @@ def _box_style(estimator, tree, node, truncated, colours):
     if node in truncated:
         return dict(box, facecolor="white", edgecolor="#aaaaaa", linestyle="--")
     if tree.feature[node] < 0 and is_classifier(estimator):
-        colour = colours(int(np.argmax(node_value(tree, node))) % 10)
+        colour = colours(int(np.argmax(node_value(tree, node))))
         # Opaque tints, so that the edges drawn centre to centre hide behind the boxes.
         tint = 0.65 + 0.35 * np.array(colour)[:3]
         return dict(box, facecolor=np.append(tint, 1.0), edgecolor=colour)
@@ -352,8 +353,11 @@ def plot_tree(estimator, ax=None, *, max_depth=None, feature_names=None, class_n
     ax = _axes(ax, figsize=(min(24.0, _WIDEST, max(4.0, 1.2 * n_leaves)),
                             max(2.5, 1.4 * (depth + 1))))
     from matplotlib.collections import LineCollection
+    from matplotlib.colors import to_rgba
 
-    colours = _pyplot().get_cmap("tab10")
+    def colours(k):
+        return to_rgba(class_colour(k))
+
     nodes = [ax.text(*position[node], text, ha="center", va="center", zorder=3,
                      fontsize=fontsize or _LARGEST,
                      bbox=_box_style(estimator, tree, node, truncated, colours))
@@ -598,10 +602,8 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None, X_test=No
                        y_test=y_test)
     classifier = data["classifier"]
     front = data["front"]
+    ours = ax is None
     ax = _axes(ax, figsize=(7.0, 4.5))
-    # One colour per series: the front, CART's path, the test curve, the chosen tree, then
-    # the validation curves in colours none of those has.
-    validation_colours = ["C2", "C1", "C4", "C6", "C8", "C9", "C7"]
 
     def metric(loss):
         return 1.0 - loss if classifier else loss
@@ -610,45 +612,78 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None, X_test=No
     # trees show that a point beyond the hull (e.g. CART's) loses for every alpha. A Pareto
     # front's trees are all there is below the steps.
     steps = {"drawstyle": "steps-post"} if data["steps"] else {}
-    ax.plot(front["complexity"], metric(front["train_loss"]), color="C0", linewidth=1.5,
+    ax.plot(front["complexity"], metric(front["train_loss"]), color=SERIES_COLOURS["front"],
+            linewidth=1.5,
             marker="o", label="DPDT Pareto front", **steps)
     cart = data["cart"]
     if cart is not None:
-        ax.plot(cart[:, 0], metric(cart[:, 1]), color="C3", linewidth=1.0, marker="s",
+        ax.plot(cart[:, 0], metric(cart[:, 1]), color=SERIES_COLOURS["cart"], linewidth=1.0,
+                marker="s",
                 markersize=4, linestyle="--", label="CART pruning path")
     test = data["test"]
     if test is not None:
         # Accuracy or MSE, as the front's metric; NaN for a tree no alpha selects.
         drawn = ~np.isnan(test)
-        ax.plot(front["complexity"][drawn], test[drawn], color="C5", linewidth=1.2,
+        ax.plot(front["complexity"][drawn], test[drawn], color=SERIES_COLOURS["test"],
+                linewidth=1.2,
                 marker="D", markersize=4, label="test (held out)", **steps)
     curves = data["curves"]
     same_scale = data["same_scale"]
     target = ax
     if curves:
         target = ax if same_scale else ax.twinx()
-        n_rows = sum(len(rows) for _, rows in curves)
         for k, (depth, rows) in enumerate(curves):
-            colour = validation_colours[k % len(validation_colours)] \
-                if k < len(validation_colours) else _pyplot().get_cmap("viridis")(k / n_rows)
+            colour, dashed = validation_style(k)
             target.plot(rows["complexity"], rows["mean_score"], color=colour, marker=".",
-                        label=f"validation (depth {depth})")
+                        linestyle="--" if dashed else "-", label=f"validation (depth {depth})")
             target.fill_between(rows["complexity"], rows["mean_score"] - rows["std_score"],
                                 rows["mean_score"] + rows["std_score"], color=colour, alpha=0.15)
     _mark_chosen(data, ax, target, metric)
-    if curves and not same_scale:
-        target.set_ylabel(data["validation_label"])
-        target.legend(loc="center right", fontsize=8)
     ax.set_xlabel(data["xlabel"])
     shown = ["train"] + (["validation"] if curves and same_scale else []) + (
         ["test"] if test is not None else [])
     what = "accuracy" if classifier else "mean squared error"
     ax.set_ylabel(f"{what} ({', '.join(shown)})" if len(shown) > 1 else f"train {what}")
     ax.grid(True, alpha=0.3)
-    ax.legend(loc="best", fontsize=8)
     ax.set_title("Pareto front (numbers: leaves)", fontsize=10)
+    if target is ax:
+        ax.legend(loc="best", fontsize=8)
+    else:
+        # A legend inside would lie on the curves of one of the two scales, which "best" of
+        # either axes cannot see both of: one legend, below the axes.
+        target.set_ylabel(data["validation_label"])
+        _legend_below(ax, [ax, target], ours)
     _label_leaves(ax, front["complexity"], metric(front["train_loss"]), front["n_leaves"])
     return ax
+
+
+def _legend_below(ax, axes, ours):
+    """Draw one legend of the series of ``axes`` under ``ax``'s x label, centred.
+
+    A figure of our own grows at the bottom to hold it, its axes keeping their size.
+    """
+    figure = ax.figure
+    renderer = figure.canvas.get_renderer()
+    figure.canvas.draw()
+    handles, labels = [], []
+    for a in axes:
+        more = a.get_legend_handles_labels()
+        handles += more[0]
+        labels += more[1]
+    bottom = min(a.get_tightbbox(renderer).y0 for a in axes) - 4   # pixels
+    anchor = ax.transAxes.inverted().transform((0, bottom))[1]
+    legend = ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, anchor),
+                       ncol=2, fontsize=8)
+    if not ours:
+        return
+    figure.canvas.draw()
+    missing = (4 - legend.get_window_extent(renderer).y0) / figure.dpi   # inches
+    if missing > 0:
+        width, height = figure.get_size_inches()
+        params = figure.subplotpars
+        figure.set_size_inches(width, height + missing)
+        figure.subplots_adjust(bottom=(params.bottom * height + missing) / (height + missing),
+                               top=(params.top * height + missing) / (height + missing))
 
 
 def pareto_data(estimator, *, X=None, y=None, show_cart=True, X_test=None, y_test=None):
@@ -739,8 +774,8 @@ def _mark_chosen(data, ax, target, metric):
     """
     chosen = data["chosen"]
     row = chosen["row"]
-    star = dict(marker="*", markersize=13, color="gold", markeredgecolor="black",
-                markeredgewidth=0.8, linestyle="none", zorder=5)
+    star = dict(marker="*", markersize=13, color=SERIES_COLOURS["chosen"],
+                markeredgecolor="black", markeredgewidth=0.8, linestyle="none", zorder=5)
     ax.plot([row["complexity"]], [metric(row["train_loss"])], label=chosen["label"], **star)
     if chosen["curve_point"] is not None:
         complexity, score = chosen["curve_point"]
@@ -753,23 +788,35 @@ def _mark_chosen(data, ax, target, metric):
 def _label_leaves(ax, x, y, n_leaves):
     """Label the front's points with their number of leaves, no two labels overlapping.
 
-    Each label goes to the first corner beside its point where it meets no other label, the
-    legend or the axes' edge; a label with no such place is left out (its neighbours, a few
-    leaves apart, tell it).
+    Each label goes to the first place beside its point (a corner, above, below) where it
+    meets no other label, no point of a curve, the legend or the axes' edge; a label with no
+    such place is left out (its neighbours, a few leaves apart, tell it).
     """
     figure = ax.figure
     renderer = figure.canvas.get_renderer()
     figure.canvas.draw()   # final limits and legend, so that the extents below are the drawn ones
     legend = ax.get_legend()
     taken = [legend.get_window_extent(renderer)] if legend is not None else []
+    # Nor over a point of any curve: each marker's box, in pixels (but the chosen tree's star,
+    # whose leaves the legend names).
+    from matplotlib.transforms import Bbox
+
+    for line in (line for a in figure.axes for line in a.lines):
+        if line.get_marker() in ("None", "", " ", None, "*"):
+            continue
+        half = line.get_markersize() * figure.dpi / 72 / 2
+        xy = line.get_transform().transform(line.get_xydata())
+        taken += [Bbox([[px - half, py - half], [px + half, py + half]])
+                  for px, py in xy if np.isfinite(px) and np.isfinite(py)]
     frame = ax.get_window_extent(renderer)
     places = [((4, 4), "left", "bottom"), ((4, -4), "left", "top"),
-              ((-4, 4), "right", "bottom"), ((-4, -4), "right", "top")]
+              ((-4, 4), "right", "bottom"), ((-4, -4), "right", "top"),
+              ((0, 6), "center", "bottom"), ((0, -6), "center", "top")]
     # The simplest trees first: they are the ones a reader looks for.
     for xi, yi, leaves in sorted(zip(x, y, n_leaves, strict=True), key=lambda p: p[2]):
         for offset, ha, va in places:
             label = ax.annotate(f"{leaves}", (xi, yi), textcoords="offset points", xytext=offset,
-                                ha=ha, va=va, fontsize=7, color="C0")
+                                ha=ha, va=va, fontsize=7, color=SERIES_COLOURS["front"])
             box = label.get_window_extent(renderer)
             inside = frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 \
                 and box.y1 <= frame.y1
