@@ -529,3 +529,64 @@ def test_plot_tree_and_pareto_draw_a_pipelines_last_step():
             function(other)
         with pytest.raises(TypeError, match="got LogisticRegression, which has no single tree"):
             function(other[-1])
+
+
+def test_every_series_has_its_own_style_and_labels_leave_the_points_free():
+    X, y = load_iris(return_X_y=True)
+    cv = DPDTreeClassifierCV(max_depths=range(1, 8), cv=3).fit(X, y)
+    ax = plot_pareto(cv, X=X, y=y, X_test=X, y_test=y)
+    series = [line for line in _series(ax) if not line.get_label().startswith("chosen")]
+    styles = [(matplotlib.colors.to_rgba(line.get_color()), line.get_linestyle())
+              for line in series]
+    assert len(series) == 3 + 7 and len(set(styles)) == len(styles)
+    # Curves of no dash share no colour either with the front's series.
+    solid = [style[0] for style in styles if style[1] == "-"]
+    assert len(set(solid)) == len(solid)
+    ax.figure.canvas.draw()
+    renderer = ax.figure.canvas.get_renderer()
+    labels = [t.get_window_extent(renderer) for t in ax.texts if t.get_text().isdigit()]
+    points = [line.get_transform().transform(line.get_xydata()) for line in series]
+    for box in labels:
+        for xy in points:
+            assert not any(box.x0 + 1 < px < box.x1 - 1 and box.y0 + 1 < py < box.y1 - 1
+                           for px, py in xy), box
+    plt.close("all")
+
+
+def test_regression_cv_legend_lies_off_the_curves():
+    from sklearn.datasets import load_diabetes
+
+    from dpdt import DPDTreeRegressorCV
+
+    X, y = load_diabetes(return_X_y=True)
+    reg = DPDTreeRegressorCV(max_depths=[2, 4], cv=4).fit(X, y)
+    ax = plot_pareto(reg, X=X, y=y)
+    figure = ax.figure
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    legends = [a.get_legend() for a in figure.axes if a.get_legend() is not None]
+    assert len(legends) == 1   # one legend for both scales
+    legend = legends[0].get_window_extent(renderer)
+    # Below the axes, inside the figure, and every series named in it.
+    assert legend.y1 <= ax.get_window_extent(renderer).y0
+    assert legend.y0 >= figure.bbox.y0
+    names = [t.get_text() for t in legends[0].get_texts()]
+    assert "validation (depth 2)" in names and "DPDT Pareto front" in names
+    plt.close("all")
+
+
+def test_plot_tree_class_colours_are_the_explorers():
+    from dpdt._explorer import explorer_data
+
+    X, y = load_iris(return_X_y=True)
+    clf = DPDTreeClassifier(max_depth=3).fit(X, y)
+    ax = plot_tree(clf)
+    tree = clf.tree_
+    page = explorer_data(clf)["colours"]["classes"]
+    leaves = [k for k in range(tree.node_count) if tree.children_left[k] < 0]
+    for text, node in zip(ax.texts, sorted(range(tree.node_count)), strict=False):
+        if node in leaves:
+            edge = text.get_bbox_patch().get_edgecolor()
+            expected = page[int(np.argmax(tree.value[node, 0]))]
+            assert_allclose(edge, matplotlib.colors.to_rgba(expected))
+    plt.close("all")
