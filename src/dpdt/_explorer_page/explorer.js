@@ -930,6 +930,18 @@
     state.sample = Math.max(0, Math.min(n - 1, s));
     $("x-sample").value = String(state.sample);
     fillSample();
+    showPath();
+  }
+
+  // After the sample's path changed: under the page's own depth, the levels that fit with the
+  // new path open, the whole in view; under the reader's, the path opened and brought into view.
+  function showPath() {
+    if (state.depthChoice === undefined) {
+      setDepth(defaultDepth(state.tree));
+      drawTree();
+      fitView(true);
+      return;
+    }
     unfoldPath();
     redrawKeeping(0);
   }
@@ -977,8 +989,7 @@
       $("x-sample-next").addEventListener("click", () => setSample(state.sample + 1));
       $("x-sample-on").addEventListener("change", (e) => {
         state.showPath = e.target.checked;
-        unfoldPath();
-        redrawKeeping(0);
+        showPath();
       });
     }
     $("x-copy").addEventListener("click", () => {
