@@ -527,3 +527,34 @@ def test_pareto_cv_refuses_a_pareto_front(iris_csv, capsys):
     assert main(["pareto", str(iris_csv / "iris.csv"), "--target", "species", "--cv", "3",
                  "--front", "pareto"]) == 2
     assert "give --cv or --front pareto, not both" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("complexity", ["expected_tests", "n_splits"])
+def test_front_table_says_what_a_row_is_and_explains_single_alphas(complexity):
+    from sklearn.datasets import load_breast_cancer
+
+    from dpdt._cli import format_front
+
+    X, y = load_breast_cancer(return_X_y=True)
+    clf = DPDTreeClassifier(max_depth=4, complexity=complexity).fit(X[:400], y[:400])
+    out = format_front(clf)
+    caption = out.split("\n|", 1)[0]
+    assert "One row per tree of the front" in caption
+    assert ("expected tests per training sample" if complexity == "expected_tests"
+            else "the number of splits") in caption
+    header, rows = _table(out)
+    front = clf.pareto_front_
+    single = front["alpha_min"] == front["alpha_max"]
+    # This fit has a tree that alpha = 0 alone selects (more complex, as accurate as the next).
+    assert single.any() or complexity == "n_splits"
+    for k, cells in enumerate(rows):
+        assert cells[1].endswith(" only") == single[k]
+        if single[k]:
+            # Its alpha selects it, and its neighbours tie with it there.
+            alpha = front["alpha_min"][k]
+            assert clf.set_params(alpha=alpha).tree_ is clf.trees_[k]
+            objective = front["train_loss"] + alpha * front["complexity"]
+            neighbours = [j for j in (k - 1, k + 1) if 0 <= j < len(front)]
+            assert any(objective[j] == pytest.approx(objective[k], abs=1e-12)
+                       for j in neighbours)
+    assert ("'only': selected at that alpha alone" in out) == bool(single.any())

@@ -234,6 +234,16 @@ PROBES = {
         except ValueError as e:
             print("PASS" if "infinity" in str(e) else "FAIL", e)
         """, 60, None),
+    "plot: CART's pruning path of a depth-5 fit on 200000 x 10": (
+        "one CART fit, pruned per alpha: within 20 s (a refit per alpha took minutes)", """
+        from dpdt._plot import _cart_path
+        X = rng.rand(200_000, 10); y = (X[:, 0] + X[:, 1] * X[:, 2] + .3 * rng.rand(200_000)
+                                         > 1).astype(int)
+        t = time.perf_counter()
+        points = _cart_path(dpdt.DPDTreeClassifier(max_depth=5), X, y)
+        s = time.perf_counter() - t
+        print("PASS" if s <= 20 else "FAIL", f"{s:.1f} s, {len(points)} trees")
+        """, 300, None),
 }
 
 

@@ -28,10 +28,12 @@ class CommandError(ValueError):
 
 
 def format_front(estimator, X_test=None, y_test=None):
-    """Return the Pareto front of a fitted estimator as a markdown table.
+    """Return the Pareto front of a fitted estimator as a markdown table under its caption.
 
-    With held-out data, each tree's test accuracy (or MSE) too. A cross-validated estimator's
-    table has each tree's mean validation score and marks (``*``) the tree it chose.
+    One row per tree of the front, simplest last. With held-out data, each tree's test
+    accuracy (or MSE) too. A cross-validated estimator's table has each tree's mean validation
+    score and marks (``*``) the tree it chose. The caption says what a row and the complexity
+    are; notes under the table explain the rows of a single alpha and those of none.
     """
     model = getattr(estimator, "best_estimator_", estimator)   # a CV estimator's refit
     front = model.pareto_front_
@@ -43,6 +45,11 @@ def format_front(estimator, X_test=None, y_test=None):
     for k, bound in enumerate(("alpha_min", "alpha_max")):
         cells[k] = [f"{value:.6g}" if ok else "-"
                     for value, ok in zip(front[bound], selectable, strict=True)]
+    # A range of one point is a tree that ties with its neighbour there and wins the
+    # tie-break: alpha = 0 (the default) selects, among the most accurate trees, the purest.
+    single = selectable & (front["alpha_min"] == front["alpha_max"])
+    cells[1] = [f"{cell} only" if one else cell for cell, one in zip(cells[1], single,
+                                                                      strict=True)]
     validation = _validation_scores(estimator)
     if validation is not None:
         scoring = getattr(estimator, "scoring", None) or ("accuracy" if classifier else "R²")
@@ -60,8 +67,27 @@ def format_front(estimator, X_test=None, y_test=None):
         chosen = model._front_index(estimator.alpha_, model.get_params()["max_complexity"])
         columns.append("chosen")
         cells.append(["*" if k == chosen else "" for k in range(len(front))])
-    lines = ["| " + " | ".join(columns) + " |", "|" + "---:|" * len(columns)]
+    costs = ", each test at its feature's cost" if getattr(
+        model, "feature_costs", None) is not None else ""
+    if getattr(model, "complexity", "expected_tests") == "expected_tests":
+        complexity = (f"complexity: expected tests per training sample{costs}; a tree of more "
+                      "leaves can have a lower one, when its extra leaves are rarely reached.")
+    else:
+        complexity = f"complexity: the number of splits{costs}."
+    lines = ["One row per tree of the front; an alpha from 'alpha from' to 'alpha to' predicts "
+             "with it.", complexity, "",
+             "| " + " | ".join(columns) + " |", "|" + "---:|" * len(columns)]
     lines += ["| " + " | ".join(row) + " |" for row in zip(*cells, strict=True)]
+    notes = []
+    if single.any():
+        notes.append("'only': selected at that alpha alone, where it ties with its neighbours "
+                     "in train loss + alpha × complexity and wins on purer leaves (alpha = 0, "
+                     "the default, takes the purest of the most accurate trees).")
+    if not selectable.all():
+        notes.append("'-': a tree of front=\"pareto\" that no alpha selects; max_complexity "
+                     "(select_tree) does.")
+    if notes:
+        lines += ["", *notes]
     return "\n".join(lines)
 
 
