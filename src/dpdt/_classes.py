@@ -207,7 +207,7 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         limit = None if self.memory_limit is None else int(self.memory_limit)
         state_bytes = state_budget(limit, fixed)
         max_states = min(self.max_states or 2**62, 2**62)
-        feature_costs = self._feature_costs(n_features, n_samples, depth)
+        feature_costs = self._feature_costs(n_features, n_samples, depth, weight_total)
         estimate = estimate_states(
             n_samples, n_features, depth, candidates, splitters, stat_dim,
             min_samples_leaf=self.min_samples_leaf, exact_depth2_work=exact_depth2_work,
@@ -332,14 +332,15 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         self._front_impurity = self._front_impurity[keep]
         self._front_n_splits = self._front_n_splits[keep]
 
-    def _feature_costs(self, n_features, n_samples, depth):
+    def _feature_costs(self, n_features, n_samples, depth, weight_total):
         # The most tests a complexity counts: one per level on a path for "expected_tests",
         # one per split node (fewer than the samples, and than a full tree's) for "n_splits".
         if self.complexity == "expected_tests":
             max_tests = depth
         else:
             max_tests = min(n_samples - 1, 2.0**depth - 1)
-        return check_feature_costs(self.feature_costs, n_features, max(max_tests, 1))
+        return check_feature_costs(self.feature_costs, n_features, max(max_tests, 1),
+                                   weight_total)
 
     def _sample_limits(self, n_samples):
         """Return min_samples_split and min_samples_leaf as any tree learner can take them.
