@@ -223,6 +223,11 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
                        and init_raw.dtype.kind == "f" and len(init_raw) >= 1
                        and all(len(r) == len(init_raw) for r in rounds),
                        f"{where}: estimators_ and init_raw_ do not match")
+        decoder.expect(np.all(np.isfinite(init_raw)), f"{where}: init_raw_ is not finite")
+        scores = [vars(self).get(name) for name in ("train_score_", "validation_score_")]
+        decoder.expect(all(s is None or (isinstance(s, np.ndarray) and s.dtype.kind == "f"
+                                         and not np.isnan(s).any()) for s in scores),
+                       f"{where}: train_score_ or validation_score_ holds NaN")
         for tree in (tree for r in rounds for tree in r):
             decoder.expect(tree.n_features == self.n_features_in_,
                            f"{where}: a tree has {tree.n_features} features, the estimator "

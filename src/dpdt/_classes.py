@@ -295,6 +295,22 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         decoder.expect(np.all(np.isfinite(front["train_loss"]))
                        and np.all(np.isfinite(front["complexity"])) and selectable.any(),
                        f"{where}: pareto_front_ has non-finite losses or no tree to select")
+        # What a fit writes: losses, complexities and impurities >= 0, alpha ranges of alphas
+        # >= 0 in order (NaN for the trees no alpha selects), each row describing its tree.
+        alpha_min, alpha_max = front["alpha_min"], front["alpha_max"]
+        ranged = ~np.isnan(alpha_min)
+        decoder.expect(np.all(front["train_loss"] >= 0) and np.all(front["complexity"] >= 0)
+                       and np.all(self._front_impurity >= 0)
+                       and np.array_equal(ranged, ~np.isnan(alpha_max))
+                       and np.all(alpha_min[ranged] >= 0)
+                       and np.all(alpha_min[ranged] <= alpha_max[ranged]),
+                       f"{where}: pareto_front_ holds values no fit makes (negative losses, "
+                       "complexities or alphas, or an alpha range in the wrong order)")
+        decoder.expect(np.array_equal(front["n_leaves"], [t.n_leaves for t in trees])
+                       and np.array_equal(front["depth"], [t.max_depth for t in trees])
+                       and np.array_equal(self._front_n_splits, front["n_leaves"] - 1),
+                       f"{where}: pareto_front_ does not describe its trees (leaves, depth, "
+                       "splits)")
         for tree in trees:
             decoder.expect(tree.n_features == self.n_features_in_,
                            f"{where}: a tree has {tree.n_features} features, the estimator "
@@ -311,6 +327,8 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
             decoder.expect(isinstance(n_outputs, int)
                            and all(t.value.shape[1:] == (n_outputs, 1) for t in trees),
                            f"{where}: the trees' values do not match n_outputs_")
+        for k, tree in enumerate(trees):
+            tree._check_values(decoder, f"{where}: trees_[{k}]", classifier=classes is not None)
 
     def _keep_selectable_rows(self):
         # The solver's hull also holds trees that tie with their neighbours at a single alpha and
