@@ -319,6 +319,9 @@ def test_a_taken_type_tag_cannot_be_registered_again():
     (BranchesClassifier(max_bins=3), *load_iris(return_X_y=True),
      lambda a: a.__setitem__("objective_", {"__type__": "float", "value": "nan"}),
      "objective_"),
+    *[(make(max_depth=2), *load_iris(return_X_y=True),
+       lambda a: a.__setitem__("n_classes_", 10**9), "n_classes_ does not match classes_")
+      for make in (DPDTreeClassifier, DPDTreeClassifierCV)],
 ], ids=["boosting init_raw_", "unknown loss", "multinomial loss", "branches classes",
         "branches encoders", "cv best_estimator_", "dpdt trees_",
         *[f"leaf {v}" for v in ("-5", "nan", "inf", "0.5")],
@@ -326,7 +329,8 @@ def test_a_taken_type_tag_cannot_be_registered_again():
         "impurity", "node weight", "alpha range", "front leaves",
         "boosting init_raw_ nan", "boosting init_raw_ inf", "boosting leaf inf",
         "cv alpha_ nan", "cv alpha_ negative", "cv alpha_ elsewhere", "cv alpha_ None",
-        "cv max_depth_", "cv curve", "branches fractions", "branches objective_"])
+        "cv max_depth_", "cv curve", "branches fractions", "branches objective_",
+        "n_classes_", "cv n_classes_"])
 def test_each_estimator_checks_its_loaded_state(tmp_path, estimator, X, y, edit, message):
     from dpdt._io import _digest
 

@@ -283,6 +283,8 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
                        f"{where}: pareto_front_ and trees_ do not match")
         bound = getattr(self, "_proven_lower_bound", 0.0)
         decoder.expect(isinstance(bound, float), f"{where}: _proven_lower_bound is not a float")
+        decoder.expect(isinstance(vars(self).get("is_optimal_", False), bool),
+                       f"{where}: is_optimal_ is not a bool")
         for name in ("_front_impurity", "_front_n_splits"):
             value = getattr(self, name, None)
             decoder.expect(isinstance(value, np.ndarray) and value.shape == front.shape

@@ -472,6 +472,10 @@ class _Decoder:
                     f"{where}: feature_names_in_ does not match n_features_in_")
         self.expect(names is None or all(isinstance(name, str) for name in names),
                     f"{where}: feature_names_in_ holds names that are not strings")
+        classes, n_classes = (vars(estimator).get(key) for key in ("classes_", "n_classes_"))
+        self.expect(n_classes is None or (isinstance(classes, np.ndarray) and classes.ndim == 1
+                                          and n_classes == len(classes)),
+                    f"{where}: n_classes_ does not match classes_")
         estimator._check_fitted_state(self, where)
 
 
