@@ -306,6 +306,10 @@ def test_a_taken_type_tag_cannot_be_registered_again():
     (DPDTGradientBoostingRegressor(n_estimators=2), *load_iris(return_X_y=True),
      lambda a: a["estimators_"][1][0]["value"]["data"].__setitem__(-1, "inf"),
      "non-finite leaf values"),
+    (DPDTGradientBoostingRegressor(n_estimators=2, learning_rate=1.0),
+     *load_iris(return_X_y=True),
+     lambda a: [r[0]["value"]["data"].__setitem__(-1, 1e308) for r in a["estimators_"]],
+     "sum beyond float64"),
     *[(DPDTreeClassifierCV(max_depths=[1, 2], cv=2), *load_iris(return_X_y=True),
        lambda a, v=v: a.__setitem__("alpha_", v), "alpha_")
       for v in ({"__type__": "float", "value": "nan"}, -1.0, 0.123, None)],
@@ -328,6 +332,7 @@ def test_a_taken_type_tag_cannot_be_registered_again():
         *[f"regression leaf {v}" for v in ("nan", "inf", "-inf")],
         "impurity", "node weight", "alpha range", "front leaves",
         "boosting init_raw_ nan", "boosting init_raw_ inf", "boosting leaf inf",
+        "boosting leaves overflow",
         "cv alpha_ nan", "cv alpha_ negative", "cv alpha_ elsewhere", "cv alpha_ None",
         "cv max_depth_", "cv curve", "branches fractions", "branches objective_",
         "n_classes_", "cv n_classes_"])

@@ -212,6 +212,7 @@ def _check(path, X):
     if hasattr(model, "predict_proba"):
         proba = model.predict_proba(X)
         assert proba.shape == (len(X), len(model.classes_))
+    _predicts_what_a_fit_can(model, X)
     return "loaded"
 
 

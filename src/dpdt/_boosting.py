@@ -224,6 +224,13 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
                        and all(len(r) == len(init_raw) for r in rounds),
                        f"{where}: estimators_ and init_raw_ do not match")
         decoder.expect(np.all(np.isfinite(init_raw)), f"{where}: init_raw_ is not finite")
+        # The largest raw score any input can reach: what fit refuses to overflow on its rows.
+        with np.errstate(over="ignore", invalid="ignore"):
+            reach = np.abs(init_raw) + self.learning_rate * np.sum(
+                [[np.abs(t.value[t.is_leaf]).max() for t in r] for r in rounds] or [[0.0]],
+                axis=0)
+        decoder.expect(np.all(np.isfinite(reach)),
+                       f"{where}: the trees' leaf values sum beyond float64 (raw scores of inf)")
         # One score per round (validation's: per round of early stopping), none NaN.
         scores = [vars(self).get(name) for name in ("train_score_", "validation_score_")]
         decoder.expect(vars(self).get("n_estimators_") == len(rounds)

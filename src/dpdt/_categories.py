@@ -78,6 +78,7 @@ class CategoryCodes:
                            and item[0] in ("categories", "bins", "values"),
                            f"{where}: bad encoder {item!r:.60}")
             table = decoder.array(item[1], where, "U" if item[0] == "categories" else "f")
+            decoder.expect(table.ndim == 1, f"{where}: bad {item[0]} table")
             # transform looks values up in sorted tables; only bins may have no entry. A
             # numeric table may end with NaN, the missing values' code.
             ordered = table[:-1] if item[0] != "categories" and _ends_missing(table) else table

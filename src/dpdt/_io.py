@@ -500,8 +500,9 @@ def load(path):
     about 130 000 features more than its file's size in bytes (a model fit on a DataFrame
     holds the names, which pay for more). JSON nested deeper than 32 levels is refused before
     it is parsed. Every number is one a fit can write: class fractions in [0, 1] summing to 1,
-    finite leaf values, thresholds and starting scores, impurities, losses, complexities and
-    alphas of the front >= 0, a cross-validated choice among the validation curve's rows.
+    finite leaf values, thresholds and starting scores, boosting's trees summing within
+    float64, impurities, losses, complexities and alphas of the front >= 0, a cross-validated
+    choice among the validation curve's rows.
 
     The checksum (SHA-256 of the content) detects accidental corruption and truncation. It is
     not a signature: anyone can edit a file and write a new checksum, and such a file loads if
