@@ -130,8 +130,10 @@ class Tree:
         decoder.expect(np.all((feature[~leaf] >= 0) & (feature[~leaf] < n_features))
                        and np.all(feature[leaf] == TREE_UNDEFINED),
                        f"{where}: feature index out of range")
-        decoder.expect(np.all(np.isfinite(arrays["threshold"][~leaf])),
-                       f"{where}: non-finite threshold")
+        decoder.expect(np.all(np.isfinite(arrays["threshold"][~leaf]))
+                       and np.all(arrays["threshold"][leaf] == TREE_UNDEFINED),
+                       f"{where}: non-finite threshold, or a leaf's threshold other than "
+                       f"{TREE_UNDEFINED}")
         # What every fit writes, boosting's trees included (whose split nodes hold Newton
         # statistics, inf where y's scale squared overflows); the estimator checks what its own
         # trees hold besides.
