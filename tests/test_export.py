@@ -1,5 +1,7 @@
 """Export: scikit-learn conversion (to_sklearn), DOT, text; ONNX through skl2onnx."""
 
+import re
+
 import numpy as np
 import pytest
 from _trees import assert_tree_equal
@@ -174,7 +176,10 @@ def test_export_graphviz_binary_tree():
     assert dot.startswith("digraph Tree {") and dot.rstrip().endswith("}")
     assert dot.count(" -> ") == tree.node_count - 1
     for node in np.flatnonzero(tree.feature >= 0):
-        assert f'{node} [label="{names[tree.feature[node]]} <= {tree.threshold[node]:.3f}' in dot
+        # The threshold in the shortest form that reads back as the same float: the split.
+        label = re.search(rf'\n{node} \[label="{names[tree.feature[node]]} <= ([^\\]+)\\n', dot)
+        assert float(label.group(1)) == tree.threshold[node]
+        assert label.group(1) == repr(float(tree.threshold[node])).removesuffix(".0")
         assert f"{node} -> {tree.children_left[node]} [label=\"yes\"]" in dot
         assert f"{node} -> {tree.children_right[node]} [label=\"no\"]" in dot
     assert dot.count("class: ") == tree.n_leaves
@@ -268,3 +273,22 @@ def test_text_and_graphviz_of_a_pipeline_are_its_last_steps():
     for export in (export_text, export_graphviz):
         with pytest.raises(TypeError, match="Pipeline whose last step is a LogisticRegression"):
             export(other)
+
+
+def test_export_text_prints_thresholds_that_read_back_as_the_split():
+    # Binned thresholds are training values: a year printed "2008.000" read as a decimal cut.
+    rng = np.random.default_rng(0)
+    X = np.column_stack([rng.integers(1990, 2020, 400), rng.uniform(0, 1, 400)]).astype(float)
+    y = (X[:, 0] > 2008) ^ (X[:, 1] > 0.3)
+    for max_bins in (None, 16):
+        clf = DPDTreeClassifier(max_depth=3, max_bins=max_bins).fit(X, y)
+        text = export_text(clf, feature_names=["year", "u"])
+        tree = clf.tree_
+        printed = [float(t) for t in re.findall(r"<= (\S+)", text)]
+        assert printed == tree.threshold[tree.feature >= 0].tolist()
+        assert not re.search(r"<= \S*\.\d*0\n", text) and ".000\n" not in text
+    # decimals given keeps its digits.
+    assert re.findall(r"<= (\S+)", export_text(clf, decimals=2)) == [
+        f"{t:.2f}" for t in tree.threshold[tree.feature >= 0]]
+    dot = export_graphviz(clf, decimals=1)
+    assert all(f"<= {t:.1f}\\n" in dot for t in tree.threshold[tree.feature >= 0])

@@ -45,7 +45,7 @@ def _texts(ax):
 def test_plot_tree_draws_every_node_and_edge(tmp_path):
     X, y = load_iris(return_X_y=True)
     clf = DPDTreeClassifier(max_depth=3).fit(X, y)
-    ax = plot_tree(clf, feature_names=IRIS_FEATURES, class_names=IRIS_CLASSES)
+    ax = plot_tree(clf, feature_names=IRIS_FEATURES, class_names=IRIS_CLASSES, decimals=3)
     tree = clf.tree_
     texts = _texts(ax)
     splits = np.flatnonzero(tree.feature >= 0)
@@ -64,6 +64,28 @@ def test_plot_tree_draws_every_node_and_edge(tmp_path):
     ax.figure.savefig(path)
     assert path.stat().st_size > 10_000
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_plot_tree_prints_thresholds_as_short_as_they_read_back():
+    # Binned thresholds are training values (a year reads "2008", not "2008.000"); exact ones
+    # are midpoints, printed with three decimals at most.
+    rng = np.random.default_rng(0)
+    X = np.column_stack([rng.integers(1990, 2020, 400), rng.uniform(0, 1, 400)]).astype(float)
+    y = (X[:, 0] > 2008) ^ (X[:, 1] > 0.3)
+    for max_bins in (16, None):
+        clf = DPDTreeClassifier(max_depth=3, max_bins=max_bins).fit(X, y)
+        texts = _texts(plot_tree(clf, feature_names=["year", "u"]))
+        plt.close("all")
+        tree = clf.tree_
+        for f, t in zip(tree.feature, tree.threshold, strict=True):
+            if f < 0:
+                continue
+            label = next(text for text in texts if text.startswith("<= ")
+                         and abs(float(text[3:]) - t) <= 5e-4)
+            digits = label[3:].partition(".")[2]
+            assert len(digits) <= 3 and not digits.endswith("0"), label
+            if max_bins is not None and f == 0:   # a year, as the training data holds it
+                assert float(label[3:]) == t, label
 
 
 def test_plot_tree_depth_five_regression_and_multiway(tmp_path):

@@ -176,6 +176,93 @@ PROBES = {
             peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
             print("PASS" if peak < 500 else "FAIL", f"peak {peak:.0f} MB", str(e)[:60])
         """, 120, None),
+    "file: n_features_in_ = 10**8 in a 5 KB file": (
+        "ValueError at load, peak below 300 MB (export_text took 86 s, 7 GB)", """
+        import json, pathlib, tempfile, resource
+        from dpdt._io import _digest
+        X = rng.rand(100, 3); y = (X[:, 0] > .5).astype(int)
+        path = pathlib.Path(tempfile.mkdtemp()) / "m.dpdt"
+        dpdt.DPDTreeClassifier(max_depth=2).fit(X, y).save(path)
+        document = json.loads(path.read_text())
+        document["attributes"]["n_features_in_"] = 10**8
+        for tree in document["attributes"]["trees_"]:
+            tree["n_features"] = 10**8
+        document["sha256"] = _digest(document)
+        path.write_text(json.dumps(document))
+        try:
+            dpdt.export_text(dpdt.load(path)); print("FAIL loaded")
+        except ValueError as e:
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            print("PASS" if peak < 300 else "FAIL", f"peak {peak:.0f} MB", str(e)[-60:])
+        """, 120, None),
+    "file: crafted values (leaf -5, NaN, inf; init_raw_ NaN; CV alpha_ NaN)": (
+        "ValueError at load naming the field", """
+        import json, pathlib, tempfile
+        from dpdt._io import _digest
+        X = rng.rand(100, 3); y = (X[:, 0] > .5).astype(int)
+        path = pathlib.Path(tempfile.mkdtemp()) / "m.dpdt"
+
+        def crafted(model, edit):
+            model.fit(X, y).save(path)
+            document = json.loads(path.read_text())
+            edit(document["attributes"])
+            document["sha256"] = _digest(document)
+            path.write_text(json.dumps(document))
+            return path
+
+        def leaf(v):
+            return lambda a: a["trees_"][0]["value"]["data"].__setitem__(-1, v)
+
+        cases = [(dpdt.DPDTreeClassifier(max_depth=2), leaf(v)) for v in (-5, "nan", "inf")]
+        cases += [(dpdt.DPDTGradientBoostingClassifier(n_estimators=2),
+                   lambda a: a["init_raw_"]["data"].__setitem__(0, "nan")),
+                  (dpdt.DPDTreeClassifierCV(max_depths=[1, 2], cv=2),
+                   lambda a: a.__setitem__("alpha_", {"__type__": "float", "value": "nan"}))]
+        loaded = []
+        for model, edit in cases:
+            try:
+                dpdt.load(crafted(model, edit)); loaded.append(type(model).__name__)
+            except ValueError:
+                pass
+        print("FAIL loaded" if loaded else "PASS", loaded)
+        """, 120, None),
+    "file: save after set_params(min_samples_leaf=0)": (
+        "the ValueError fit raises, nothing written", """
+        import pathlib, tempfile
+        X = rng.rand(100, 3); y = (X[:, 0] > .5).astype(int)
+        path = pathlib.Path(tempfile.mkdtemp()) / "m.dpdt"
+        bad = []
+        for param, value in [("min_samples_leaf", 0), ("max_bins", 1), ("verbose", -1)]:
+            model = dpdt.DPDTreeClassifier(max_depth=2).fit(X, y).set_params(**{param: value})
+            try:
+                model.save(path); bad.append(param)
+            except ValueError as e:
+                if path.exists() or param not in str(e):
+                    bad.append(param)
+        model = dpdt.DPDTreeClassifierCV(max_depths=[1, 2], cv=2).fit(X, y).set_params(cv=1)
+        try:
+            model.save(path); bad.append("cv")
+        except ValueError:
+            bad += ["cv"] if path.exists() else []
+        print("FAIL" if bad else "PASS", bad)
+        """, 120, None),
+    "overflow: feature_costs of 1e307, 200 rows": (
+        "ValueError at fit (IndexError at predict before)", """
+        X = rng.rand(200, 4); y = (X[:, 0] > .5).astype(int)
+        try:
+            m = dpdt.DPDTreeClassifier(feature_costs=[1e307, 1, 1, 1]).fit(X, y); m.predict(X)
+            print("FAIL fitted")
+        except ValueError as e:
+            print("PASS", str(e)[:60])
+        """, 60, None),
+    "cv: max_depths=range(1, 10**12)": (
+        "ValueError naming max_depths (an empty MemoryError before)", """
+        X = rng.rand(200, 4); y = (X[:, 0] > .5).astype(int)
+        try:
+            dpdt.DPDTreeClassifierCV(max_depths=range(1, 10**12)).fit(X, y); print("FAIL fitted")
+        except ValueError as e:
+            print("PASS" if "max_depths" in str(e) else "FAIL", str(e)[:60])
+        """, 60, 4),
     "file: JSON nested 100 000 deep": (
         "ValueError", """
         import tempfile, pathlib

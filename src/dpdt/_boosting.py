@@ -224,6 +224,23 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
                        and init_raw.dtype.kind == "f" and len(init_raw) >= 1
                        and all(len(r) == len(init_raw) for r in rounds),
                        f"{where}: estimators_ and init_raw_ do not match")
+        decoder.expect(np.all(np.isfinite(init_raw)), f"{where}: init_raw_ is not finite")
+        # The largest raw score any input can reach: what fit refuses to overflow on its rows.
+        with np.errstate(over="ignore", invalid="ignore"):
+            reach = np.abs(init_raw) + self.learning_rate * np.sum(
+                [[np.abs(t.value[t.is_leaf]).max() for t in r] for r in rounds] or [[0.0]],
+                axis=0)
+        decoder.expect(np.all(np.isfinite(reach)),
+                       f"{where}: the trees' leaf values sum beyond float64 (raw scores of inf)")
+        # One score per round (validation's: per round of early stopping), none NaN.
+        scores = [vars(self).get(name) for name in ("train_score_", "validation_score_")]
+        decoder.expect(vars(self).get("n_estimators_") == len(rounds)
+                       and isinstance(scores[0], np.ndarray)
+                       and all(s is None or (isinstance(s, np.ndarray) and s.dtype.kind == "f"
+                                             and s.shape == (len(rounds),)
+                                             and not np.isnan(s).any()) for s in scores),
+                       f"{where}: n_estimators_, train_score_ or validation_score_ does not "
+                       "match estimators_ or holds NaN")
         for tree in (tree for r in rounds for tree in r):
             decoder.expect(tree.n_features == self.n_features_in_,
                            f"{where}: a tree has {tree.n_features} features, the estimator "

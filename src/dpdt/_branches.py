@@ -175,6 +175,10 @@ class _MultiwayClassifier(ExplorerReprMixin, LogProbaMixin, SaveMixin, Classifie
         decoder.expect(isinstance(classes, np.ndarray) and classes.ndim == 1
                        and tree.value.shape[-1] == len(classes),
                        f"{where}: the trees' class fractions do not match classes_")
+        decoder.expect(all(isinstance(v, float) and np.isfinite(v)
+                           for v in (vars(self).get(name, 0.0)
+                                     for name in ("objective_", "upper_bound_"))),
+                       f"{where}: objective_ or upper_bound_ is not finite")
 
     def _codes_for_predict(self, X):
         check_is_fitted(self)

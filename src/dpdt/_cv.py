@@ -293,6 +293,35 @@ class _BaseDPDTreeCV(ExplorerReprMixin, SaveMixin, BaseEstimator):
             decoder.expect(isinstance(classes, np.ndarray) and classes.ndim == 1
                            and self.tree_.value.shape[-1] == len(classes),
                            f"{where}: the trees' class fractions do not match classes_")
+        # The refits and the validation curve, as _fit_cv leaves them: a refit per depth of the
+        # curve, of the estimator's features and classes, and the chosen row among the curve's.
+        # Scores may be NaN (R² of a fold of one sample).
+        refits, curve = vars(self).get("_refits"), vars(self).get("validation_curve_")
+        decoder.expect(isinstance(refits, dict) and len(refits) >= 1
+                       and all(isinstance(d, int) and not isinstance(d, bool) and d >= 1
+                               and isinstance(m, self._estimator_class)
+                               and m.n_features_in_ == self.n_features_in_
+                               and np.array_equal(getattr(m, "classes_", []),
+                                                  getattr(self, "classes_", []))
+                               for d, m in refits.items()),
+                       f"{where}: _refits is not one {self._estimator_class.__name__} of the "
+                       "estimator's features and classes per depth")
+        decoder.expect(isinstance(curve, np.ndarray) and curve.dtype == CURVE_DTYPE
+                       and curve.ndim == 1 and len(curve) >= 1
+                       and set(curve["max_depth"].tolist()) <= set(refits)
+                       and np.all(np.isfinite(curve["alpha"])) and np.all(curve["alpha"] >= 0)
+                       and np.all(np.isfinite(curve["complexity"]))
+                       and np.all(curve["complexity"] >= 0)
+                       and not np.any(curve["std_score"] < 0),
+                       f"{where}: validation_curve_ holds values no fit makes")
+        n_splits, depth = vars(self).get("n_splits_"), vars(self).get("max_depth_")
+        alpha, score = vars(self).get("alpha_"), vars(self).get("best_score_")
+        decoder.expect(isinstance(n_splits, int) and n_splits >= 1
+                       and isinstance(depth, int) and depth in refits
+                       and isinstance(alpha, float) and np.isfinite(alpha) and alpha >= 0
+                       and alpha == best.alpha and isinstance(score, float),
+                       f"{where}: n_splits_, max_depth_, alpha_ or best_score_ is not what a fit "
+                       "chooses")
 
     @property
     def pareto_front_(self):

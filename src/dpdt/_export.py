@@ -54,7 +54,25 @@ def tree_estimator(estimator, caller):
     return estimator, transform, names
 
 
-def export_text(estimator, *, feature_names=None, class_names=None, decimals=3, show_weights=False):
+# The digits of the values (leaf predictions, weights) when ``decimals`` is None.
+VALUE_DECIMALS = 3
+
+
+def threshold_text(threshold, decimals=None):
+    """Return a threshold as exports print it.
+
+    With ``decimals`` None, the shortest decimal that reads back as the same float (Python's
+    ``repr``: ``2008``, ``2008.5``, ``0.1``), so that the rule printed is the split the tree
+    makes; else with ``decimals`` digits after the point.
+    """
+    if decimals is not None:
+        return f"{threshold:.{decimals}f}"
+    text = repr(float(threshold))
+    return text[:-2] if text.endswith(".0") else text
+
+
+def export_text(estimator, *, feature_names=None, class_names=None, decimals=None,
+                show_weights=False):
     """Return the rules of a fitted tree as indented text.
 
     Parameters
@@ -75,8 +93,10 @@ or Tree
     class_names : list of str, default=None
         Names of the classes, one per class in the order of ``classes_``; defaults to
         ``classes_``.
-    decimals : int, default=3
-        Digits of the thresholds.
+    decimals : int or None, default=None
+        Digits after the point of the thresholds and values. None prints each threshold in
+        the shortest form that reads back as the same number (``2008``, ``2008.5``), the split
+        the tree makes, and values with 3 digits.
     show_weights : bool, default=False
         Also print the weighted class sums of each leaf (classification).
 
@@ -90,9 +110,9 @@ or Tree
     >>> from dpdt import DPDTreeClassifier, export_text
     >>> clf = DPDTreeClassifier(max_depth=1).fit([[0.0], [1.0]], ["a", "b"])
     >>> print(export_text(clf, feature_names=["x"]))
-    |--- x <= 0.500
+    |--- x <= 0.5
     |   |--- class: a
-    |--- x >  0.500
+    |--- x >  0.5
     |   |--- class: b
     <BLANKLINE>
 
@@ -101,9 +121,9 @@ or Tree
     >>> from dpdt import DPDTGradientBoostingRegressor
     >>> reg = DPDTGradientBoostingRegressor(n_estimators=1, max_depth=1, reg_lambda=0.0)
     >>> print(export_text(reg.fit([[0.0], [1.0]], [0.0, 2.0]).estimators_[0][0]))
-    |--- x[0] <= 0.000
+    |--- x[0] <= 0
     |   |--- value: -1.000
-    |--- x[0] >  0.000
+    |--- x[0] >  0
     |   |--- value: 1.000
     <BLANKLINE>
     """
@@ -117,12 +137,14 @@ or Tree
     check_class_names(estimator, class_names)
     lines = []
 
+    digits = VALUE_DECIMALS if decimals is None else decimals
+
     def leaf_line(node, indent):
         value = node_value(tree, node)
-        label = f"{indent}|--- {node_prediction(estimator, value, class_names, decimals)}"
+        label = f"{indent}|--- {node_prediction(estimator, value, class_names, digits)}"
         if show_weights:
             weights = value * tree.weighted_n_node_samples[node]
-            label += f" (weights: {np.round(weights, decimals).tolist()})"
+            label += f" (weights: {np.round(weights, digits).tolist()})"
         lines.append(label)
 
     def walk(node, depth):
@@ -130,10 +152,10 @@ or Tree
         if tree.children_left[node] == TREE_LEAF:
             leaf_line(node, indent)
             return
-        name, t = feature_names[tree.feature[node]], tree.threshold[node]
-        lines.append(f"{indent}|--- {name} <= {t:.{decimals}f}")
+        name, t = feature_names[tree.feature[node]], threshold_text(tree.threshold[node], decimals)
+        lines.append(f"{indent}|--- {name} <= {t}")
         walk(tree.children_left[node], depth + 1)
-        lines.append(f"{indent}|--- {name} >  {t:.{decimals}f}")
+        lines.append(f"{indent}|--- {name} >  {t}")
         walk(tree.children_right[node], depth + 1)
 
     if tree.children_left[0] == TREE_LEAF:
@@ -223,7 +245,7 @@ def node_value(tree, node):
 
 
 def export_graphviz(estimator, out_file=None, *, feature_names=None, class_names=None,
-                    decimals=3):
+                    decimals=None):
     r"""Return (or write) the tree of a fitted estimator in Graphviz's DOT language.
 
     Render it with ``dot -Tpng tree.dot -o tree.png``, or with the ``graphviz`` Python package.
@@ -244,8 +266,10 @@ or Tree
     class_names : list of str, default=None
         Names of the classes, one per class in the order of ``classes_``; defaults to
         ``classes_``.
-    decimals : int, default=3
-        Digits of the thresholds and values.
+    decimals : int or None, default=None
+        Digits after the point of the thresholds and values; None prints thresholds in the
+        shortest form that reads back as the same number, and values with 3 digits (see
+        :func:`export_text`).
 
     Returns
     -------
@@ -260,7 +284,7 @@ or Tree
     digraph Tree {
     node [shape=box, style="rounded", fontname="helvetica"] ;
     edge [fontname="helvetica"] ;
-    0 [label="x <= 0.500\nsamples = 2"] ;
+    0 [label="x <= 0.5\nsamples = 2"] ;
     1 [label="class: a\nsamples = 1"] ;
     ...
     """
@@ -274,13 +298,15 @@ or Tree
              'node [shape=box, style="rounded", fontname="helvetica"] ;',
              'edge [fontname="helvetica"] ;']
     multiway = isinstance(tree, MultiwayTree)
+    digits = VALUE_DECIMALS if decimals is None else decimals
     for node in range(tree.node_count):
         if tree.feature[node] < 0:
-            text = node_prediction(estimator, node_value(tree, node), class_names, decimals)
+            text = node_prediction(estimator, node_value(tree, node), class_names, digits)
         elif multiway:
             text = names[tree.feature[node]]
         else:
-            text = f"{names[tree.feature[node]]} <= {tree.threshold[node]:.{decimals}f}"
+            text = (f"{names[tree.feature[node]]} <= "
+                    f"{threshold_text(tree.threshold[node], decimals)}")
         label = f"{_dot_label(text)}\\nsamples = {int(tree.n_node_samples[node])}"
         lines.append(f'{node} [label="{label}"] ;')
     for node in range(tree.node_count):

@@ -18,7 +18,7 @@ import textwrap
 from numbers import Integral, Real
 
 from sklearn.metrics import get_scorer_names
-from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
+from sklearn.utils._param_validation import Interval, Options, RealNotInt, StrOptions
 
 from . import _runner
 
@@ -440,13 +440,40 @@ def passed_on(tree):
     return tuple(param for param in tree if param.name not in CV_OWN | CV_DROPPED)
 
 
-MAX_DEPTHS = Param(
-    "max_depths", None, ["array-like", None],
-    "sequence of int (list, tuple, range, array) or None",
+# Each depth limit of max_depths costs cv + 1 fits. No data is deep enough for more than this
+# many distinct limits to mean anything (a depth beyond the samples never binds), and a count
+# read before the limits are listed keeps range(1, 10**12) from exhausting memory.
+MAX_DEPTH_LIMITS = 1024
+
+
+class _DepthLimits(Options):
+    """A sequence (list, tuple, range, 1-D array) of at most MAX_DEPTH_LIMITS ints >= 1.
+
+    An ``Options`` because scikit-learn's ``make_constraint`` takes no other constraint class.
     """
-    Depth limits to choose from by the same cross-validation; None means ``[max_depth]``.
-    When given, ``max_depth`` is unused, and must be left at its default or be one of them:
-    otherwise the two ask for different depths, a ValueError.
+
+    def __init__(self):
+        super().__init__(object, set())
+
+    def is_satisfied_by(self, val):
+        if isinstance(val, str | bytes | dict | set) or not hasattr(val, "__len__"):
+            return False
+        if getattr(val, "ndim", 1) != 1 or not 1 <= len(val) <= MAX_DEPTH_LIMITS:
+            return False
+        return all(isinstance(d, Integral) and not isinstance(d, bool) and d >= 1 for d in val)
+
+    def __str__(self):
+        return (f"a sequence of 1 to {MAX_DEPTH_LIMITS} ints >= 1 (list, tuple, range or "
+                "array)")
+
+
+MAX_DEPTHS = Param(
+    "max_depths", None, [_DepthLimits(), None],
+    "sequence of int (list, tuple, range, array) or None",
+    f"""
+    Depth limits to choose from by the same cross-validation (at most {MAX_DEPTH_LIMITS});
+    None means ``[max_depth]``. When given, ``max_depth`` is unused, and must be left at its
+    default or be one of them: otherwise the two ask for different depths, a ValueError.
     """)
 
 CV = Param(

@@ -9,11 +9,13 @@ from sklearn.utils import check_scalar
 from sklearn.utils.validation import check_is_fitted
 
 from ._export import (
+    VALUE_DECIMALS,
     category_names,
     check_class_names,
     display_feature_names,
     node_prediction,
     node_value,
+    threshold_text,
     tree_estimator,
 )
 from ._front import held_out_figures
@@ -41,9 +43,23 @@ def _children(estimator, tree, node, names, decimals):
         return [(categories[category], child) for category, child in tree.children(node)]
     if tree.feature[node] < 0:
         return []
-    t = tree.threshold[node]
-    return [(f"<= {t:.{decimals}f}", int(tree.children_left[node])),
-            (f"> {t:.{decimals}f}", int(tree.children_right[node]))]
+    t = _threshold_label(tree.threshold[node], decimals)
+    return [(f"<= {t}", int(tree.children_left[node])),
+            (f"> {t}", int(tree.children_right[node]))]
+
+
+def _threshold_label(threshold, decimals):
+    """Return a threshold as an edge of a picture prints it.
+
+    With ``decimals`` None, the exports' shortest form that reads back as the split (``2008``,
+    ``2008.5``) when it is no longer than three decimals would be; else (a midpoint such as
+    ``2.5999999999999996``) three decimals without trailing zeros: an edge has little room.
+    """
+    if decimals is not None:
+        return threshold_text(threshold, decimals)
+    exact = threshold_text(threshold)
+    short = threshold_text(threshold, VALUE_DECIMALS).rstrip("0").rstrip(".")
+    return exact if len(exact) <= len(threshold_text(threshold, VALUE_DECIMALS)) else short
 
 
 # Font sizes of tree pictures, in points: the largest that the figure's space allows, up to
@@ -243,7 +259,8 @@ def _node_texts(estimator, tree, nodes, truncated, names, class_names, decimals,
             continue
         samples = f"{'n' if short else 'samples'} = {int(tree.n_node_samples[node])}"
         if tree.feature[node] < 0:
-            text = node_prediction(estimator, node_value(tree, node), class_names, decimals)
+            digits = VALUE_DECIMALS if decimals is None else decimals
+            text = node_prediction(estimator, node_value(tree, node), class_names, digits)
             if short:
                 text = text.split(": ", 1)[1]
         else:
@@ -268,7 +285,7 @@ def _box_style(estimator, tree, node, truncated, colours):
 
 
 def plot_tree(estimator, ax=None, *, max_depth=None, feature_names=None, class_names=None,
-              decimals=3, fontsize=None):
+              decimals=None, fontsize=None):
     """Draw the current tree of a fitted estimator with matplotlib.
 
     Split nodes show the feature tested and their edges the threshold (or the category, for
@@ -299,8 +316,9 @@ def plot_tree(estimator, ax=None, *, max_depth=None, feature_names=None, class_n
         Names of the features; defaults to ``feature_names_in_`` or ``x[i]``.
     class_names : list of str, default=None
         Names of the classes; defaults to ``classes_``.
-    decimals : int, default=3
-        Digits of the thresholds and values.
+    decimals : int or None, default=None
+        Digits of the thresholds and values. None prints each threshold in its shortest form
+        that reads back as the split (three decimals at most) and values with three digits.
     fontsize : float, default=None
         Font size of the nodes (edge labels get 85 % of it); None chooses the largest that
         fits. A given size is used as it is, overlaps or not.
