@@ -26,6 +26,7 @@ from dpdt import (
     DPDTreeRegressor,
     DPDTreeRegressorCV,
     MultiwayGreedyClassifier,
+    OneHotEncoded,
     load,
 )
 from dpdt._io import _digest
@@ -57,6 +58,9 @@ def _estimators():
                                X[:, :3], X[:, 3]),
         "branches": (BranchesClassifier(lam=0.02), colours, [0, 0, 1, 1, 0, 1] * 3),
         "multiway greedy": (MultiwayGreedyClassifier(max_bins=3), frame, names),
+        "one-hot": (OneHotEncoded(DPDTreeClassifier(max_depth=2)),
+                    colours.assign(colour=["red", None, "blue", "blue", "green", "green"] * 3),
+                    [0, 0, 1, 1, 0, 1] * 3),
     }
 
 

@@ -8,13 +8,14 @@ A model file is one JSON object::
 ``params`` are the constructor arguments, ``attributes`` the fitted state (every attribute
 that is not a parameter, including the whole Pareto front and its trees). Values that JSON
 has no type for are tagged objects ``{"__type__": name, ...}``: ndarray, tuple, dict, float
-(non-finite), scalar (numpy), range, estimator, and the tags of the types registered with
-:func:`register_type` (Tree, MultiwayTree, CategoryCodes, loss). ``sha256`` is the digest of the
-canonical JSON of everything else, so that a file corrupted or cut short after saving is
-refused. It is a checksum, not a signature: anyone can edit a file and write the new digest.
-So the decoder trusts nothing in the file: every dtype is one of a fixed list, every declared
-shape must match the values present and the arrays it must agree with, and the arrays of a file
-may take at most a fixed multiple of its size (:data:`_BYTES_PER_FILE_BYTE`).
+(non-finite), scalar (numpy), range, estimator (fitted, or a meta-estimator's unfitted
+parameter), and the tags of the types registered with :func:`register_type` (Tree,
+MultiwayTree, CategoryCodes, OneHotColumns, loss). ``sha256`` is the digest of the canonical
+JSON of everything else, so that a file corrupted or cut short after saving is refused. It is
+a checksum, not a signature: anyone can edit a file and write the new digest. So the decoder
+trusts nothing in the file: every dtype is one of a fixed list, every declared shape must match
+the values present and the arrays it must agree with, and the arrays of a file may take at
+most a fixed multiple of its size (:data:`_BYTES_PER_FILE_BYTE`).
 
 This module depends on no estimator: each class says how it is written, read back and checked,
 and registers itself here (:func:`register_type`, :func:`register_estimator`). Loading only ever
@@ -104,12 +105,13 @@ class SaveMixin:
 
         Parameters
         ----------
-        path : str or path-like
-            File to write. The schema is versioned JSON; it holds the parameters and the
-            whole fitted state (for DPDT trees, every tree of the Pareto front), and a SHA-256
-            checksum of it. The checksum detects accidental corruption and truncation; it is
-            not a signature (anyone can edit the file and recompute it). :func:`dpdt.load`
-            never executes anything from a file and bounds its memory by the file's size.
+        path : str, path-like or text file object
+            File to write, or an open text stream to write to. The schema is versioned
+            JSON; it holds the parameters and the whole fitted state (for DPDT trees, every
+            tree of the Pareto front), and a SHA-256 checksum of it. The checksum detects
+            accidental corruption and truncation; it is not a signature (anyone can edit the
+            file and recompute it). :func:`dpdt.load` never executes anything from a file and
+            bounds its memory by the file's size.
 
         Returns
         -------
@@ -129,9 +131,11 @@ class SaveMixin:
         """
         check_is_fitted(self)
         document = to_document(self)
-        with open(path, "w", encoding="utf-8") as fh:
-            json.dump(document, fh, separators=(",", ":"), allow_nan=False)
-            fh.write("\n")
+        if hasattr(path, "write"):
+            _write(document, path)
+        else:
+            with open(path, "w", encoding="utf-8") as fh:
+                _write(document, fh)
         return self
 
     def _check_fitted_state(self, decoder, where):
@@ -140,6 +144,11 @@ class SaveMixin:
         Called by :func:`load` once the attributes are set and ``n_features_in_`` and
         ``feature_names_in_`` are checked; report a violation with ``decoder.expect``.
         """
+
+
+def _write(document, fh):
+    json.dump(document, fh, separators=(",", ":"), allow_nan=False)
+    fh.write("\n")
 
 
 def _digest(document):
@@ -423,7 +432,11 @@ class _Decoder:
                         and key not in known and not hasattr(cls, key),
                         f"{where}: bad attribute name {key!r:.60}")
             setattr(estimator, key, self.value(value, f"attribute {key}"))
-        self.check_fitted_state(estimator, where)
+        # An estimator without fitted attributes is a meta-estimator's parameter (the model
+        # it fits, unfitted); a file's own estimator is fitted (save refuses any other).
+        self.expect(attributes or where != "model", f"{where}: the estimator is not fitted")
+        if attributes:
+            self.check_fitted_state(estimator, where)
         return estimator
 
     def check_fitted_state(self, estimator, where):
