@@ -170,7 +170,6 @@ def test_fit_with_held_out_file(iris_csv, capsys):
     (["fit", "{d}/iris.csv", "--target", "colour"], "unknown column 'colour' for --target"),
     (["fit", "{d}/iris.csv"], "name the column to predict with --target"),
     (["fit", "{d}/iris.csv", "--target", "petal_width", "--dataset", "bank"], "exactly one"),
-    (["fit", "{d}/iris.csv", "--target", "petal_width"], "column 'species' is not numeric"),
     (["fit", "{d}/iris.csv", "--target", "species", "--regression"],
      "--task regression needs a numeric target"),
     (["fit", "{d}/iris.csv", "--target", "species", "--cv", "3", "--alpha", "0.1"],
@@ -418,9 +417,6 @@ def test_branches_fits_and_predicts_categorical_columns(tmp_path, capsys):
     python = BranchesClassifier(lam=0.02).fit(train.drop(columns="y"), train["y"])
     assert_array_equal(pd.read_csv(tmp_path / "p.csv")["prediction"],
                        python.predict(new.drop(columns="y")))
-    # The DPDT trees need numbers, and say what to do instead.
-    assert main(["fit", str(tmp_path / "train.csv"), "--target", "y"]) == 2
-    assert "--model branches" in capsys.readouterr().err
 
 
 def test_boosting_from_the_command_is_the_python_model(iris_csv, tmp_path):
@@ -526,4 +522,4 @@ def test_pareto_test_file_draws_the_test_curve(iris_csv, tmp_path, capsys, drawn
 def test_pareto_cv_refuses_a_pareto_front(iris_csv, capsys):
     assert main(["pareto", str(iris_csv / "iris.csv"), "--target", "species", "--cv", "3",
                  "--front", "pareto"]) == 2
-    assert "give --cv or --front pareto, not both" in capsys.readouterr().err
+    assert "give --cv or --front, not both" in capsys.readouterr().err
