@@ -349,12 +349,17 @@ def _first_sentence(doc):
     return (sentence.group(1) if sentence else text).replace("%", "%%")
 
 
-def _constraint_names(constraints):
+def _describe(constraints):
+    """Return the values that ``constraints`` (scikit-learn's) allow, as an option takes them."""
     from numbers import Integral
 
-    from sklearn.utils._param_validation import make_constraint
+    from sklearn.utils._param_validation import StrOptions, make_constraint
 
-    return ["an int" if c is Integral else str(make_constraint(c)) for c in constraints]
+    words = sorted({o for c in constraints if isinstance(c, StrOptions) for o in c.options})
+    parts = [f"one of {', '.join(words)}"] if words else []
+    parts += ["an int" if c is Integral else "none" if c is None else str(make_constraint(c))
+              for c in constraints if not isinstance(c, StrOptions)]
+    return " or ".join(parts)
 
 
 def _value_type(constraints):
@@ -382,7 +387,7 @@ def _value_type(constraints):
             if any(check.is_satisfied_by(value) for check in checks):
                 return value
         raise argparse.ArgumentTypeError(
-            f"invalid value {text!r}: expected {' or '.join(_constraint_names(constraints))}")
+            f"invalid value {text!r}: expected {_describe(constraints)}")
 
     convert.__name__ = "value"
     return convert
@@ -394,7 +399,7 @@ def _add_model_options(parser, models):
     The help is the first sentence of the record's documentation and each model's default; an
     option not given is left to the model's default (and its value to the model's check).
     """
-    from sklearn.utils._param_validation import StrOptions
+    from sklearn.utils._param_validation import StrOptions, make_constraint
 
     for name in MODEL_OPTIONS:
         takers = _takers(name, models)
@@ -404,8 +409,12 @@ def _add_model_options(parser, models):
         constraints, seen = [], set()
         for record in records:
             for constraint in record.constraint:
-                if constraint not in (tuple, list) and repr(constraint) not in seen:
-                    seen.add(repr(constraint))
+                if constraint in (tuple, list):
+                    continue
+                # The models' constraints, once each (they repeat the trees' records).
+                described = str(make_constraint(constraint))
+                if described not in seen:
+                    seen.add(described)
                     constraints.append(constraint)
         sequence = any(c in (tuple, list) for r in records for c in r.constraint)
         words = sorted({o for c in constraints if isinstance(c, StrOptions) for o in c.options})
@@ -646,8 +655,6 @@ def _pareto(args):
         print(f"{_chosen_by_cv(model, args.cv)}, marked * below.\n")
     print(format_front(model, X_test, y_test))
     if args.plot is not None:
-        if args.plot != STDOUT:
-            _file_to_write(args.plot, "--plot")   # before drawing
         ax = plot_pareto(model, X=X, y=y, show_cart=not args.no_cart, X_test=X_test,
                          y_test=y_test)
         _draw(ax.figure, args, "--plot", "front")
@@ -699,8 +706,6 @@ def _show(args):
     if args.png is not None:
         if not hasattr(model, "tree_"):
             raise CommandError(f"{type(model).__name__} is not a single tree; nothing to draw")
-        if args.png != STDOUT:
-            _file_to_write(args.png, "--png")
         ax = plot_tree(model, max_depth=args.max_depth)
         _draw(ax.figure, args, "--png", "tree")
     return 0
@@ -914,6 +919,9 @@ def main(argv=None):
             warnings.showwarning = _one_line(prefix)
             import numpy as np
 
+            for flag in ("out", "plot", "png"):   # a file that cannot be written: say so first
+                if getattr(args, flag, None) not in (None, STDOUT):
+                    _file_to_write(getattr(args, flag), f"--{flag}")
             with np.printoptions(precision=4):
                 return globals()[f"_{args.command}"](args)
     except BrokenPipeError:   # output piped into `head` and the like

@@ -53,7 +53,7 @@ class OneHotColumns:
                 missing.append(False)
                 continue
             absent = column.isna().to_numpy()
-            keys = column[~absent].astype(str).to_numpy(dtype=str)
+            keys = column[~absent].astype(str).to_numpy().astype(str)
             self.categories_.append(np.unique(keys))
             missing.append(bool(absent.any()))
         self.missing_ = np.array(missing, dtype=bool)
@@ -81,12 +81,12 @@ class OneHotColumns:
         """Return the encoded DataFrame of a DataFrame with (at least) the fitted columns."""
         import pandas as pd
 
-        absent = [str(name) for name in self.columns_ if name not in frame.columns]
+        absent = [name for name in self.columns_.tolist() if name not in frame.columns]
         if absent:
             raise ValueError(f"missing feature columns {absent}")
         encoded = {}
-        for name, categories, missing in zip(self.columns_, self.categories_, self.missing_,
-                                             strict=True):
+        for name, categories, missing in zip(self.columns_.tolist(), self.categories_,
+                                             self.missing_, strict=True):
             column = frame[name]
             if categories is None:
                 if is_categorical(column):
@@ -95,9 +95,12 @@ class OneHotColumns:
                 encoded[str(name)] = column.to_numpy()
                 continue
             absent = column.isna().to_numpy()
-            keys = np.where(absent, "", column.astype(str).to_numpy(dtype=object))
-            # -1 for a missing value and a category unseen in training: no indicator set.
-            codes = np.where(absent, -1, pd.Categorical(keys, categories=categories).codes)
+            keys = column.astype(str).to_numpy().astype(str)
+            # The position of each value among the sorted categories; -1 for a missing value
+            # and for a category unseen in training: no indicator set.
+            position = np.clip(np.searchsorted(categories, keys), 0, max(len(categories) - 1, 0))
+            found = (categories[position] == keys) if len(categories) else np.zeros(len(keys), bool)
+            codes = np.where(found & ~absent, position, -1)
             for k, category in enumerate(categories):
                 encoded[f"{name}_{category}"] = (codes == k).astype(np.float64)
             if missing:
