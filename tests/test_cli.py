@@ -593,9 +593,12 @@ def test_a_table_with_string_columns_fits_saves_and_predicts_from_the_raw_table(
                        expected.predict_proba(_one_hot_oracle(raw, categories)))
 
     # show names the encoding; explore takes the raw tables.
-    assert main(["show", str(model_file)]) == 0
+    capsys.readouterr()
+    assert main(["show", str(model_file), "--alpha", "0.05"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# DPDTreeClassifier(alpha=0.05)\n")
     assert "one-hot encoded columns: island (3 categories), sex (2 categories, missing " \
-        "values)" in capsys.readouterr().out
+        "values)" in out
     assert main(["explore", str(model_file), "--test", str(tmp_path / "train.csv"), "--target",
                  "species", "--out", str(tmp_path / "page.html")]) == 0
     assert (tmp_path / "page.html").stat().st_size > 10_000
@@ -726,6 +729,10 @@ def test_argument_errors_are_one_line_with_a_hint(capsys, argv):
     assert captured.out == ""
     assert captured.err.count("\n") == 1 and captured.err.startswith("dpdt")
     assert "--help)" in captured.err and "usage" not in captured.err
+    command = argv[0] if argv and argv[0] in ("fit", "pareto", "show", "explore") else None
+    if command is not None:   # named by the command, whose help it points to
+        assert captured.err.startswith(f"dpdt {command}: ")
+        assert captured.err.endswith(f"(see dpdt {command} --help)\n")
 
 
 def test_infinity_is_one_line_and_no_warning(tmp_path, model_json):

@@ -692,10 +692,10 @@ def _show(args):
         if "alpha" not in model.get_params():
             raise CommandError(f"{type(model).__name__} has no alpha")
         model.set_params(alpha=args.alpha)
-    print(f"# {estimator!r}\n")   # scikit-learn's repr: the non-default parameters
+    print(f"# {model!r}\n")   # scikit-learn's repr: the non-default parameters
     encoded = _encoded_columns(estimator)
     if encoded is not None:
-        print(f"{encoded}\n")
+        print(f"Fitted on {encoded}\n")
     if hasattr(model, "tree_"):
         print(export_text(model))
     else:
@@ -905,7 +905,11 @@ def main(argv=None):
     command = next((arg for arg in argv if not arg.startswith("-")), "")
     try:
         # Only the command run needs its options (and so the parameter records).
-        args = build_parser(command if command in COMMANDS else "").parse_args(argv)
+        args, unknown = build_parser(command if command in COMMANDS else "").parse_known_args(
+            argv)
+        if unknown:   # named by the command they were given to, not by `dpdt`
+            _Parser(prog=f"dpdt {args.command}").error(
+                f"unrecognized arguments: {' '.join(unknown)}")
     except KeyboardInterrupt:
         print("dpdt: interrupted", file=sys.stderr)
         return 130
