@@ -427,12 +427,14 @@ def _add_model_options(parser, models):
                                                  for model, value in defaults.items())
         who = "" if set(takers) >= set(models) - {"cv"} else \
             " Only " + " and ".join(f"--model {m}" for m in takers if m != "cv") + "."
+        choices = not sequence and all(isinstance(c, StrOptions) for c in constraints)
+        each = " (one, or one per depth)" if sequence else ""
+        values = "" if choices else f" Values{each}: {_describe(constraints)}."
         parser.add_argument(
             _flag(name), type=_value_type(constraints), nargs="+" if sequence else None,
-            default=argparse.SUPPRESS, metavar="{" + ",".join(words) + "}" if words and all(
-                isinstance(c, StrOptions) for c in constraints) else name.upper(),
-            help=f"{_first_sentence(records[0].doc)}{who} ({default})"
-                 + (" One value, or one per depth." if sequence else ""))
+            default=argparse.SUPPRESS,
+            metavar="{" + ",".join(words) + "}" if choices else name.upper(),
+            help=f"{_first_sentence(records[0].doc)}{who}{values} ({default})")
 
 
 def _given(args):
