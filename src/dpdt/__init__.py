@@ -1,8 +1,24 @@
 """dpdt: non-greedy decision trees by dynamic programming."""
 
 import importlib
+from typing import TYPE_CHECKING
 
 from ._version import __version__ as __version__
+
+if TYPE_CHECKING:   # for tools that read the source; at run time, see __getattr__
+    from . import datasets
+    from ._boosting import DPDTGradientBoostingClassifier, DPDTGradientBoostingRegressor
+    from ._branches import BranchesClassifier, MultiwayGreedyClassifier
+    from ._classes import DPDTreeClassifier, DPDTreeRegressor
+    from ._cv import DPDTreeClassifierCV, DPDTreeRegressorCV
+    from ._explorer import export_html
+    from ._export import export_graphviz, export_text
+    from ._io import load
+    from ._multiway_tree import MultiwayTree
+    from ._onehot import OneHotEncoded
+    from ._plot import plot_pareto, plot_tree
+    from ._sklearn import to_sklearn
+    from ._tree import Tree
 
 __all__ = [
     "BranchesClassifier",
