@@ -787,22 +787,25 @@ def test_dash_writes_the_output_to_stdout_and_the_report_to_stderr(iris_csv, tmp
         assert not (iris_csv / "-").exists() and not (iris_csv / "-.png").exists()
 
 
-def test_pictures_are_named_as_written_and_a_directory_is_refused(iris_csv, tmp_path, capsys):
+def test_pictures_are_named_as_written_and_a_directory_is_refused(iris_csv, model_json,
+                                                                  tmp_path, capsys):
     assert main(["pareto", str(iris_csv / "iris.csv"), "--target", "species", "--max-depth",
                  "1", "--plot", str(tmp_path / "front")]) == 0
     assert f"front drawn in {tmp_path / 'front.png'}\n" in capsys.readouterr().out
     assert (tmp_path / "front.png").read_bytes()[:4] == b"\x89PNG"
-    assert main(["show", str(iris_csv / "model.json"), "--png", str(tmp_path / "tree")]) == 0
+    assert main(["show", str(model_json), "--png", str(tmp_path / "tree")]) == 0
     assert f"tree drawn in {tmp_path / 'tree.png'}\n" in capsys.readouterr().out
     for argv in (["pareto", str(iris_csv / "iris.csv"), "--target", "species", "--plot"],
-                 ["show", str(iris_csv / "model.json"), "--png"],
+                 ["show", str(model_json), "--png"],
                  ["fit", str(iris_csv / "iris.csv"), "--target", "species", "--out"],
-                 ["explore", str(iris_csv / "model.json"), "--out"]):
+                 ["explore", str(model_json), "--out"]):
         assert main([*argv, str(tmp_path)]) == 2
         captured = capsys.readouterr()
         assert captured.err == f"dpdt {argv[0]}: --{argv[-1][2:]} {tmp_path} is a directory: " \
                                "name the file to write\n"
         assert captured.out == ""   # refused before fitting
+        assert main([*argv, str(tmp_path / "absent" / "file")]) == 2
+        assert f"no directory {tmp_path / 'absent'} to write it in" in capsys.readouterr().err
     assert not (tmp_path.parent / f"{tmp_path.name}.png").exists()
 
 
@@ -831,3 +834,11 @@ def test_ctrl_c_during_parallel_cross_validation_is_status_130():
     _, err = proc.communicate(timeout=120)
     assert err == "dpdt fit: interrupted\n"
     assert proc.returncode == 130
+
+
+def test_a_warning_is_one_line():
+    proc = dpdt("fit", "--dataset", "segment", "--max-depth", "6", "--candidates", "9", "9", "9",
+                "9", "--time-limit", "0.2")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.startswith("dpdt fit: warning: time_limit=0.2 s expired")
+    assert proc.stderr.count("\n") == 1

@@ -608,6 +608,8 @@ def _file_to_write(path, flag, suffix=None):
     path = Path(path)
     if path.is_dir():
         raise CommandError(f"{flag} {path} is a directory: name the file to write")
+    if not path.parent.is_dir():
+        raise CommandError(f"{flag} {path}: no directory {path.parent} to write it in")
     if suffix is not None and not path.suffix:
         path = path.with_name(path.name + suffix)
     return path
