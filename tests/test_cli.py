@@ -43,7 +43,7 @@ def iris_csv(tmp_path_factory):
 def test_fit_bundled_dataset_prints_tree_and_front(capsys):
     assert main(["fit", "--dataset", "bank"]) == 0
     out = capsys.readouterr().out
-    assert "|--- x[" in out
+    assert "|--- curtosis <= " in out   # the bundled set's feature names
     assert "Pareto front" in out
     assert "train accuracy" in out and "test accuracy" in out
     assert "proven optimal depth-3 train accuracy 0.9827 (19 errors)" in out
@@ -845,3 +845,34 @@ def test_a_warning_is_one_line():
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.startswith("dpdt fit: warning: time_limit=0.2 s expired")
     assert proc.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("complexity", ["expected_tests", "n_splits"])
+def test_front_table_says_what_a_row_is_and_explains_single_alphas(complexity):
+    from sklearn.datasets import load_breast_cancer
+
+    from dpdt._cli import format_front
+
+    X, y = load_breast_cancer(return_X_y=True)
+    clf = DPDTreeClassifier(max_depth=4, complexity=complexity).fit(X[:400], y[:400])
+    out = format_front(clf)
+    caption = out.split("\n|", 1)[0]
+    assert "One row per tree of the front" in caption
+    assert ("expected tests per training sample" if complexity == "expected_tests"
+            else "the number of splits") in caption
+    header, rows = _table(out)
+    front = clf.pareto_front_
+    single = front["alpha_min"] == front["alpha_max"]
+    # This fit has a tree that alpha = 0 alone selects (more complex, as accurate as the next).
+    assert single.any() or complexity == "n_splits"
+    for k, cells in enumerate(rows):
+        assert cells[1].endswith(" only") == single[k]
+        if single[k]:
+            # Its alpha selects it, and its neighbours tie with it there.
+            alpha = front["alpha_min"][k]
+            assert clf.set_params(alpha=alpha).tree_ is clf.trees_[k]
+            objective = front["train_loss"] + alpha * front["complexity"]
+            neighbours = [j for j in (k - 1, k + 1) if 0 <= j < len(front)]
+            assert any(objective[j] == pytest.approx(objective[k], abs=1e-12)
+                       for j in neighbours)
+    assert ("'only': selected at that alpha alone" in out) == bool(single.any())

@@ -252,3 +252,19 @@ def test_export_takes_a_boosting_tree_and_prints_its_raw_scores():
             export(tree, feature_names=["a"])
         with pytest.raises(ValueError, match="class_names is for classifiers; Tree"):
             export(tree, class_names=["a", "b", "c"])
+
+
+def test_text_and_graphviz_of_a_pipeline_are_its_last_steps():
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    pipe = make_pipeline(StandardScaler(), DPDTreeClassifier(max_depth=2)).fit(X, y)
+    names = list(X.columns)
+    assert export_text(pipe) == export_text(pipe[-1], feature_names=names)
+    assert export_graphviz(pipe) == export_graphviz(pipe[-1], feature_names=names)
+    other = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)).fit(X, y)
+    for export in (export_text, export_graphviz):
+        with pytest.raises(TypeError, match="Pipeline whose last step is a LogisticRegression"):
+            export(other)

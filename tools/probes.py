@@ -255,6 +255,30 @@ PROBES = {
         dpdt.DPDTreeClassifier(candidates=(2**31 - 1,) * 3, memory_limit=2 * 2**30).fit(X, y)
         print("PASS")
         """, 300, None),
+    "boosting: NaN in X, binned and exact": (
+        "fits and predicts; inf a ValueError", """
+        X = rng.rand(500, 4); y = (X[:, 0] > .5).astype(int); X[rng.rand(*X.shape) < .2] = np.nan
+        for max_bins in (255, None):
+            clf = dpdt.DPDTGradientBoostingClassifier(n_estimators=5, max_bins=max_bins)
+            p = clf.fit(X, y).predict_proba(X)
+            assert np.isfinite(p).all()
+        X[0, 0] = np.inf
+        try:
+            clf.fit(X, y)
+            print("FAIL inf accepted")
+        except ValueError as e:
+            print("PASS" if "infinity" in str(e) else "FAIL", e)
+        """, 60, None),
+    "plot: CART's pruning path of a depth-5 fit on 200000 x 10": (
+        "one CART fit, pruned per alpha: within 20 s (a refit per alpha took minutes)", """
+        from dpdt._plot import _cart_path
+        X = rng.rand(200_000, 10); y = (X[:, 0] + X[:, 1] * X[:, 2] + .3 * rng.rand(200_000)
+                                         > 1).astype(int)
+        t = time.perf_counter()
+        points = _cart_path(dpdt.DPDTreeClassifier(max_depth=5), X, y)
+        s = time.perf_counter() - t
+        print("PASS" if s <= 20 else "FAIL", f"{s:.1f} s, {len(points)} trees")
+        """, 300, None),
 }
 
 

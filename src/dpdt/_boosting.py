@@ -28,6 +28,7 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
         tags.input_tags.sparse = True   # densified by validate_numeric
         return tags
 
@@ -352,8 +353,8 @@ class DPDTGradientBoostingRegressor(RegressorMixin, _BaseDPDTBoosting):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Training samples (numbers). A sparse matrix is densified, with the memory of a
-            dense float64 array.
+            Training samples: numbers (NaN a missing value). A sparse matrix is densified,
+            with the memory of a dense float64 array.
         y : array-like of shape (n_samples,)
             Target values.
         sample_weight : array-like of shape (n_samples,), default=None
@@ -445,8 +446,8 @@ class DPDTGradientBoostingClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTBo
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Training samples (numbers). A sparse matrix is densified, with the memory of a
-            dense float64 array.
+            Training samples: numbers (NaN a missing value). A sparse matrix is densified,
+            with the memory of a dense float64 array.
         y : array-like of shape (n_samples,)
             Class labels.
         sample_weight : array-like of shape (n_samples,), default=None

@@ -496,7 +496,7 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
 
     def _validate_X_predict(self, X):
         check_is_fitted(self)
-        return validate_numeric(self, X, reset=False, ensure_all_finite="allow-nan")
+        return validate_numeric(self, X, reset=False)
 
     def apply(self, X):
         """Return the index of the leaf each sample ends in.
@@ -652,7 +652,7 @@ class DPDTreeClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTree):
         self : DPDTreeClassifier
             The fitted estimator.
         """
-        X, y = validate_numeric(self, X, y, reset=True, ensure_all_finite="allow-nan")
+        X, y = validate_numeric(self, X, y, reset=True)
         check_classification_targets(y)
         self.classes_, y_encoded = np.unique(y, return_inverse=True)
         self.n_classes_ = len(self.classes_)
@@ -794,8 +794,8 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         self : DPDTreeRegressor
             The fitted estimator.
         """
-        X, y = validate_numeric(self, X, y, reset=True, ensure_all_finite="allow-nan",
-                                multi_output=True, y_numeric=True)
+        X, y = validate_numeric(self, X, y, reset=True, multi_output=True,
+                                y_numeric=True)
         targets = np.ascontiguousarray(y.reshape(y.shape[0], -1), dtype=np.float64)
         self.n_outputs_ = targets.shape[1]
         weight, kept, weight_scale = training_weight(sample_weight, X)

@@ -13,6 +13,8 @@ import warnings
 import zipfile
 from pathlib import Path
 
+from ._optional import require
+
 # `-` for a file to write: standard output.
 STDOUT = "-"
 
@@ -29,10 +31,12 @@ class _Parser(argparse.ArgumentParser):
 
 
 def format_front(estimator, X_test=None, y_test=None):
-    """Return the Pareto front of a fitted estimator as a markdown table.
+    """Return the Pareto front of a fitted estimator as a markdown table under its caption.
 
-    With held-out data, each tree's test accuracy (or MSE) too. A cross-validated estimator's
-    table has each tree's mean validation score and marks (``*``) the tree it chose.
+    One row per tree of the front, simplest last. With held-out data, each tree's test
+    accuracy (or MSE) too. A cross-validated estimator's table has each tree's mean validation
+    score and marks (``*``) the tree it chose. The caption says what a row and the complexity
+    are; notes under the table explain the rows of a single alpha and those of none.
     """
     import numpy as np
 
@@ -48,6 +52,11 @@ def format_front(estimator, X_test=None, y_test=None):
     for k, bound in enumerate(("alpha_min", "alpha_max")):
         cells[k] = [f"{value:.6g}" if ok else "-"
                     for value, ok in zip(front[bound], selectable, strict=True)]
+    # A range of one point is a tree that ties with its neighbour there and wins the
+    # tie-break: alpha = 0 (the default) selects, among the most accurate trees, the purest.
+    single = selectable & (front["alpha_min"] == front["alpha_max"])
+    cells[1] = [f"{cell} only" if one else cell for cell, one in zip(cells[1], single,
+                                                                      strict=True)]
     validation = _validation_scores(estimator)
     if validation is not None:
         scoring = getattr(estimator, "scoring", None) or ("accuracy" if classifier else "R²")
@@ -65,8 +74,27 @@ def format_front(estimator, X_test=None, y_test=None):
         chosen = model._front_index(estimator.alpha_, model.get_params()["max_complexity"])
         columns.append("chosen")
         cells.append(["*" if k == chosen else "" for k in range(len(front))])
-    lines = ["| " + " | ".join(columns) + " |", "|" + "---:|" * len(columns)]
+    costs = ", each test at its feature's cost" if getattr(
+        model, "feature_costs", None) is not None else ""
+    if getattr(model, "complexity", "expected_tests") == "expected_tests":
+        complexity = (f"complexity: expected tests per training sample{costs}; a tree of more "
+                      "leaves can have a lower one, when its extra leaves are rarely reached.")
+    else:
+        complexity = f"complexity: the number of splits{costs}."
+    lines = ["One row per tree of the front; an alpha from 'alpha from' to 'alpha to' predicts "
+             "with it.", complexity, "",
+             "| " + " | ".join(columns) + " |", "|" + "---:|" * len(columns)]
     lines += ["| " + " | ".join(row) + " |" for row in zip(*cells, strict=True)]
+    notes = []
+    if single.any():
+        notes.append("'only': selected at that alpha alone, where it ties with its neighbours "
+                     "in train loss + alpha × complexity and wins on purer leaves (alpha = 0, "
+                     "the default, takes the purest of the most accurate trees).")
+    if not selectable.all():
+        notes.append("'-': a tree of front=\"pareto\" that no alpha selects; max_complexity "
+                     "(select_tree) does.")
+    if notes:
+        lines += ["", *notes]
     return "\n".join(lines)
 
 
@@ -112,10 +140,8 @@ def _read_table(path):
     pd = _pandas()
     try:
         if suffix in (".parquet", ".pq"):
-            try:
-                return pd.read_parquet(path)
-            except ImportError:
-                raise CommandError("reading Parquet needs pyarrow: pip install pyarrow") from None
+            require("pyarrow", "reading Parquet")
+            return pd.read_parquet(path)
         if suffix in (".csv", ".txt", ".tsv"):
             return pd.read_csv(path, sep="\t" if suffix == ".tsv" else ",")
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
@@ -125,12 +151,7 @@ def _read_table(path):
 
 def _pandas():
     """Return pandas, which reading and writing tables needs (the `cli` extra)."""
-    try:
-        import pandas
-    except ImportError:
-        raise CommandError('reading and writing tables needs pandas: pip install "dpdt[cli]"'
-                           ) from None
-    return pandas
+    return require("pandas", "reading and writing tables")
 
 
 # What a model takes in its feature columns: numbers only (a model fitted on numbers),
@@ -232,9 +253,11 @@ def _training_data(args):
             task = "regression" if args.regression else "classification"
             names = ", ".join(datasets.list_datasets(task=task))
             raise CommandError(f"unknown {task} dataset {args.dataset!r} (bundled: {names})")
-        data = datasets.load(args.dataset)
-        return (args.dataset, data.X_train, data.y_train, data.X_test, data.y_test,
-                data.task == "regression")
+        # Frames, as a table's columns are: the model names the features.
+        require("pandas", f"dpdt {args.command} --dataset")
+        data = datasets.load(args.dataset, as_frame=True)
+        return (args.dataset, data.X_train, data.y_train.to_numpy(), data.X_test,
+                data.y_test.to_numpy(), data.task == "regression")
     columns = AS_IS if getattr(args, "model", "tree") == "branches" else ENCODED
     X, y, test = _features_and_target(args.data, args.target, columns=columns)
     if args.test is not None:
@@ -628,7 +651,7 @@ def _save(args, estimator):
 
 def _draw(figure, args, flag, what):
     """Write a figure to the file ``flag`` names (a PNG without a suffix), or to stdout."""
-    plt = _pyplot()
+    plt = _pyplot(flag)
     target, dpi = getattr(args, flag.lstrip("-")), args.dpi
     try:
         if target == STDOUT:
@@ -642,13 +665,9 @@ def _draw(figure, args, flag, what):
         plt.close(figure)
 
 
-def _pyplot():
-    import matplotlib
-
-    matplotlib.use("Agg")   # files only: no display needed
-    import matplotlib.pyplot as plt
-
-    return plt
+def _pyplot(option):
+    require("matplotlib", option).use("Agg")   # files only: no display needed
+    return require("matplotlib.pyplot", option)
 
 
 def _pareto(args):

@@ -203,6 +203,10 @@ class _BaseDPDTreeCV(ExplorerReprMixin, SaveMixin, BaseEstimator):
         for i, depth in enumerate(depths):
             fold_models = models[i * per_depth:(i + 1) * per_depth - 1]
             refit = self._refits[depth] = models[(i + 1) * per_depth - 1]
+            if hasattr(self, "feature_names_in_"):
+                # The fits took the validated array; the refit is the model users, scores and
+                # pictures call with the data this estimator took, names and all.
+                refit.feature_names_in_ = self.feature_names_in_
             alphas = representative_alphas(refit.pareto_front_,
                                            [model.pareto_front_ for model in fold_models])
             scores = np.array([
@@ -273,7 +277,7 @@ class _BaseDPDTreeCV(ExplorerReprMixin, SaveMixin, BaseEstimator):
 
     def _validate_X_predict(self, X):
         check_is_fitted(self)
-        return validate_numeric(self, X, reset=False, ensure_all_finite="allow-nan")
+        return validate_numeric(self, X, reset=False)
 
     def _check_fitted_state(self, decoder, where):
         # The refit models were checked when they were decoded.
@@ -333,7 +337,7 @@ class _BaseDPDTreeCV(ExplorerReprMixin, SaveMixin, BaseEstimator):
         leaves : ndarray of shape (n_samples,)
             Node index, in :attr:`tree_`, of each sample's leaf.
         """
-        X = self._validate_X_predict(X)
+        check_is_fitted(self)
         return self.best_estimator_.apply(X)
 
     def decision_path(self, X):
@@ -349,7 +353,7 @@ class _BaseDPDTreeCV(ExplorerReprMixin, SaveMixin, BaseEstimator):
         indicator : sparse matrix of shape (n_samples, n_nodes)
             Entry (i, j) is 1 when sample i goes through node j of :attr:`tree_`.
         """
-        X = self._validate_X_predict(X)
+        check_is_fitted(self)
         return self.best_estimator_.decision_path(X)
 
     def get_depth(self):
@@ -448,7 +452,7 @@ class DPDTreeClassifierCV(LogProbaMixin, ClassifierMixin, _BaseDPDTreeCV):
         self : DPDTreeClassifierCV
             The fitted estimator.
         """
-        X, y = validate_numeric(self, X, y, reset=True, ensure_all_finite="allow-nan")
+        X, y = validate_numeric(self, X, y, reset=True)
         check_classification_targets(y)
         self.classes_ = np.unique(y)
         self.n_classes_ = len(self.classes_)
@@ -467,7 +471,7 @@ class DPDTreeClassifierCV(LogProbaMixin, ClassifierMixin, _BaseDPDTreeCV):
         proba : ndarray of shape (n_samples, n_classes)
             Class probabilities, columns ordered as :attr:`classes_`.
         """
-        X = self._validate_X_predict(X)
+        check_is_fitted(self)
         return self.best_estimator_.predict_proba(X)
 
     def predict(self, X):
@@ -483,7 +487,7 @@ class DPDTreeClassifierCV(LogProbaMixin, ClassifierMixin, _BaseDPDTreeCV):
         y : ndarray of shape (n_samples,)
             The class of largest weight in each sample's leaf of :attr:`tree_`.
         """
-        X = self._validate_X_predict(X)
+        check_is_fitted(self)
         return self.best_estimator_.predict(X)
 
 
@@ -553,8 +557,8 @@ class DPDTreeRegressorCV(RegressorMixin, _BaseDPDTreeCV):
         self : DPDTreeRegressorCV
             The fitted estimator.
         """
-        X, y = validate_numeric(self, X, y, reset=True, ensure_all_finite="allow-nan",
-                                multi_output=True, y_numeric=True)
+        X, y = validate_numeric(self, X, y, reset=True, multi_output=True,
+                                y_numeric=True)
         self.n_outputs_ = 1 if y.ndim == 1 else y.shape[1]
         return self._fit_cv(X, y, sample_weight)
 
@@ -571,7 +575,7 @@ class DPDTreeRegressorCV(RegressorMixin, _BaseDPDTreeCV):
         y : ndarray of shape (n_samples,) or (n_samples, n_outputs)
             Predicted values (one column per output when there are several).
         """
-        X = self._validate_X_predict(X)
+        check_is_fitted(self)
         return self.best_estimator_.predict(X)
 
     def __sklearn_tags__(self):

@@ -58,8 +58,8 @@ ROUND_BYTES = 256 * 2**20
 #: The most bytes of histograms the driver holds, beyond those fetched for the next rounds and
 #: those a subtraction still needs: beyond, the core drops those it read longest ago, during a
 #: round as after it (it keeps what it read off them), and asks for one again only if a search
-#: needs it. 128 MB: fewer rounds and fewer rows summed than 64 MB, at half the driver's memory
-#: of a cap applied only between rounds (docs/scaling.md).
+#: needs it. 128 MB: fewer rounds and fewer rows summed than 64 MB, and the driver's memory
+#: still independent of the data's size (docs/scaling.md).
 HISTOGRAM_BYTES = 128 * 2**20
 
 CLIENT = Param(

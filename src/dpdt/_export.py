@@ -19,14 +19,51 @@ def fitted_tree(estimator):
     return estimator.tree_
 
 
+def tree_estimator(estimator, caller):
+    """Return the fitted tree estimator that ``estimator`` is or ends with, and its inputs.
+
+    A scikit-learn Pipeline whose last step is a tree estimator stands for that step: its
+    features are those the step sees, named by the steps before it when they name their
+    outputs, and samples reach it through those steps. Returns ``(tree estimator, transform,
+    feature names)``: ``transform`` makes the step's input from the pipeline's (None without
+    steps before it) and the names are None when the estimator's own (or ``x[i]``) serve.
+    Raises a TypeError naming ``caller`` for an estimator that holds no single tree.
+    """
+    from sklearn.pipeline import Pipeline
+
+    transform = names = None
+    what = type(estimator).__name__
+    if isinstance(estimator, Pipeline):
+        check_is_fitted(estimator)
+        head, estimator = estimator[:-1], estimator[-1]
+        what = f"a Pipeline whose last step is a {type(estimator).__name__}"
+        if len(head.steps) > 0:
+            transform = head.transform
+            if getattr(estimator, "feature_names_in_", None) is None:
+                try:
+                    names = [str(name) for name in head.get_feature_names_out()]
+                except (AttributeError, TypeError, ValueError):   # a step that names nothing
+                    names = None
+    if not hasattr(estimator, "fit"):
+        raise TypeError(f"{caller} takes a fitted dpdt tree estimator or a Pipeline ending "
+                        f"in one, got {what}")
+    check_is_fitted(estimator)
+    if not hasattr(estimator, "tree_"):
+        raise TypeError(f"{caller} takes a fitted dpdt tree estimator or a Pipeline ending "
+                        f"in one, got {what}, which has no single tree (tree_)")
+    return estimator, transform, names
+
+
 def export_text(estimator, *, feature_names=None, class_names=None, decimals=3, show_weights=False):
     """Return the rules of a fitted tree as indented text.
 
     Parameters
     ----------
-    estimator : DPDTreeClassifier, DPDTreeRegressor, BranchesClassifier, other tree, or Tree
+    estimator : DPDTreeClassifier, DPDTreeRegressor, BranchesClassifier, other tree, Pipeline \
+or Tree
         A fitted estimator; its current tree (``estimator.tree_``) is exported; regression
-        leaves print their value (one per output). Multiway
+        leaves print their value (one per output). A Pipeline ending in a tree estimator
+        exports that tree, its features named by the steps before it. Multiway
         trees print one ``feature = category`` line per child; a category without a line
         stops at the node above it. A :class:`~dpdt.Tree`, such as a boosting model's
         ``estimators_[i][k]``, is exported as it is: its leaves print their values, which for
@@ -70,6 +107,9 @@ def export_text(estimator, *, feature_names=None, class_names=None, decimals=3, 
     |   |--- value: 1.000
     <BLANKLINE>
     """
+    if not isinstance(estimator, Tree):
+        estimator, _, names = tree_estimator(estimator, "export_text")
+        feature_names = names if feature_names is None else feature_names
     tree = fitted_tree(estimator)
     if isinstance(tree, MultiwayTree):
         return _export_multiway(estimator, feature_names, class_names)
@@ -190,8 +230,10 @@ def export_graphviz(estimator, out_file=None, *, feature_names=None, class_names
 
     Parameters
     ----------
-    estimator : DPDTreeClassifier, DPDTreeRegressor, BranchesClassifier, other tree, or Tree
-        A fitted estimator; its current tree (``estimator.tree_``) is exported. Multiway trees
+    estimator : DPDTreeClassifier, DPDTreeRegressor, BranchesClassifier, other tree, Pipeline \
+or Tree
+        A fitted estimator; its current tree (``estimator.tree_``) is exported (a Pipeline's
+        last step's, as :func:`export_text` does). Multiway trees
         get one labelled edge per category. A :class:`~dpdt.Tree` (a boosting model's
         ``estimators_[i][k]``) is exported as it is, its leaves labelled with their raw scores:
         see :func:`export_text`.
@@ -222,6 +264,9 @@ def export_graphviz(estimator, out_file=None, *, feature_names=None, class_names
     1 [label="class: a\nsamples = 1"] ;
     ...
     """
+    if not isinstance(estimator, Tree):
+        estimator, _, names = tree_estimator(estimator, "export_graphviz")
+        feature_names = names if feature_names is None else feature_names
     tree = fitted_tree(estimator)
     names = display_feature_names(estimator, feature_names)
     check_class_names(estimator, class_names)

@@ -176,10 +176,10 @@ CANDIDATES = Param(
     root's splitter is ``"screen"``, the DPDT paper's ``(7, 7, 7)`` up to ``max_depth=3``, and
     from depth 4 (or 3 with binned features) the largest of ``(7, 7, 7)``, ``(7, 7, 3)``,
     ``(7, 3, 3)``, ``(7, 3)``, ``(3, 3)``, ``(7,)``, ``(3,)`` whose estimated work (the samples
-    its states read, ``stats_["sample_reads"]``, times 1 + classes / 8) is at most 16.5 per
-    sample and level with exact thresholds, 33 binned at 10 000 samples, growing like the square
-    root of the samples up to 74 at 50 000: within about 3 times the time of scikit-learn's
-    CART of the same depth at any size (``benchmarks/scaling.py``).
+    its states read, ``stats_["sample_reads"]``) fits a budget per sample and level, larger
+    for binned features and growing with the number of samples: the budget keeps the fit's
+    time a small multiple of that of scikit-learn's CART of the same depth at any size (the
+    benchmarks page, ``docs/benchmarks.md``, has the measurements).
     """)
 
 SPLITTER = Param(
@@ -192,10 +192,10 @@ SPLITTER = Param(
     features (``max_bins``), its estimate is no guide for shallower trees, and deeper ones
     spend their time on more candidates below the root instead (``candidates``). With both
     ``"auto"`` at ``max_depth=3``, the root and depth-1
-    states also get the split of best exact depth-2 lookahead wherever its search is cheap
-    (reads at most 2.5 million sample ids). The default is chosen to come close to the proven
-    optima at depth 3, much closer than CART with ``(7, 7, 7)``, at a similar cost (figures in
-    the benchmarks page, ``docs/benchmarks.md``). ``"cart"`` grows a best-first CART
+    states also get the split of best exact depth-2 lookahead wherever its search is cheap.
+    The default is chosen to come close to the proven optima at depth 3, much closer than
+    CART with ``(7, 7, 7)``, at a similar cost (measured on the benchmarks page,
+    ``docs/benchmarks.md``). ``"cart"`` grows a best-first CART
     with ``candidates[d] + 1`` leaves on the state's samples and offers its internal nodes'
     splits (the DPDT paper's generator).
     ``"lookahead"`` offers CART's splits plus the ``candidates[d]`` splits that root the best
@@ -465,10 +465,9 @@ SCORING = Param(
 SELECTION = Param(
     "selection", "best", [StrOptions({"best", "1se"})], one_of(["best", "1se"]), """
     How the candidate is chosen from the cross-validated scores: ``"best"`` the best mean
-    score, ``"1se"`` the simplest tree within one standard error of it (see above). In
-    nested cross-validation on the train splits of the bundled datasets, ``"1se"`` gave
-    trees with fewer expected tests but a lower accuracy, a loss larger than its standard
-    error, hence the default (figures and protocol in ``docs/benchmarks.md``).
+    score, ``"1se"`` the simplest tree within one standard error of it (see above):
+    smaller trees, usually for some accuracy (compared on the benchmarks page,
+    ``docs/benchmarks.md``).
     """)
 
 
@@ -601,7 +600,8 @@ BOOSTING = (
     Each feature is cut once into at most this many bins (2 to 65535) of training values,
     at quantiles, and every tree searches histograms, as LightGBM and scikit-learn's
     HistGradientBoosting do; thresholds are training values, so prediction needs no bins.
-    None keeps the exact thresholds of presorted features (slower).
+    None keeps the exact thresholds of presorted features (slower). Missing values (NaN)
+    are taken either way, as by the trees (see :class:`DPDTreeClassifier`).
     """),
     VALIDATION_FRACTION, N_ITER_NO_CHANGE, TOL,
     N_JOBS.but(doc="Threads of each tree's search; the model does not depend on it."),

@@ -15,7 +15,8 @@ def validate_numeric(estimator, X, y="no_validation", *, reset, **check_params):
     """Validate numeric features (and y, if given) for a DPDT estimator's fit or predict.
 
     The one path by which the numeric estimators (trees, CV, boosting) take X: scikit-learn's
-    ``validate_data`` to float64, C order. Sparse matrices (CSR, CSC, or any format scipy
+    ``validate_data`` to float64, C order, NaN a missing value (every numeric estimator routes it
+    at each split; infinities raise). Sparse matrices (CSR, CSC, or any format scipy
     converts to CSR) are accepted, as scikit-learn's trees accept them, and densified, since
     the core reads dense arrays: they then take the memory of a dense float64 array. Features
     that are not numbers (a DataFrame's string or category columns) raise a ValueError that
@@ -23,7 +24,8 @@ def validate_numeric(estimator, X, y="no_validation", *, reset, **check_params):
     """
     try:
         validated = validate_data(estimator, X, y, reset=reset, dtype=np.float64, order="C",
-                                  accept_sparse=("csr", "csc"), **check_params)
+                                  accept_sparse=("csr", "csc"), ensure_all_finite="allow-nan",
+                                  **check_params)
     except ValueError as error:   # strings (objects that are no numbers raise TypeError)
         columns = _non_numeric_columns(X)
         if not columns:
