@@ -8,6 +8,7 @@ scikit-learn and matplotlib are imported by the commands that use them, so that 
 import argparse
 import contextlib
 import sys
+import tempfile
 import time
 import warnings
 import zipfile
@@ -641,7 +642,11 @@ def _file_to_write(path, flag, suffix=None):
 def _save(args, estimator):
     """Save the model where --out says, if it says; return the command's status."""
     if args.out == STDOUT:
-        estimator.save(args.stdout)
+        # Through a file: what save writes, and checks, is what stdout gets.
+        with tempfile.TemporaryDirectory() as directory:
+            path = Path(directory) / "model.json"
+            estimator.save(path)
+            args.stdout.write(path.read_text(encoding="utf-8"))
     elif args.out is not None:
         path = _file_to_write(args.out, "--out")
         estimator.save(path)

@@ -105,13 +105,12 @@ class SaveMixin:
 
         Parameters
         ----------
-        path : str, path-like or text file object
-            File to write, or an open text stream to write to. The schema is versioned
-            JSON; it holds the parameters and the whole fitted state (for DPDT trees, every
-            tree of the Pareto front), and a SHA-256 checksum of it. The checksum detects
-            accidental corruption and truncation; it is not a signature (anyone can edit the
-            file and recompute it). :func:`dpdt.load` never executes anything from a file and
-            bounds its memory by the file's size.
+        path : str or path-like
+            File to write. The schema is versioned JSON; it holds the parameters and the
+            whole fitted state (for DPDT trees, every tree of the Pareto front), and a SHA-256
+            checksum of it. The checksum detects accidental corruption and truncation; it is
+            not a signature (anyone can edit the file and recompute it). :func:`dpdt.load`
+            never executes anything from a file and bounds its memory by the file's size.
 
         Returns
         -------
@@ -131,11 +130,9 @@ class SaveMixin:
         """
         check_is_fitted(self)
         document = to_document(self)
-        if hasattr(path, "write"):
-            _write(document, path)
-        else:
-            with open(path, "w", encoding="utf-8") as fh:
-                _write(document, fh)
+        with open(path, "w", encoding="utf-8") as fh:
+            json.dump(document, fh, separators=(",", ":"), allow_nan=False)
+            fh.write("\n")
         return self
 
     def _check_fitted_state(self, decoder, where):
@@ -144,11 +141,6 @@ class SaveMixin:
         Called by :func:`load` once the attributes are set and ``n_features_in_`` and
         ``feature_names_in_`` are checked; report a violation with ``decoder.expect``.
         """
-
-
-def _write(document, fh):
-    json.dump(document, fh, separators=(",", ":"), allow_nan=False)
-    fh.write("\n")
 
 
 def _digest(document):
