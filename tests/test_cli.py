@@ -876,3 +876,17 @@ def test_front_table_says_what_a_row_is_and_explains_single_alphas(complexity):
             assert any(objective[j] == pytest.approx(objective[k], abs=1e-12)
                        for j in neighbours)
     assert ("'only': selected at that alpha alone" in out) == bool(single.any())
+
+
+@pytest.mark.parametrize("spoil, advice", [
+    (lambda frame: frame.assign(bill_length_mm=frame["bill_length_mm"].astype(str).where(
+        frame.index != 5, "4O.2")), "it holds numbers but for ['4O.2']: fix or empty"),
+    (lambda frame: frame.assign(name=[f"bird{i}" for i in range(len(frame))]),
+     "an identifier or free text? drop it from the table"),
+])
+def test_a_string_column_of_many_values_is_named_with_advice(tmp_path, spoil, advice):
+    spoil(_penguins(300, 4)).to_csv(tmp_path / "train.csv", index=False)
+    proc = dpdt("fit", tmp_path / "train.csv", "--target", "species", "--max-depth", "1")
+    assert proc.returncode == 0, proc.stderr
+    (line,) = proc.stderr.splitlines()
+    assert line.startswith("dpdt fit: warning: column ") and advice in line

@@ -531,6 +531,39 @@ def _fit_model(estimator, X, y):
             ) from None
 
 
+def _warn_many_categories(X):
+    """Warn about columns of strings that have as many values as a measurement would.
+
+    Such a column (more than 32 distinct values and more than one per ten rows, the rule
+    BRANCHES applies to numbers) becomes that many indicator columns: numbers with a few cells
+    that are not (then named), or an identifier.
+    """
+    from ._branches import MANY_VALUES
+    from ._onehot import is_categorical
+
+    for name in X.columns:
+        column = X[name]
+        if not is_categorical(column):
+            continue
+        values = column.dropna().astype(str).unique()
+        if len(values) <= max(MANY_VALUES, len(X) / 10):
+            continue
+        words = [value for value in values if not _is_number(value)]
+        why = (f"it holds numbers but for {words[:3]}: fix or empty those cells"
+               if len(words) <= len(values) / 10
+               else "an identifier or free text? drop it from the table")
+        warnings.warn(f"column {name!r} has {len(values)} distinct values among {len(X)} rows, "
+                      f"one indicator column each; {why}", UserWarning, stacklevel=2)
+
+
+def _is_number(text):
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _metrics(estimator, X, y):
     """Return the metrics line of a fitted estimator on (X, y)."""
     if hasattr(estimator, "classes_"):
@@ -548,6 +581,10 @@ def _fit_and_report(args):
     """
     name, X, y, X_test, y_test, regression = _training_data(args)
     estimator = _estimator(args, regression, X)
+    from ._onehot import OneHotEncoded
+
+    if isinstance(estimator, OneHotEncoded):
+        _warn_many_categories(X)   # before the fit, which many indicators slow down
     start = time.perf_counter()
     _fit_model(estimator, X, y)
     seconds = time.perf_counter() - start

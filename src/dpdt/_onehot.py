@@ -208,8 +208,9 @@ class OneHotEncoded(SaveMixin, MetaEstimatorMixin, BaseEstimator):
             The fitted model.
         """
         self._validate_params()
-        if not hasattr(X, "columns"):
-            raise ValueError("OneHotEncoded needs a DataFrame: its columns name the categories")
+        if not hasattr(X, "columns") or not all(isinstance(c, str) for c in X.columns):
+            raise ValueError("OneHotEncoded needs a DataFrame with string column names: they "
+                             "name the indicator columns")
         self.encoding_ = OneHotColumns().fit(X)
         self.n_features_in_ = X.shape[1]
         self.feature_names_in_ = self.encoding_.columns_.astype(object)
