@@ -29,6 +29,7 @@ from dpdt import (
     DPDTreeRegressor,
     DPDTreeRegressorCV,
     MultiwayGreedyClassifier,
+    OneHotEncoded,
     export_graphviz,
     export_html,
     export_text,
@@ -64,6 +65,9 @@ def _estimators():
                                X[:, :3], X[:, 3]),
         "branches": (BranchesClassifier(lam=0.02), colours, [0, 0, 1, 1, 0, 1] * 3),
         "multiway greedy": (MultiwayGreedyClassifier(max_bins=3), frame, names),
+        "one-hot": (OneHotEncoded(DPDTreeClassifier(max_depth=2)),
+                    colours.assign(colour=["red", None, "blue", "blue", "green", "green"] * 3),
+                    [0, 0, 1, 1, 0, 1] * 3),
     }
 
 
@@ -388,6 +392,11 @@ def test_declared_features_are_bounded_by_the_file(saved, tmp_path, name):
             low = middle
         except ValueError:
             high = middle
+    if name == "one-hot":   # its features are its encoding's columns: no other count loads
+        path.write_text(json.dumps(_declaring_features(document, low)))
+        with pytest.raises(ValueError):
+            load(path)
+        return
     if name in ("branches", "multiway greedy"):   # one category encoder per feature
         assert low == document["attributes"]["n_features_in_"]
         return

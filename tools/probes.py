@@ -290,6 +290,41 @@ PROBES = {
                 bad.append((args[1][-12:], r.returncode, r.stderr.strip()[-80:]))
         print("FAIL" if bad else "PASS", bad)
         """, 120, None),
+    "cli: infinity, mistyped options, a directory to draw in": (
+        "one line on stderr, exit 2, no warning", """
+        import subprocess, tempfile, pathlib, sys
+        d = pathlib.Path(tempfile.mkdtemp())
+        (d / "inf.csv").write_text("a,b,y\\n1,2,0\\ninf,3,1\\n2,4,0\\n")
+        (d / "inf_y.csv").write_text("a,b,y\\n1,2,0.5\\n3,3,inf\\n2,4,0\\n")
+        cases = [["fit", str(d / "inf.csv"), "--target", "y"],
+                 ["fit", str(d / "inf_y.csv"), "--target", "y"],
+                 ["fit", "--max-depth", "x"], ["fitt"], ["fit", "--bogus"],
+                 ["pareto", "--dataset", "bank", "--plot", str(d)]]
+        bad = []
+        for args in cases:
+            r = subprocess.run([sys.executable, "-m", "dpdt", *args], capture_output=True,
+                               text=True)
+            if (r.returncode != 2 or len(r.stderr.strip().splitlines()) != 1
+                    or "Warning" in r.stderr or r.stdout):
+                bad.append((args[1][-12:], r.returncode, r.stderr.strip()[-80:]))
+        print("FAIL" if bad else "PASS", bad)
+        """, 120, None),
+    "cli: a CSV with string columns, fit then predict from the raw CSV": (
+        "the model file carries the one-hot encoding", """
+        import subprocess, tempfile, pathlib, sys, pandas as pd
+        d = pathlib.Path(tempfile.mkdtemp())
+        n = 200
+        frame = pd.DataFrame({"island": rng.choice(["Biscoe", "Dream", "Torgersen"], n),
+                              "bill": rng.normal(44, 5, n)})
+        frame["species"] = np.where(frame.island == "Biscoe", "Gentoo", "Adelie")
+        frame.to_csv(d / "train.csv", index=False)
+        run = lambda *a: subprocess.run([sys.executable, "-m", "dpdt", *a], capture_output=True,
+                                        text=True, cwd=d)
+        fit = run("fit", "train.csv", "--target", "species", "--out", "m.json")
+        predict = run("predict", "m.json", "train.csv")
+        ok = fit.returncode == predict.returncode == 0 and "island_Biscoe" in fit.stdout
+        print("PASS" if ok else "FAIL", (fit.stderr + predict.stderr).strip()[-80:])
+        """, 120, None),
     "runaway: max_depth=8, candidates=(50,)*8, 5000 rows": (
         "MemoryError within 30 s (221 s before)", """
         X = rng.rand(5000, 10); y = (X[:, 0] + X[:, 1] * X[:, 2] > 1).astype(int)

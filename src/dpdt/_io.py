@@ -8,13 +8,14 @@ A model file is one JSON object::
 ``params`` are the constructor arguments, ``attributes`` the fitted state (every attribute
 that is not a parameter, including the whole Pareto front and its trees). Values that JSON
 has no type for are tagged objects ``{"__type__": name, ...}``: ndarray, tuple, dict, float
-(non-finite), scalar (numpy), range, estimator, and the tags of the types registered with
-:func:`register_type` (Tree, MultiwayTree, CategoryCodes, loss). ``sha256`` is the digest of the
-canonical JSON of everything else, so that a file corrupted or cut short after saving is
-refused. It is a checksum, not a signature: anyone can edit a file and write the new digest.
-So the decoder trusts nothing in the file: every dtype is one of a fixed list, every declared
-shape must match the values present and the arrays it must agree with, and the arrays of a file
-may take at most a fixed multiple of its size (:data:`_BYTES_PER_FILE_BYTE`).
+(non-finite), scalar (numpy), range, estimator (fitted, or a meta-estimator's unfitted
+parameter), and the tags of the types registered with :func:`register_type` (Tree,
+MultiwayTree, CategoryCodes, OneHotColumns, loss). ``sha256`` is the digest of the canonical
+JSON of everything else, so that a file corrupted or cut short after saving is refused. It is
+a checksum, not a signature: anyone can edit a file and write the new digest. So the decoder
+trusts nothing in the file: every dtype is one of a fixed list, every declared shape must match
+the values present and the arrays it must agree with, and the arrays of a file may take at
+most a fixed multiple of its size (:data:`_BYTES_PER_FILE_BYTE`).
 
 This module depends on no estimator: each class says how it is written, read back and checked,
 and registers itself here (:func:`register_type`, :func:`register_estimator`). Loading only ever
@@ -446,7 +447,11 @@ class _Decoder:
                         and key not in known and not hasattr(cls, key),
                         f"{where}: bad attribute name {key!r:.60}")
             setattr(estimator, key, self.value(value, f"attribute {key}"))
-        self.check_fitted_state(estimator, where)
+        # An estimator without fitted attributes is a meta-estimator's parameter (the model
+        # it fits, unfitted); a file's own estimator is fitted (save refuses any other).
+        self.expect(attributes or where != "model", f"{where}: the estimator is not fitted")
+        if attributes:
+            self.check_fitted_state(estimator, where)
         return estimator
 
     def check_fitted_state(self, estimator, where):

@@ -639,3 +639,41 @@ BOOSTING = (
     bar or log lines (see :class:`DPDTreeClassifier`).
     """))
 BOOSTING_REGRESSOR = (LOSS, HUBER_QUANTILE, *BOOSTING)
+
+# ------------------------------------------------------------------------------------ BRANCHES
+
+LAM = Param(
+    "lam", 0.01, [Interval(Real, 0, None, closed="left")], "float",
+    "Penalty per split, in units of training accuracy.")
+
+MAX_BRANCHES = Param(
+    "max_branches", 50_000_000, [Interval(Integral, 1, None, closed="left")], "int",
+    "The fit stops with ``MemoryError`` beyond this many distinct branches.",
+    shown="50_000_000")
+
+# The parameters of BranchesClassifier. Its features are categories: no depth limit by default,
+# and numeric features binned only when asked.
+BRANCHES = (
+    LAM,
+    MAX_DEPTH.but(default=None, constraint=[Interval(Integral, 1, None, closed="left"), None],
+                  type="int or None", doc="Depth limit; None means none."),
+    MAX_BINS.but(default=None, constraint=[Interval(Integral, 2, None, closed="left"), None],
+                 type="int or None", doc="""
+    Numeric features with more distinct values than this are binned into at most
+    ``max_bins`` quantile bins (edges kept for predict); None keeps every distinct value
+    as a category (and warns where a feature looks continuous). NaN has a code of its
+    own after the bins.
+    """),
+    TIME_LIMIT.but(doc="""
+    Seconds after which the search stops and returns the best tree found, with a
+    ``ConvergenceWarning`` and a certified ``upper_bound_``. Within the limit, depth-limited
+    searches run too, and one of them can prove the optimum: a tree better than the best
+    found, of objective H, has fewer than (1 - H) / lam splits, hence no more depth, so a
+    search proven optimal at that depth is optimal among all trees.
+    """),
+    MAX_BRANCHES,
+    VERBOSE.but(doc="""
+    0 reports nothing. With 1 or more, the fit reports the branches expanded and the
+    seconds elapsed, and at the end the objective and whether it is proven optimal, as a
+    bar or log lines (see :class:`DPDTreeClassifier`).
+    """))
