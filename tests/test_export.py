@@ -275,6 +275,28 @@ def test_text_and_graphviz_of_a_pipeline_are_its_last_steps():
             export(other)
 
 
+def test_text_graphviz_and_page_of_a_one_hot_model_are_its_models():
+    import pandas as pd
+
+    from dpdt import OneHotEncoded, export_html
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"island": rng.choice(["Biscoe", "Dream", "Torgersen"], 200),
+                      "mass": rng.uniform(3, 5, 200)})
+    y = ((X["island"] == "Biscoe") & (X["mass"] > 4)).astype(int)
+    model = OneHotEncoded(DPDTreeClassifier(max_depth=2)).fit(X, y)
+    assert "island_Biscoe <= 0.5" in export_text(model)
+    assert export_text(model) == export_text(model.estimator_)
+    assert export_graphviz(model) == export_graphviz(model.estimator_)
+    # The page routes the raw table's samples through the encoding; its code selects a tree
+    # of the encoded model.
+    page = export_html(model, X_test=X, y_test=y)
+    inner = export_html(model.estimator_, X_test=model.transform(X), y_test=y)
+    assert "model.estimator_.set_params" in page
+    assert page.replace(repr(model), repr(model.estimator_)).replace(
+        "model.estimator_.", "clf.") == inner
+
+
 def test_export_text_prints_thresholds_that_read_back_as_the_split():
     # Binned thresholds are training values: a year printed "2008.000" read as a decimal cut.
     rng = np.random.default_rng(0)

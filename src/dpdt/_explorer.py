@@ -231,8 +231,8 @@ def explorer_data(estimator, X_test=None, y_test=None, *, X=None, y=None,
     roots = [table.add(tree) for tree in trees]
     front = front_data["front"]
     variable = ("cv" if model is not estimator else "clf" if classifier else "reg")
-    if pipeline is not estimator:
-        variable = "pipe[-1]"
+    if pipeline is not estimator:   # a Pipeline's last step, or a OneHotEncoded's model
+        variable = "model.estimator_" if hasattr(pipeline, "encoding_") else "pipe[-1]"
     test = None if front_data["test"] is None else _shown(front_data["test"])
     data.update({
         "nodes": table.columns,

@@ -27,13 +27,20 @@ def tree_estimator(estimator, caller):
     outputs, and samples reach it through those steps. Returns ``(tree estimator, transform,
     feature names)``: ``transform`` makes the step's input from the pipeline's (None without
     steps before it) and the names are None when the estimator's own (or ``x[i]``) serve.
-    Raises a TypeError naming ``caller`` for an estimator that holds no single tree.
+    A :class:`OneHotEncoded` model stands for its model in the same way, its encoding as the
+    transform. Raises a TypeError naming ``caller`` for an estimator that holds no single tree.
     """
     from sklearn.pipeline import Pipeline
 
+    from ._onehot import OneHotEncoded
+
     transform = names = None
     what = type(estimator).__name__
-    if isinstance(estimator, Pipeline):
+    if isinstance(estimator, OneHotEncoded):   # its model names the encoded columns itself
+        check_is_fitted(estimator)
+        transform, estimator = estimator.transform, estimator.estimator_
+        what = f"a OneHotEncoded {type(estimator).__name__}"
+    elif isinstance(estimator, Pipeline):
         check_is_fitted(estimator)
         head, estimator = estimator[:-1], estimator[-1]
         what = f"a Pipeline whose last step is a {type(estimator).__name__}"
