@@ -1,5 +1,7 @@
 """save / load: exact round trips of every estimator, and refusal of tampered or foreign files."""
 
+import importlib
+import importlib.util
 import json
 import pickle
 import re
@@ -243,13 +245,18 @@ def test_load_is_top_level():
 
 
 def test_every_public_estimator_is_registered():
-    """load builds exactly dpdt's public estimators that can be saved."""
-    from dpdt._io import _ESTIMATORS, SaveMixin
+    """load builds exactly dpdt's public estimators that can be saved (dpdt.dask's too)."""
+    from dpdt._io import _ESTIMATORS, _OPTIONAL_MODULES, SaveMixin
 
-    public = {name for name in dpdt.__all__ if isinstance(getattr(dpdt, name), type)
-              and issubclass(getattr(dpdt, name), SaveMixin)}
-    assert set(_ESTIMATORS) == public
-    assert all(_ESTIMATORS[name] is getattr(dpdt, name) for name in public)
+    modules = [dpdt]
+    if importlib.util.find_spec("distributed") is not None:
+        modules.append(importlib.import_module("dpdt.dask"))
+    public = {name: getattr(module, name) for module in modules for name in module.__all__
+              if isinstance(getattr(module, name), type)
+              and issubclass(getattr(module, name), SaveMixin)}
+    assert set(_ESTIMATORS) == set(public)
+    assert all(_ESTIMATORS[name] is cls for name, cls in public.items())
+    assert all(name in _ESTIMATORS for name in _OPTIONAL_MODULES) == (len(modules) == 2)
 
 
 def test_a_taken_type_tag_cannot_be_registered_again():

@@ -69,6 +69,32 @@ PROBES = {
         s = time.perf_counter() - t
         print("PASS" if s <= 2 else "FAIL", f"{s:.2f} s")
         """, 120, None),
+    "deadline: RegressorCV, 8 depths x 10 folds, 200000 x 20, time_limit=2": (
+        "returns within 4 s (45 s before)", """
+        X = rng.rand(200000, 20); y = X[:, 0] + X[:, 1] * X[:, 2]
+        t = time.perf_counter()
+        dpdt.DPDTreeRegressorCV(max_depths=range(1, 9), cv=10, time_limit=2, n_jobs=2).fit(X, y)
+        s = time.perf_counter() - t
+        print("PASS" if s <= 4 else "FAIL", f"{s:.2f} s")
+        """, 300, None),
+    "interrupt: SIGINT 3 s into a CV fit on 2 threads": (
+        "KeyboardInterrupt within 1 s, then no thread burning CPU", """
+        import os, signal, threading
+        X = rng.rand(20000, 50); y = (X[:, 0] + X[:, 1] * X[:, 2] > 1).astype(int)
+        threading.Timer(3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        t = time.perf_counter()
+        try:
+            dpdt.DPDTreeClassifierCV(max_depth=2, splitter="exhaustive", cv=2,
+                                     n_jobs=2).fit(X, y)
+            print("FAIL finished")
+        except KeyboardInterrupt:
+            s = time.perf_counter() - t - 3
+            cpu = time.process_time()
+            time.sleep(1)
+            cpu = time.process_time() - cpu
+            print("PASS" if s <= 1 and cpu < 0.3 else "FAIL",
+                  f"{s:.2f} s after SIGINT, {cpu:.2f} s of CPU in the next second")
+        """, 120, None),
     "interrupt: SIGINT 3 s into an exhaustive fit": (
         "KeyboardInterrupt within 1 s", """
         import os, signal, threading
@@ -336,6 +362,17 @@ PROBES = {
             s = time.perf_counter() - t
             print("PASS" if s <= 30 else "FAIL", f"{s:.1f} s", str(e)[:60])
         """, 400, 6),
+    "runaway: exhaustive depth 4, 5000 x 30": (
+        "MemoryError within 120 s (221 s before)", """
+        X = rng.rand(5000, 30); y = (X[:, 0] + X[:, 1] * X[:, 2] > 1).astype(int)
+        t = time.perf_counter()
+        try:
+            dpdt.DPDTreeClassifier(max_depth=4, splitter="exhaustive").fit(X, y)
+            print("FAIL fitted", f"{time.perf_counter() - t:.1f} s")
+        except MemoryError as e:
+            s = time.perf_counter() - t
+            print("PASS" if s <= 120 else "FAIL", f"{s:.1f} s", str(e)[:60])
+        """, 400, None),
     "runaway: memory_limit with candidates=(2**31-1,)*3": (
         "fits under memory_limit=2 GB", """
         X = rng.rand(2000, 5); y = (X[:, 0] > .5).astype(int)

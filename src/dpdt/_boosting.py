@@ -1,7 +1,5 @@
 """Gradient boosting with DPDT weak learners, optimal for the second-order boosting objective."""
 
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 from scipy.special import expit, softmax
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
@@ -10,14 +8,13 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from . import _core
 from ._binning import bin_features
 from ._classes import LogProbaMixin
 from ._io import SaveMixin, register_estimator
 from ._losses import AbsoluteError, BinaryLogLoss, Huber, MultinomialLogLoss, SquaredError
 from ._params import BOOSTING, BOOSTING_REGRESSOR, declare
 from ._progress import reporter
-from ._runner import call_core, n_threads
+from ._runner import call_core, map_threads, n_threads
 from ._search_policy import resolve_candidates, resolve_splitters, search_depth
 from ._tree import Tree
 from ._validation import binary_exponent, training_weight, validate_numeric
@@ -67,9 +64,6 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
         threads = n_threads(self.n_jobs)
         per_class = threads > 1 and loss.n_trees_per_round > 1
         options["n_threads"] = 1 if per_class else threads
-        pool = ThreadPoolExecutor(threads) if per_class else None
-        # Ctrl-C reaches the main thread only: it cancels the fits running on the pool's.
-        cancel = _core.Cancel()
         # Binned (or presorted) once, for every tree.
         if self.max_bins is None:
             self.n_bins_ = None
@@ -102,10 +96,10 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
                 def fit_tree(k, gradient=gradient, hessian=hessian, round_weight=round_weight):
                     return self._newton_tree(prepared, gradient[:, k] * round_weight,
                                              hessian[:, k] * round_weight, round_weight,
-                                             weight_scale, options, X.shape[1], cancel)
+                                             weight_scale, options, X.shape[1])
 
-                classes = range(loss.n_trees_per_round)
-                trees = list(pool.map(fit_tree, classes) if pool else map(fit_tree, classes))
+                trees = map_threads(fit_tree, range(loss.n_trees_per_round),
+                                    threads if per_class else 1)
                 for k, tree in enumerate(trees):
                     if loss.refits_leaves:
                         self._refit_leaves(tree, loss, X, y - raw[:, k], round_weight)
@@ -127,12 +121,8 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
             progress.finish(len(self.estimators_),
                             notes=self._progress_notes(y_exponent) + stopped)
         except BaseException:
-            cancel.cancel()
             progress.close()
             raise
-        finally:
-            if pool:
-                pool.shutdown(cancel_futures=True)
         self.n_estimators_ = len(self.estimators_)
         self.train_score_ = np.asarray(self.train_score_)
         if early_stopping:
@@ -256,7 +246,7 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
                        and len(init_raw) == (1 if n_classes <= 2 else n_classes),
                        f"{where}: classes_ does not match init_raw_")
 
-    def _newton_tree(self, prepared, g, h, w, weight_scale, options, n_features, cancel):
+    def _newton_tree(self, prepared, g, h, w, weight_scale, options, n_features):
         """Fit the tree optimal for the Newton objective of per-sample ``g``, ``h`` and ``w``.
 
         They come with the weights normalised (``training_weight``), divided by
@@ -279,8 +269,7 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
         result = call_core(
             "fit_newton", prepared, np.ascontiguousarray(np.ldexp(g, -a)),
             np.ascontiguousarray(np.ldexp(h, -b)), np.ascontiguousarray(np.ldexp(w, -c)),
-            params=options, reg_lambda=float(np.ldexp(self.reg_lambda, -b - s)), gamma=gamma,
-            cancel=cancel)
+            params=options, reg_lambda=float(np.ldexp(self.reg_lambda, -b - s)), gamma=gamma)
         # The tree optimal at alpha = 0: gamma is the boosting objective's own penalty.
         tree = Tree.from_means(result["front"][0]["tree"], n_features)
         tree.value = np.ldexp(tree.value, a - b)

@@ -24,6 +24,7 @@ or unpickled.
 """
 
 import hashlib
+import importlib
 import json
 import math
 import os
@@ -66,6 +67,9 @@ _BUILTIN_TAGS = {"ndarray", "records", "float", "scalar", "tuple", "range", "dic
 _TAG_OF = {}          # class -> (tag, name or None)
 _CLASS_OF = {}        # tag -> {name or None: class}
 _ESTIMATORS = {}      # class name -> estimator class
+# Estimators registered by modules dpdt does not import itself (their dependencies are optional):
+# a file naming one imports its module, from this fixed table.
+_OPTIONAL_MODULES = {"DaskDPDTreeClassifier": "dpdt.dask", "DaskDPDTreeRegressor": "dpdt.dask"}
 
 
 def register_type(tag, *, name=None):
@@ -424,6 +428,12 @@ class _Decoder:
                     f"{where}: checksum mismatch, the file was damaged, cut short or edited "
                     "after it was saved")
         name = document.get("estimator")
+        if isinstance(name, str) and name in _OPTIONAL_MODULES and name not in _ESTIMATORS:
+            try:
+                importlib.import_module(_OPTIONAL_MODULES[name])
+            except ImportError as error:
+                self.fail(f"{where}: {name} needs {_OPTIONAL_MODULES[name]}, which cannot be "
+                          f"imported: {error}")
         self.expect(isinstance(name, str) and name in _ESTIMATORS,
                     f"{where}: unknown estimator {name!r} "
                     f"(known: {', '.join(sorted(_ESTIMATORS))})")

@@ -348,7 +348,8 @@ TIME_LIMIT = Param(
     limit with what it proved of the optimum (``lower_bound_``), then runs DPDT's heuristic
     search (the default splitters) under a quarter of the limit and keeps its tree when
     better, so it returns within ``max(2.5 * time_limit, 1.25 * time_limit + 2)`` seconds.
-    A cross-validated estimator shares the limit among its fits. None means no limit.
+    A cross-validated estimator holds the bound for its whole fit: its fits share one deadline,
+    and those not started by it are left out. None means no limit.
     """)
 
 FULL_FRONT = Param(
