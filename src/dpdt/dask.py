@@ -1,6 +1,6 @@
 """DPDT trees on a Dask cluster: data-parallel estimators, and one fit split at the root.
 
-``pip install "dpdt[dask]"`` installs what this module needs (``dask[distributed]``).
+``pip install "dpdt[dask]"`` installs what this module needs (``dask[distributed,dataframe]``).
 
 :class:`DaskDPDTreeClassifier` and :class:`DaskDPDTreeRegressor` fit on dask arrays or
 dataframes where their partitions live: the workers bin their partitions and answer the
@@ -25,11 +25,15 @@ from numbers import Integral
 
 import numpy as np
 
+# The estimators take dask dataframes too: dask.dataframe (pandas, pyarrow) is needed as much as
+# dask.distributed, and a missing piece of either names the extra that brings them all.
 try:
+    import dask.dataframe  # noqa: F401
     import distributed
 except ImportError as error:  # pragma: no cover - depends on the environment
     raise ImportError(
-        'dpdt.dask needs dask.distributed; install it with: pip install "dpdt[dask]"'
+        'dpdt.dask needs dask.distributed and dask.dataframe; install them with: '
+        'pip install "dpdt[dask]"'
     ) from error
 
 from ._classes import DPDTreeClassifier, DPDTreeRegressor

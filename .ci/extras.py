@@ -1,0 +1,188 @@
+"""CI: every extra of pyproject.toml installs on its own and serves the feature it is for.
+
+The wheel is built once (`pip wheel` reuses the build directory the `pip install` before it left),
+then installed, alone and with each extra, into fresh virtual environments, in which a short
+script uses what the extra is for. An extra that forgets a package its feature imports fails
+here even when another extra (`test`, say) happens to bring it.
+
+Usage: python .ci/extras.py [EXTRA ...]   (default: every extra; "core" is the wheel alone)
+The environments go to $DPDT_EXTRAS_PREFIX (default /tmp/dpdt-extras), never into this Python.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# What each environment must do, run by its own Python in an empty folder. Every check first
+# makes sure that the installed wheel is the dpdt it imports.
+PROLOGUE = """
+import os, subprocess, sys
+import numpy as np
+import dpdt
+assert dpdt.__file__.startswith(sys.prefix), dpdt.__file__
+
+def dpdt_command(*args, expect=0):
+    run = subprocess.run([os.path.join(os.path.dirname(sys.executable), "dpdt"), *args],
+                         capture_output=True, text=True)
+    assert run.returncode == expect, (args, run.returncode, run.stdout, run.stderr)
+    return run
+"""
+
+CHECKS = {
+    # The wheel alone: the README's first command, and each optional feature names its extra.
+    "core": """
+assert "states" in dpdt_command("fit", "--dataset", "bank").stdout
+try:
+    import dpdt.dask
+except ImportError as error:
+    assert 'dpdt[dask]' in str(error), error
+else:
+    raise AssertionError("dpdt.dask imported without the dask extra")
+clf = dpdt.DPDTreeClassifier(max_depth=1).fit([[0.0], [1.0]], [0, 1])
+try:
+    dpdt.plot_tree(clf)
+except ImportError as error:
+    assert 'dpdt[plot]' in str(error), error
+else:
+    raise AssertionError("plot_tree drew without the plot extra")
+np.savetxt("data.csv", [[0.0, 0], [1.0, 1]], delimiter=",", header="x,label", comments="")
+assert 'dpdt[cli]' in dpdt_command("fit", "data.csv", "--target", "label", expect=2).stderr
+""",
+    "plot": """
+import matplotlib
+matplotlib.use("Agg")
+from sklearn.datasets import load_iris
+X, y = load_iris(return_X_y=True)
+clf = dpdt.DPDTreeClassifier(max_depth=2).fit(X, y)
+dpdt.plot_tree(clf)
+dpdt.plot_pareto(clf, X=X, y=y)
+dpdt_command("pareto", "--dataset", "bank", "--plot", "front.png")
+assert os.path.getsize("front.png") > 0
+""",
+    "cli": """
+from sklearn.datasets import load_iris
+frame = load_iris(as_frame=True).frame
+frame.to_csv("iris.csv", index=False)
+frame.to_parquet("iris.parquet")
+for name in ("iris.csv", "iris.parquet"):
+    dpdt_command("fit", name, "--target", "target", "--max-depth", "2", "--out", "model.json")
+    predicted = dpdt_command("predict", "model.json", name).stdout
+    assert len(predicted.splitlines()) == len(frame) + 1, predicted[:200]
+""",
+    "dask": """
+import dask.array as da
+import dask.dataframe as dd
+import distributed
+import pandas as pd
+from sklearn.datasets import load_iris
+from dpdt.dask import DaskDPDTreeClassifier
+X, y = load_iris(return_X_y=True)
+local = dpdt.DPDTreeClassifier(max_depth=2, max_bins=16).fit(X, y)
+cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                   dashboard_address=":0")
+with cluster, distributed.Client(cluster) as client:
+    for X_parts, y_parts in [(da.from_array(X, chunks=40), da.from_array(y, chunks=40)),
+                             (dd.from_pandas(pd.DataFrame(X), npartitions=3),
+                              dd.from_pandas(pd.Series(y), npartitions=3))]:
+        clf = DaskDPDTreeClassifier(max_depth=2, max_bins=16, client=client).fit(X_parts, y_parts)
+        assert (clf.to_local().predict(X) == local.predict(X)).all()
+""",
+    "progress": """
+import tqdm
+from dpdt._progress import _tqdm
+assert _tqdm() is tqdm.tqdm
+""",
+    # The peers the benchmarks compare against.
+    "bench": """
+import lightgbm, pycontree, pydl85, pystreed, tqdm, xgboost
+""",
+    # The documentation site, built from this checkout's pages.
+    "docs": f"""
+subprocess.run([sys.executable, "-m", "mkdocs", "build", "--quiet", "--config-file",
+                {str(ROOT / "mkdocs.yml")!r}, "--site-dir", "site"], check=True)
+assert os.path.isfile("site/index.html")
+""",
+}
+
+# Extras checked elsewhere, and where.
+ELSEWHERE = {
+    "test": "installed by README's test command, which .ci/run runs on a fresh machine",
+}
+
+
+def _run(command, log, **kwargs):
+    log.write(f"$ {' '.join(map(str, command))}\n")
+    log.flush()
+    subprocess.run(command, stdout=log, stderr=subprocess.STDOUT, check=True, **kwargs)
+
+
+def check(extra, wheel, prefix):
+    """Install the wheel with `extra` into a fresh environment and run its check there."""
+    venv = prefix / extra
+    start = time.perf_counter()
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    with open(prefix / f"{extra}.log", "w") as log, tempfile.TemporaryDirectory() as folder:
+        try:
+            _run([sys.executable, "-m", "venv", venv], log)
+            python = venv / "bin" / "python"
+            requirement = str(wheel) if extra == "core" else f"{wheel}[{extra}]"
+            _run([python, "-m", "pip", "install", "--quiet", requirement], log, env=env)
+            installed = time.perf_counter()
+            _run([python, "-c", PROLOGUE + CHECKS[extra]], log, env=env, cwd=folder)
+        except subprocess.CalledProcessError:
+            return extra, None, None
+    return extra, installed - start, time.perf_counter() - installed
+
+
+def _extras(wheel):
+    """Return the extras the wheel declares (its METADATA's Provides-Extra)."""
+    with zipfile.ZipFile(wheel) as archive:
+        (metadata,) = [name for name in archive.namelist() if name.endswith(".dist-info/METADATA")]
+        lines = archive.read(metadata).decode().splitlines()
+    return {line.split(":", 1)[1].strip() for line in lines if line.startswith("Provides-Extra:")}
+
+
+def main(argv):
+    """Build the wheel, then check the extras named in argv (default: all) in parallel."""
+    unknown = set(argv) - set(CHECKS)
+    if unknown:
+        sys.exit(f"no check for {sorted(unknown)}; known: {list(CHECKS)}")
+    prefix = Path(os.environ.get("DPDT_EXTRAS_PREFIX", "/tmp/dpdt-extras"))
+    shutil.rmtree(prefix, ignore_errors=True)
+    prefix.mkdir(parents=True)
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w",
+                    prefix / "dist", ROOT], check=True)
+    (wheel,) = (prefix / "dist").glob("dpdt-*.whl")
+    print(f"wheel built in {time.perf_counter() - start:.0f} s: {wheel.name}", flush=True)
+    unchecked = _extras(wheel) - set(CHECKS) - set(ELSEWHERE)
+    if unchecked:
+        sys.exit(f"extras without a check in {__file__}: {sorted(unchecked)}")
+    chosen = argv or list(CHECKS)
+
+    # Two at a time: installing is mostly waiting on the disk and the network.
+    failed = []
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for extra, install, run in pool.map(lambda extra: check(extra, wheel, prefix), chosen):
+            if install is None:
+                failed.append(extra)
+                print(f"{extra}: FAILED, its log follows", flush=True)
+                print((prefix / f"{extra}.log").read_text(), flush=True)
+            else:
+                print(f"{extra}: installed in {install:.0f} s, checked in {run:.0f} s", flush=True)
+    for extra, where in ELSEWHERE.items():
+        print(f"{extra}: {where}")
+    if failed:
+        sys.exit(f"extras that do not serve their feature on their own: {failed}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
