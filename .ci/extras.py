@@ -5,11 +5,13 @@ then installed, alone and with each extra, into fresh virtual environments, in w
 script uses what the extra is for. An extra that forgets a package its feature imports fails
 here even when another extra (`test`, say) happens to bring it.
 
-Usage: python .ci/extras.py [EXTRA ...]   ("core" is the wheel alone; default: every extra, those
-of RESOLVED_ONLY resolved but not installed; an extra named here is always installed and used)
+Usage: python .ci/extras.py [--reuse-build] [EXTRA ...]   ("core" is the wheel alone; default:
+every extra, those of RESOLVED_ONLY resolved but not installed; an extra named is always installed
+and used). --reuse-build, after `pip install .` in this checkout: the wheel must compile nothing.
 The environments go to $DPDT_EXTRAS_PREFIX (default /tmp/dpdt-extras), never into this Python.
 """
 
+import argparse
 import os
 import shutil
 import subprocess
@@ -161,27 +163,51 @@ def _extras(wheel):
     return {line.split(":", 1)[1].strip() for line in lines if line.startswith("Provides-Extra:")}
 
 
+def build_wheel(prefix, reuse_build):
+    """Build the wheel into prefix/dist; with reuse_build, fail if that compiled anything."""
+    start = time.perf_counter()
+    with open(prefix / "wheel.log", "w") as log:
+        try:
+            _run([sys.executable, "-m", "pip", "wheel", "--verbose", "--no-deps", "-w",
+                  prefix / "dist", ROOT], log)
+        except subprocess.CalledProcessError:
+            sys.exit(f"the wheel does not build:\n{(prefix / 'wheel.log').read_text()}")
+    compiled = (prefix / "wheel.log").read_text().count("Building CXX object")
+    (wheel,) = (prefix / "dist").glob("dpdt-*.whl")
+    print(f"wheel built in {time.perf_counter() - start:.0f} s, {compiled} objects compiled: "
+          f"{wheel.name}", flush=True)
+    # Each `pip install .` builds in a new isolated environment; the build directory must still
+    # serve the next one (README's second command recompiles nothing the first one built).
+    if reuse_build and compiled:
+        sys.exit(f"the wheel build recompiled {compiled} objects that `pip install` had just "
+                 f"built: the build directory was not reused (see {prefix / 'wheel.log'})")
+    return wheel
+
+
 def main(argv):
     """Build the wheel, then check the extras named in argv (default: all) in parallel."""
-    unknown = set(argv) - set(CHECKS)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("extras", nargs="*", metavar="EXTRA",
+                        help=f"among {', '.join(CHECKS)}; default: all")
+    parser.add_argument("--reuse-build", action="store_true",
+                        help="this checkout was just built by pip install: the wheel must not "
+                             "compile anything")
+    args = parser.parse_args(argv)
+    unknown = set(args.extras) - set(CHECKS)
     if unknown:
-        sys.exit(f"no check for {sorted(unknown)}; known: {list(CHECKS)}")
+        parser.error(f"no check for {sorted(unknown)}")
     prefix = Path(os.environ.get("DPDT_EXTRAS_PREFIX", "/tmp/dpdt-extras"))
     shutil.rmtree(prefix, ignore_errors=True)
     prefix.mkdir(parents=True)
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w",
-                    prefix / "dist", ROOT], check=True)
-    (wheel,) = (prefix / "dist").glob("dpdt-*.whl")
-    print(f"wheel built in {time.perf_counter() - start:.0f} s: {wheel.name}", flush=True)
+    wheel = build_wheel(prefix, args.reuse_build)
     unchecked = _extras(wheel) - set(CHECKS) - set(ELSEWHERE)
     if unchecked:
         sys.exit(f"extras without a check in {__file__}: {sorted(unchecked)}")
-    chosen = argv or list(CHECKS)
+    chosen = args.extras or list(CHECKS)
 
     def timed_check(extra):
         begin = time.perf_counter()
-        done = check(extra, wheel, prefix, resolve_only=not argv and extra in RESOLVED_ONLY)
+        done = check(extra, wheel, prefix, resolve_only=not args.extras and extra in RESOLVED_ONLY)
         return extra, done, time.perf_counter() - begin
 
     # Two at a time: installing is mostly waiting on the disk and the network.
