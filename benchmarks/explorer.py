@@ -6,9 +6,9 @@ Selenium (Debian's ``chromium`` and ``chromium-driver``). For a sample of the tr
 the page's own clock (``performance.now()``) times ``dpdtExplorer.select(k)``: the tree is
 rebuilt from the shared node table, laid out and drawn as SVG, the panels filled ("build"), and
 then, to the next animation frame, the browser lays out and paints it ("to paint"). The trees
-are shown as the page shows them at first (folded to at most 40 leaves when deeper) and fully
-unfolded. Targets: a page under 5 MB, a tree shown in under 100 ms (the median over the trees
-timed; the maximum is printed beside it). Run
+are shown as the page shows them at first (folded below the levels that fit the view at a
+readable size) and fully unfolded. Targets: a page under 5 MB, a tree shown in under 100 ms
+(the median over the trees timed; the maximum is printed beside it). Run
 ``python benchmarks/explorer.py [--datasets raisin ...] [--trees 40]``.
 """
 

@@ -1,4 +1,4 @@
-"""Generalisation of the tree chosen on the Pareto front (issue 8).
+"""Generalisation of the tree chosen on the Pareto front.
 
 On the eight bundled classification datasets, in their given train/test split, at depth limits
 3, 4 and 5, every method chooses its tree by 5-fold cross-validation on the train split only and

@@ -745,7 +745,7 @@ def summarise(rows):
             f"{sum(d == 0 for d, _ in diff)}, lower in {sum(d < 0 for d, _ in diff)} "
             f"(lowest {worst:+.2f} at {_where(at)})")
         below = [r for r, c in fitted if r["train_accuracy"] < c["train_accuracy"] - ACCURACY_TOL]
-        lines.append("DPDT default's train accuracy >= CART's in every cell (issue 6): " + verdict(
+        lines.append("DPDT default's train accuracy >= CART's in every cell: " + verdict(
             not below, [f"{len(below)} of {len(fitted)} cells, e.g. {_where(below[0])}"]
             if below else []))
         largest = {}
@@ -762,7 +762,7 @@ def summarise(rows):
                 offenders = [f"{len(heavy)} of {len(checked)} cells, worst {x:.2f}x at {_where(r)}"]
             sizes = ", ".join(f"{name} n={n}" for name, n in largest.items())
             lines.append(f"DPDT default's peak RSS <= {MAX_PEAK_RATIO:g}x CART's at the largest "
-                         f"size ({sizes}; issue 6): " + verdict(not heavy, offenders))
+                         f"size ({sizes}): " + verdict(not heavy, offenders))
         floors = [r["seconds"] / r["floor"] for r, _ in fitted if r["floor"]]
         if floors:
             lines.append("DPDT default's fit time over its floor: median "
@@ -824,7 +824,7 @@ def models(keys, configs):
 
 def _describe(name, n_features=None):
     if name == "classification":
-        return ("issue 31's `make_classification(n_features=20, n_informative=10, n_redundant=4, "
+        return ("`make_classification(n_features=20, n_informative=10, n_redundant=4, "
                 "n_classes=3, n_clusters_per_class=3, flip_y=0.05)`, 80/20 split")
     if name == "kdd":
         return f"`kdd_like`: {n_features} features, 23 imbalanced classes, 80/20 split"

@@ -97,6 +97,8 @@ CASES = {
                             dict(max_depth=3, splitter="lookahead", candidates=(200, 50, 1))),
     "CV exhaustive (cv=2: 3 fits)": (_threshold, "DPDTreeClassifierCV",
                                      dict(max_depth=2, splitter="exhaustive", cv=2)),
+    "CV regressor exhaustive (cv=2: 3 fits)": (_regression, "DPDTreeRegressorCV",
+                                               dict(max_depth=2, splitter="exhaustive", cv=2)),
     "BRANCHES": (_categorical, "BranchesClassifier", dict(lam=1e-5)),
     "boosting exhaustive": (_threshold, "DPDTGradientBoostingClassifier",
                             dict(max_depth=2, splitter="exhaustive", max_bins=None,

@@ -25,7 +25,7 @@ def main(out="."):
     print(f"bank: train accuracy {clf.score(bank.X_train, bank.y_train):.4f}, test accuracy "
           f"{clf.score(bank.X_test, bank.y_test):.4f}, {clf.get_n_leaves()} leaves")
     fig, ax = plt.subplots(figsize=(9, 4.5))
-    plot_tree(clf, ax=ax, feature_names=["variance", "skewness", "curtosis", "entropy"])
+    plot_tree(clf, ax=ax, feature_names=bank.feature_names)
     path = Path(out) / "readme_tree.png"
     fig.savefig(path, dpi=100, bbox_inches="tight")
     plt.close(fig)

@@ -302,6 +302,118 @@ def test_binary_log_loss_stump_by_hand(weighted, reg_lambda, gamma, learning_rat
                     atol=1e-12)
 
 
+# --------------------------------------------------------------------------------------------
+# Missing values: NaN is routed at each split as the trees route it
+# --------------------------------------------------------------------------------------------
+def route_left(X, feature, threshold, missing_left):
+    """The documented rule, written apart from the product: NaN goes to its stored side."""
+    x = X[:, feature]
+    return np.where(np.isnan(x), missing_left == 1, x <= threshold)
+
+
+def newton_stump_optimum(X, g, h, reg_lambda, gamma):
+    """The least Newton objective of a leaf or of one split, by enumeration.
+
+    Each feature's splits: every threshold between present values (or above them all, parting
+    the present values from the missing ones), with the missing values on either side.
+    """
+    best = newton_leaf_loss(g.sum(), h.sum(), reg_lambda, gamma)
+    for f in range(X.shape[1]):
+        present = X[~np.isnan(X[:, f]), f]
+        for t in [*midpoint_thresholds(present), np.inf]:
+            for missing_left in (0, 1):
+                left = route_left(X, f, t, missing_left)
+                if left.all() or not left.any():
+                    continue
+                best = min(best, newton_leaf_loss(g[left].sum(), h[left].sum(), reg_lambda, gamma)
+                           + newton_leaf_loss(g[~left].sum(), h[~left].sum(), reg_lambda, gamma))
+    return best
+
+
+def data_with_missing_values(seed, n=30):
+    """Few distinct values, a fifth of them missing, and y depending on what is missing."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 5, size=(n, 3)).astype(float)
+    X[rng.random(X.shape) < 0.2] = np.nan
+    logit = 2.0 * np.isnan(X[:, 0]) - 0.5 * np.nan_to_num(X[:, 1], nan=2.0) + 1.0
+    return X, (rng.random(n) < expit(logit)).astype(int)
+
+
+@pytest.mark.parametrize("max_bins", [None, 255])
+@pytest.mark.parametrize("reg_lambda", [0.0, 1.0])
+@pytest.mark.parametrize("seed", range(6))
+def test_missing_values_stump_is_optimal_and_routes_nan(seed, reg_lambda, max_bins):
+    # One round of depth 1: the stump is the optimum of the Newton objective over every split
+    # and side for the missing values, and its outputs follow the documented routing.
+    X, y = data_with_missing_values(seed)
+    clf = DPDTGradientBoostingClassifier(n_estimators=1, max_depth=1, learning_rate=1.0,
+                                         reg_lambda=reg_lambda, max_bins=max_bins).fit(X, y)
+    p = y.mean()
+    g, h = p - y, np.full(len(y), p * (1 - p))
+    (tree,), = clf.estimators_
+    if tree.node_count == 1:
+        leaves = [np.ones(len(y), dtype=bool)]
+    else:
+        left = route_left(X, tree.feature[0], tree.threshold[0], tree.missing_go_to_left[0])
+        leaves = [left, ~left]
+    loss = sum(newton_leaf_loss(g[leaf].sum(), h[leaf].sum(), reg_lambda, 0.0)
+               for leaf in leaves)
+    assert loss == pytest.approx(newton_stump_optimum(X, g, h, reg_lambda, 0.0), rel=1e-12,
+                                 abs=1e-12)
+    expected = np.full(len(y), np.log(p / (1 - p)))
+    for leaf in leaves:
+        expected[leaf] += newton_leaf_value(g[leaf].sum(), h[leaf].sum(), reg_lambda)
+    assert_allclose(clf.decision_function(X), expected, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("max_bins", [None, 255])
+@pytest.mark.parametrize("task", ["binary", "multiclass", "regression"])
+def test_missing_values_in_every_method(task, max_bins):
+    # NaN in fit, predict, probabilities and staged outputs, with early stopping and leaves
+    # refitted by the absolute loss: a class given away only by a missing value is learnt.
+    rng = np.random.default_rng(4)
+    n = 240
+    X = rng.random((n, 3))
+    X[rng.random(X.shape) < 0.15] = np.nan
+    y = np.where(np.isnan(X[:, 0]), 1, (np.nan_to_num(X[:, 1]) > 0.5) * 2)
+    if task == "binary":
+        y = np.minimum(y, 1)
+    common = dict(n_estimators=20, learning_rate=0.5, max_bins=max_bins)
+    ests = ([DPDTGradientBoostingRegressor(loss=loss, **common)
+             for loss in ("squared_error", "absolute_error", "huber")]
+            if task == "regression" else
+            [DPDTGradientBoostingClassifier(**common),
+             DPDTGradientBoostingClassifier(n_iter_no_change=2, random_state=0, **common)])
+    for est in ests:
+        est.fit(X, y)
+        prediction = est.predict(X)
+        assert np.all(np.isfinite(prediction))
+        *_, last = est.staged_predict(X)
+        assert_array_equal(last, prediction)
+        # Early stopping trains on part of the rows, and its thresholds fall between theirs.
+        assert est.score(X, y) > (0.99 if est.n_iter_no_change else 0.999)
+        if task != "regression":
+            assert_allclose(list(est.staged_predict_proba(X))[-1], est.predict_proba(X))
+
+
+def test_missing_value_unseen_in_training_goes_to_the_larger_side():
+    X = np.arange(10.0).reshape(-1, 1)
+    y = (X[:, 0] > 2.5).astype(int)   # the split leaves 3 samples left, 7 right
+    clf = DPDTGradientBoostingClassifier(n_estimators=1, max_depth=1, learning_rate=1.0).fit(X, y)
+    assert clf.decision_function([[np.nan]]) == clf.decision_function([[9.0]])
+
+
+@pytest.mark.parametrize("where", ["fit", "predict"])
+@pytest.mark.parametrize("bad", [np.inf, -np.inf])
+def test_infinity_is_a_clear_error(bad, where):
+    X, y = DATASETS["binary"]()
+    X_bad = X.copy()
+    X_bad[3, 1] = bad
+    clf = DPDTGradientBoostingClassifier(n_estimators=2)
+    with pytest.raises(ValueError, match="Input X contains infinity"):
+        clf.fit(X_bad, y) if where == "fit" else clf.fit(X, y).predict(X_bad)
+
+
 @pytest.mark.parametrize("task", ["binary", "multiclass"])
 def test_predict_proba_rows_sum_to_one(task):
     X, y = DATASETS[task]()

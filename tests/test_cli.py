@@ -15,6 +15,7 @@ from dpdt import (
     DPDTreeClassifier,
     DPDTreeClassifierCV,
     DPDTreeRegressor,
+    OneHotEncoded,
     datasets,
     load,
 )
@@ -42,7 +43,7 @@ def iris_csv(tmp_path_factory):
 def test_fit_bundled_dataset_prints_tree_and_front(capsys):
     assert main(["fit", "--dataset", "bank"]) == 0
     out = capsys.readouterr().out
-    assert "|--- x[" in out
+    assert "|--- curtosis <= " in out   # the bundled set's feature names
     assert "Pareto front" in out
     assert "train accuracy" in out and "test accuracy" in out
     assert "proven optimal depth-3 train accuracy 0.9827 (19 errors)" in out
@@ -170,7 +171,6 @@ def test_fit_with_held_out_file(iris_csv, capsys):
     (["fit", "{d}/iris.csv", "--target", "colour"], "unknown column 'colour' for --target"),
     (["fit", "{d}/iris.csv"], "name the column to predict with --target"),
     (["fit", "{d}/iris.csv", "--target", "petal_width", "--dataset", "bank"], "exactly one"),
-    (["fit", "{d}/iris.csv", "--target", "petal_width"], "column 'species' is not numeric"),
     (["fit", "{d}/iris.csv", "--target", "species", "--regression"],
      "--task regression needs a numeric target"),
     (["fit", "{d}/iris.csv", "--target", "species", "--cv", "3", "--alpha", "0.1"],
@@ -418,9 +418,6 @@ def test_branches_fits_and_predicts_categorical_columns(tmp_path, capsys):
     python = BranchesClassifier(lam=0.02).fit(train.drop(columns="y"), train["y"])
     assert_array_equal(pd.read_csv(tmp_path / "p.csv")["prediction"],
                        python.predict(new.drop(columns="y")))
-    # The DPDT trees need numbers, and say what to do instead.
-    assert main(["fit", str(tmp_path / "train.csv"), "--target", "y"]) == 2
-    assert "--model branches" in capsys.readouterr().err
 
 
 def test_boosting_from_the_command_is_the_python_model(iris_csv, tmp_path):
@@ -526,4 +523,370 @@ def test_pareto_test_file_draws_the_test_curve(iris_csv, tmp_path, capsys, drawn
 def test_pareto_cv_refuses_a_pareto_front(iris_csv, capsys):
     assert main(["pareto", str(iris_csv / "iris.csv"), "--target", "species", "--cv", "3",
                  "--front", "pareto"]) == 2
-    assert "give --cv or --front pareto, not both" in capsys.readouterr().err
+    assert "give --cv or --front, not both" in capsys.readouterr().err
+
+
+# -- tables with string columns ------------------------------------------------------------------
+
+
+def _penguins(n, seed, islands=("Biscoe", "Dream", "Torgersen")):
+    """A table of string, float and integer columns; its string column `sex` has gaps."""
+    rng = np.random.default_rng(seed)
+    island = rng.choice(list(islands), n)
+    bill = rng.normal(44, 5, n).round(1)
+    frame = pd.DataFrame({"island": island, "bill_length_mm": bill,
+                          "sex": rng.choice(["male", "female", None], n, p=[0.45, 0.45, 0.1]),
+                          "year": rng.integers(2007, 2010, n)})
+    frame["species"] = np.where(island == "Biscoe", "Gentoo",
+                                np.where((bill > 45) | (frame["sex"] == "male"), "Chinstrap",
+                                         "Adelie"))
+    return frame
+
+
+def _one_hot_oracle(frame, categories):
+    """The one-hot table, written out by hand: a column per (column, category) in order."""
+    columns = {}
+    for name in frame.columns:
+        if name not in categories:
+            columns[name] = frame[name].to_numpy()
+            continue
+        values, seen = frame[name], categories[name]
+        for category in sorted(c for c in seen if c is not None):
+            columns[f"{name}_{category}"] = (values == category).to_numpy(dtype=float)
+        if None in seen:
+            columns[f"{name}_nan"] = values.isna().to_numpy(dtype=float)
+    return pd.DataFrame(columns)
+
+
+def test_a_table_with_string_columns_fits_saves_and_predicts_from_the_raw_table(tmp_path,
+                                                                              capsys):
+    train = _penguins(300, 0)
+    # New rows: an island unseen in training, and gaps where training had none (island).
+    new = _penguins(80, 1, islands=("Biscoe", "Dream", "Fair Isle")).drop(columns="species")
+    new.loc[::7, "island"] = None
+    train.to_csv(tmp_path / "train.csv", index=False)
+    new.to_csv(tmp_path / "new.csv", index=False)
+    model_file = tmp_path / "model.json"
+    assert main(["fit", str(tmp_path / "train.csv"), "--target", "species", "--max-depth", "3",
+                 "--out", str(model_file)]) == 0
+    out = capsys.readouterr().out
+    assert "4 features (island, sex one-hot encoded: 8 columns)" in out
+    assert "island_Biscoe <= 0.5" in out
+
+    # The model is the tree of the table written out by hand, fitted in Python.
+    categories = {"island": {"Biscoe", "Dream", "Torgersen"}, "sex": {"male", "female", None}}
+    X = pd.read_csv(tmp_path / "train.csv").drop(columns="species")
+    expected = DPDTreeClassifier(max_depth=3).fit(_one_hot_oracle(X, categories),
+                                                  train["species"])
+    saved = load(model_file)
+    assert isinstance(saved, OneHotEncoded)
+    assert_array_equal(saved.estimator_.pareto_front_, expected.pareto_front_)
+    # Unseen island: every island indicator 0; a gap in a column without gaps in training: too.
+    raw = pd.read_csv(tmp_path / "new.csv")
+    assert_array_equal(saved.transform(raw), _one_hot_oracle(raw, categories))
+    assert main(["predict", str(model_file), str(tmp_path / "new.csv"), "--out",
+                 str(tmp_path / "p.csv")]) == 0
+    predictions = pd.read_csv(tmp_path / "p.csv")
+    assert_array_equal(predictions["prediction"],
+                       expected.predict(_one_hot_oracle(raw, categories)))
+    assert_array_equal(predictions.filter(like="proba_"),
+                       expected.predict_proba(_one_hot_oracle(raw, categories)))
+
+    # show names the encoding; explore takes the raw tables.
+    capsys.readouterr()
+    assert main(["show", str(model_file), "--alpha", "0.05"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# DPDTreeClassifier(alpha=0.05)\n")
+    assert "one-hot encoded columns: island (3 categories), sex (2 categories, missing " \
+        "values)" in out
+    assert main(["explore", str(model_file), "--test", str(tmp_path / "train.csv"), "--target",
+                 "species", "--out", str(tmp_path / "page.html")]) == 0
+    assert (tmp_path / "page.html").stat().st_size > 10_000
+    # A numeric column that comes as strings is refused, named.
+    raw.assign(bill_length_mm="long").to_csv(tmp_path / "bad.csv", index=False)
+    capsys.readouterr()
+    assert main(["predict", str(model_file), str(tmp_path / "bad.csv")]) == 2
+    assert "column 'bill_length_mm' is not numeric" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("model, extra", [
+    ("boosting", ["--n-estimators", "3"]), ("tree", ["--cv", "3", "--task", "regression"])])
+def test_string_columns_with_the_other_models(tmp_path, capsys, model, extra):
+    frame = _penguins(150, 2)
+    frame["mass"] = frame["bill_length_mm"] * 90 + (frame["island"] == "Dream") * 300
+    frame.drop(columns="species").to_csv(tmp_path / "train.csv", index=False)
+    assert main(["fit", str(tmp_path / "train.csv"), "--target", "mass", "--model", model,
+                 "--max-depth", "2", "--out", str(tmp_path / "m.json"), *extra]) == 0
+    saved = load(tmp_path / "m.json")
+    raw = frame.drop(columns=["species", "mass"])
+    categories = {"island": set(frame["island"]), "sex": {"male", "female", None}}
+    assert_array_equal(saved.predict(raw),
+                       saved.estimator_.predict(_one_hot_oracle(raw, categories)))
+    assert main(["predict", str(tmp_path / "m.json"), str(tmp_path / "train.csv")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-151] == "prediction" and len(lines[-150:]) == 150
+
+
+def test_branches_refuses_a_continuous_column_and_bins_it_with_max_bins(tmp_path, capsys):
+    frame = _penguins(300, 3)
+    frame.to_csv(tmp_path / "train.csv", index=False)
+    argv = ["fit", str(tmp_path / "train.csv"), "--target", "species", "--model", "branches"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "'bill_length_mm'" in err and "--max-bins 10" in err
+    # The advice, taken: the model Python fits with max_bins=10.
+    assert main([*argv, "--max-bins", "10", "--out", str(tmp_path / "b.json")]) == 0
+    X = frame.drop(columns="species")
+    python = BranchesClassifier(max_bins=10).fit(X, frame["species"])
+    saved = load(tmp_path / "b.json")
+    assert saved.max_bins == 10
+    assert_array_equal(saved.predict(X), python.predict(X))
+    assert saved.tree_.n_leaves == python.tree_.n_leaves
+
+
+# -- options from the parameter records --------------------------------------------------------
+
+
+def _subparsers():
+    from dpdt._cli import build_parser
+
+    parser = build_parser()
+    (subparsers,) = [a for a in parser._actions if a.dest == "command"]
+    return subparsers.choices
+
+
+def test_every_option_of_every_command_has_help():
+    for command, parser in _subparsers().items():
+        for action in parser._actions:
+            assert action.help and action.help.strip(), (command, action.option_strings)
+
+
+def test_model_options_state_the_defaults_of_the_records(capsys):
+    from dpdt import _params
+
+    fit = _subparsers()["fit"]
+    helps = {action.dest: action.help for action in fit._actions}
+    for records in (_params.CLASSIFIER, _params.BOOSTING, _params.BRANCHES):
+        for record in records:
+            if record.name in helps and record.name != "verbose":
+                default = record.default
+                shown = ("none" if default is None else " ".join(map(str, default))
+                         if isinstance(default, tuple) else str(default))
+                assert shown in helps[record.name], (record.name, shown)
+    # The choices are the records' options, in the parser's error.
+    with pytest.raises(SystemExit):
+        main(["fit", "--dataset", "bank", "--splitter", "nope"])
+    err = capsys.readouterr().err
+    assert ", ".join(sorted(_params.SPLITTERS | {"auto"})) in err
+
+
+@pytest.mark.parametrize("options, model, expected", [
+    (["--time-limit", "30", "--max-bins", "10"], "branches",
+     {"time_limit": 30.0, "max_bins": 10}),
+    (["--max-bins", "16", "--n-jobs", "2", "--time-limit", "30"], "tree",
+     {"max_bins": 16, "n_jobs": 2, "time_limit": 30.0}),
+    (["--max-bins", "none"], "tree", {"max_bins": None}),
+    (["--n-jobs", "2", "--max-bins", "32", "--n-estimators", "2", "--learning-rate", "0.5"],
+     "boosting", {"n_jobs": 2, "max_bins": 32, "n_estimators": 2, "learning_rate": 0.5}),
+    (["--cv", "3", "--time-limit", "30", "--max-bins", "8"], "tree",
+     {"cv": 3, "time_limit": 30.0, "max_bins": 8}),
+])
+def test_options_reach_every_model_that_takes_them(iris_csv, tmp_path, options, model,
+                                                   expected):
+    out = tmp_path / "m.json"
+    assert main(["fit", str(iris_csv / "iris.csv"), "--target", "species", "--max-depth", "2",
+                 "--model", model, "--out", str(out), *options]) == 0
+    params = load(out).get_params()
+    assert {name: params[name] for name in expected} == expected
+
+
+@pytest.mark.parametrize("options, message", [
+    (["--model", "boosting", "--time-limit", "3"],
+     "--time-limit is an option of --model tree and --model branches, not of --model boosting"),
+    (["--lam", "0.1"], "--lam is an option of --model branches, not of --model tree"),
+    (["--model", "branches", "--cv", "3"], "--cv chooses the alpha of a tree"),
+    (["--cv", "3", "--complexity", "n_splits", "--alpha", "0.1"], "give --cv or --alpha"),
+])
+def test_an_option_the_model_does_not_take_is_refused(iris_csv, capsys, options, message):
+    assert main(["fit", str(iris_csv / "iris.csv"), "--target", "species", *options]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+# -- one-line errors, outputs -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("argv", [
+    [], ["fitt"], ["fit", "--bogus"], ["fit", "--max-depth", "x"], ["fit", "--max-bins", "1"],
+    ["fit", "--splitter", "nope"], ["show"], ["predict", "model.json"], ["fit", "--cv", "x"],
+    ["explore", "model.json"], ["pareto", "--dpi", "high"],
+])
+def test_argument_errors_are_one_line_with_a_hint(capsys, argv):
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.count("\n") == 1 and captured.err.startswith("dpdt")
+    assert "--help)" in captured.err and "usage" not in captured.err
+    command = argv[0] if argv and argv[0] in ("fit", "pareto", "show", "explore") else None
+    if command is not None:   # named by the command, whose help it points to
+        assert captured.err.startswith(f"dpdt {command}: ")
+        assert captured.err.endswith(f"(see dpdt {command} --help)\n")
+
+
+def test_infinity_is_one_line_and_no_warning(tmp_path, model_json):
+    X, y = load_iris(return_X_y=True)
+    frame = pd.DataFrame(X, columns=["sepal_length", "sepal_width", "petal_length",
+                                     "petal_width"])
+    frame["species"] = y
+    cases = {}
+    for name, column, value in (("x_inf", "sepal_width", np.inf), ("x_neg", "petal_length",
+                                                                     -np.inf),
+                                ("y_inf", "species", np.inf), ("y_neg", "species", -np.inf)):
+        path = tmp_path / f"{name}.csv"
+        frame.assign(**{column: frame[column].where(np.arange(150) != 4, value)}).to_csv(
+            path, index=False)
+        cases[name] = ["fit", path, "--target", "species"]
+    cases["regression"] = ["fit", tmp_path / "y_inf.csv", "--target", "species",
+                           "--task", "regression"]
+    np.savez(tmp_path / "inf.npz", X=np.where(X == X[3, 1], np.inf, X), y=y)
+    cases["npz"] = ["fit", tmp_path / "inf.npz"]
+    cases["predict"] = ["predict", model_json, tmp_path / "x_inf.csv"]
+    for name, argv in cases.items():
+        proc = dpdt(*argv)
+        assert proc.returncode == 2, (name, proc.stderr)
+        assert proc.stderr.count("\n") == 1 and "infinite values" in proc.stderr, name
+        assert "Warning" not in proc.stderr
+
+
+def test_dash_writes_the_output_to_stdout_and_the_report_to_stderr(iris_csv, tmp_path):
+    fit = subprocess.run([sys.executable, "-m", "dpdt", "fit", "iris.csv", "--target", "species",
+                          "--max-depth", "2", "--out", "-"], capture_output=True, cwd=iris_csv)
+    assert fit.returncode == 0, fit.stderr
+    assert not (iris_csv / "-").exists()
+    assert b"Pareto front" in fit.stderr and b"Pareto front" not in fit.stdout
+    (tmp_path / "stdout.json").write_bytes(fit.stdout)
+    frame = pd.read_csv(iris_csv / "iris.csv")
+    expected = DPDTreeClassifier(max_depth=2).fit(frame.drop(columns="species"),
+                                                  frame["species"])
+    assert_array_equal(load(tmp_path / "stdout.json").pareto_front_, expected.pareto_front_)
+
+    predict = dpdt("predict", tmp_path / "stdout.json", iris_csv / "new.csv", "--out", "-")
+    assert predict.returncode == 0 and predict.stdout.startswith("prediction,proba_setosa")
+    assert len(predict.stdout.splitlines()) == 1 + len(pd.read_csv(iris_csv / "new.csv"))
+
+    for argv, magic in ((["pareto", "iris.csv", "--target", "species", "--plot", "-"],
+                         b"\x89PNG\r\n\x1a\n"),
+                        (["show", tmp_path / "stdout.json", "--png", "-"], b"\x89PNG\r\n\x1a\n"),
+                        (["explore", tmp_path / "stdout.json", "--out", "-"], b"<!DOCTYPE html")):
+        proc = subprocess.run([sys.executable, "-m", "dpdt", *map(str, argv)],
+                              capture_output=True, cwd=iris_csv)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout[:len(magic)].lower() == magic.lower(), argv
+        assert not (iris_csv / "-").exists() and not (iris_csv / "-.png").exists()
+
+
+def test_pictures_are_named_as_written_and_a_directory_is_refused(iris_csv, model_json,
+                                                                  tmp_path, capsys):
+    assert main(["pareto", str(iris_csv / "iris.csv"), "--target", "species", "--max-depth",
+                 "1", "--plot", str(tmp_path / "front")]) == 0
+    assert f"front drawn in {tmp_path / 'front.png'}\n" in capsys.readouterr().out
+    assert (tmp_path / "front.png").read_bytes()[:4] == b"\x89PNG"
+    assert main(["show", str(model_json), "--png", str(tmp_path / "tree")]) == 0
+    assert f"tree drawn in {tmp_path / 'tree.png'}\n" in capsys.readouterr().out
+    for argv in (["pareto", str(iris_csv / "iris.csv"), "--target", "species", "--plot"],
+                 ["show", str(model_json), "--png"],
+                 ["fit", str(iris_csv / "iris.csv"), "--target", "species", "--out"],
+                 ["explore", str(model_json), "--out"]):
+        assert main([*argv, str(tmp_path)]) == 2
+        captured = capsys.readouterr()
+        assert captured.err == f"dpdt {argv[0]}: --{argv[-1][2:]} {tmp_path} is a directory: " \
+                               "name the file to write\n"
+        assert captured.out == ""   # refused before fitting
+        assert main([*argv, str(tmp_path / "absent" / "file")]) == 2
+        assert f"no directory {tmp_path / 'absent'} to write it in" in capsys.readouterr().err
+    assert not (tmp_path.parent / f"{tmp_path.name}.png").exists()
+
+
+def test_help_and_argument_errors_import_no_scientific_library():
+    code = ("import sys\nfrom dpdt._cli import main\n"
+            "for argv in (['--help'], ['fitt'], []):\n"
+            "    try:\n        main(argv)\n    except SystemExit:\n        pass\n"
+            "print(sorted(m for m in ('numpy', 'pandas', 'sklearn', 'matplotlib', 'scipy') "
+            "if m in sys.modules))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[-1] == "[]"
+
+
+def test_ctrl_c_during_parallel_cross_validation_is_status_130():
+    """SIGINT while `dpdt fit --cv 5 --n-jobs 2` fits: the shell's status, one line."""
+    import signal
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "dpdt", "fit", "--dataset", "segment", "--cv", "5", "--n-jobs",
+         "2", "--max-depth", "5", "--candidates", "9", "9", "9", "9", "9", "-v"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = proc.stderr.readline()   # the first fits are done: the others are running
+    assert "fits" in first and "6/6" not in first, first
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    # Progress lines may still come before the interrupt lands; then one line, no more.
+    *progress, last = err.splitlines()
+    assert last == "dpdt fit: interrupted" and err.endswith("\n"), err
+    assert all(line.startswith("[dpdt] DPDTreeClassifierCV: ") for line in progress), err
+    assert proc.returncode == 130
+
+
+def test_a_warning_is_one_line():
+    proc = dpdt("fit", "--dataset", "segment", "--max-depth", "6", "--candidates", "9", "9", "9",
+                "9", "--time-limit", "0.2")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.startswith("dpdt fit: warning: time_limit=0.2 s expired")
+    assert proc.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("complexity", ["expected_tests", "n_splits"])
+def test_front_table_says_what_a_row_is_and_explains_single_alphas(complexity):
+    from sklearn.datasets import load_breast_cancer
+
+    from dpdt._cli import format_front
+
+    X, y = load_breast_cancer(return_X_y=True)
+    clf = DPDTreeClassifier(max_depth=4, complexity=complexity).fit(X[:400], y[:400])
+    out = format_front(clf)
+    caption = out.split("\n|", 1)[0]
+    assert "One row per tree of the front" in caption
+    assert ("expected tests per training sample" if complexity == "expected_tests"
+            else "the number of splits") in caption
+    header, rows = _table(out)
+    front = clf.pareto_front_
+    single = front["alpha_min"] == front["alpha_max"]
+    # This fit has a tree that alpha = 0 alone selects (more complex, as accurate as the next).
+    assert single.any() or complexity == "n_splits"
+    for k, cells in enumerate(rows):
+        assert cells[1].endswith(" only") == single[k]
+        if single[k]:
+            # Its alpha selects it, and its neighbours tie with it there.
+            alpha = front["alpha_min"][k]
+            assert clf.set_params(alpha=alpha).tree_ is clf.trees_[k]
+            objective = front["train_loss"] + alpha * front["complexity"]
+            neighbours = [j for j in (k - 1, k + 1) if 0 <= j < len(front)]
+            assert any(objective[j] == pytest.approx(objective[k], abs=1e-12)
+                       for j in neighbours)
+    assert ("'only': selected at that alpha alone" in out) == bool(single.any())
+
+
+@pytest.mark.parametrize("spoil, advice", [
+    (lambda frame: frame.assign(bill_length_mm=frame["bill_length_mm"].astype(str).where(
+        frame.index != 5, "4O.2")), "it holds numbers but for ['4O.2']: fix or empty"),
+    (lambda frame: frame.assign(name=[f"bird{i}" for i in range(len(frame))]),
+     "an identifier or free text? drop it from the table"),
+])
+def test_a_string_column_of_many_values_is_named_with_advice(tmp_path, spoil, advice):
+    spoil(_penguins(300, 4)).to_csv(tmp_path / "train.csv", index=False)
+    proc = dpdt("fit", tmp_path / "train.csv", "--target", "species", "--max-depth", "1")
+    assert proc.returncode == 0, proc.stderr
+    (line,) = proc.stderr.splitlines()
+    assert line.startswith("dpdt fit: warning: column ") and advice in line

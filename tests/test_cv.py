@@ -550,3 +550,43 @@ def test_max_depth_among_max_depths_or_default_is_unused():
         both = DPDTreeClassifierCV(max_depth=max_depth, max_depths=[1, 2], cv=3).fit(X, y)
         assert_array_equal(both.validation_curve_, alone.validation_curve_)
         assert set(both.validation_curve_["max_depth"]) == {1, 2}
+
+
+@pytest.mark.parametrize("frame", [True, False], ids=["DataFrame", "array"])
+@pytest.mark.parametrize("cls", [DPDTreeClassifierCV, DPDTreeRegressorCV])
+def test_data_as_fitted_reaches_every_path_without_warnings(cls, frame, tmp_path):
+    # The CV's fits take the validated array; a refit without the CV's feature names warned
+    # once per tree of the front when a picture or a score handed it the DataFrame.
+    import warnings
+
+    import matplotlib
+    import pandas as pd
+
+    matplotlib.use("Agg")
+    X, y = _classification() if cls is DPDTreeClassifierCV else _regression()
+    if frame:
+        X = pd.DataFrame(X, columns=[f"feature {j}" for j in range(X.shape[1])])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cv = cls(max_depths=[2, 3], cv=3).fit(X, y)
+        cv.score(X, y)
+        cv.best_estimator_.score(X, y)
+        cv.predict(X[:5])
+        cv.apply(X[:5])
+        cv.decision_path(X[:5])
+        dpdt.plot_pareto(cv, X=X, y=y, X_test=X, y_test=y)
+        dpdt.export_html(cv, X_test=X, y_test=y, X=X, y=y)
+        figures = dpdt._front.held_out_figures(cv, X, y)
+        cv.save(tmp_path / "cv.json")
+        dpdt.load(tmp_path / "cv.json").best_estimator_.predict(X[:5])
+    assert np.isfinite(figures).all()
+    matplotlib.pyplot.close("all")
+    names = getattr(cv.best_estimator_, "feature_names_in_", None)
+    assert_array_equal(names, getattr(cv, "feature_names_in_", None))
+    if frame:
+        # Both as scikit-learn's own estimators: an array where names were fitted warns, other
+        # names are an error.
+        with pytest.warns(UserWarning, match="X does not have valid feature names, but "):
+            cv.predict(np.asarray(X))
+        with pytest.raises(ValueError, match="feature names should match"):
+            cv.predict(X.rename(columns={"feature 0": "other"}))

@@ -434,3 +434,48 @@ def test_workers_that_keep_dying_give_a_clear_error(client, monkeypatch):
     est = DaskDPDTreeClassifier(max_depth=2, max_bins=16, client=client)
     with pytest.raises(MemoryError, match="memory limit .*5 bytes per row"):
         est.fit(chunked(X, (100,) * 3), chunked(y, (100,) * 3), chunked(weight, (100,) * 3))
+
+
+def test_time_limit_is_refused_before_the_data_move(monkeypatch):
+    # The search over rounds cannot stop on a clock: refused at once, not after the passes.
+    def no_data(*args, **kwargs):
+        raise AssertionError("the data moved")
+
+    monkeypatch.setattr(dask_estimators, "input_partitions", no_data)
+    X = da.zeros((10, 2), chunks=5)
+    for Estimator in (DaskDPDTreeClassifier, DaskDPDTreeRegressor):
+        with pytest.raises(ValueError, match="time_limit=5"):
+            Estimator(time_limit=5, max_bins=16).fit(X, da.zeros(10, chunks=5))
+
+
+@needs_remote_core
+def test_select_tree_leaves_and_save_are_the_local_estimators(client, tmp_path):
+    X, y, weight = classification_data()
+    est = DaskDPDTreeClassifier(max_depth=3, max_bins=16, client=client).fit(
+        chunked(X, (150, 150)), chunked(y, (150, 150)), chunked(weight, (150, 150)))
+    local = est.to_local()
+    assert est.get_n_leaves() == local.get_n_leaves()
+    assert est.get_depth() == local.get_depth()
+    assert est.select_tree(max_leaves=2) is est
+    local.select_tree(max_leaves=2)
+    assert (est.alpha, est.max_complexity) == (local.alpha, local.max_complexity)
+    assert est.get_n_leaves() == local.get_n_leaves() <= 2
+    assert_array_equal(est.predict(X), local.predict(X))
+    est.save(tmp_path / "model.json")
+    assert est.client is client
+    loaded = load(tmp_path / "model.json")
+    assert type(loaded) is DaskDPDTreeClassifier and loaded.client is None
+    assert loaded.get_params()["alpha"] == est.alpha
+    assert_same_fit(loaded.to_local(), local)
+    assert_array_equal(loaded.predict(X), local.predict(X))
+
+
+@needs_remote_core
+def test_a_saved_regressor_loads_and_predicts(client, tmp_path):
+    X, y, weight = regression_data()
+    est = DaskDPDTreeRegressor(max_depth=2, max_bins=16, client=client).fit(
+        chunked(X, (150, 150)), chunked(y, (150, 150)), chunked(weight, (150, 150)))
+    est.save(tmp_path / "model.json")
+    loaded = load(tmp_path / "model.json")
+    assert type(loaded) is DaskDPDTreeRegressor
+    assert_array_equal(loaded.predict(X), est.predict(X))

@@ -148,7 +148,7 @@ def test_ratio_and_verdicts_on_every_kind_of_cell():
     assert exact.ratio(fast, 60) == (0.5, "0.5x (B)")
     assert exact.summarise(fast, 60)[1:] == [
         "dpdt certifies every cell an anchor certifies (1 cells): PASS",
-        "dpdt faster than the fastest certified anchor in each of those cells (issue 35): PASS"]
+        "dpdt faster than the fastest certified anchor in each of those cells: PASS"]
     slow = [_row("A", True, 1.0), _row("B", False, 0.1), _row("dpdt", True, 3.0)]
     assert exact.ratio(slow, 60) == (3.0, "3.0x (A)")
     assert exact.summarise(slow, 60)[2].endswith("FAIL (d depth 3 3.0x (A))")
@@ -165,8 +165,7 @@ def test_ratio_and_verdicts_on_every_kind_of_cell():
     threaded = [_row("A", True, 1.0), _row("dpdt", True, 0.4), _row("dpdt n_jobs=2", True, 0.5)]
     assert exact.ratio(threaded, 60, "dpdt n_jobs=2") == (0.5, "0.5x (A)")
     assert exact.summarise(threaded, 60, "dpdt n_jobs=2")[2] == (
-        "dpdt n_jobs=2 faster than the fastest certified anchor in each of those cells "
-        "(issue 35): PASS")
+        "dpdt n_jobs=2 faster than the fastest certified anchor in each of those cells: PASS")
     assert exact.cell_lines(threaded, 60)[2].endswith("| 0.5x (A) |")
     # An uncertified fit's accuracy is not held against the certified ones.
     assert not exact.mismatch([_row("A", True, 1.0), _row("dpdt", False, 60, errors=9)])

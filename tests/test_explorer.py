@@ -179,7 +179,7 @@ def test_test_curve_is_each_trees_score(fitted, name):
     order = _front_order(estimator)
     for k, index in enumerate(order):
         model.set_params(**model._selecting_params(index))
-        predicted = model.predict(np.asarray(X) if name == "classifier CV" else X)
+        predicted = model.predict(X)
         if dpdt._explorer.is_classifier(model):
             expected = np.mean(predicted == y)
         else:
@@ -635,3 +635,81 @@ def test_the_docstring_example_runs():
     import dpdt._explorer
 
     assert doctest.testmod(dpdt._explorer, raise_on_error=False).failed == 0
+
+
+def test_a_pipelines_page_is_its_last_steps():
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = _iris()
+    pipe = make_pipeline(StandardScaler(), DPDTreeClassifier(max_depth=3)).fit(X, y)
+    scaled = pipe[:-1].transform(X)
+    data = explorer_data(pipe, X, y, X=X, y=y)
+    direct = explorer_data(pipe[-1], scaled, y, X=scaled, y=y)
+    # The samples reach the trees scaled; the features keep the names the scaler gives them.
+    assert data["features"] == list(pipe[:-1].get_feature_names_out()) == IRIS_NAMES
+    assert data["samples"] == direct["samples"] and data["rows"]["test"] == direct["rows"]["test"]
+    assert data["cart"] == direct["cart"]
+    # The code selects the tree on the pipeline's last step.
+    assert all(code.startswith("pipe[-1].set_params(") for code in data["rows"]["code"])
+    other = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)).fit(X, y)
+    with pytest.raises(TypeError, match="Pipeline whose last step is a LogisticRegression"):
+        export_html(other)
+
+
+FIRST_VIEW = """
+const pane = document.getElementById('x-tree').getBoundingClientRect();
+const boxes = Array.from(document.querySelectorAll('#x-tree g.x-node rect.x-box'))
+  .map(r => r.getBoundingClientRect());
+const inside = boxes.every(b => b.left >= pane.left - 0.5 && b.right <= pane.right + 0.5
+  && b.top >= pane.top - 0.5 && b.bottom <= pane.bottom + 0.5);
+const root = document.querySelector('#x-tree g[data-node="0"] rect').getBoundingClientRect();
+const left = document.querySelector('.x-left');
+const copy = document.getElementById('x-copy').getBoundingClientRect();
+return {inside: inside, root: root.left >= pane.left && root.right <= pane.right,
+  cut: Array.from(document.querySelectorAll('#x-tree text.x-head'))
+    .filter(t => t.textContent.endsWith('…')).length,
+  copy: copy.bottom <= left.getBoundingClientRect().bottom && left.scrollTop === 0,
+  shown: dpdtExplorer.shownNodes().length,
+  curves: Array.from(document.querySelectorAll('#x-front .x-curve'))
+    .map(c => c.getAttribute('stroke') + ' ' + c.getAttribute('stroke-dasharray')),
+  swatches: Array.from(document.querySelectorAll('#x-legend i'))
+    .map(i => getComputedStyle(i).backgroundColor)};
+"""
+
+
+@pytest.mark.parametrize("cv", [False, True], ids=["front", "CV"])
+def test_first_view_fits_the_tree_and_the_panels(browser, tmp_path, cv):
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.model_selection import train_test_split
+
+    X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+    y = y.map({0: "malignant", 1: "benign"})
+    X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.3, random_state=0)
+    estimator = (DPDTreeClassifierCV(max_depths=[2, 3, 4, 5], cv=3) if cv else
+                 DPDTreeClassifier(max_depth=6, front="pareto")).fit(X_train, y_train)
+    _open(browser, export_html(estimator, X_test=X_test, y_test=y_test, X=X_train, y=y_train),
+          tmp_path)
+    view = browser.execute_script(FIRST_VIEW)
+    # The tree shown, root included, lies in the pane, its tests' names whole, and the code
+    # that selects it is in view without scrolling the left pane.
+    assert view["inside"] and view["root"] and view["cut"] == 0
+    assert view["copy"]
+    # A tree with room to spare is shown whole (sized to the pane, not folded).
+    leaves = browser.execute_script("return dpdtExplorer.data.rows.n_leaves")
+    for k in [k for k, n in enumerate(leaves) if 5 <= n <= 8]:
+        browser.execute_script(f"dpdtExplorer.select({k})")
+        again = browser.execute_script(FIRST_VIEW)
+        tree = _model(estimator).trees_[_front_order(estimator)[k]]
+        assert again["shown"] == tree.node_count and again["inside"], k
+    # Every curve of the front in a style of its own; classes in the palette of plot_tree.
+    assert len(set(view["curves"])) == len(view["curves"]) >= (6 if cv else 3)
+    import matplotlib.colors
+
+    import dpdt._palette
+
+    rgb = ["rgb({}, {}, {})".format(*(round(255 * c) for c in matplotlib.colors.to_rgb(colour)))
+           for colour in dpdt._palette.CLASS_COLOURS[:2]]
+    assert view["swatches"] == rgb
+    assert _errors(browser) == []

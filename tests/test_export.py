@@ -1,5 +1,7 @@
 """Export: scikit-learn conversion (to_sklearn), DOT, text; ONNX through skl2onnx."""
 
+import re
+
 import numpy as np
 import pytest
 from _trees import assert_tree_equal
@@ -174,7 +176,10 @@ def test_export_graphviz_binary_tree():
     assert dot.startswith("digraph Tree {") and dot.rstrip().endswith("}")
     assert dot.count(" -> ") == tree.node_count - 1
     for node in np.flatnonzero(tree.feature >= 0):
-        assert f'{node} [label="{names[tree.feature[node]]} <= {tree.threshold[node]:.3f}' in dot
+        # The threshold in the shortest form that reads back as the same float: the split.
+        label = re.search(rf'\n{node} \[label="{names[tree.feature[node]]} <= ([^\\]+)\\n', dot)
+        assert float(label.group(1)) == tree.threshold[node]
+        assert label.group(1) == repr(float(tree.threshold[node])).removesuffix(".0")
         assert f"{node} -> {tree.children_left[node]} [label=\"yes\"]" in dot
         assert f"{node} -> {tree.children_right[node]} [label=\"no\"]" in dot
     assert dot.count("class: ") == tree.n_leaves
@@ -252,3 +257,60 @@ def test_export_takes_a_boosting_tree_and_prints_its_raw_scores():
             export(tree, feature_names=["a"])
         with pytest.raises(ValueError, match="class_names is for classifiers; Tree"):
             export(tree, class_names=["a", "b", "c"])
+
+
+def test_text_and_graphviz_of_a_pipeline_are_its_last_steps():
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    pipe = make_pipeline(StandardScaler(), DPDTreeClassifier(max_depth=2)).fit(X, y)
+    names = list(X.columns)
+    assert export_text(pipe) == export_text(pipe[-1], feature_names=names)
+    assert export_graphviz(pipe) == export_graphviz(pipe[-1], feature_names=names)
+    other = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)).fit(X, y)
+    for export in (export_text, export_graphviz):
+        with pytest.raises(TypeError, match="Pipeline whose last step is a LogisticRegression"):
+            export(other)
+
+
+def test_text_graphviz_and_page_of_a_one_hot_model_are_its_models():
+    import pandas as pd
+
+    from dpdt import OneHotEncoded, export_html
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"island": rng.choice(["Biscoe", "Dream", "Torgersen"], 200),
+                      "mass": rng.uniform(3, 5, 200)})
+    y = ((X["island"] == "Biscoe") & (X["mass"] > 4)).astype(int)
+    model = OneHotEncoded(DPDTreeClassifier(max_depth=2)).fit(X, y)
+    assert "island_Biscoe <= 0.5" in export_text(model)
+    assert export_text(model) == export_text(model.estimator_)
+    assert export_graphviz(model) == export_graphviz(model.estimator_)
+    # The page routes the raw table's samples through the encoding; its code selects a tree
+    # of the encoded model.
+    page = export_html(model, X_test=X, y_test=y)
+    inner = export_html(model.estimator_, X_test=model.transform(X), y_test=y)
+    assert "model.estimator_.set_params" in page
+    assert page.replace(repr(model), repr(model.estimator_)).replace(
+        "model.estimator_.", "clf.") == inner
+
+
+def test_export_text_prints_thresholds_that_read_back_as_the_split():
+    # Binned thresholds are training values: a year printed "2008.000" read as a decimal cut.
+    rng = np.random.default_rng(0)
+    X = np.column_stack([rng.integers(1990, 2020, 400), rng.uniform(0, 1, 400)]).astype(float)
+    y = (X[:, 0] > 2008) ^ (X[:, 1] > 0.3)
+    for max_bins in (None, 16):
+        clf = DPDTreeClassifier(max_depth=3, max_bins=max_bins).fit(X, y)
+        text = export_text(clf, feature_names=["year", "u"])
+        tree = clf.tree_
+        printed = [float(t) for t in re.findall(r"<= (\S+)", text)]
+        assert printed == tree.threshold[tree.feature >= 0].tolist()
+        assert not re.search(r"<= \S*\.\d*0\n", text) and ".000\n" not in text
+    # decimals given keeps its digits.
+    assert re.findall(r"<= (\S+)", export_text(clf, decimals=2)) == [
+        f"{t:.2f}" for t in tree.threshold[tree.feature >= 0]]
+    dot = export_graphviz(clf, decimals=1)
+    assert all(f"<= {t:.1f}\\n" in dot for t in tree.threshold[tree.feature >= 0])

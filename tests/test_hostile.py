@@ -699,7 +699,8 @@ def test_feature_cost_scale_is_an_alpha_scale_or_a_clear_error(make, complexity,
     with np.errstate(over="ignore"):
         scaled_costs = np.ldexp(np.asarray(costs), exponent)
     max_tests = 3 if complexity == "expected_tests" else min(len(X) - 1, 7)
-    if not np.isfinite(scaled_costs.max() * max_tests * 4):
+    # The core sums each split's cost times its node's weight (unit weights here: n rows).
+    if not np.isfinite(scaled_costs.max() * max_tests * len(X) * 4):
         with pytest.raises(ValueError, match="feature_costs (must be finite|up to .* overflow)"):
             make(**params, feature_costs=scaled_costs).fit(X, y)
         return
@@ -727,3 +728,37 @@ def test_boosting_whose_sum_overflows_is_a_clear_error(make):
     with pytest.raises(ValueError, match="overflow"):
         with np.errstate(all="ignore"):
             make(**params).fit(X, y)
+
+
+@pytest.mark.parametrize("make", [DPDTreeClassifier, DPDTreeRegressor])
+@pytest.mark.parametrize("complexity", ["expected_tests", "n_splits"])
+@pytest.mark.parametrize("costs", [
+    [1e307, 1.0, 1.0, 1.0], [1e308] * 4, [1.7e308, 1e-300, 1.0, 0.0], [1e306] * 4,
+    [1e305, 5e-324, 0.0, 1e305], [1e304] * 4, [1e300, 1.0, 1e-300, 0.0]])
+def test_huge_finite_feature_costs_fit_or_are_a_clear_error(make, complexity, costs):
+    # Costs of 1e307 passed the check (a tree sums at most 3 of them) but the core sums each
+    # times its node's weight: the complexity overflowed, and predict raised an IndexError.
+    rng = np.random.RandomState(0)
+    X = rng.rand(200, 4)
+    y = (X[:, 0] > 0.5).astype(int) if make is DPDTreeClassifier else X[:, 0] * 3
+    try:
+        est = make(max_depth=3, feature_costs=costs, complexity=complexity).fit(X, y)
+    except ValueError as error:
+        assert "feature_costs" in str(error) and "overflow" in str(error)
+        return
+    assert np.all(np.isfinite(est.pareto_front_["complexity"]))
+    for alpha in (0.0, 1e-300, 1.0, 1e300):
+        assert est.set_params(alpha=alpha).predict(X).shape == (200,)
+
+
+@pytest.mark.parametrize("depths", [range(1, 10**12), range(1, 2**40, 2), [1] * 2000])
+def test_a_huge_list_of_depths_is_a_clear_error(depths):
+    from dpdt import DPDTreeClassifierCV
+
+    X, y = np.arange(16.0).reshape(8, 2), np.array([0, 1] * 4)
+    with pytest.raises(ValueError, match="max_depths.* at most|max_depths.*1 to 1024"):
+        DPDTreeClassifierCV(max_depths=depths, cv=2).fit(X, y)
+    # Up to 1024 limits, of any size, are taken.
+    DPDTreeClassifierCV(max_depths=range(1, 1025))._validate_params()
+    model = DPDTreeClassifierCV(max_depths=range(2**40, 2**40 + 3), cv=2).fit(X, y)
+    assert model.max_depth_ in range(2**40, 2**40 + 3) and model.predict(X).shape == (8,)

@@ -111,3 +111,20 @@ def test_persistence_depends_on_no_estimator():
 def test_the_package_has_no_import_cycle():
     cycle = find_cycle(import_graph())
     assert cycle is None, "import cycle: " + " -> ".join(cycle)
+
+
+def test_the_public_names_are_imported_on_first_use_and_listed_for_tools():
+    """The package imports its names lazily; the imports that tools read list the same ones."""
+    import subprocess
+    import sys
+
+    tree = ast.parse((SRC / "dpdt" / "__init__.py").read_text(encoding="utf-8"))
+    (listed,) = [node for node in tree.body if isinstance(node, ast.If)]   # TYPE_CHECKING
+    for_tools = {alias.asname or alias.name for node in listed.body for alias in node.names}
+    code = ("import sys, dpdt\nheavy = 'sklearn' in sys.modules\n"
+            "print(heavy, sorted(n for n in dpdt.__all__ if getattr(dpdt, n) is not None))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    heavy, names = proc.stdout.split(" ", 1)
+    assert heavy == "False"
+    assert ast.literal_eval(names) == sorted(for_tools)

@@ -1,14 +1,18 @@
 """Ctrl-C stops a long fit promptly, with KeyboardInterrupt, whatever the thread count."""
 
+import itertools
 import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
+from pathlib import Path
 
 import pytest
 
-from time_limit import CASES, interrupt_latencies  # benchmarks/time_limit.py: the expensive cases
+import dpdt
+from time_limit import CASES, _threshold, interrupt_latencies  # benchmarks/time_limit.py
 
 LONG_FIT = textwrap.dedent("""
     import signal
@@ -98,3 +102,78 @@ def test_ctrl_c_inside_one_state(n_jobs):
     assert not finished, f"these fits finished within 1 s: {finished}"
     slow = {case: round(latency, 1) for case, latency in latencies.items() if latency >= 5}
     assert not slow, f"Ctrl-C took these many seconds: {slow}"
+
+
+# A child that fits one case of benchmarks/time_limit.py on two threads and, once interrupted,
+# reports the CPU it then burns in a second: threads left running in the core would burn it, and
+# abort the interpreter at its exit ("terminate called without an active exception").
+STOPPED_PARALLEL_FIT = textwrap.dedent("""
+    import signal
+    import sys
+    import time
+    sys.path.insert(0, sys.argv[2])
+    from time_limit import make
+    estimator, X, y = make(sys.argv[1], n_jobs=2)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    print("start", flush=True)
+    try:
+        estimator.fit(X, y)
+    except KeyboardInterrupt:
+        cpu = time.process_time()
+        time.sleep(1.0)
+        print(f"interrupted {time.process_time() - cpu:.3f}", flush=True)
+        sys.exit(3)
+    print("finished", flush=True)
+""")
+
+BENCHMARKS = str(Path(__file__).resolve().parents[1] / "benchmarks")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT delivery is POSIX")
+@pytest.mark.parametrize("case", ["CV exhaustive (cv=2: 3 fits)",
+                                  "CV regressor exhaustive (cv=2: 3 fits)",
+                                  "boosting multiclass", "exhaustive", "BRANCHES"])
+def test_ctrl_c_stops_every_thread_of_a_parallel_fit(case):
+    # The CV fits and boosting's per-class trees run on threads of their own, which Ctrl-C does
+    # not reach; the search of one tree runs on the core's threads.
+    proc = subprocess.Popen([sys.executable, "-c", STOPPED_PARALLEL_FIT, case, BENCHMARKS],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "start"
+        time.sleep(1.0)   # well inside the fits
+        sent = time.perf_counter()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+        elapsed = time.perf_counter() - sent
+    finally:
+        proc.kill()
+    assert "terminate called" not in err
+    assert proc.returncode == 3, err[-2000:]
+    cpu = float(out.split("interrupted")[1])
+    assert cpu < 0.3, f"{cpu:.2f} s of CPU burnt in the second after the interrupt"
+    assert elapsed < 10, f"the fit took {elapsed:.1f} s to stop and exit"
+
+
+def test_an_error_in_one_parallel_fit_stops_the_others(monkeypatch):
+    # One fold raises while the refit's exhaustive search (minutes) runs on the other thread.
+    X, y = _threshold()
+    fit_one = dpdt._cv._fit_one
+    calls = itertools.count()
+
+    def failing_fold(estimator, X, y, sample_weight, rows):
+        if next(calls) == 1:
+            time.sleep(0.5)
+            raise ValueError("this fold fails")
+        return fit_one(estimator, X, y, sample_weight, rows)
+
+    monkeypatch.setattr(dpdt._cv, "_fit_one", failing_fold)
+    threads = threading.active_count()
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match="this fold fails"):
+        dpdt.DPDTreeClassifierCV(max_depth=2, splitter="exhaustive", cv=2, n_jobs=2).fit(X, y)
+    assert time.perf_counter() - start < 10
+    # Every thread joined, none left in the core.
+    assert threading.active_count() == threads
+    cpu = time.process_time()
+    time.sleep(0.5)
+    assert time.process_time() - cpu < 0.2

@@ -1,7 +1,10 @@
 """save / load: exact round trips of every estimator, and refusal of tampered or foreign files."""
 
+import importlib
+import importlib.util
 import json
 import pickle
+import re
 
 import numpy as np
 import pandas as pd
@@ -242,13 +245,18 @@ def test_load_is_top_level():
 
 
 def test_every_public_estimator_is_registered():
-    """load builds exactly dpdt's public estimators that can be saved."""
-    from dpdt._io import _ESTIMATORS, SaveMixin
+    """load builds exactly dpdt's public estimators that can be saved (dpdt.dask's too)."""
+    from dpdt._io import _ESTIMATORS, _OPTIONAL_MODULES, SaveMixin
 
-    public = {name for name in dpdt.__all__ if isinstance(getattr(dpdt, name), type)
-              and issubclass(getattr(dpdt, name), SaveMixin)}
-    assert set(_ESTIMATORS) == public
-    assert all(_ESTIMATORS[name] is getattr(dpdt, name) for name in public)
+    modules = [dpdt]
+    if importlib.util.find_spec("distributed") is not None:
+        modules.append(importlib.import_module("dpdt.dask"))
+    public = {name: getattr(module, name) for module in modules for name in module.__all__
+              if isinstance(getattr(module, name), type)
+              and issubclass(getattr(module, name), SaveMixin)}
+    assert set(_ESTIMATORS) == set(public)
+    assert all(_ESTIMATORS[name] is cls for name, cls in public.items())
+    assert all(name in _ESTIMATORS for name in _OPTIONAL_MODULES) == (len(modules) == 2)
 
 
 def test_a_taken_type_tag_cannot_be_registered_again():
@@ -279,8 +287,62 @@ def test_a_taken_type_tag_cannot_be_registered_again():
      lambda a: a.pop("best_estimator_"), "best_estimator_ is not a DPDTreeRegressor"),
     (DPDTreeClassifier(max_depth=1), *load_iris(return_X_y=True),
      lambda a: a.pop("trees_"), "pareto_front_ and trees_ do not match"),
+    # Numbers no fit writes (the checksum recomputed): each refused, naming the field.
+    *[(DPDTreeClassifier(max_depth=2), *load_iris(return_X_y=True),
+       lambda a, v=v: a["trees_"][0]["value"]["data"].__setitem__(-1, v),
+       "class fractions outside|non-finite leaf values|NaN values")
+      for v in (-5, "nan", "inf", 0.5)],
+    *[(DPDTreeRegressor(max_depth=2), *load_iris(return_X_y=True),
+       lambda a, v=v: a["trees_"][0]["value"]["data"].__setitem__(-1, v),
+       "non-finite leaf values|NaN values") for v in ("nan", "inf", "-inf")],
+    (DPDTreeRegressor(max_depth=2), *load_iris(return_X_y=True),
+     lambda a: a["trees_"][0]["impurity"]["data"].__setitem__(0, -1.0),
+     "impurities that are negative"),
+    (DPDTreeClassifier(max_depth=2), *load_iris(return_X_y=True),
+     lambda a: a["trees_"][0]["weighted_n_node_samples"]["data"].__setitem__(0, -1.0),
+     "weights below what a fit makes"),
+    (DPDTreeClassifier(max_depth=2), *load_iris(return_X_y=True),
+     lambda a: a["pareto_front_"]["data"]["alpha_max"].__setitem__(0, -1.0),
+     "values no fit makes"),
+    (DPDTreeClassifier(max_depth=2), *load_iris(return_X_y=True),
+     lambda a: a["pareto_front_"]["data"]["n_leaves"].__setitem__(0, 10**9),
+     "does not describe its trees"),
+    *[(DPDTGradientBoostingClassifier(n_estimators=2), *load_iris(return_X_y=True),
+       lambda a, v=v: a["init_raw_"]["data"].__setitem__(0, v), "init_raw_ is not finite")
+      for v in ("nan", "inf")],
+    (DPDTGradientBoostingRegressor(n_estimators=2), *load_iris(return_X_y=True),
+     lambda a: a["estimators_"][1][0]["value"]["data"].__setitem__(-1, "inf"),
+     "non-finite leaf values"),
+    (DPDTGradientBoostingRegressor(n_estimators=2, learning_rate=1.0),
+     *load_iris(return_X_y=True),
+     lambda a: [r[0]["value"]["data"].__setitem__(-1, 1e308) for r in a["estimators_"]],
+     "sum beyond float64"),
+    *[(DPDTreeClassifierCV(max_depths=[1, 2], cv=2), *load_iris(return_X_y=True),
+       lambda a, v=v: a.__setitem__("alpha_", v), "alpha_")
+      for v in ({"__type__": "float", "value": "nan"}, -1.0, 0.123, None)],
+    (DPDTreeClassifierCV(max_depths=[1, 2], cv=2), *load_iris(return_X_y=True),
+     lambda a: a.__setitem__("max_depth_", 7), "max_depth_"),
+    (DPDTreeRegressorCV(max_depths=[1, 2], cv=2), *load_iris(return_X_y=True),
+     lambda a: a["validation_curve_"]["data"]["alpha"].__setitem__(0, "nan"),
+     "validation_curve_"),
+    (BranchesClassifier(max_bins=3), *load_iris(return_X_y=True),
+     lambda a: a["tree_"]["value"]["data"].__setitem__(0, 2.0), "class fractions outside"),
+    (BranchesClassifier(max_bins=3), *load_iris(return_X_y=True),
+     lambda a: a.__setitem__("objective_", {"__type__": "float", "value": "nan"}),
+     "objective_"),
+    *[(make(max_depth=2), *load_iris(return_X_y=True),
+       lambda a: a.__setitem__("n_classes_", 10**9), "n_classes_ does not match classes_")
+      for make in (DPDTreeClassifier, DPDTreeClassifierCV)],
 ], ids=["boosting init_raw_", "unknown loss", "multinomial loss", "branches classes",
-        "branches encoders", "cv best_estimator_", "dpdt trees_"])
+        "branches encoders", "cv best_estimator_", "dpdt trees_",
+        *[f"leaf {v}" for v in ("-5", "nan", "inf", "0.5")],
+        *[f"regression leaf {v}" for v in ("nan", "inf", "-inf")],
+        "impurity", "node weight", "alpha range", "front leaves",
+        "boosting init_raw_ nan", "boosting init_raw_ inf", "boosting leaf inf",
+        "boosting leaves overflow",
+        "cv alpha_ nan", "cv alpha_ negative", "cv alpha_ elsewhere", "cv alpha_ None",
+        "cv max_depth_", "cv curve", "branches fractions", "branches objective_",
+        "n_classes_", "cv n_classes_"])
 def test_each_estimator_checks_its_loaded_state(tmp_path, estimator, X, y, edit, message):
     from dpdt._io import _digest
 
@@ -375,3 +437,82 @@ def test_strings_keep_a_declared_width_that_their_values_nearly_fill(tmp_path):
     clf = DPDTreeClassifier(max_depth=1).fit(X, labels)
     clf.save(tmp_path / "m.json")
     assert load(tmp_path / "m.json").predict(X).dtype == np.dtype("<U20")
+
+
+def _invalid_values(estimator):
+    """Yield (parameter, value) pairs that break one constraint of each parameter, and no other.
+
+    As scikit-learn's ``check_param_validation`` draws them, plus the values of the report that
+    found save writing files load refuses.
+    """
+    from sklearn.utils._param_validation import generate_invalid_param_val, make_constraint
+
+    reported = {"max_bins": 1, "min_samples_leaf": 0, "verbose": -1, "cv": 1,
+                "max_depths": range(1, 10**12), "learning_rate": float("nan")}
+    for name, constraints in estimator._parameter_constraints.items():
+        constraints = [make_constraint(c) for c in constraints]
+        values = [reported[name]] if name in reported else []
+        for constraint in constraints:
+            try:
+                values.append(generate_invalid_param_val(constraint))
+            except NotImplementedError:
+                continue
+        for value in values:
+            if not any(c.is_satisfied_by(value) for c in constraints):
+                yield name, value
+
+
+SAVE_CASES = [case for case in CASES if case[0] in (
+    "classifier", "regressor multi-output", "branches", "multiway greedy", "boosting binary",
+    "boosting regressor early stop", "classifier CV", "regressor CV")]
+
+
+@pytest.mark.parametrize("name, estimator, X, y", SAVE_CASES, ids=[c[0] for c in SAVE_CASES])
+def test_save_validates_the_parameters_as_fit_does(tmp_path, name, estimator, X, y):
+    """set_params(min_samples_leaf=0) after a fit, then save, wrote a file load refused."""
+    from sklearn.base import clone
+
+    estimator.fit(X, y)
+    path = tmp_path / "model.json"
+    checked = set()
+    for param, value in _invalid_values(estimator):
+        with pytest.raises(ValueError) as at_fit:
+            clone(estimator).set_params(**{param: value}).fit(X, y)
+        original = estimator.get_params()[param]
+        estimator.set_params(**{param: value})
+        try:
+            with pytest.raises(type(at_fit.value), match=re.escape(str(at_fit.value))):
+                estimator.save(path)
+        finally:
+            estimator.set_params(**{param: original})
+        assert not path.exists(), param
+        checked.add(param)
+    assert checked >= {"max_depth", "verbose"} & set(estimator.get_params())
+    # Valid again, it saves.
+    estimator.save(path)
+    assert_array_equal(load(path).predict(X), estimator.predict(X))
+
+
+def test_parameters_are_python_numbers_after_select_tree_and_load(tmp_path):
+    """get_params showed np.float64(...) after select_tree, and so did a model saved then."""
+    from dpdt._io import _digest
+
+    X, y = load_iris(return_X_y=True)
+    models = [DPDTreeClassifier(max_depth=3), DPDTreeClassifier(max_depth=3, front="pareto"),
+              DPDTreeRegressor(max_depth=3), DPDTreeClassifierCV(max_depths=[1, 2, 3], cv=3)]
+    for model in models:
+        model.fit(X, y)
+        for leaves in (1, 2, 3, 5):
+            model.select_tree(max_leaves=leaves)
+            for estimator in (model, getattr(model, "best_estimator_", model)):
+                assert not [v for v in estimator.get_params().values()
+                            if isinstance(v, np.generic)], repr(estimator)
+                assert "np." not in repr(estimator)
+    # A file that holds a numpy scalar parameter (as earlier versions saved it) loads as a float.
+    path = tmp_path / "model.json"
+    models[0].save(path)
+    document = json.loads(path.read_text())
+    document["params"]["alpha"] = {"__type__": "scalar", "dtype": "<f8", "value": 0.25}
+    document["sha256"] = _digest(document)
+    loaded = load(_write(path, document))
+    assert type(loaded.get_params()["alpha"]) is float and "np." not in repr(loaded)

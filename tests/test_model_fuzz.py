@@ -10,11 +10,14 @@ Seeds are fixed, so a failure is reproduced by its test id.
 
 import json
 import random
+import time
 import tracemalloc
+import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
+from numpy.testing import assert_allclose
 from sklearn.datasets import load_iris
 
 from dpdt import (
@@ -26,7 +29,12 @@ from dpdt import (
     DPDTreeRegressor,
     DPDTreeRegressorCV,
     MultiwayGreedyClassifier,
+    OneHotEncoded,
+    export_graphviz,
+    export_html,
+    export_text,
     load,
+    to_sklearn,
 )
 from dpdt._io import _digest
 
@@ -57,6 +65,9 @@ def _estimators():
                                X[:, :3], X[:, 3]),
         "branches": (BranchesClassifier(lam=0.02), colours, [0, 0, 1, 1, 0, 1] * 3),
         "multiway greedy": (MultiwayGreedyClassifier(max_bins=3), frame, names),
+        "one-hot": (OneHotEncoded(DPDTreeClassifier(max_depth=2)),
+                    colours.assign(colour=["red", None, "blue", "blue", "green", "green"] * 3),
+                    [0, 0, 1, 1, 0, 1] * 3),
     }
 
 
@@ -205,6 +216,7 @@ def _check(path, X):
     if hasattr(model, "predict_proba"):
         proba = model.predict_proba(X)
         assert proba.shape == (len(X), len(model.classes_))
+    _predicts_what_a_fit_can(model, X)
     return "loaded"
 
 
@@ -292,3 +304,194 @@ def test_memory_is_proportional_to_the_file(saved, tmp_path, value):
     finally:
         tracemalloc.stop()
     assert peak <= MEMORY_PER_FILE_BYTE * size + MEMORY_ALWAYS, peak / size
+
+
+# -- declared sizes and values ------------------------------------------------------------------
+
+def _documents(document):
+    """Yield every estimator document of a file, nested ones (a CV's refits) first."""
+    for _, node in _nodes(document["attributes"]):
+        if isinstance(node, dict) and node.get("__type__") == "estimator":
+            yield from _documents(node["document"])
+    yield document
+
+
+def _redigest(document):
+    for inner in _documents(document):   # inner documents first: their digests are content
+        inner["sha256"] = _digest(inner)
+    return document
+
+
+def _declaring_features(document, n_features):
+    """Return ``document`` declaring ``n_features`` unnamed features everywhere it counts them."""
+    document = json.loads(json.dumps(document))
+    for inner in _documents(document):
+        attributes = inner["attributes"]
+        attributes.pop("feature_names_in_", None)
+        attributes["n_features_in_"] = n_features
+        for _, node in _nodes(attributes):
+            if isinstance(node, dict) and node.get("__type__") == "Tree":
+                node["n_features"] = n_features
+    return _redigest(document)
+
+
+def _operations(model):
+    """Every public operation on a loaded model that does not need its training data."""
+    X = np.zeros((2, model.n_features_in_))
+    operations = {
+        "predict": lambda: model.predict(X),
+        "repr": lambda: repr(model),
+        "get_params": lambda: model.get_params(),
+        "export_text": lambda: export_text(model) if hasattr(model, "tree_") else None,
+        "export_graphviz": lambda: export_graphviz(model) if hasattr(model, "tree_") else None,
+        "export_html": lambda: export_html(model) if hasattr(model, "tree_") else None,
+        "feature_importances_": lambda: getattr(model, "feature_importances_", None),
+    }
+    if hasattr(model, "predict_proba"):
+        operations["predict_proba"] = lambda: model.predict_proba(X)
+    if hasattr(model, "select_tree"):
+        operations["select_tree"] = lambda: model.select_tree(max_leaves=2)
+    if isinstance(model, DPDTreeClassifier | DPDTreeRegressor):
+        operations["to_sklearn"] = lambda: to_sklearn(model)
+    return operations
+
+
+# Any operation on a loaded model may take this much memory per byte of its file, plus a constant
+# (export_html, the costliest, writes each declared feature's name into its page).
+OPERATION_MEMORY_PER_FILE_BYTE = 256
+OPERATION_MEMORY_ALWAYS = 32 << 20
+OPERATION_SECONDS = 20
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_declared_features_are_bounded_by_the_file(saved, tmp_path, name):
+    """A 5 KB file declaring 10**8 features took 86 s and 7 GB in export_text: now refused.
+
+    As many unnamed features as the file's size pays for still load, and every operation on
+    the model then takes memory proportional to the file (predict's X aside, the caller's).
+    """
+    document, _ = saved[name]
+    path = tmp_path / "features.json"
+    for n_features in (10**8, 10**6):
+        path.write_text(json.dumps(_declaring_features(document, n_features)))
+        tracemalloc.start()
+        try:
+            with pytest.raises(ValueError, match="n_features_in_|encoders"):
+                load(path)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert peak <= MEMORY_PER_FILE_BYTE * path.stat().st_size + MEMORY_ALWAYS
+    # The most unnamed features a file of this size may declare, found by halving.
+    low, high = 1, 10**6
+    while high - low > 1:
+        middle = (low + high) // 2
+        path.write_text(json.dumps(_declaring_features(document, middle)))
+        try:
+            load(path)
+            low = middle
+        except ValueError:
+            high = middle
+    if name == "one-hot":   # its features are its encoding's columns: no other count loads
+        path.write_text(json.dumps(_declaring_features(document, low)))
+        with pytest.raises(ValueError):
+            load(path)
+        return
+    if name in ("branches", "multiway greedy"):   # one category encoder per feature
+        assert low == document["attributes"]["n_features_in_"]
+        return
+    assert low > 100_000   # a model fit on as many unnamed features saves and loads
+    path.write_text(json.dumps(_declaring_features(document, low)))
+    size = path.stat().st_size
+    model = load(path)
+    for operation, run in _operations(model).items():
+        tracemalloc.start()
+        start = time.perf_counter()
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                run()
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        seconds = time.perf_counter() - start
+        X_bytes = 16 * model.n_features_in_ if "predict" in operation else 0
+        assert peak <= (OPERATION_MEMORY_PER_FILE_BYTE * size + OPERATION_MEMORY_ALWAYS
+                        + X_bytes), (operation, peak)
+        assert seconds <= OPERATION_SECONDS, (operation, seconds)
+
+
+def _floats(document):
+    """Return (path, array node, index) of every float a document's arrays and records hold."""
+    found = []
+    for path, node in _nodes(document["attributes"]):
+        if isinstance(node, dict) and node.get("__type__") == "ndarray" and str(
+                node.get("dtype", "")).endswith(("f8", "f4")):
+            found += [(path, node["data"], i) for i in range(len(node["data"]))]
+        elif isinstance(node, dict) and node.get("__type__") == "records":
+            for field, dtype in node["fields"]:
+                if dtype.endswith("f8"):
+                    data = node["data"][field]
+                    found += [(path, data, i) for i in range(len(data))]
+    return found
+
+
+_HOSTILE_FLOATS = ["nan", "inf", "-inf", -5.0, -1e-3, 2.0, 1e308, -1e308]
+
+
+def _predicts_what_a_fit_can(model, X):
+    """Assert the predictions of ``model`` are ones a fitted model makes."""
+    X = _predict_input(model, X)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        predicted = np.asarray(model.predict(X))
+        if predicted.dtype.kind == "f":
+            assert np.all(np.isfinite(predicted))
+        if hasattr(model, "predict_proba"):
+            proba = model.predict_proba(X)
+            assert np.all((proba >= 0) & (proba <= 1))
+            assert_allclose(proba.sum(axis=1), 1.0, rtol=0, atol=1e-9)
+        if hasattr(model, "tree_"):
+            export_text(model)
+            export_html(model)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_loaded_numbers_are_ones_a_fit_makes(saved, tmp_path, name):
+    """Every float of a file replaced by a value no fit writes: refused, or harmless.
+
+    A leaf value of -5, NaN or inf loaded and predicted it (a predict_proba of -5), boosting's
+    init_raw_ NaN predicted NaN, a CV's alpha_ NaN broke export_html with an IndexError. Now a
+    file loads only if what it predicts is what a fitted model can: finite predictions,
+    probabilities in [0, 1] summing to 1, exports that run.
+    """
+    document, X = saved[name]
+    rng = random.Random(f"dpdt values {name}")
+    floats = _floats(document)
+    refused = 0
+    for k in range(60):
+        mutated = json.loads(json.dumps(document))
+        path_, _, i = rng.choice(floats)
+        node = mutated["attributes"]
+        for key in path_:
+            node = node[key]
+        data = node["data"] if node.get("__type__") == "ndarray" else None
+        if data is None:   # a records column
+            columns = [c for c in node["data"].values() if len(c) > i and isinstance(c[i], float)]
+            data = rng.choice(columns) if columns else None
+        if data is None:
+            continue
+        data[i] = rng.choice(_HOSTILE_FLOATS)
+        path = tmp_path / f"values{k}.json"
+        path.write_text(json.dumps(_redigest(mutated)))
+        try:
+            model = load(path)
+        except ValueError as exc:
+            assert "unexpected content" not in str(exc), exc
+            refused += 1
+            continue
+        try:
+            _predicts_what_a_fit_can(model, X)
+        except Exception as exc:
+            raise AssertionError(f"mutant {k} of {name}: {path_} [{i}] = {data[i]}") from exc
+    assert refused > 0

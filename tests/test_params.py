@@ -8,6 +8,7 @@ from sklearn.base import clone
 from sklearn.utils._param_validation import StrOptions
 
 from dpdt import (
+    BranchesClassifier,
     DPDTGradientBoostingClassifier,
     DPDTGradientBoostingRegressor,
     DPDTreeClassifier,
@@ -18,7 +19,7 @@ from dpdt import (
 from dpdt._params import TREE, Param, declare, derive, passed_on
 
 DECLARED = [DPDTreeClassifier, DPDTreeRegressor, DPDTreeClassifierCV, DPDTreeRegressorCV,
-            DPDTGradientBoostingClassifier, DPDTGradientBoostingRegressor]
+            DPDTGradientBoostingClassifier, DPDTGradientBoostingRegressor, BranchesClassifier]
 
 
 def documented_parameters(cls):

@@ -45,7 +45,7 @@ def _texts(ax):
 def test_plot_tree_draws_every_node_and_edge(tmp_path):
     X, y = load_iris(return_X_y=True)
     clf = DPDTreeClassifier(max_depth=3).fit(X, y)
-    ax = plot_tree(clf, feature_names=IRIS_FEATURES, class_names=IRIS_CLASSES)
+    ax = plot_tree(clf, feature_names=IRIS_FEATURES, class_names=IRIS_CLASSES, decimals=3)
     tree = clf.tree_
     texts = _texts(ax)
     splits = np.flatnonzero(tree.feature >= 0)
@@ -64,6 +64,28 @@ def test_plot_tree_draws_every_node_and_edge(tmp_path):
     ax.figure.savefig(path)
     assert path.stat().st_size > 10_000
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_plot_tree_prints_thresholds_as_short_as_they_read_back():
+    # Binned thresholds are training values (a year reads "2008", not "2008.000"); exact ones
+    # are midpoints, printed with three decimals at most.
+    rng = np.random.default_rng(0)
+    X = np.column_stack([rng.integers(1990, 2020, 400), rng.uniform(0, 1, 400)]).astype(float)
+    y = (X[:, 0] > 2008) ^ (X[:, 1] > 0.3)
+    for max_bins in (16, None):
+        clf = DPDTreeClassifier(max_depth=3, max_bins=max_bins).fit(X, y)
+        texts = _texts(plot_tree(clf, feature_names=["year", "u"]))
+        plt.close("all")
+        tree = clf.tree_
+        for f, t in zip(tree.feature, tree.threshold, strict=True):
+            if f < 0:
+                continue
+            label = next(text for text in texts if text.startswith("<= ")
+                         and abs(float(text[3:]) - t) <= 5e-4)
+            digits = label[3:].partition(".")[2]
+            assert len(digits) <= 3 and not digits.endswith("0"), label
+            if max_bins is not None and f == 0:   # a year, as the training data holds it
+                assert float(label[3:]) == t, label
 
 
 def test_plot_tree_depth_five_regression_and_multiway(tmp_path):
@@ -124,6 +146,75 @@ def test_cart_path_matches_scikit_learn_scores():
     # The unpruned CART tree is the most complex point of the path.
     assert path[-1, 0] == cart.tree_.node_count // 2
     assert_allclose(path[-1, 1], 1 - cart.score(X, y))
+
+
+def _refit_cart_path(estimator, X, y, classifier):
+    """CART's path the plain way: one fit per alpha of the path, with ccp_alpha set to it."""
+    from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+
+    cart_class = DecisionTreeClassifier if classifier else DecisionTreeRegressor
+    alphas = cart_class(max_depth=estimator.max_depth, random_state=0) \
+        .cost_complexity_pruning_path(X, y).ccp_alphas
+    costs = estimator.feature_costs
+    cost = np.ones(X.shape[1]) if costs is None else np.asarray(costs, dtype=float)
+    points = set()
+    for alpha in alphas:
+        cart = cart_class(max_depth=estimator.max_depth, random_state=0, ccp_alpha=alpha)
+        tree = cart.fit(X, y).tree_
+        split = tree.children_left >= 0
+        if estimator.complexity == "expected_tests":
+            complexity = np.sum(tree.weighted_n_node_samples[split]
+                                / tree.weighted_n_node_samples[0] * cost[tree.feature[split]])
+        else:
+            complexity = np.sum(cost[tree.feature[split]])
+        if classifier:
+            loss = np.mean(cart.predict(X) != y)
+        else:
+            loss = np.sum(np.mean((cart.predict(X).reshape(len(X), -1)
+                                   - np.reshape(y, (len(X), -1))) ** 2, axis=0))
+        points.add((float(complexity), float(loss)))
+    return np.array(sorted(points))
+
+
+def _cart_cases():
+    from sklearn.datasets import load_breast_cancer, load_diabetes, make_regression
+
+    rng = np.random.RandomState(0)
+    grid = np.round(rng.rand(400, 3), 1)   # many ties: splits of equal gain, pure nodes
+    X_reg, y_reg = make_regression(200, 4, n_targets=2, noise=10.0, random_state=0)
+    return {
+        "breast cancer": (DPDTreeClassifier, {}, *load_breast_cancer(return_X_y=True)),
+        "iris, splits": (DPDTreeClassifier, {"complexity": "n_splits"},
+                         *load_iris(return_X_y=True)),
+        "diabetes": (DPDTreeRegressor, {}, *load_diabetes(return_X_y=True)),
+        "two outputs, costs": (DPDTreeRegressor, {"feature_costs": [1.0, 2.0, 0.5, 3.0]},
+                               X_reg, y_reg),
+        "ties": (DPDTreeClassifier, {"feature_costs": [1.0, 2.0, 3.0]}, grid,
+                 (grid[:, 0] > 0.5) ^ (grid[:, 1] > 0.3)),
+        "categories": (DPDTreeClassifier, {}, rng.randint(0, 3, (300, 5)).astype(float),
+                       rng.randint(0, 3, 300)),
+    }
+
+
+@pytest.mark.parametrize("depth", [1, 3, 6, 40])
+@pytest.mark.parametrize("name", list(_cart_cases()))
+def test_cart_path_is_the_refit_path(name, depth):
+    """One CART fit, pruned per alpha, gives the points of one fit per alpha, to the bit."""
+    cls, params, X, y = _cart_cases()[name]
+    estimator = cls(max_depth=depth, **params)
+    assert_array_equal(_cart_path(estimator, X, y),
+                       _refit_cart_path(estimator, X, y, cls is DPDTreeClassifier))
+
+
+def test_cart_path_reports_its_progress(caplog):
+    X, y = load_iris(return_X_y=True)
+    with caplog.at_level("INFO", logger="dpdt"):
+        _cart_path(DPDTreeClassifier(max_depth=3, verbose=1), X, y)
+    assert any(record.getMessage().startswith("CART pruning path: ") for record in caplog.records)
+    caplog.clear()
+    with caplog.at_level("INFO", logger="dpdt"):
+        _cart_path(DPDTreeClassifier(max_depth=3), X, y)
+    assert not caplog.records
 
 
 def test_plot_pareto_draws_a_validation_curve():
@@ -427,3 +518,97 @@ def test_plot_pareto_needs_both_test_arrays():
     clf = DPDTreeClassifier(max_depth=2).fit(X, y)
     with pytest.raises(ValueError, match="X_test and y_test"):
         plot_pareto(clf, X_test=X)
+
+
+def _pipelines():
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    tree = make_pipeline(StandardScaler(), DPDTreeClassifier(max_depth=3)).fit(X, y)
+    other = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)).fit(X, y)
+    return X, y, tree, other
+
+
+def test_plot_tree_and_pareto_draw_a_pipelines_last_step():
+    X, y, pipe, other = _pipelines()
+    scaled = pipe[:-1].transform(X)
+    # The tree's features are the scaled columns, named as the scaler names them.
+    names = list(pipe[:-1].get_feature_names_out())
+    drawn = plot_tree(pipe)
+    expected = plot_tree(pipe[-1], feature_names=names)
+    assert [t.get_text() for t in drawn.texts] == [t.get_text() for t in expected.texts]
+    assert any(text.get_text().startswith("petal") for text in drawn.texts)
+    # Held-out samples go through the scaler before the trees score them.
+    ax = plot_pareto(pipe, X=X, y=y, X_test=X, y_test=y)
+    direct = plot_pareto(pipe[-1], X=scaled, y=y, X_test=scaled, y_test=y)
+    for line, same in zip(ax.lines, direct.lines, strict=True):
+        assert_array_equal(line.get_ydata(), same.get_ydata())
+    plt.close("all")
+    for function in (plot_tree, plot_pareto):
+        with pytest.raises(TypeError, match="Pipeline whose last step is a LogisticRegression"):
+            function(other)
+        with pytest.raises(TypeError, match="got LogisticRegression, which has no single tree"):
+            function(other[-1])
+
+
+def test_every_series_has_its_own_style_and_labels_leave_the_points_free():
+    X, y = load_iris(return_X_y=True)
+    cv = DPDTreeClassifierCV(max_depths=range(1, 8), cv=3).fit(X, y)
+    ax = plot_pareto(cv, X=X, y=y, X_test=X, y_test=y)
+    series = [line for line in _series(ax) if not line.get_label().startswith("chosen")]
+    styles = [(matplotlib.colors.to_rgba(line.get_color()), line.get_linestyle())
+              for line in series]
+    assert len(series) == 3 + 7 and len(set(styles)) == len(styles)
+    # Curves of no dash share no colour either with the front's series.
+    solid = [style[0] for style in styles if style[1] == "-"]
+    assert len(set(solid)) == len(solid)
+    ax.figure.canvas.draw()
+    renderer = ax.figure.canvas.get_renderer()
+    labels = [t.get_window_extent(renderer) for t in ax.texts if t.get_text().isdigit()]
+    points = [line.get_transform().transform(line.get_xydata()) for line in series]
+    for box in labels:
+        for xy in points:
+            assert not any(box.x0 + 1 < px < box.x1 - 1 and box.y0 + 1 < py < box.y1 - 1
+                           for px, py in xy), box
+    plt.close("all")
+
+
+def test_regression_cv_legend_lies_off_the_curves():
+    from sklearn.datasets import load_diabetes
+
+    from dpdt import DPDTreeRegressorCV
+
+    X, y = load_diabetes(return_X_y=True)
+    reg = DPDTreeRegressorCV(max_depths=[2, 4], cv=4).fit(X, y)
+    ax = plot_pareto(reg, X=X, y=y)
+    figure = ax.figure
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    legends = [a.get_legend() for a in figure.axes if a.get_legend() is not None]
+    assert len(legends) == 1   # one legend for both scales
+    legend = legends[0].get_window_extent(renderer)
+    # Below the axes, inside the figure, and every series named in it.
+    assert legend.y1 <= ax.get_window_extent(renderer).y0
+    assert legend.y0 >= figure.bbox.y0
+    names = [t.get_text() for t in legends[0].get_texts()]
+    assert "validation (depth 2)" in names and "DPDT Pareto front" in names
+    plt.close("all")
+
+
+def test_plot_tree_class_colours_are_the_explorers():
+    from dpdt._explorer import explorer_data
+
+    X, y = load_iris(return_X_y=True)
+    clf = DPDTreeClassifier(max_depth=3).fit(X, y)
+    ax = plot_tree(clf)
+    tree = clf.tree_
+    page = explorer_data(clf)["colours"]["classes"]
+    leaves = [k for k in range(tree.node_count) if tree.children_left[k] < 0]
+    for text, node in zip(ax.texts, sorted(range(tree.node_count)), strict=False):
+        if node in leaves:
+            edge = text.get_bbox_patch().get_edgecolor()
+            expected = page[int(np.argmax(tree.value[node, 0]))]
+            assert_allclose(edge, matplotlib.colors.to_rgba(expected))
+    plt.close("all")

@@ -145,7 +145,7 @@ def test_summary_judges_every_cell():
     assert "mean +1.33 percentage points over 3 cells; higher in 1, equal in 1, lower in 1" \
         in lines[2]
     assert lines[3].endswith("FAIL (1 of 3 cells, e.g. classification n=100000 depth 5)")
-    assert "(classification n=100000; issue 6): FAIL (1 of 2 cells, worst 2.00x" in lines[4]
+    assert "(classification n=100000): FAIL (1 of 2 cells, worst 2.00x" in lines[4]
     assert lines[5] == "DPDT default's fit time over its floor: median 6.0x, from 4.0x to 8.0x"
     rows = [r for r in rows if r["depth"] == 3 and r["model"] != "default"]
     rows.append({**rows[0], "model": "default", "error": "MemoryError: too big"})
@@ -185,7 +185,7 @@ def test_tiny_grid_prints_a_table_per_data_set_and_the_verdicts(capsys):
     verdicts = [line for line in out.splitlines() if line.startswith("- ")]
     assert len(verdicts) == 6
     assert "from 50000 training rows: skipped" in verdicts[1]
-    assert "(classification n=300, kdd n=300; issue 6)" in verdicts[4]
+    assert "(classification n=300, kdd n=300)" in verdicts[4]
     assert all(line.endswith("PASS") or ": FAIL (" in line for line in verdicts[:2] + verdicts[3:5]
                if "skipped" not in line)
 

@@ -69,6 +69,32 @@ PROBES = {
         s = time.perf_counter() - t
         print("PASS" if s <= 2 else "FAIL", f"{s:.2f} s")
         """, 120, None),
+    "deadline: RegressorCV, 8 depths x 10 folds, 200000 x 20, time_limit=2": (
+        "returns within 4 s (45 s before)", """
+        X = rng.rand(200000, 20); y = X[:, 0] + X[:, 1] * X[:, 2]
+        t = time.perf_counter()
+        dpdt.DPDTreeRegressorCV(max_depths=range(1, 9), cv=10, time_limit=2, n_jobs=2).fit(X, y)
+        s = time.perf_counter() - t
+        print("PASS" if s <= 4 else "FAIL", f"{s:.2f} s")
+        """, 300, None),
+    "interrupt: SIGINT 3 s into a CV fit on 2 threads": (
+        "KeyboardInterrupt within 1 s, then no thread burning CPU", """
+        import os, signal, threading
+        X = rng.rand(20000, 50); y = (X[:, 0] + X[:, 1] * X[:, 2] > 1).astype(int)
+        threading.Timer(3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        t = time.perf_counter()
+        try:
+            dpdt.DPDTreeClassifierCV(max_depth=2, splitter="exhaustive", cv=2,
+                                     n_jobs=2).fit(X, y)
+            print("FAIL finished")
+        except KeyboardInterrupt:
+            s = time.perf_counter() - t - 3
+            cpu = time.process_time()
+            time.sleep(1)
+            cpu = time.process_time() - cpu
+            print("PASS" if s <= 1 and cpu < 0.3 else "FAIL",
+                  f"{s:.2f} s after SIGINT, {cpu:.2f} s of CPU in the next second")
+        """, 120, None),
     "interrupt: SIGINT 3 s into an exhaustive fit": (
         "KeyboardInterrupt within 1 s", """
         import os, signal, threading
@@ -176,6 +202,93 @@ PROBES = {
             peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
             print("PASS" if peak < 500 else "FAIL", f"peak {peak:.0f} MB", str(e)[:60])
         """, 120, None),
+    "file: n_features_in_ = 10**8 in a 5 KB file": (
+        "ValueError at load, peak below 300 MB (export_text took 86 s, 7 GB)", """
+        import json, pathlib, tempfile, resource
+        from dpdt._io import _digest
+        X = rng.rand(100, 3); y = (X[:, 0] > .5).astype(int)
+        path = pathlib.Path(tempfile.mkdtemp()) / "m.dpdt"
+        dpdt.DPDTreeClassifier(max_depth=2).fit(X, y).save(path)
+        document = json.loads(path.read_text())
+        document["attributes"]["n_features_in_"] = 10**8
+        for tree in document["attributes"]["trees_"]:
+            tree["n_features"] = 10**8
+        document["sha256"] = _digest(document)
+        path.write_text(json.dumps(document))
+        try:
+            dpdt.export_text(dpdt.load(path)); print("FAIL loaded")
+        except ValueError as e:
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            print("PASS" if peak < 300 else "FAIL", f"peak {peak:.0f} MB", str(e)[-60:])
+        """, 120, None),
+    "file: crafted values (leaf -5, NaN, inf; init_raw_ NaN; CV alpha_ NaN)": (
+        "ValueError at load naming the field", """
+        import json, pathlib, tempfile
+        from dpdt._io import _digest
+        X = rng.rand(100, 3); y = (X[:, 0] > .5).astype(int)
+        path = pathlib.Path(tempfile.mkdtemp()) / "m.dpdt"
+
+        def crafted(model, edit):
+            model.fit(X, y).save(path)
+            document = json.loads(path.read_text())
+            edit(document["attributes"])
+            document["sha256"] = _digest(document)
+            path.write_text(json.dumps(document))
+            return path
+
+        def leaf(v):
+            return lambda a: a["trees_"][0]["value"]["data"].__setitem__(-1, v)
+
+        cases = [(dpdt.DPDTreeClassifier(max_depth=2), leaf(v)) for v in (-5, "nan", "inf")]
+        cases += [(dpdt.DPDTGradientBoostingClassifier(n_estimators=2),
+                   lambda a: a["init_raw_"]["data"].__setitem__(0, "nan")),
+                  (dpdt.DPDTreeClassifierCV(max_depths=[1, 2], cv=2),
+                   lambda a: a.__setitem__("alpha_", {"__type__": "float", "value": "nan"}))]
+        loaded = []
+        for model, edit in cases:
+            try:
+                dpdt.load(crafted(model, edit)); loaded.append(type(model).__name__)
+            except ValueError:
+                pass
+        print("FAIL loaded" if loaded else "PASS", loaded)
+        """, 120, None),
+    "file: save after set_params(min_samples_leaf=0)": (
+        "the ValueError fit raises, nothing written", """
+        import pathlib, tempfile
+        X = rng.rand(100, 3); y = (X[:, 0] > .5).astype(int)
+        path = pathlib.Path(tempfile.mkdtemp()) / "m.dpdt"
+        bad = []
+        for param, value in [("min_samples_leaf", 0), ("max_bins", 1), ("verbose", -1)]:
+            model = dpdt.DPDTreeClassifier(max_depth=2).fit(X, y).set_params(**{param: value})
+            try:
+                model.save(path); bad.append(param)
+            except ValueError as e:
+                if path.exists() or param not in str(e):
+                    bad.append(param)
+        model = dpdt.DPDTreeClassifierCV(max_depths=[1, 2], cv=2).fit(X, y).set_params(cv=1)
+        try:
+            model.save(path); bad.append("cv")
+        except ValueError:
+            bad += ["cv"] if path.exists() else []
+        print("FAIL" if bad else "PASS", bad)
+        """, 120, None),
+    "overflow: feature_costs of 1e307, 200 rows": (
+        "ValueError at fit (IndexError at predict before)", """
+        X = rng.rand(200, 4); y = (X[:, 0] > .5).astype(int)
+        try:
+            m = dpdt.DPDTreeClassifier(feature_costs=[1e307, 1, 1, 1]).fit(X, y); m.predict(X)
+            print("FAIL fitted")
+        except ValueError as e:
+            print("PASS", str(e)[:60])
+        """, 60, None),
+    "cv: max_depths=range(1, 10**12)": (
+        "ValueError naming max_depths (an empty MemoryError before)", """
+        X = rng.rand(200, 4); y = (X[:, 0] > .5).astype(int)
+        try:
+            dpdt.DPDTreeClassifierCV(max_depths=range(1, 10**12)).fit(X, y); print("FAIL fitted")
+        except ValueError as e:
+            print("PASS" if "max_depths" in str(e) else "FAIL", str(e)[:60])
+        """, 60, 4),
     "file: JSON nested 100 000 deep": (
         "ValueError", """
         import tempfile, pathlib
@@ -203,6 +316,41 @@ PROBES = {
                 bad.append((args[1][-12:], r.returncode, r.stderr.strip()[-80:]))
         print("FAIL" if bad else "PASS", bad)
         """, 120, None),
+    "cli: infinity, mistyped options, a directory to draw in": (
+        "one line on stderr, exit 2, no warning", """
+        import subprocess, tempfile, pathlib, sys
+        d = pathlib.Path(tempfile.mkdtemp())
+        (d / "inf.csv").write_text("a,b,y\\n1,2,0\\ninf,3,1\\n2,4,0\\n")
+        (d / "inf_y.csv").write_text("a,b,y\\n1,2,0.5\\n3,3,inf\\n2,4,0\\n")
+        cases = [["fit", str(d / "inf.csv"), "--target", "y"],
+                 ["fit", str(d / "inf_y.csv"), "--target", "y"],
+                 ["fit", "--max-depth", "x"], ["fitt"], ["fit", "--bogus"],
+                 ["pareto", "--dataset", "bank", "--plot", str(d)]]
+        bad = []
+        for args in cases:
+            r = subprocess.run([sys.executable, "-m", "dpdt", *args], capture_output=True,
+                               text=True)
+            if (r.returncode != 2 or len(r.stderr.strip().splitlines()) != 1
+                    or "Warning" in r.stderr or r.stdout):
+                bad.append((args[1][-12:], r.returncode, r.stderr.strip()[-80:]))
+        print("FAIL" if bad else "PASS", bad)
+        """, 120, None),
+    "cli: a CSV with string columns, fit then predict from the raw CSV": (
+        "the model file carries the one-hot encoding", """
+        import subprocess, tempfile, pathlib, sys, pandas as pd
+        d = pathlib.Path(tempfile.mkdtemp())
+        n = 200
+        frame = pd.DataFrame({"island": rng.choice(["Biscoe", "Dream", "Torgersen"], n),
+                              "bill": rng.normal(44, 5, n)})
+        frame["species"] = np.where(frame.island == "Biscoe", "Gentoo", "Adelie")
+        frame.to_csv(d / "train.csv", index=False)
+        run = lambda *a: subprocess.run([sys.executable, "-m", "dpdt", *a], capture_output=True,
+                                        text=True, cwd=d)
+        fit = run("fit", "train.csv", "--target", "species", "--out", "m.json")
+        predict = run("predict", "m.json", "train.csv")
+        ok = fit.returncode == predict.returncode == 0 and "island_Biscoe" in fit.stdout
+        print("PASS" if ok else "FAIL", (fit.stderr + predict.stderr).strip()[-80:])
+        """, 120, None),
     "runaway: max_depth=8, candidates=(50,)*8, 5000 rows": (
         "MemoryError within 30 s (221 s before)", """
         X = rng.rand(5000, 10); y = (X[:, 0] + X[:, 1] * X[:, 2] > 1).astype(int)
@@ -214,11 +362,46 @@ PROBES = {
             s = time.perf_counter() - t
             print("PASS" if s <= 30 else "FAIL", f"{s:.1f} s", str(e)[:60])
         """, 400, 6),
+    "runaway: exhaustive depth 4, 5000 x 30": (
+        "MemoryError within 120 s (221 s before)", """
+        X = rng.rand(5000, 30); y = (X[:, 0] + X[:, 1] * X[:, 2] > 1).astype(int)
+        t = time.perf_counter()
+        try:
+            dpdt.DPDTreeClassifier(max_depth=4, splitter="exhaustive").fit(X, y)
+            print("FAIL fitted", f"{time.perf_counter() - t:.1f} s")
+        except MemoryError as e:
+            s = time.perf_counter() - t
+            print("PASS" if s <= 120 else "FAIL", f"{s:.1f} s", str(e)[:60])
+        """, 400, None),
     "runaway: memory_limit with candidates=(2**31-1,)*3": (
         "fits under memory_limit=2 GB", """
         X = rng.rand(2000, 5); y = (X[:, 0] > .5).astype(int)
         dpdt.DPDTreeClassifier(candidates=(2**31 - 1,) * 3, memory_limit=2 * 2**30).fit(X, y)
         print("PASS")
+        """, 300, None),
+    "boosting: NaN in X, binned and exact": (
+        "fits and predicts; inf a ValueError", """
+        X = rng.rand(500, 4); y = (X[:, 0] > .5).astype(int); X[rng.rand(*X.shape) < .2] = np.nan
+        for max_bins in (255, None):
+            clf = dpdt.DPDTGradientBoostingClassifier(n_estimators=5, max_bins=max_bins)
+            p = clf.fit(X, y).predict_proba(X)
+            assert np.isfinite(p).all()
+        X[0, 0] = np.inf
+        try:
+            clf.fit(X, y)
+            print("FAIL inf accepted")
+        except ValueError as e:
+            print("PASS" if "infinity" in str(e) else "FAIL", e)
+        """, 60, None),
+    "plot: CART's pruning path of a depth-5 fit on 200000 x 10": (
+        "one CART fit, pruned per alpha: within 20 s (a refit per alpha took minutes)", """
+        from dpdt._plot import _cart_path
+        X = rng.rand(200_000, 10); y = (X[:, 0] + X[:, 1] * X[:, 2] + .3 * rng.rand(200_000)
+                                         > 1).astype(int)
+        t = time.perf_counter()
+        points = _cart_path(dpdt.DPDTreeClassifier(max_depth=5), X, y)
+        s = time.perf_counter() - t
+        print("PASS" if s <= 20 else "FAIL", f"{s:.1f} s, {len(points)} trees")
         """, 300, None),
 }
 

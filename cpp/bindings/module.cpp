@@ -59,13 +59,6 @@ nb::dict tree_to_dict(dpdt::TreeArrays&& t, size_t n_classes) {
     return d;
 }
 
-// Stops the fits given it from Python: Ctrl-C reaches a fit's poll on the main thread only (Python
-// runs signal handlers there), so a fit on another thread (boosting's per-class threads) is stopped
-// by the main thread's cancel() once it has seen the KeyboardInterrupt.
-struct Cancel {
-    std::atomic<bool> requested{false};
-};
-
 // What a call adds to the Params: reports, and how it takes part in a fit split over processes.
 struct Call {
     // Called as progress(states, root_tasks_done, root_tasks, seconds) at most every
@@ -74,7 +67,8 @@ struct Call {
     double progress_seconds = 1.0;
     // dpdt.dask: how this call takes part in a fit split over processes (dpdt/solver.hpp).
     dpdt::RootPlan plan;
-    const Cancel* cancel = nullptr;
+    // dpdt/run_loop.hpp: stops the call with the other fits of its caller (Python's _runner.STOP).
+    const dpdt::SharedStop* stop = nullptr;
 };
 
 // The RootPlan of the arguments count_root_tasks, root_tasks and root_solutions (at most one).
@@ -127,11 +121,14 @@ bool interrupted(const dpdt::Progress&) {
     return PyErr_CheckSignals() != 0;
 }
 
-// Runs `go()`, the GIL released, with Interrupted as Python's KeyboardInterrupt.
+// Runs `go()`, the GIL released and its run loops under `stop` (if any), with Interrupted as
+// Python's KeyboardInterrupt. Ctrl-C reaches a fit's poll on the main thread only (Python runs
+// signal handlers there): a fit on another thread is stopped by its caller's stop.cancel().
 template <class Go>
-void without_gil(Go&& go) {
+void without_gil(Go&& go, const dpdt::SharedStop* stop = nullptr) {
     nb::gil_scoped_release release;
     try {
+        const dpdt::SharedStopScope scope(stop);
         go();
     } catch (const dpdt::Interrupted&) {
         nb::gil_scoped_acquire gil;
@@ -148,11 +145,10 @@ dpdt::Dataset presorted(const double* X, int64_t n, int64_t p, const dpdt::Poll&
     return std::move(*data);
 }
 
-// A run loop's poll for a call from Python: true (stop) after Ctrl-C or a cancel, and the call's
-// progress reported once `next_report` (its own, advanced here) has passed. Only the calling
-// (main) thread may check for Ctrl-C; the run loop asks it every few ms.
+// A run loop's poll for a call from Python: true (stop) after Ctrl-C, and the call's progress
+// reported once `next_report` (its own, advanced here) has passed. Only the calling (main) thread
+// may check for Ctrl-C; the run loop asks it every few ms.
 bool poll_python(const Call& call, double& next_report, const dpdt::Progress& at) {
-    if (call.cancel != nullptr && call.cancel->requested.load()) return true;
     nb::gil_scoped_acquire gil;
     if (PyErr_CheckSignals() != 0) return true;
     if (!call.progress.is_none() && at.seconds >= next_report) {
@@ -174,7 +170,7 @@ nb::dict run_fit(MakeData&& make_data, const O& objective, const dpdt::Params& p
     double next_report = call.progress_seconds;
     auto poll = [&](const dpdt::Progress& at) { return poll_python(call, next_report, at); };
     dpdt::FitResult result;
-    without_gil([&] { result = solve(make_data(poll), objective, params, poll, call.plan); });
+    without_gil([&] { result = solve(make_data(poll), objective, params, poll, call.plan); }, call.stop);
     return result_dict(std::move(result), static_cast<size_t>(objective.value_dim()), call.plan.mode);
 }
 
@@ -287,7 +283,7 @@ nb::dict fit_classifier(Array2<double> X, Array1<int32_t> y, Array1<double> samp
                         int n_classes, nb::object progress, double progress_seconds, std::optional<AnyCodes> codes,
                         std::optional<Array1<int32_t>> n_bins, std::optional<Array1<double>> upper,
                         bool count_root_tasks, std::optional<std::vector<int64_t>> root_tasks,
-                        std::optional<std::vector<nb::bytes>> root_solutions) {
+                        std::optional<std::vector<nb::bytes>> root_solutions, const dpdt::SharedStop* stop) {
     if (y.shape(0) != X.shape(0)) throw nb::value_error("X and y must have the same number of rows");
     if (n_classes < 1) throw nb::value_error("n_classes must be >= 1");
     for (size_t i = 0; i < y.shape(0); ++i)
@@ -298,7 +294,8 @@ nb::dict fit_classifier(Array2<double> X, Array1<int32_t> y, Array1<double> samp
     objective.n_classes = n_classes;
     objective.criterion = params.criterion;
     check_shapes(X, sample_weight, params);
-    const Call call{progress, progress_seconds, root_plan(count_root_tasks, std::move(root_tasks), std::move(root_solutions))};
+    const Call call{progress, progress_seconds, root_plan(count_root_tasks, std::move(root_tasks), std::move(root_solutions)),
+                    stop};
     return with_layout(X, Bins{codes, n_bins, upper},
                        [&](auto&& make_data) { return run_fit(make_data, objective, params, call); });
 }
@@ -307,7 +304,7 @@ nb::dict fit_regressor(Array2<double> X, Array2<double> y, Array1<double> sample
                        nb::object progress, double progress_seconds, std::optional<AnyCodes> codes,
                        std::optional<Array1<int32_t>> n_bins, std::optional<Array1<double>> upper,
                        bool count_root_tasks, std::optional<std::vector<int64_t>> root_tasks,
-                       std::optional<std::vector<nb::bytes>> root_solutions) {
+                       std::optional<std::vector<nb::bytes>> root_solutions, const dpdt::SharedStop* stop) {
     if (y.shape(0) != X.shape(0)) throw nb::value_error("X and y must have the same number of rows");
     if (y.shape(1) < 1) throw nb::value_error("y needs at least one output");
     dpdt::SquaredError objective;
@@ -315,7 +312,8 @@ nb::dict fit_regressor(Array2<double> X, Array2<double> y, Array1<double> sample
     objective.w = sample_weight.data();
     objective.n_outputs = static_cast<int>(y.shape(1));
     check_shapes(X, sample_weight, params);
-    const Call call{progress, progress_seconds, root_plan(count_root_tasks, std::move(root_tasks), std::move(root_solutions))};
+    const Call call{progress, progress_seconds, root_plan(count_root_tasks, std::move(root_tasks), std::move(root_solutions)),
+                    stop};
     return with_layout(X, Bins{codes, n_bins, upper},
                        [&](auto&& make_data) { return run_fit(make_data, objective, params, call); });
 }
@@ -549,7 +547,8 @@ OwnedBins<Code> own_bins(Codes<Code> codes, Array1<int32_t> n_bins, Array1<doubl
 // The bin codes of X (dpdt/binning.hpp) for features whose bins' upper values are
 // upper[offset[f] .. offset[f + 1]): uint8 unless `wide`, then uint16.
 template <class Code>
-nb::ndarray<nb::numpy, Code> coded(Array2<double> X, Array1<double> upper, Array1<int64_t> offset, int n_threads) {
+nb::ndarray<nb::numpy, Code> coded(Array2<double> X, Array1<double> upper, Array1<int64_t> offset, int n_threads,
+                                   const dpdt::SharedStop* stop) {
     const int64_t n = static_cast<int64_t>(X.shape(0)), p = static_cast<int64_t>(X.shape(1));
     const int64_t* off = offset.data();
     if (static_cast<int64_t>(offset.shape(0)) != p + 1 || off[0] != 0 ||
@@ -565,13 +564,14 @@ nb::ndarray<nb::numpy, Code> coded(Array2<double> X, Array1<double> upper, Array
     std::vector<Code> codes(static_cast<size_t>(n) * static_cast<size_t>(p));
     without_gil([&] {
         dpdt::bin_codes(X.data(), n, p, upper.data(), off, codes.data(), n_threads, interrupted);
-    });
+    }, stop);
     return to_numpy(std::move(codes), {static_cast<size_t>(n), static_cast<size_t>(p)});
 }
 
 // Each feature's bins (dpdt/binning.hpp): (n_bins, upper), upper the features' upper values one
 // feature after the other.
-nb::tuple bin_uppers(Array2<double> columns, Array1<double> present_max, int max_bins, int n_threads) {
+nb::tuple bin_uppers(Array2<double> columns, Array1<double> present_max, int max_bins, int n_threads,
+                     const dpdt::SharedStop* stop) {
     const int64_t p = static_cast<int64_t>(columns.shape(0)), m = static_cast<int64_t>(columns.shape(1));
     if (static_cast<int64_t>(present_max.shape(0)) != p)
         throw nb::value_error("present_max needs one value per column");
@@ -580,7 +580,7 @@ nb::tuple bin_uppers(Array2<double> columns, Array1<double> present_max, int max
     std::vector<std::vector<double>> uppers;
     without_gil([&] {
         uppers = dpdt::bin_uppers(columns.data(), m, p, present_max.data(), max_bins, n_threads, interrupted);
-    });
+    }, stop);
     std::vector<int32_t> n_bins;
     std::vector<double> upper;
     for (const std::vector<double>& u : uppers) {
@@ -591,20 +591,21 @@ nb::tuple bin_uppers(Array2<double> columns, Array1<double> present_max, int max
     return nb::make_tuple(to_numpy(std::move(n_bins), {static_cast<size_t>(p)}), to_numpy(std::move(upper), {total}));
 }
 
-nb::object bin_codes(Array2<double> X, Array1<double> upper, Array1<int64_t> offset, bool wide, int n_threads) {
-    if (wide) return nb::cast(coded<uint16_t>(X, upper, offset, n_threads));
-    return nb::cast(coded<uint8_t>(X, upper, offset, n_threads));
+nb::object bin_codes(Array2<double> X, Array1<double> upper, Array1<int64_t> offset, bool wide, int n_threads,
+                     const dpdt::SharedStop* stop) {
+    if (wide) return nb::cast(coded<uint16_t>(X, upper, offset, n_threads, stop));
+    return nb::cast(coded<uint8_t>(X, upper, offset, n_threads, stop));
 }
 
 PreparedData prepare(Array2<double> X, std::optional<AnyCodes> codes, std::optional<Array1<int32_t>> n_bins,
-                     std::optional<Array1<double>> upper) {
+                     std::optional<Array1<double>> upper, const dpdt::SharedStop* stop) {
     const int64_t n = static_cast<int64_t>(X.shape(0)), p = static_cast<int64_t>(X.shape(1));
     if (n < 1 || p < 1) throw nb::value_error("empty training data");
     if (n > INT32_MAX - 1) throw nb::value_error("at most 2**31 - 2 samples are supported");
     const Bins bins{codes, n_bins, upper};
     if (!bins.given()) {
         std::optional<PreparedData> prepared;
-        without_gil([&] { prepared.emplace(n, p, presorted(X.data(), n, p, interrupted)); });
+        without_gil([&] { prepared.emplace(n, p, presorted(X.data(), n, p, interrupted)); }, stop);
         return std::move(*prepared);
     }
     return bins.visit([&](auto codes, Array1<int32_t> n_bins, Array1<double> upper) {
@@ -614,13 +615,13 @@ PreparedData prepare(Array2<double> X, std::optional<AnyCodes> codes, std::optio
 
 nb::dict fit_newton(const PreparedData& prepared, Array1<double> gradient, Array1<double> hessian,
                     Array1<double> sample_weight, dpdt::Params params, double reg_lambda, double gamma,
-                    const Cancel* cancel) {
+                    const dpdt::SharedStop* stop) {
     const size_t n = static_cast<size_t>(prepared.n);
     if (gradient.shape(0) != n || hessian.shape(0) != n || sample_weight.shape(0) != n)
         throw nb::value_error("gradient, hessian and sample_weight need one entry per prepared row");
     check_feature_costs(params, prepared.p);
     Call call;
-    call.cancel = cancel;
+    call.stop = stop;
     dpdt::Newton objective;
     objective.g = gradient.data();
     objective.h = hessian.data();
@@ -641,7 +642,7 @@ nb::dict fit_newton(const PreparedData& prepared, Array1<double> gradient, Array
 
 nb::dict fit_branches(nb::ndarray<const int32_t, nb::numpy, nb::ndim<2>, nb::c_contig, nb::device::cpu> X,
                       Array1<int32_t> y, Array1<double> sample_weight, dpdt::BranchesParams params,
-                      int n_classes, nb::object progress, double progress_seconds) {
+                      int n_classes, nb::object progress, double progress_seconds, const dpdt::SharedStop* stop) {
     const int64_t n = static_cast<int64_t>(X.shape(0)), q = static_cast<int64_t>(X.shape(1));
     if (n < 1 || q < 1) throw nb::value_error("empty training data");
     if (static_cast<int64_t>(y.shape(0)) != n || static_cast<int64_t>(sample_weight.shape(0)) != n)
@@ -664,12 +665,12 @@ nb::dict fit_branches(nb::ndarray<const int32_t, nb::numpy, nb::ndim<2>, nb::c_c
     }
     dpdt::BranchesResult r;
     // Its progress: the branches expanded, as `states` (no root tasks).
-    const Call call{progress, progress_seconds, dpdt::RootPlan{}};
+    const Call call{progress, progress_seconds, dpdt::RootPlan{}, stop};
     double next_report = call.progress_seconds;
     without_gil([&] {
         r = dpdt::solve_branches(data, params,
                                  [&](const dpdt::Progress& at) { return poll_python(call, next_report, at); });
-    });
+    }, stop);
     const size_t nodes = r.tree.feature.size(), edges = r.tree.edge_category.size();
     nb::dict out;
     out["feature"] = to_numpy(std::move(r.tree.feature), {nodes});
@@ -759,12 +760,12 @@ NB_MODULE(_core, m) {
           "params"_a, nb::kw_only(), "n_classes"_a, "progress"_a.none() = nb::none(), "progress_seconds"_a = 1.0,
           "codes"_a.noconvert().none() = nb::none(), "n_bins"_a.noconvert().none() = nb::none(),
           "upper"_a.noconvert().none() = nb::none(), "count_root_tasks"_a = false, "root_tasks"_a.none() = nb::none(),
-          "root_solutions"_a.none() = nb::none());
+          "root_solutions"_a.none() = nb::none(), "stop"_a.none() = nb::none());
     m.def("fit_regressor", &fit_regressor, "X"_a.noconvert(), "y"_a.noconvert(), "sample_weight"_a.noconvert(),
           "params"_a, nb::kw_only(), "progress"_a.none() = nb::none(), "progress_seconds"_a = 1.0,
           "codes"_a.noconvert().none() = nb::none(), "n_bins"_a.noconvert().none() = nb::none(),
           "upper"_a.noconvert().none() = nb::none(), "count_root_tasks"_a = false, "root_tasks"_a.none() = nb::none(),
-          "root_solutions"_a.none() = nb::none());
+          "root_solutions"_a.none() = nb::none(), "stop"_a.none() = nb::none());
     m.def("quantity_mass", &quantity_mass, "kind"_a, "y"_a, "sample_weight"_a.noconvert(), "n_classes"_a,
           "Sum over the rows of each fixed-point quantity's absolute value (dpdt/remote.hpp): add the machines' "
           "arrays and pass the total as `mass`.");
@@ -806,23 +807,30 @@ NB_MODULE(_core, m) {
         .def_prop_ro("n_features", [](const PreparedData& d) { return d.p; })
         .def_prop_ro("binned", &PreparedData::binned);
     m.def("bin_uppers", &bin_uppers, "columns"_a.noconvert(), "present_max"_a.noconvert(), nb::kw_only(),
-          "max_bins"_a, "n_threads"_a = 1,
+          "max_bins"_a, "n_threads"_a = 1, "stop"_a.none() = nb::none(),
           "Upper values of each feature's bins, from the sorted sampled values columns[f] (NaN last) and the "
           "largest present value of every feature: (n_bins, upper), upper one feature after the other.");
     m.def("bin_codes", &bin_codes, "X"_a.noconvert(), "upper"_a.noconvert(), "offset"_a.noconvert(), nb::kw_only(),
-          "wide"_a, "n_threads"_a = 1,
+          "wide"_a, "n_threads"_a = 1, "stop"_a.none() = nb::none(),
           "Bin codes of X: per feature f, the first bin whose upper value upper[offset[f] + b] is >= x "
           "(numpy's searchsorted, side='left'), or the feature's bin count for NaN; uint16 if wide, else uint8.");
     m.def("prepare", &prepare, "X"_a.noconvert(), nb::kw_only(), "codes"_a.noconvert().none() = nb::none(),
-          "n_bins"_a.noconvert().none() = nb::none(), "upper"_a.noconvert().none() = nb::none());
+          "n_bins"_a.noconvert().none() = nb::none(), "upper"_a.noconvert().none() = nb::none(),
+          "stop"_a.none() = nb::none());
     m.def("fit_newton", &fit_newton, "prepared"_a, "gradient"_a.noconvert(), "hessian"_a.noconvert(),
           "sample_weight"_a.noconvert(), "params"_a, nb::kw_only(), "reg_lambda"_a, "gamma"_a,
-          "cancel"_a.none() = nb::none());
-    nb::class_<Cancel>(m, "Cancel", "Stops the fits it is given (fit_newton's cancel) once cancel() is called.")
-        .def(nb::init<>())
-        .def("cancel", [](Cancel& c) { c.requested.store(true); });
+          "stop"_a.none() = nb::none());
+    nb::class_<dpdt::SharedStop>(m, "Stop",
+                                 "Stops the fits it is given (their `stop`) together: cancel() interrupts them, and a "
+                                 "time limit, if given, is one deadline for all of them (dpdt/run_loop.hpp).")
+        .def(nb::init<double>(), "time_limit"_a = 0.0)
+        .def("cancel", &dpdt::SharedStop::cancel)
+        .def_prop_ro("cancelled", &dpdt::SharedStop::cancelled)
+        .def_prop_ro("remaining", &dpdt::SharedStop::remaining,
+                     "Seconds left until the deadline: negative once passed, inf without one.");
     m.def("fit_branches", &fit_branches, "X"_a.noconvert(), "y"_a.noconvert(), "sample_weight"_a.noconvert(),
-          "params"_a, nb::kw_only(), "n_classes"_a, "progress"_a.none() = nb::none(), "progress_seconds"_a = 1.0);
+          "params"_a, nb::kw_only(), "n_classes"_a, "progress"_a.none() = nb::none(), "progress_seconds"_a = 1.0,
+          "stop"_a.none() = nb::none());
     m.def(
         "fixed_fit_bytes",
         [](int64_t n_samples, int64_t n_features, int64_t max_depth, int64_t max_budget, int64_t n_threads,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <limits>
 #include <string>
 #include <thread>
 #include <vector>
@@ -20,6 +21,8 @@ constexpr double kLongestLimit = 1e9;
 thread_local RunLoop* running_loop = nullptr;
 thread_local int running_worker = 0;
 thread_local int optional_scopes = 0;
+// The SharedStop of the run loops this thread makes (null: none).
+thread_local const SharedStop* shared_stop = nullptr;
 
 std::chrono::steady_clock::duration seconds_from(double s) {
     return std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(s));
@@ -39,13 +42,37 @@ void RunLoop::stop_point(bool optional) const {
     if (cut() || (optional && timed_out())) throw Cut();
 }
 
+SharedStop::SharedStop(double time_limit) : limited_(time_limit > 0.0 && time_limit < kLongestLimit) {
+    if (limited_) {
+        deadline_ = std::chrono::steady_clock::now() + seconds_from(time_limit);
+        cut_at_ = deadline_ + seconds_from(std::max(time_limit, 1.0) / 2.0);
+    }
+}
+
+double SharedStop::remaining() const {
+    if (!limited_) return std::numeric_limits<double>::infinity();
+    return std::chrono::duration<double>(deadline_ - std::chrono::steady_clock::now()).count();
+}
+
+SharedStopScope::SharedStopScope(const SharedStop* stop) : outer_(shared_stop) { shared_stop = stop; }
+SharedStopScope::~SharedStopScope() { shared_stop = outer_; }
+
 RunLoop::RunLoop(int n_threads, double time_limit, const Poll& poll)
-    : n_threads_(std::max(1, n_threads)), poll_(poll), start_(std::chrono::steady_clock::now()),
-      limited_(time_limit > 0.0 && time_limit < kLongestLimit) {
+    : n_threads_(std::max(1, n_threads)), poll_(poll), shared_(shared_stop),
+      start_(std::chrono::steady_clock::now()), limited_(time_limit > 0.0 && time_limit < kLongestLimit) {
     if (limited_) {
         deadline_ = start_ + seconds_from(time_limit);
         cut_at_ = deadline_ + seconds_from(std::max(time_limit, 1.0) / 2.0);
     }
+    // Only a search with a limit of its own can stop short with a valid result; the others
+    // (presorting, binning) are not timed.
+    if (limited_ && shared_ != nullptr && shared_->limited()) {
+        deadline_ = std::min(deadline_, shared_->deadline());
+        cut_at_ = std::min(cut_at_, shared_->cut_at());
+    }
+    // A loop made past its deadline (a late fit of a shared one) wraps up from its first step.
+    if (limited_ && start_ >= deadline_) timed_out_.store(true);
+    if (limited_ && start_ >= cut_at_) cut_.store(true);
 }
 
 double RunLoop::seconds() const {
@@ -182,6 +209,8 @@ JobGroup::~JobGroup() {
 
 void RunLoop::run(const std::function<int64_t(int)>& setup, const std::function<void(int, int64_t)>& task,
                   const std::function<Progress()>& progress) {
+    // A fit started after its caller cancelled (a cross-validation's next fold) does nothing.
+    if (shared_ != nullptr && shared_->cancelled()) throw Interrupted();
     std::mutex mutex;
     std::condition_variable changed;
     int running = 0;        // workers started and not yet returned, under `mutex`
@@ -271,6 +300,7 @@ void RunLoop::poll_until_done(const int& running, std::mutex& mutex, std::condit
         const auto now = std::chrono::steady_clock::now();
         if (limited_ && !timed_out() && now >= deadline_) timed_out_.store(true);
         if (limited_ && !cut() && now >= cut_at_) cut_.store(true);
+        if (!stopped() && shared_ != nullptr && shared_->cancelled()) fail(std::make_exception_ptr(Interrupted()));
         if (!stopped() && poll_) {
             Progress at = progress ? progress() : Progress{};
             at.seconds = seconds();

@@ -13,7 +13,9 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <cstring>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "dpdt/criterion.hpp"
 #include "dpdt/hull.hpp"
@@ -571,6 +573,10 @@ class Search {
             return a.missing_left < b.missing_left;
         });
         out.clear();
+        // Those kept, by action: a set rather than a scan of them, as exhaustive generation gives
+        // a state some 10^5 splits (the scan took a minute per state on 5 000 x 30).
+        std::unordered_set<ActionKey, ActionKeyHash> kept;
+        kept.reserve(splits.size());
         for (SplitRecord s : splits) {
             stop_point();
             // A split found deep in the generator's tree is applied to the whole state.
@@ -584,14 +590,28 @@ class Search {
             c.split = s;
             c.cost = split_cost(sol, s.feature);
             c.right_hash = SubsetHash{hash.a - c.left_hash.a, hash.b - c.left_hash.b};
-            // Two splits with the same partition and cost are the same action.
-            bool duplicate = false;
-            for (const Candidate& o : out)
-                duplicate = duplicate || (o.left_hash.a == c.left_hash.a && o.left_hash.b == c.left_hash.b &&
-                                          o.split.n_left == c.split.n_left && o.cost == c.cost);
-            if (!duplicate) out.push_back(c);
+            // Two splits with the same partition and cost are the same action: the first is kept.
+            if (kept.insert(ActionKey{c.left_hash.a, c.left_hash.b, c.split.n_left, c.cost + 0.0}).second)
+                out.push_back(c);
         }
     }
+
+    // A candidate's action: its left side and cost (+0.0 for -0.0, so that equal costs hash alike).
+    struct ActionKey {
+        uint64_t a, b;
+        int32_t n_left;
+        double cost;
+        bool operator==(const ActionKey& o) const {
+            return a == o.a && b == o.b && n_left == o.n_left && cost == o.cost;
+        }
+    };
+    struct ActionKeyHash {
+        size_t operator()(const ActionKey& k) const {
+            uint64_t cost_bits = 0;
+            std::memcpy(&cost_bits, &k.cost, sizeof cost_bits);
+            return static_cast<size_t>(k.a ^ splitmix64(k.b ^ splitmix64(static_cast<uint64_t>(k.n_left) ^ cost_bits)));
+        }
+    };
 
     // CART's splits and the `budget` splits of best depth-2 lookahead (dpdt/lookahead.hpp).
     void lookahead_splits(View node, SubsetHash hash, const Solution& sol, int budget,

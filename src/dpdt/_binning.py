@@ -4,7 +4,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from . import _core
+from ._runner import call_core
 
 #: "auto" bins the features from this many training samples on, and keeps exact thresholds below.
 AUTO_BINNED_SAMPLES = 100_000
@@ -84,10 +84,10 @@ def bin_features(X, max_bins, random_state, n_threads=1):
             list(pool.map(prepare, blocks))
     else:
         prepare(blocks[0])
-    n_bins, upper = _core.bin_uppers(columns, present_maxima, max_bins=int(max_bins),
-                                     n_threads=n_threads)
+    n_bins, upper = call_core("bin_uppers", columns, present_maxima, max_bins=int(max_bins),
+                              n_threads=n_threads)
     offset = np.concatenate([[0], np.cumsum(n_bins, dtype=np.int64)])
     # A missing value gets n_bins[f], after every present bin (as NaN sorts in numpy).
-    codes = _core.bin_codes(np.ascontiguousarray(X, dtype=np.float64), upper, offset,
-                            wide=code_type is np.uint16, n_threads=n_threads)
+    codes = call_core("bin_codes", np.ascontiguousarray(X, dtype=np.float64), upper, offset,
+                      wide=code_type is np.uint16, n_threads=n_threads)
     return codes, n_bins, upper

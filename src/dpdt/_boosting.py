@@ -1,7 +1,5 @@
 """Gradient boosting with DPDT weak learners, optimal for the second-order boosting objective."""
 
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 from scipy.special import expit, softmax
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context
@@ -10,14 +8,13 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from . import _core
 from ._binning import bin_features
 from ._classes import LogProbaMixin
 from ._io import SaveMixin, register_estimator
 from ._losses import AbsoluteError, BinaryLogLoss, Huber, MultinomialLogLoss, SquaredError
 from ._params import BOOSTING, BOOSTING_REGRESSOR, declare
 from ._progress import reporter
-from ._runner import call_core, n_threads
+from ._runner import call_core, map_threads, n_threads
 from ._search_policy import resolve_candidates, resolve_splitters, search_depth
 from ._tree import Tree
 from ._validation import binary_exponent, training_weight, validate_numeric
@@ -28,6 +25,7 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
         tags.input_tags.sparse = True   # densified by validate_numeric
         return tags
 
@@ -66,9 +64,6 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
         threads = n_threads(self.n_jobs)
         per_class = threads > 1 and loss.n_trees_per_round > 1
         options["n_threads"] = 1 if per_class else threads
-        pool = ThreadPoolExecutor(threads) if per_class else None
-        # Ctrl-C reaches the main thread only: it cancels the fits running on the pool's.
-        cancel = _core.Cancel()
         # Binned (or presorted) once, for every tree.
         if self.max_bins is None:
             self.n_bins_ = None
@@ -101,10 +96,10 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
                 def fit_tree(k, gradient=gradient, hessian=hessian, round_weight=round_weight):
                     return self._newton_tree(prepared, gradient[:, k] * round_weight,
                                              hessian[:, k] * round_weight, round_weight,
-                                             weight_scale, options, X.shape[1], cancel)
+                                             weight_scale, options, X.shape[1])
 
-                classes = range(loss.n_trees_per_round)
-                trees = list(pool.map(fit_tree, classes) if pool else map(fit_tree, classes))
+                trees = map_threads(fit_tree, range(loss.n_trees_per_round),
+                                    threads if per_class else 1)
                 for k, tree in enumerate(trees):
                     if loss.refits_leaves:
                         self._refit_leaves(tree, loss, X, y - raw[:, k], round_weight)
@@ -126,12 +121,8 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
             progress.finish(len(self.estimators_),
                             notes=self._progress_notes(y_exponent) + stopped)
         except BaseException:
-            cancel.cancel()
             progress.close()
             raise
-        finally:
-            if pool:
-                pool.shutdown(cancel_futures=True)
         self.n_estimators_ = len(self.estimators_)
         self.train_score_ = np.asarray(self.train_score_)
         if early_stopping:
@@ -223,6 +214,23 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
                        and init_raw.dtype.kind == "f" and len(init_raw) >= 1
                        and all(len(r) == len(init_raw) for r in rounds),
                        f"{where}: estimators_ and init_raw_ do not match")
+        decoder.expect(np.all(np.isfinite(init_raw)), f"{where}: init_raw_ is not finite")
+        # The largest raw score any input can reach: what fit refuses to overflow on its rows.
+        with np.errstate(over="ignore", invalid="ignore"):
+            reach = np.abs(init_raw) + self.learning_rate * np.sum(
+                [[np.abs(t.value[t.is_leaf]).max() for t in r] for r in rounds] or [[0.0]],
+                axis=0)
+        decoder.expect(np.all(np.isfinite(reach)),
+                       f"{where}: the trees' leaf values sum beyond float64 (raw scores of inf)")
+        # One score per round (validation's: per round of early stopping), none NaN.
+        scores = [vars(self).get(name) for name in ("train_score_", "validation_score_")]
+        decoder.expect(vars(self).get("n_estimators_") == len(rounds)
+                       and isinstance(scores[0], np.ndarray)
+                       and all(s is None or (isinstance(s, np.ndarray) and s.dtype.kind == "f"
+                                             and s.shape == (len(rounds),)
+                                             and not np.isnan(s).any()) for s in scores),
+                       f"{where}: n_estimators_, train_score_ or validation_score_ does not "
+                       "match estimators_ or holds NaN")
         for tree in (tree for r in rounds for tree in r):
             decoder.expect(tree.n_features == self.n_features_in_,
                            f"{where}: a tree has {tree.n_features} features, the estimator "
@@ -238,7 +246,7 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
                        and len(init_raw) == (1 if n_classes <= 2 else n_classes),
                        f"{where}: classes_ does not match init_raw_")
 
-    def _newton_tree(self, prepared, g, h, w, weight_scale, options, n_features, cancel):
+    def _newton_tree(self, prepared, g, h, w, weight_scale, options, n_features):
         """Fit the tree optimal for the Newton objective of per-sample ``g``, ``h`` and ``w``.
 
         They come with the weights normalised (``training_weight``), divided by
@@ -261,8 +269,7 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
         result = call_core(
             "fit_newton", prepared, np.ascontiguousarray(np.ldexp(g, -a)),
             np.ascontiguousarray(np.ldexp(h, -b)), np.ascontiguousarray(np.ldexp(w, -c)),
-            params=options, reg_lambda=float(np.ldexp(self.reg_lambda, -b - s)), gamma=gamma,
-            cancel=cancel)
+            params=options, reg_lambda=float(np.ldexp(self.reg_lambda, -b - s)), gamma=gamma)
         # The tree optimal at alpha = 0: gamma is the boosting objective's own penalty.
         tree = Tree.from_means(result["front"][0]["tree"], n_features)
         tree.value = np.ldexp(tree.value, a - b)
@@ -352,8 +359,8 @@ class DPDTGradientBoostingRegressor(RegressorMixin, _BaseDPDTBoosting):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Training samples (numbers). A sparse matrix is densified, with the memory of a
-            dense float64 array.
+            Training samples: numbers (NaN a missing value). A sparse matrix is densified,
+            with the memory of a dense float64 array.
         y : array-like of shape (n_samples,)
             Target values.
         sample_weight : array-like of shape (n_samples,), default=None
@@ -445,8 +452,8 @@ class DPDTGradientBoostingClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTBo
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
-            Training samples (numbers). A sparse matrix is densified, with the memory of a
-            dense float64 array.
+            Training samples: numbers (NaN a missing value). A sparse matrix is densified,
+            with the memory of a dense float64 array.
         y : array-like of shape (n_samples,)
             Class labels.
         sample_weight : array-like of shape (n_samples,), default=None

@@ -3,7 +3,7 @@
 import math
 import time
 import warnings
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
@@ -17,6 +17,7 @@ from ._classes import LogProbaMixin
 from ._explorer import ExplorerReprMixin
 from ._io import SaveMixin, register_estimator
 from ._multiway_tree import MultiwayTree
+from ._params import BRANCHES, declare
 from ._progress import core_seconds, reporter
 from ._runner import call_core
 from ._validation import training_weight
@@ -24,6 +25,13 @@ from ._validation import training_weight
 # More distinct values than this (and fewer than ten rows a value) make a numeric feature look
 # continuous to the multiway trees, which make a child per value (see _warn_many_valued).
 MANY_VALUES = 32
+
+
+class ManyValuesWarning(UserWarning):
+    """A numeric feature of a multiway tree looks continuous: a category per value.
+
+    ``features`` lists them as (name or index, number of distinct values).
+    """
 
 
 class _MultiwayClassifier(ExplorerReprMixin, LogProbaMixin, SaveMixin, ClassifierMixin,
@@ -78,13 +86,15 @@ class _MultiwayClassifier(ExplorerReprMixin, LogProbaMixin, SaveMixin, Classifie
         shown = ", ".join(f"{names[j]!r} ({n})" if names is not None else f"{j} ({n})"
                           for j, n in many[:5])
         more = f" and {len(many) - 5} more" if len(many) > 5 else ""
-        warnings.warn(
+        warning = ManyValuesWarning(
             f"{type(self).__name__}: numeric feature{'s' if len(many) > 1 else ''} {shown}{more} "
             f"{'have' if len(many) > 1 else 'has'} many distinct values (in brackets) among "
             f"{n_rows} samples, and each value is a category of its own, so a split on it makes "
             "a child per value. For measurements, bin them (max_bins=10, or "
             "sklearn.preprocessing.KBinsDiscretizer) or fit dpdt.DPDTreeClassifier, which "
-            "splits on thresholds.", UserWarning, stacklevel=5)
+            "splits on thresholds.")
+        warning.features = [(names[j] if names is not None else j, n) for j, n in many]
+        warnings.warn(warning, stacklevel=5)
 
     def _search(self, codes, y_codes, weight, progress):
         # The branches expanded by the searches before the current one.
@@ -175,6 +185,10 @@ class _MultiwayClassifier(ExplorerReprMixin, LogProbaMixin, SaveMixin, Classifie
         decoder.expect(isinstance(classes, np.ndarray) and classes.ndim == 1
                        and tree.value.shape[-1] == len(classes),
                        f"{where}: the trees' class fractions do not match classes_")
+        decoder.expect(all(isinstance(v, float) and np.isfinite(v)
+                           for v in (vars(self).get(name, 0.0)
+                                     for name in ("objective_", "upper_bound_"))),
+                       f"{where}: objective_ or upper_bound_ is not finite")
 
     def _codes_for_predict(self, X):
         check_is_fitted(self)
@@ -231,6 +245,7 @@ class _MultiwayClassifier(ExplorerReprMixin, LogProbaMixin, SaveMixin, Classifie
 
 
 @register_estimator
+@declare(BRANCHES)
 class BranchesClassifier(_MultiwayClassifier):
     """Optimal sparse decision tree with multiway categorical splits (BRANCHES).
 
@@ -248,30 +263,6 @@ class BranchesClassifier(_MultiwayClassifier):
     right on at most that many classes' samples, minus lam * s. ID3's tree (largest information
     gain), pruned where a leaf is worth more, is the first incumbent of the search at each of
     its nodes: a fit stopped by ``time_limit`` is never worse than it.
-
-    Parameters
-    ----------
-    lam : float, default=0.01
-        Penalty per split, in units of training accuracy.
-    max_depth : int or None, default=None
-        Depth limit; None means none.
-    max_bins : int or None, default=None
-        Numeric features with more distinct values than this are binned into at most
-        ``max_bins`` quantile bins (edges kept for predict); None keeps every distinct value
-        as a category (and warns where a feature looks continuous). NaN has a code of its
-        own after the bins.
-    time_limit : float or None, default=None
-        Seconds after which the search stops and returns the best tree found, with a
-        ``ConvergenceWarning`` and a certified ``upper_bound_``. Within the limit, depth-limited
-        searches run too, and one of them can prove the optimum: a tree better than the best
-        found, of objective H, has fewer than (1 - H) / lam splits, hence no more depth, so a
-        search proven optimal at that depth is optimal among all trees.
-    max_branches : int, default=50_000_000
-        The fit stops with ``MemoryError`` beyond this many distinct branches.
-    verbose : int, default=0
-        0 reports nothing. With 1 or more, the fit reports the branches expanded and the
-        seconds elapsed, and at the end the objective and whether it is proven optimal, as a
-        bar or log lines (see :class:`DPDTreeClassifier`).
 
     Attributes
     ----------
@@ -303,24 +294,6 @@ class BranchesClassifier(_MultiwayClassifier):
     >>> clf.is_optimal_, clf.tree_.n_splits, clf.score(X, [0, 0, 1, 1, 0, 0])
     (True, 1, 1.0)
     """
-
-    _parameter_constraints: dict = {
-        "lam": [Interval(Real, 0, None, closed="left")],
-        "max_depth": [Interval(Integral, 1, None, closed="left"), None],
-        "max_bins": [Interval(Integral, 2, None, closed="left"), None],
-        "time_limit": [Interval(Real, 0, None, closed="neither"), None],
-        "max_branches": [Interval(Integral, 1, None, closed="left")],
-        "verbose": ["verbose"],
-    }
-
-    def __init__(self, *, lam=0.01, max_depth=None, max_bins=None, time_limit=None,
-                 max_branches=50_000_000, verbose=0):
-        self.lam = lam
-        self.max_depth = max_depth
-        self.max_bins = max_bins
-        self.time_limit = time_limit
-        self.max_branches = max_branches
-        self.verbose = verbose
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):

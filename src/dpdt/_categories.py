@@ -67,19 +67,24 @@ class CategoryCodes:
     def _decode(cls, node, decoder, where):
         encoders = node.get("encoders")
         decoder.expect(isinstance(encoders, list), f"{where}: bad encoders")
-        codes = cls(decoder.value(node.get("max_bins"), where))
+        max_bins = node.get("max_bins")
+        decoder.expect(max_bins is None or (isinstance(max_bins, int)
+                                            and not isinstance(max_bins, bool) and max_bins >= 1),
+                       f"{where}: bad max_bins")
+        codes = cls(max_bins)
         codes.encoders_ = []
         for item in encoders:
             decoder.expect(isinstance(item, list) and len(item) == 2
                            and item[0] in ("categories", "bins", "values"),
                            f"{where}: bad encoder {item!r:.60}")
             table = decoder.array(item[1], where, "U" if item[0] == "categories" else "f")
+            decoder.expect(table.ndim == 1, f"{where}: bad {item[0]} table")
             # transform looks values up in sorted tables; only bins may have no entry. A
             # numeric table may end with NaN, the missing values' code.
             ordered = table[:-1] if item[0] != "categories" and _ends_missing(table) else table
             decoder.expect(table.ndim == 1 and (item[0] == "bins" or len(table) >= 1)
                            and np.all(ordered[1:] > ordered[:-1])
-                           and (item[0] == "categories" or not np.isnan(ordered).any()),
+                           and (item[0] == "categories" or np.isfinite(ordered).all()),
                            f"{where}: bad {item[0]} table")
             codes.encoders_.append((item[0], table))
         return codes

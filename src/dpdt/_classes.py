@@ -207,7 +207,7 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         limit = None if self.memory_limit is None else int(self.memory_limit)
         state_bytes = state_budget(limit, fixed)
         max_states = min(self.max_states or 2**62, 2**62)
-        feature_costs = self._feature_costs(n_features, n_samples, depth)
+        feature_costs = self._feature_costs(n_features, n_samples, depth, weight_total)
         estimate = estimate_states(
             n_samples, n_features, depth, candidates, splitters, stat_dim,
             min_samples_leaf=self.min_samples_leaf, exact_depth2_work=exact_depth2_work,
@@ -283,6 +283,8 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
                        f"{where}: pareto_front_ and trees_ do not match")
         bound = getattr(self, "_proven_lower_bound", 0.0)
         decoder.expect(isinstance(bound, float), f"{where}: _proven_lower_bound is not a float")
+        decoder.expect(isinstance(vars(self).get("is_optimal_", False), bool),
+                       f"{where}: is_optimal_ is not a bool")
         for name in ("_front_impurity", "_front_n_splits"):
             value = getattr(self, name, None)
             decoder.expect(isinstance(value, np.ndarray) and value.shape == front.shape
@@ -295,6 +297,22 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         decoder.expect(np.all(np.isfinite(front["train_loss"]))
                        and np.all(np.isfinite(front["complexity"])) and selectable.any(),
                        f"{where}: pareto_front_ has non-finite losses or no tree to select")
+        # What a fit writes: losses, complexities and impurities >= 0, alpha ranges of alphas
+        # >= 0 in order (NaN for the trees no alpha selects), each row describing its tree.
+        alpha_min, alpha_max = front["alpha_min"], front["alpha_max"]
+        ranged = ~np.isnan(alpha_min)
+        decoder.expect(np.all(front["train_loss"] >= 0) and np.all(front["complexity"] >= 0)
+                       and np.all(self._front_impurity >= 0)
+                       and np.array_equal(ranged, ~np.isnan(alpha_max))
+                       and np.all(alpha_min[ranged] >= 0)
+                       and np.all(alpha_min[ranged] <= alpha_max[ranged]),
+                       f"{where}: pareto_front_ holds values no fit makes (negative losses, "
+                       "complexities or alphas, or an alpha range in the wrong order)")
+        decoder.expect(np.array_equal(front["n_leaves"], [t.n_leaves for t in trees])
+                       and np.array_equal(front["depth"], [t.max_depth for t in trees])
+                       and np.array_equal(self._front_n_splits, front["n_leaves"] - 1),
+                       f"{where}: pareto_front_ does not describe its trees (leaves, depth, "
+                       "splits)")
         for tree in trees:
             decoder.expect(tree.n_features == self.n_features_in_,
                            f"{where}: a tree has {tree.n_features} features, the estimator "
@@ -311,6 +329,8 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
             decoder.expect(isinstance(n_outputs, int)
                            and all(t.value.shape[1:] == (n_outputs, 1) for t in trees),
                            f"{where}: the trees' values do not match n_outputs_")
+        for k, tree in enumerate(trees):
+            tree._check_values(decoder, f"{where}: trees_[{k}]", classifier=classes is not None)
 
     def _keep_selectable_rows(self):
         # The solver's hull also holds trees that tie with their neighbours at a single alpha and
@@ -332,14 +352,15 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         self._front_impurity = self._front_impurity[keep]
         self._front_n_splits = self._front_n_splits[keep]
 
-    def _feature_costs(self, n_features, n_samples, depth):
+    def _feature_costs(self, n_features, n_samples, depth, weight_total):
         # The most tests a complexity counts: one per level on a path for "expected_tests",
         # one per split node (fewer than the samples, and than a full tree's) for "n_splits".
         if self.complexity == "expected_tests":
             max_tests = depth
         else:
             max_tests = min(n_samples - 1, 2.0**depth - 1)
-        return check_feature_costs(self.feature_costs, n_features, max(max_tests, 1))
+        return check_feature_costs(self.feature_costs, n_features, max(max_tests, 1),
+                                   weight_total)
 
     def _sample_limits(self, n_samples):
         """Return min_samples_split and min_samples_leaf as any tree learner can take them.
@@ -496,7 +517,7 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
 
     def _validate_X_predict(self, X):
         check_is_fitted(self)
-        return validate_numeric(self, X, reset=False, ensure_all_finite="allow-nan")
+        return validate_numeric(self, X, reset=False)
 
     def apply(self, X):
         """Return the index of the leaf each sample ends in.
@@ -652,7 +673,7 @@ class DPDTreeClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTree):
         self : DPDTreeClassifier
             The fitted estimator.
         """
-        X, y = validate_numeric(self, X, y, reset=True, ensure_all_finite="allow-nan")
+        X, y = validate_numeric(self, X, y, reset=True)
         check_classification_targets(y)
         self.classes_, y_encoded = np.unique(y, return_inverse=True)
         self.n_classes_ = len(self.classes_)
@@ -794,8 +815,8 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         self : DPDTreeRegressor
             The fitted estimator.
         """
-        X, y = validate_numeric(self, X, y, reset=True, ensure_all_finite="allow-nan",
-                                multi_output=True, y_numeric=True)
+        X, y = validate_numeric(self, X, y, reset=True, multi_output=True,
+                                y_numeric=True)
         targets = np.ascontiguousarray(y.reshape(y.shape[0], -1), dtype=np.float64)
         self.n_outputs_ = targets.shape[1]
         weight, kept, weight_scale = training_weight(sample_weight, X)

@@ -1,37 +1,48 @@
-"""The ``dpdt`` command line: fit, pareto, show, predict, explore."""
+"""The ``dpdt`` command line: fit, pareto, show, predict, explore.
+
+Only the standard library is imported with this module: the estimators, numpy, pandas,
+scikit-learn and matplotlib are imported by the commands that use them, so that ``dpdt
+--help`` and the errors of a mistyped command answer at once.
+"""
 
 import argparse
+import contextlib
 import sys
+import tempfile
 import time
+import warnings
 import zipfile
 from pathlib import Path
 
-import numpy as np
+from ._optional import require
 
-from . import datasets
-from ._boosting import DPDTGradientBoostingClassifier, DPDTGradientBoostingRegressor
-from ._branches import BranchesClassifier, MultiwayGreedyClassifier
-from ._classes import DPDTreeClassifier, DPDTreeRegressor
-from ._cv import DPDTreeClassifierCV, DPDTreeRegressorCV
-from ._export import export_text
-from ._front import held_out_figures
-from ._io import load
-from ._params import SPLITTERS
-
-# Models that take categorical columns as they are.
-_CATEGORICAL_MODELS = (BranchesClassifier, MultiwayGreedyClassifier)
+# `-` for a file to write: standard output.
+STDOUT = "-"
 
 
 class CommandError(ValueError):
     """A problem with the command's input, reported as one line and exit status 2."""
 
 
-def format_front(estimator, X_test=None, y_test=None):
-    """Return the Pareto front of a fitted estimator as a markdown table.
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, as every error of the command."""
 
-    With held-out data, each tree's test accuracy (or MSE) too. A cross-validated estimator's
-    table has each tree's mean validation score and marks (``*``) the tree it chose.
+    def error(self, message):
+        self.exit(2, f"{self.prog}: {' '.join(message.split())} (see {self.prog} --help)\n")
+
+
+def format_front(estimator, X_test=None, y_test=None):
+    """Return the Pareto front of a fitted estimator as a markdown table under its caption.
+
+    One row per tree of the front, simplest last. With held-out data, each tree's test
+    accuracy (or MSE) too. A cross-validated estimator's table has each tree's mean validation
+    score and marks (``*``) the tree it chose. The caption says what a row and the complexity
+    are; notes under the table explain the rows of a single alpha and those of none.
     """
+    import numpy as np
+
+    from ._front import held_out_figures
+
     model = getattr(estimator, "best_estimator_", estimator)   # a CV estimator's refit
     front = model.pareto_front_
     classifier = hasattr(estimator, "classes_")
@@ -42,6 +53,11 @@ def format_front(estimator, X_test=None, y_test=None):
     for k, bound in enumerate(("alpha_min", "alpha_max")):
         cells[k] = [f"{value:.6g}" if ok else "-"
                     for value, ok in zip(front[bound], selectable, strict=True)]
+    # A range of one point is a tree that ties with its neighbour there and wins the
+    # tie-break: alpha = 0 (the default) selects, among the most accurate trees, the purest.
+    single = selectable & (front["alpha_min"] == front["alpha_max"])
+    cells[1] = [f"{cell} only" if one else cell for cell, one in zip(cells[1], single,
+                                                                      strict=True)]
     validation = _validation_scores(estimator)
     if validation is not None:
         scoring = getattr(estimator, "scoring", None) or ("accuracy" if classifier else "R²")
@@ -59,8 +75,27 @@ def format_front(estimator, X_test=None, y_test=None):
         chosen = model._front_index(estimator.alpha_, model.get_params()["max_complexity"])
         columns.append("chosen")
         cells.append(["*" if k == chosen else "" for k in range(len(front))])
-    lines = ["| " + " | ".join(columns) + " |", "|" + "---:|" * len(columns)]
+    costs = ", each test at its feature's cost" if getattr(
+        model, "feature_costs", None) is not None else ""
+    if getattr(model, "complexity", "expected_tests") == "expected_tests":
+        complexity = (f"complexity: expected tests per training sample{costs}; a tree of more "
+                      "leaves can have a lower one, when its extra leaves are rarely reached.")
+    else:
+        complexity = f"complexity: the number of splits{costs}."
+    lines = ["One row per tree of the front; an alpha from 'alpha from' to 'alpha to' predicts "
+             "with it.", complexity, "",
+             "| " + " | ".join(columns) + " |", "|" + "---:|" * len(columns)]
     lines += ["| " + " | ".join(row) + " |" for row in zip(*cells, strict=True)]
+    notes = []
+    if single.any():
+        notes.append("'only': selected at that alpha alone, where it ties with its neighbours "
+                     "in train loss + alpha × complexity and wins on purer leaves (alpha = 0, "
+                     "the default, takes the purest of the most accurate trees).")
+    if not selectable.all():
+        notes.append("'-': a tree of front=\"pareto\" that no alpha selects; max_complexity "
+                     "(select_tree) does.")
+    if notes:
+        lines += ["", *notes]
     return "\n".join(lines)
 
 
@@ -69,6 +104,8 @@ def _validation_scores(estimator):
 
     NaN for a tree the curve does not score.
     """
+    import numpy as np
+
     curve = getattr(estimator, "validation_curve_", None)
     if curve is None:
         return None
@@ -86,6 +123,8 @@ def _validation_scores(estimator):
 
 def _read_table(path):
     """Return a DataFrame from a CSV or Parquet file, or the arrays of an .npz file."""
+    import numpy as np
+
     path = Path(path)
     if not path.is_file():
         raise CommandError(f"no such file: {path}")
@@ -102,10 +141,8 @@ def _read_table(path):
     pd = _pandas()
     try:
         if suffix in (".parquet", ".pq"):
-            try:
-                return pd.read_parquet(path)
-            except ImportError:
-                raise CommandError("reading Parquet needs pyarrow: pip install pyarrow") from None
+            require("pyarrow", "reading Parquet")
+            return pd.read_parquet(path)
         if suffix in (".csv", ".txt", ".tsv"):
             return pd.read_csv(path, sep="\t" if suffix == ".tsv" else ",")
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
@@ -115,26 +152,53 @@ def _read_table(path):
 
 def _pandas():
     """Return pandas, which reading and writing tables needs (the `cli` extra)."""
-    try:
-        import pandas
-    except ImportError:
-        raise CommandError('reading and writing tables needs pandas: pip install "dpdt[cli]"'
-                           ) from None
-    return pandas
+    return require("pandas", "reading and writing tables")
 
 
-def _check_numeric(frame, path):
-    """Refuse non-numeric feature columns, naming them; missing values (NaN) are the trees'."""
-    for column in frame.columns:
-        values = frame[column]
-        if values.dtype.kind not in "biuf":
-            raise CommandError(f"{path}: column {column!r} is not numeric (dtype {values.dtype}); "
-                               "DPDT trees need numeric features: one-hot encode it, or fit "
-                               "--model branches (categorical columns)")
+# What a model takes in its feature columns: numbers only (a model fitted on numbers),
+# numbers and categories to one-hot encode (the DPDT models at fit), or any column as it is
+# (the multiway trees, which take categories).
+NUMERIC, ENCODED, AS_IS = "numeric", "encoded", "as is"
 
 
-def _features_and_target(path, target, *, need_target=True, categorical=False):
-    """Return (X, y, extra) from a data file; ``extra`` holds an .npz file's test split."""
+def _check_features(frame, path, columns):
+    """Refuse the feature columns a model cannot take, naming them.
+
+    Missing values (NaN) are the models' business; infinity is no value of a feature.
+    """
+    import numpy as np
+
+    from ._onehot import is_categorical
+
+    for name in frame.columns:
+        values = frame[name]
+        if values.dtype.kind in "biuf":
+            if values.dtype.kind == "f" and np.isinf(values.to_numpy()).any():
+                raise CommandError(f"{path}: column {name!r} has infinite values; features are "
+                                   "finite numbers, or missing (an empty cell, NaN)")
+        elif columns == NUMERIC:
+            raise CommandError(f"{path}: column {name!r} is not numeric (dtype {values.dtype}); "
+                               "the model was fitted on numbers")
+        elif columns == ENCODED and not is_categorical(values):
+            raise CommandError(f"{path}: column {name!r} holds neither numbers nor categories "
+                               f"(dtype {values.dtype})")
+
+
+def _check_target(y, path, target):
+    import numpy as np
+
+    if y.dtype.kind == "f" and np.isinf(y).any():
+        raise CommandError(f"{path}: the target {target!r} has infinite values")
+
+
+def _features_and_target(path, target, *, need_target=True, columns=ENCODED):
+    """Return (X, y, extra) from a data file; ``extra`` holds an .npz file's test split.
+
+    ``columns`` says which feature columns to accept (see NUMERIC); without a target, the
+    caller picks the model's columns of a table and checks them.
+    """
+    import numpy as np
+
     table = _read_table(path)
     if isinstance(table, dict):
         if target is not None:
@@ -146,9 +210,14 @@ def _features_and_target(path, target, *, need_target=True, categorical=False):
                 if X.ndim != 2 or X.dtype.kind not in "biuf":
                     raise CommandError(f"{path}: {x_key} must be a 2-D numeric array, got "
                                        f"shape {X.shape} and dtype {X.dtype}")
+                if X.dtype.kind == "f" and np.isinf(X).any():
+                    raise CommandError(f"{path}: {x_key} has infinite values; features are "
+                                       "finite numbers, or missing (NaN)")
                 y = table.get(y_key)
                 if y is None and need_target:
                     raise CommandError(f"{path}: the archive has {x_key} but no {y_key}")
+                if y is not None:
+                    _check_target(np.asarray(y), path, y_key)
                 test = ((table["X_test"], table["y_test"])
                         if x_key == "X_train" and "X_test" in table and "y_test" in table
                         else None)
@@ -166,16 +235,18 @@ def _features_and_target(path, target, *, need_target=True, categorical=False):
     y = table[target].to_numpy()
     if table[target].isna().any():
         raise CommandError(f"{path}: the target column {target!r} has missing values")
+    _check_target(y, path, target)
     X = table.drop(columns=[target])
     if X.shape[1] == 0:
         raise CommandError(f"{path}: no feature columns besides the target {target!r}")
-    if not categorical:   # BRANCHES takes categorical columns as they are
-        _check_numeric(X, path)
+    _check_features(X, path, columns)
     return X, y, None
 
 
 def _training_data(args):
     """Return (name, X_train, y_train, X_test, y_test, regression) for fit and pareto."""
+    from . import datasets
+
     if (args.data is None) == (args.dataset is None):
         raise CommandError("give a data file or --dataset NAME (exactly one)")
     if args.dataset is not None:
@@ -183,13 +254,15 @@ def _training_data(args):
             task = "regression" if args.regression else "classification"
             names = ", ".join(datasets.list_datasets(task=task))
             raise CommandError(f"unknown {task} dataset {args.dataset!r} (bundled: {names})")
-        data = datasets.load(args.dataset)
-        return (args.dataset, data.X_train, data.y_train, data.X_test, data.y_test,
-                data.task == "regression")
-    categorical = getattr(args, "model", "tree") == "branches"
-    X, y, test = _features_and_target(args.data, args.target, categorical=categorical)
+        # Frames, as a table's columns are: the model names the features.
+        require("pandas", f"dpdt {args.command} --dataset")
+        data = datasets.load(args.dataset, as_frame=True)
+        return (args.dataset, data.X_train, data.y_train.to_numpy(), data.X_test,
+                data.y_test.to_numpy(), data.task == "regression")
+    columns = AS_IS if getattr(args, "model", "tree") == "branches" else ENCODED
+    X, y, test = _features_and_target(args.data, args.target, columns=columns)
     if args.test is not None:
-        X_test, y_test, _ = _features_and_target(args.test, args.target, categorical=categorical)
+        X_test, y_test, _ = _features_and_target(args.test, args.target, columns=columns)
         if hasattr(X, "columns") and list(X_test.columns) != list(X.columns):
             missing = [c for c in X.columns if c not in X_test.columns]
             if missing:
@@ -206,6 +279,8 @@ MAX_AUTO_CLASSES = 20
 
 def _is_regression(args, y):
     """Return whether to fit a regressor: --task (or --regression), else what the target is."""
+    import numpy as np
+
     task = "regression" if args.regression else args.task
     values = np.asarray(y)
     numeric = values.dtype.kind in "biuf"
@@ -224,31 +299,269 @@ def _is_regression(args, y):
     return False
 
 
-def _estimator(args, regression):
-    depth = 3 if args.max_depth is None else args.max_depth
-    model = getattr(args, "model", "tree")   # pareto fits trees only
+# ---------------------------------------------------------------------------------------------
+# The models and their options
+
+
+# The models' parameters that `dpdt fit` and `dpdt pareto` take as options (with `-v` for
+# verbose); a model takes those of its parameters given, and refuses the others.
+MODEL_OPTIONS = ("max_depth", "candidates", "splitter", "alpha", "complexity", "front",
+                 "max_bins", "time_limit", "n_jobs", "lam", "n_estimators", "learning_rate")
+# What --model chooses; "cv" is the tree whose alpha --cv chooses.
+MODELS = ("tree", "branches", "boosting")
+
+
+def _records(model):
+    """Return the parameter records of a model: (the classifier's, the regressor's)."""
+    from . import _params
+
+    return {"tree": (_params.CLASSIFIER, _params.REGRESSOR),
+            "cv": (_params.CLASSIFIER_CV, _params.REGRESSOR_CV),
+            "branches": (_params.BRANCHES, ()),
+            "boosting": (_params.BOOSTING, _params.BOOSTING_REGRESSOR)}[model]
+
+
+def _classes(model):
+    """Return the estimator classes of a model: (classifier, regressor or None)."""
+    if model == "tree":
+        from ._classes import DPDTreeClassifier, DPDTreeRegressor
+
+        return DPDTreeClassifier, DPDTreeRegressor
+    if model == "cv":
+        from ._cv import DPDTreeClassifierCV, DPDTreeRegressorCV
+
+        return DPDTreeClassifierCV, DPDTreeRegressorCV
     if model == "branches":
-        if regression:
-            raise CommandError("--model branches is a classifier: its target is classes")
-        return BranchesClassifier(lam=args.lam, max_depth=args.max_depth,
-                                  time_limit=args.time_limit, verbose=args.verbose)
-    if model == "boosting":
-        cls = DPDTGradientBoostingRegressor if regression else DPDTGradientBoostingClassifier
-        return cls(n_estimators=args.n_estimators, max_depth=depth, n_jobs=args.n_jobs,
-                   verbose=args.verbose)
-    search = dict(candidates=tuple(args.candidates) if args.candidates else "auto",
-                  splitter=args.splitter[0] if len(args.splitter) == 1 else tuple(args.splitter),
-                  complexity=args.complexity, n_jobs=args.n_jobs, verbose=args.verbose)
+        from ._branches import BranchesClassifier
+
+        return BranchesClassifier, None
+    from ._boosting import DPDTGradientBoostingClassifier, DPDTGradientBoostingRegressor
+
+    return DPDTGradientBoostingClassifier, DPDTGradientBoostingRegressor
+
+
+def _flag(name):
+    return "--" + name.replace("_", "-")
+
+
+def _takers(name, models):
+    """Return the models (of ``models``) that have the parameter ``name``, with its record."""
+    takers = {}
+    for model in models:
+        record = next((p for p in _records(model)[0] if p.name == name), None)
+        if record is not None:
+            takers[model] = record
+    return takers
+
+
+def _shown(value):
+    """Return a default as an option's value reads: none, auto, 3 3 3."""
+    if value is None:
+        return "none"
+    if isinstance(value, tuple | list):
+        return " ".join(map(str, value))
+    return str(value)
+
+
+def _first_sentence(doc):
+    """Return the first sentence of a record's documentation, without its reST markup."""
+    import re
+
+    text = " ".join(doc.split())
+    text = re.sub(r":\w+:`~?([^`]+)`", r"\1", text).replace("``", "")
+    sentence = re.match(r"(.+?\.)(\s|$)", text)
+    return (sentence.group(1) if sentence else text).replace("%", "%%")
+
+
+def _describe(constraints):
+    """Return the values that ``constraints`` (scikit-learn's) allow, as an option takes them."""
+    from numbers import Integral
+
+    from sklearn.utils._param_validation import StrOptions, make_constraint
+
+    words = sorted({o for c in constraints if isinstance(c, StrOptions) for o in c.options})
+    parts = [f"one of {', '.join(words)}"] if words else []
+    parts += ["an int" if c is Integral else "none" if c is None else str(make_constraint(c))
+              for c in constraints if not isinstance(c, StrOptions)]
+    return " or ".join(parts)
+
+
+def _value_type(constraints):
+    """Return the argparse type of an option: the values one of ``constraints`` allows.
+
+    The constraints are scikit-learn's, from the parameter records: the estimator checks the
+    value again for its own parameter.
+    """
+    from sklearn.utils._param_validation import StrOptions, make_constraint
+
+    checks = [make_constraint(c) for c in constraints]
+    words = [str(option) for c in constraints if isinstance(c, StrOptions)
+             for option in sorted(c.options)]
+
+    def convert(text):
+        readings = [text] if text in words else []
+        if text.lower() == "none":
+            readings.append(None)
+        for kind in (int, float):
+            try:
+                readings.append(kind(text))
+            except ValueError:
+                pass
+        for value in readings:
+            if any(check.is_satisfied_by(value) for check in checks):
+                return value
+        raise argparse.ArgumentTypeError(
+            f"invalid value {text!r}: expected {_describe(constraints)}")
+
+    convert.__name__ = "value"
+    return convert
+
+
+def _add_model_options(parser, models):
+    """Add the options of MODEL_OPTIONS that some of ``models`` take, from their records.
+
+    The help is the first sentence of the record's documentation and each model's default; an
+    option not given is left to the model's default (and its value to the model's check).
+    """
+    from sklearn.utils._param_validation import StrOptions, make_constraint
+
+    for name in MODEL_OPTIONS:
+        takers = _takers(name, models)
+        if not takers:
+            continue
+        records = list(takers.values())
+        constraints, seen = [], set()
+        for record in records:
+            for constraint in record.constraint:
+                if constraint in (tuple, list):
+                    continue
+                # The models' constraints, once each (they repeat the trees' records).
+                described = str(make_constraint(constraint))
+                if described not in seen:
+                    seen.add(described)
+                    constraints.append(constraint)
+        sequence = any(c in (tuple, list) for r in records for c in r.constraint)
+        words = sorted({o for c in constraints if isinstance(c, StrOptions) for o in c.options})
+        defaults = {model: _shown(record.default) for model, record in takers.items()
+                    if model != "cv"}
+        if len(set(defaults.values())) == 1:
+            default = f"default: {next(iter(defaults.values()))}"
+        else:
+            default = "default: " + ", ".join(f"{value} ({model})"
+                                                 for model, value in defaults.items())
+        who = "" if set(takers) >= set(models) - {"cv"} else \
+            " Only " + " and ".join(f"--model {m}" for m in takers if m != "cv") + "."
+        choices = not sequence and all(isinstance(c, StrOptions) for c in constraints)
+        each = " (one, or one per depth)" if sequence else ""
+        values = "" if choices else f" Values{each}: {_describe(constraints)}."
+        parser.add_argument(
+            _flag(name), type=_value_type(constraints), nargs="+" if sequence else None,
+            default=argparse.SUPPRESS,
+            metavar="{" + ",".join(words) + "}" if choices else name.upper(),
+            help=f"{_first_sentence(records[0].doc)}{who}{values} ({default})")
+
+
+def _given(args):
+    """Return the model parameters given on the command line, as the estimators take them."""
+    given = {}
+    for name in MODEL_OPTIONS:
+        if not hasattr(args, name):
+            continue
+        value = getattr(args, name)
+        if isinstance(value, list):   # nargs="+": one value, or one per depth
+            if name == "candidates":
+                value = value[0] if value == ["auto"] else tuple(value)
+            else:
+                value = value[0] if len(value) == 1 else tuple(value)
+        given[name] = value
+    return given
+
+
+def _estimator(args, regression, X):
+    """Return the estimator the options ask for, one-hot encoding a table's categories."""
+    model = getattr(args, "model", "tree")   # pareto fits trees only
+    kind = model
     if getattr(args, "cv", None) is not None:
-        if args.alpha != 0.0:
-            raise CommandError("--cv chooses alpha: give --cv or --alpha, not both")
-        if args.front != "convex":
-            raise CommandError("--cv chooses among the trees of the convex front: give --cv "
-                               "or --front pareto, not both")
-        cls = DPDTreeRegressorCV if regression else DPDTreeClassifierCV
-        return cls(max_depth=depth, cv=args.cv, **search)
-    cls = DPDTreeRegressor if regression else DPDTreeClassifier
-    return cls(max_depth=depth, alpha=args.alpha, front=args.front, **search)
+        if model != "tree":
+            raise CommandError(f"--cv chooses the alpha of a tree, not of --model {model}")
+        kind = "cv"
+    classifier, regressor = _classes(kind)
+    if regression and regressor is None:
+        raise CommandError(f"--model {model} is a classifier: its target is classes")
+    records = _records(kind)[1 if regression else 0]
+    names = {record.name for record in records}
+    params = _given(args)
+    for name in params:
+        if name in names:
+            continue
+        if kind == "cv":
+            raise CommandError(f"--cv chooses alpha among the trees of the convex front: give "
+                               f"--cv or {_flag(name)}, not both")
+        takers = " and ".join(f"--model {m}" for m in _takers(name, MODELS))
+        raise CommandError(f"{_flag(name)} is an option of {takers}, not of --model {model}")
+    if args.verbose:
+        params["verbose"] = args.verbose
+    if kind == "cv":
+        params["cv"] = args.cv
+    estimator = (regressor if regression else classifier)(**params)
+    if model != "branches" and hasattr(X, "columns"):
+        from ._onehot import OneHotEncoded, is_categorical
+
+        if any(is_categorical(X[name]) for name in X.columns):
+            return OneHotEncoded(estimator)
+    return estimator
+
+
+def _fit_model(estimator, X, y):
+    """Fit; a numeric column that BRANCHES would split a value at a time is refused."""
+    from ._branches import ManyValuesWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ManyValuesWarning)
+        try:
+            estimator.fit(X, y)
+        except ManyValuesWarning as warning:
+            many = warning.features
+            shown = ", ".join(f"{name!r} ({n} values)" for name, n in many[:5])
+            more = f" and {len(many) - 5} more" if len(many) > 5 else ""
+            raise CommandError(
+                f"numeric column{'s' if len(many) > 1 else ''} {shown}{more} look"
+                f"{'' if len(many) > 1 else 's'} continuous: BRANCHES would make a child per "
+                "value; bin with --max-bins 10 (quantile bins), or fit --model tree (thresholds)"
+            ) from None
+
+
+def _warn_many_categories(X):
+    """Warn about columns of strings that have as many values as a measurement would.
+
+    Such a column (more than 32 distinct values and more than one per ten rows, the rule
+    BRANCHES applies to numbers) becomes that many indicator columns: numbers with a few cells
+    that are not (then named), or an identifier.
+    """
+    from ._branches import MANY_VALUES
+    from ._onehot import is_categorical
+
+    for name in X.columns:
+        column = X[name]
+        if not is_categorical(column):
+            continue
+        values = column.dropna().astype(str).unique()
+        if len(values) <= max(MANY_VALUES, len(X) / 10):
+            continue
+        words = [value for value in values if not _is_number(value)]
+        why = (f"it holds numbers but for {words[:3]}: fix or empty those cells"
+               if len(words) <= len(values) / 10
+               else "an identifier or free text? drop it from the table")
+        warnings.warn(f"column {name!r} has {len(values)} distinct values among {len(X)} rows, "
+                      f"one indicator column each; {why}", UserWarning, stacklevel=2)
+
+
+def _is_number(text):
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _metrics(estimator, X, y):
@@ -262,16 +575,34 @@ def _metrics(estimator, X, y):
 
 
 def _fit_and_report(args):
+    """Fit; return (the estimator to save, the model to report, X, y, X_test, y_test).
+
+    A model fitted on one-hot encoded categories is reported on the encoded tables.
+    """
     name, X, y, X_test, y_test, regression = _training_data(args)
-    estimator = _estimator(args, regression)
+    estimator = _estimator(args, regression, X)
+    from ._onehot import OneHotEncoded
+
+    if isinstance(estimator, OneHotEncoded):
+        _warn_many_categories(X)   # before the fit, which many indicators slow down
     start = time.perf_counter()
-    estimator.fit(X, y)
+    _fit_model(estimator, X, y)
     seconds = time.perf_counter() - start
+    model = estimator
+    features = f"{X.shape[1]} features"
+    encoding = getattr(estimator, "encoding_", None)
+    if encoding is not None:
+        model = estimator.estimator_
+        encoded = [str(c) for c, cats in zip(encoding.columns_, encoding.categories_,
+                                             strict=True) if cats is not None]
+        features += (f" ({', '.join(encoded)} one-hot encoded: {model.n_features_in_} "
+                     "columns)")
+        X = estimator.transform(X)
+        X_test = None if X_test is None else estimator.transform(X_test)
     what = ("regression" if regression
             else f"{len(estimator.classes_)} classes")
-    print(f"# {name}: {X.shape[0]} samples, {X.shape[1]} features, {what}; "
-          f"fitted in {seconds:.3f} s\n")
-    return estimator, X, y, X_test, y_test
+    print(f"# {name}: {X.shape[0]} samples, {features}, {what}; fitted in {seconds:.3f} s\n")
+    return estimator, model, X, y, X_test, y_test
 
 
 def _chosen_by_cv(estimator, folds):
@@ -281,39 +612,44 @@ def _chosen_by_cv(estimator, folds):
 
 
 def _fit(args):
-    estimator, X, y, X_test, y_test = _fit_and_report(args)
+    from . import datasets
+    from ._export import export_text
+
+    estimator, model, X, y, X_test, y_test = _fit_and_report(args)
     if args.model != "tree":
-        return _fit_other(args, estimator, X, y, X_test, y_test)
-    if hasattr(estimator, "alpha_"):
-        print(f"{_chosen_by_cv(estimator, args.cv)}:\n")
+        return _fit_other(args, estimator, model, X, y, X_test, y_test)
+    if hasattr(model, "alpha_"):
+        print(f"{_chosen_by_cv(model, args.cv)}:\n")
     else:
-        print(f"Tree for alpha = {args.alpha:g}:\n")
-    print(export_text(estimator))
-    _print_metrics(estimator, X, y, X_test, y_test)
-    if args.dataset is not None and args.max_depth in (None, 3):
+        print(f"Tree for alpha = {model.alpha:g}:\n")
+    print(export_text(model))
+    _print_metrics(model, X, y, X_test, y_test)
+    if args.dataset is not None and model.max_depth == 3:
         errors = datasets.load(args.dataset).optimal_depth3_errors
         if errors is not None:
             print(f"proven optimal depth-3 train accuracy {1.0 - errors / len(y):.4f} "
                   f"({errors} errors)")
     print("\nPareto front (one fit, every alpha):\n")
-    print(format_front(estimator, X_test, y_test))
-    stats = getattr(estimator, "best_estimator_", estimator).stats_
+    print(format_front(model, X_test, y_test))
+    stats = getattr(model, "best_estimator_", model).stats_
     print(f"\n{stats['states']} states, {stats['candidates']} candidate splits, "
           f"{stats['cache_hits']} cache hits")
     return _save(args, estimator)
 
 
-def _fit_other(args, estimator, X, y, X_test, y_test):
+def _fit_other(args, estimator, model, X, y, X_test, y_test):
     """Report a BRANCHES tree or a boosting model: its rules or rounds, and its metrics."""
-    if hasattr(estimator, "estimators_"):
-        print(f"{len(estimator.estimators_)} boosting rounds of depth-{estimator.max_depth} "
+    from ._export import export_text
+
+    if hasattr(model, "estimators_"):
+        print(f"{len(model.estimators_)} boosting rounds of depth-{model.max_depth} "
               "DPDT trees\n")
     else:
-        status = "certified optimal" if estimator.is_optimal_ else (
-            f"best found in time, objective at most {estimator.upper_bound_:.6g}")
-        print(f"BRANCHES tree for lam = {args.lam:g} ({status}):\n")
-        print(export_text(estimator))
-    _print_metrics(estimator, X, y, X_test, y_test)
+        status = "certified optimal" if model.is_optimal_ else (
+            f"best found in time, objective at most {model.upper_bound_:.6g}")
+        print(f"BRANCHES tree for lam = {model.lam:g} ({status}):\n")
+        print(export_text(model))
+    _print_metrics(model, X, y, X_test, y_test)
     return _save(args, estimator)
 
 
@@ -324,55 +660,107 @@ def _print_metrics(estimator, X, y, X_test, y_test):
     print(line)
 
 
+# ---------------------------------------------------------------------------------------------
+# Writing files
+
+
+def _file_to_write(path, flag, suffix=None):
+    """Return the file an option names to write; without a suffix, ``suffix`` is added."""
+    path = Path(path)
+    if path.is_dir():
+        raise CommandError(f"{flag} {path} is a directory: name the file to write")
+    if not path.parent.is_dir():
+        raise CommandError(f"{flag} {path}: no directory {path.parent} to write it in")
+    if suffix is not None and not path.suffix:
+        path = path.with_name(path.name + suffix)
+    return path
+
+
 def _save(args, estimator):
     """Save the model where --out says, if it says; return the command's status."""
-    if args.out is not None:
-        estimator.save(args.out)
-        print(f"\nsaved to {args.out}")
+    if args.out == STDOUT:
+        # Through a file: what save writes, and checks, is what stdout gets.
+        with tempfile.TemporaryDirectory() as directory:
+            path = Path(directory) / "model.json"
+            estimator.save(path)
+            args.stdout.write(path.read_text(encoding="utf-8"))
+    elif args.out is not None:
+        path = _file_to_write(args.out, "--out")
+        estimator.save(path)
+        print(f"\nsaved to {path}")
     return 0
 
 
-def _pyplot():
-    import matplotlib
+def _draw(figure, args, flag, what):
+    """Write a figure to the file ``flag`` names (a PNG without a suffix), or to stdout."""
+    plt = _pyplot(flag)
+    target, dpi = getattr(args, flag.lstrip("-")), args.dpi
+    try:
+        if target == STDOUT:
+            args.stdout.flush()
+            figure.savefig(args.stdout.buffer, format="png", dpi=dpi, bbox_inches="tight")
+        else:
+            path = _file_to_write(target, flag, ".png")
+            figure.savefig(path, dpi=dpi, bbox_inches="tight")
+            print(f"\n{what} drawn in {path}")
+    finally:
+        plt.close(figure)
 
-    matplotlib.use("Agg")   # files only: no display needed
-    import matplotlib.pyplot as plt
 
-    return plt
+def _pyplot(option):
+    require("matplotlib", option).use("Agg")   # files only: no display needed
+    return require("matplotlib.pyplot", option)
 
 
 def _pareto(args):
     from ._plot import plot_pareto
 
-    estimator, X, y, X_test, y_test = _fit_and_report(args)
-    if hasattr(estimator, "alpha_"):
-        print(f"{_chosen_by_cv(estimator, args.cv)}, marked * below.\n")
-    print(format_front(estimator, X_test, y_test))
+    estimator, model, X, y, X_test, y_test = _fit_and_report(args)
+    if hasattr(model, "alpha_"):
+        print(f"{_chosen_by_cv(model, args.cv)}, marked * below.\n")
+    print(format_front(model, X_test, y_test))
     if args.plot is not None:
-        plt = _pyplot()
-        ax = plot_pareto(estimator, X=X, y=y, show_cart=not args.no_cart, X_test=X_test,
+        ax = plot_pareto(model, X=X, y=y, show_cart=not args.no_cart, X_test=X_test,
                          y_test=y_test)
-        ax.figure.savefig(args.plot, dpi=args.dpi, bbox_inches="tight")
-        plt.close(ax.figure)
-        print(f"\nfront drawn in {args.plot}")
+        _draw(ax.figure, args, "--plot", "front")
     return 0
 
 
 def _load_model(path):
+    from . import load
+
     if not Path(path).is_file():
         raise CommandError(f"no such file: {path}")
     return load(path)
 
 
+def _encoded_columns(model):
+    """Return the line naming a model's one-hot encoded columns, or None."""
+    encoding = getattr(model, "encoding_", None)
+    if encoding is None:
+        return None
+    parts = [f"{column} ({len(categories)} categories"
+             + (", missing values" if missing else "") + ")"
+             for column, categories, missing in zip(encoding.columns_, encoding.categories_,
+                                                    encoding.missing_, strict=True)
+             if categories is not None]
+    return "one-hot encoded columns: " + ", ".join(parts)
+
+
 def _show(args):
+    from ._export import export_text
     from ._plot import plot_tree
 
-    model = _load_model(args.model)
+    estimator = _load_model(args.model)
+    model = getattr(estimator, "estimator_", estimator)   # fitted on one-hot encoded columns
     if args.alpha is not None:
         if "alpha" not in model.get_params():
             raise CommandError(f"{type(model).__name__} has no alpha")
         model.set_params(alpha=args.alpha)
     print(f"# {model!r}\n")   # scikit-learn's repr: the non-default parameters
+    encoded = _encoded_columns(estimator)
+    if encoded is not None:
+        print(f"Fitted on {encoded}\n")
     if hasattr(model, "tree_"):
         print(export_text(model))
     else:
@@ -383,12 +771,33 @@ def _show(args):
     if args.png is not None:
         if not hasattr(model, "tree_"):
             raise CommandError(f"{type(model).__name__} is not a single tree; nothing to draw")
-        plt = _pyplot()
         ax = plot_tree(model, max_depth=args.max_depth)
-        ax.figure.savefig(args.png, dpi=args.dpi, bbox_inches="tight")
-        plt.close(ax.figure)
-        print(f"\ntree drawn in {args.png}")
+        _draw(ax.figure, args, "--png", "tree")
     return 0
+
+
+def _model_columns(model, X, path):
+    """Return the columns of table ``X`` that ``model`` was fitted on, checked for it."""
+    from ._branches import _MultiwayClassifier
+    from ._onehot import OneHotEncoded
+
+    names = getattr(model, "feature_names_in_", None)
+    if names is not None:
+        if not hasattr(X, "columns"):
+            raise CommandError(f"{path}: the model was fitted on named columns "
+                               f"{list(names)}; give a CSV or Parquet file")
+        missing = [str(n) for n in names if n not in X.columns]
+        if missing:
+            raise CommandError(f"{path}: missing feature columns {missing}")
+        X = X[list(names)]
+    if hasattr(X, "columns"):
+        columns = (AS_IS if isinstance(model, _MultiwayClassifier)
+                   else ENCODED if isinstance(model, OneHotEncoded) else NUMERIC)
+        _check_features(X, path, columns)
+    if X.shape[1] != model.n_features_in_:
+        raise CommandError(f"{path}: {X.shape[1]} features, the model expects "
+                           f"{model.n_features_in_}")
+    return X
 
 
 def _predict(args):
@@ -396,60 +805,55 @@ def _predict(args):
 
     model = _load_model(args.model)
     X, _, _ = _features_and_target(args.data, None, need_target=False)
-    names = getattr(model, "feature_names_in_", None)
-    if names is not None:
-        if not hasattr(X, "columns"):
-            raise CommandError(f"{args.data}: the model was fitted on named columns "
-                               f"{list(names)}; give a CSV or Parquet file")
-        missing = [str(n) for n in names if n not in X.columns]
-        if missing:
-            raise CommandError(f"{args.data}: missing feature columns {missing}")
-        X = X[list(names)]
-    if hasattr(X, "columns") and not isinstance(model, _CATEGORICAL_MODELS):
-        _check_numeric(X, args.data)
-    if X.shape[1] != model.n_features_in_:
-        raise CommandError(f"{args.data}: {X.shape[1]} features, the model expects "
-                           f"{model.n_features_in_}")
+    X = _model_columns(model, X, args.data)
     output = pd.DataFrame({"prediction": model.predict(X)})
     if hasattr(model, "predict_proba"):
         proba = model.predict_proba(X)
         for k, label in enumerate(model.classes_):
             output[f"proba_{label}"] = proba[:, k]
-    if args.out is None:
-        output.to_csv(sys.stdout, index=False)
+    if args.out in (None, STDOUT):
+        output.to_csv(args.stdout, index=False)
     else:
-        output.to_csv(args.out, index=False)
-        print(f"{len(output)} predictions written to {args.out}")
+        path = _file_to_write(args.out, "--out")
+        output.to_csv(path, index=False)
+        print(f"{len(output)} predictions written to {path}")
     return 0
 
 
 def _explore(args):
+    from ._branches import _MultiwayClassifier
     from ._explorer import export_html
 
-    model = _load_model(args.model)
+    estimator = _load_model(args.model)
+    model = getattr(estimator, "estimator_", estimator)   # fitted on one-hot encoded columns
     if not hasattr(model, "tree_"):
         raise CommandError(f"{type(model).__name__} is not a single tree; nothing to explore")
-    categorical = isinstance(model, _CATEGORICAL_MODELS)
+    columns = AS_IS if isinstance(model, _MultiwayClassifier) else ENCODED
     data = {}
     for name, path in (("test", args.test), ("train", args.train)):
         if path is None:
             continue
-        X, y, _ = _features_and_target(path, args.target, categorical=categorical)
-        names = getattr(model, "feature_names_in_", None)
-        if names is not None and hasattr(X, "columns"):
-            missing = [str(n) for n in names if n not in X.columns]
-            if missing:
-                raise CommandError(f"{path}: missing feature columns {missing}")
-            X = X[list(names)]
+        X, y, _ = _features_and_target(path, args.target, columns=columns)
+        X = _model_columns(estimator, X, path)
+        if model is not estimator:
+            X = estimator.transform(X)
         data[name] = (X, y)
     X_test, y_test = data.get("test", (None, None))
     X, y = data.get("train", (None, None))
-    export_html(model, args.out, X_test, y_test, X=X, y=y)
-    print(f"explorer page written to {args.out}")
+    if args.out == STDOUT:
+        args.stdout.write(export_html(model, None, X_test, y_test, X=X, y=y))
+        return 0
+    path = _file_to_write(args.out, "--out")
+    export_html(model, path, X_test, y_test, X=X, y=y)
+    print(f"explorer page written to {path}")
     return 0
 
 
-def _add_fit_options(parser):
+# ---------------------------------------------------------------------------------------------
+# The parser
+
+
+def _add_data_options(parser):
     parser.add_argument("data", nargs="?", help="training data: .csv, .parquet or .npz")
     parser.add_argument("--dataset", help="name of a bundled dataset instead of a file")
     parser.add_argument("--target", help="column to predict (CSV/Parquet)")
@@ -459,84 +863,88 @@ def _add_fit_options(parser):
                         help="auto: regression for a target with non-integer values, "
                              "classification for labels or few integers, else asks")
     parser.add_argument("--regression", action="store_true", help="the same as --task regression")
-    parser.add_argument("--max-depth", type=int, default=None,
-                        help="depth limit (default 3; none for --model branches)")
-    parser.add_argument("--candidates", type=int, nargs="+",
-                        help="candidate splits per depth (default: chosen with the splitter)")
-    parser.add_argument("--splitter", nargs="+", default=["auto"],
-                        choices=sorted(SPLITTERS | {"auto"}),
-                        help="split generator, or one per depth")
-    parser.add_argument("--alpha", type=float, default=0.0)
-    parser.add_argument("--complexity", choices=["expected_tests", "n_splits"],
-                        default="expected_tests")
-    parser.add_argument("--front", choices=["convex", "pareto"], default="convex",
-                        help="pareto: also the trees between the hull's, which no alpha selects")
-    parser.add_argument("--n-jobs", type=int, default=None)
+
+
+def _add_fit_options(parser, models):
+    _add_data_options(parser)
+    _add_model_options(parser, models)
     parser.add_argument("-v", "--verbose", action="count", default=0,
                         help="report the fit's progress on stderr (a bar on a terminal with tqdm "
                              "installed)")
-
-
-def _add_cv_option(parser):
     parser.add_argument("--cv", type=int, metavar="K",
                         help="choose alpha by K-fold cross-validation (DPDTreeClassifierCV or "
                              "DPDTreeRegressorCV) instead of --alpha")
 
 
-def build_parser():
-    """Return the argument parser of the ``dpdt`` command."""
-    parser = argparse.ArgumentParser(prog="dpdt", description="Non-greedy decision trees (DPDT).")
-    commands = parser.add_subparsers(dest="command", required=True)
-
-    fit = commands.add_parser("fit", help="fit a tree, print it and its Pareto front")
-    _add_fit_options(fit)
-    fit.add_argument("--out", help="save the fitted model to this JSON file")
-    fit.add_argument("--model", choices=["tree", "branches", "boosting"], default="tree",
+def _fit_parser(fit):
+    _add_fit_options(fit, ("tree", "cv", "branches", "boosting"))
+    fit.add_argument("--out", help="save the fitted model to this JSON file (- for stdout, "
+                                   "the report then goes to stderr)")
+    fit.add_argument("--model", choices=MODELS, default="tree",
                      help="tree: a DPDT tree (default); branches: BRANCHES' certified optimal "
                           "tree on categorical columns; boosting: gradient boosting of DPDT trees")
-    fit.add_argument("--lam", type=float, default=0.01,
-                     help="--model branches: the penalty per split")
-    fit.add_argument("--time-limit", type=float, default=None,
-                     help="--model branches: seconds before the best tree found is returned")
-    fit.add_argument("--n-estimators", type=int, default=100,
-                     help="--model boosting: the boosting rounds")
-    _add_cv_option(fit)
-    fit.set_defaults(handler=_fit)
 
-    pareto = commands.add_parser("pareto", help="fit, print and draw the Pareto front")
-    _add_fit_options(pareto)
-    _add_cv_option(pareto)
+
+def _pareto_parser(pareto):
+    _add_fit_options(pareto, ("tree", "cv"))
     pareto.add_argument("--plot", help="draw the front (and CART's pruning path; with --cv the "
                                        "validation curve, with --test the test curve) in this "
-                                       "PNG")
+                                       "file (PNG without a suffix; - for stdout)")
     pareto.add_argument("--no-cart", action="store_true", help="do not draw CART's path")
-    pareto.add_argument("--dpi", type=int, default=120)
-    pareto.set_defaults(handler=_pareto)
+    pareto.add_argument("--dpi", type=int, default=120,
+                        help="resolution of the picture, in dots per inch (default: 120)")
 
-    show = commands.add_parser("show", help="print (or draw) a saved model")
+
+def _show_parser(show):
     show.add_argument("model", help="a model saved by `dpdt fit --out` or estimator.save")
     show.add_argument("--alpha", type=float, help="show the tree of the front for this alpha")
-    show.add_argument("--png", help="draw the tree in this PNG file")
-    show.add_argument("--dpi", type=int, default=120)
+    show.add_argument("--png", help="draw the tree in this file (PNG without a suffix; - for "
+                                    "stdout)")
+    show.add_argument("--dpi", type=int, default=120,
+                      help="resolution of the picture, in dots per inch (default: 120)")
     show.add_argument("--max-depth", type=int, metavar="N",
                       help="draw only the top N levels (deeper subtrees as '(...)')")
-    show.set_defaults(handler=_show)
 
-    explore = commands.add_parser("explore", help="write the explorer page of a saved model: "
-                                  "its whole Pareto front and every tree, in one HTML file")
+
+def _explore_parser(explore):
     explore.add_argument("model", help="a saved model (JSON)")
     explore.add_argument("--test", help="held-out data (.csv, .parquet, .npz): the test curve "
                                         "and samples to route through the trees")
     explore.add_argument("--train", help="the training data, for CART's pruning path")
     explore.add_argument("--target", help="the target column of --test and --train (CSV/Parquet)")
-    explore.add_argument("--out", required=True, help="the HTML file to write")
-    explore.set_defaults(handler=_explore)
+    explore.add_argument("--out", required=True, help="the HTML file to write (- for stdout)")
 
-    predict = commands.add_parser("predict", help="predict with a saved model")
+
+def _predict_parser(predict):
     predict.add_argument("model", help="a saved model (JSON)")
     predict.add_argument("data", help="samples: .csv, .parquet or .npz")
-    predict.add_argument("--out", help="write the predictions to this CSV (default: stdout)")
-    predict.set_defaults(handler=_predict)
+    predict.add_argument("--out", help="write the predictions to this CSV (default, or -: "
+                                       "stdout)")
+
+
+# name: (summary, options); each runs the function named after it, `_fit` for fit.
+COMMANDS = {
+    "fit": ("fit a model, print it and its Pareto front", _fit_parser),
+    "pareto": ("fit, print and draw the Pareto front", _pareto_parser),
+    "show": ("print (or draw) a saved model", _show_parser),
+    "explore": ("write the explorer page of a saved model: its whole Pareto front and every "
+                "tree, in one HTML file", _explore_parser),
+    "predict": ("predict with a saved model", _predict_parser),
+}
+
+
+def build_parser(command=None):
+    """Return the argument parser of the ``dpdt`` command.
+
+    With ``command`` (a name, or "" for none), only that subcommand gets its options: the
+    others' need the parameter records, whose import takes a second.
+    """
+    parser = _Parser(prog="dpdt", description="Non-greedy decision trees (DPDT).")
+    commands = parser.add_subparsers(dest="command", required=True)
+    for name, (summary, add_options) in COMMANDS.items():
+        sub = commands.add_parser(name, help=summary, description=summary)
+        if command in (None, name):
+            add_options(sub)
     return parser
 
 
@@ -544,27 +952,59 @@ def build_parser():
 _EXPLAINED = (ValueError, TypeError, ImportError, OSError)
 
 
+def _one_line(prefix):
+    """Return a ``warnings.showwarning`` that writes a warning as one line on stderr."""
+    def show(message, category, filename, lineno, file=None, line=None):
+        print(f"{prefix}: warning: {' '.join(str(message).split())}", file=sys.stderr)
+
+    return show
+
+
 def main(argv=None):
     """Run the ``dpdt`` command line.
 
-    Every error, whatever the input, is one line on stderr and exit status 2.
+    Every error, whatever the input, is one line on stderr and exit status 2; so is every
+    warning, without the status.
     """
-    args = build_parser().parse_args(argv)
-    np.set_printoptions(precision=4)
+    argv = sys.argv[1:] if argv is None else [str(arg) for arg in argv]
+    command = next((arg for arg in argv if not arg.startswith("-")), "")
     try:
-        return args.handler(args)
+        # Only the command run needs its options (and so the parameter records).
+        args, unknown = build_parser(command if command in COMMANDS else "").parse_known_args(
+            argv)
+        if unknown:   # named by the command they were given to, not by `dpdt`
+            _Parser(prog=f"dpdt {args.command}").error(
+                f"unrecognized arguments: {' '.join(unknown)}")
+    except KeyboardInterrupt:
+        print("dpdt: interrupted", file=sys.stderr)
+        return 130
+    prefix = f"dpdt {args.command}"
+    # An output to stdout keeps stdout for itself: the report goes to stderr.
+    args.stdout = sys.stdout
+    to_stdout = [flag for flag in ("out", "plot", "png") if getattr(args, flag, None) == STDOUT]
+    report = sys.stderr if to_stdout and args.command != "predict" else sys.stdout
+    try:
+        with warnings.catch_warnings(), contextlib.redirect_stdout(report):
+            warnings.showwarning = _one_line(prefix)
+            import numpy as np
+
+            for flag in ("out", "plot", "png"):   # a file that cannot be written: say so first
+                if getattr(args, flag, None) not in (None, STDOUT):
+                    _file_to_write(getattr(args, flag), f"--{flag}")
+            with np.printoptions(precision=4):
+                return globals()[f"_{args.command}"](args)
     except BrokenPipeError:   # output piped into `head` and the like
         sys.stderr.close()
         return 0
     except KeyboardInterrupt:  # Ctrl-C: the shell's status for SIGINT, no traceback
-        print(f"dpdt {args.command}: interrupted", file=sys.stderr)
+        print(f"{prefix}: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:
         # Whatever the input files hold, the answer is one line and status 2, never a
         # traceback: the errors dpdt raises name the problem, any other is named by its type.
         message = str(exc) if isinstance(exc, _EXPLAINED) and str(exc) else (
             f"{type(exc).__name__}: {exc}")
-        print(f"dpdt {args.command}: {' '.join(message.split())}", file=sys.stderr)
+        print(f"{prefix}: {' '.join(message.split())}", file=sys.stderr)
         return 2
 
 

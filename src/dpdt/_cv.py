@@ -1,10 +1,11 @@
 """Choosing the tree on the Pareto front by cross-validation (DPDTreeClassifierCV / RegressorCV)."""
 
+import warnings
 from numbers import Integral
 
 import numpy as np
-from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context, is_classifier
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import check_scoring
 from sklearn.model_selection import check_cv
 from sklearn.utils import check_random_state
@@ -17,7 +18,7 @@ from ._front import TIE_TOL, alpha_inside, budget_mask
 from ._io import SaveMixin, register_estimator
 from ._params import CLASSIFIER_CV, MAX_DEPTH, REGRESSOR_CV, declare, passed_on
 from ._progress import reporter
-from ._runner import n_threads
+from ._runner import map_threads, n_threads, shared_stop
 from ._validation import binary_exponent, validate_numeric
 
 LARGEST_DEPTH = np.iinfo(np.int64).max
@@ -177,38 +178,55 @@ class _BaseDPDTreeCV(ExplorerReprMixin, SaveMixin, BaseEstimator):
         if isinstance(random_state, np.random.RandomState):
             random_state = check_random_state(random_state).randint(np.iinfo(np.int32).max)
 
+        # Per depth, the refit first, then the folds in order: a time limit that ends the fits
+        # leaves whole depths' refits with their first folds.
         jobs = [(depth, train) for depth in depths
-                for train in [train for train, _ in folds] + [None]]
-        # The time limit is the whole fit's: the fits, n_jobs at a time, share it.
+                for train in [None] + [train for train, _ in folds]]
         threads = n_threads(self.n_jobs)
-        time_limit = self.time_limit
-        if time_limit is not None:
-            # A share that underflows to 0 would read as an invalid limit: the least positive one.
-            time_limit = max(time_limit / -(-len(jobs) // threads), np.nextafter(0.0, 1.0))
         progress = reporter(self.verbose, type(self).__name__, "fits", total=len(jobs))
 
-        def fit_job(estimator, train):
-            model = _fit_one(estimator, X, y, sample_weight, train)
-            progress.update(advance=1, notes=[f"depth {estimator.max_depth}"])
+        def fit_job(job):
+            k, (depth, train) = job
+            # The first depth's refit and first fold always run (the choice needs one scored
+            # fold); past the deadline, the others are not started.
+            if k >= 2 and stop.remaining <= 0:
+                return None
+            # Each fit's own limit is the whole one, so the shared deadline is the one that binds.
+            model = _fit_one(self._make(depth, random_state, self.time_limit), X, y,
+                             sample_weight, train)
+            progress.update(advance=1, notes=[f"depth {depth}"])
             return model
 
-        with progress:
-            models = Parallel(n_jobs=threads, prefer="threads")(
-                delayed(fit_job)(self._make(depth, random_state, time_limit), train)
-                for depth, train in jobs)
+        # The whole fit shares one deadline (binning, every search, scoring) and one stop: an
+        # error or Ctrl-C in any fit stops them all.
+        with progress, shared_stop(self.time_limit) as stop:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", ConvergenceWarning)
+                models = map_threads(fit_job, enumerate(jobs), threads)
             progress.finish()
         per_depth = len(folds) + 1
+        fitted = [models[i * per_depth:(i + 1) * per_depth] for i in range(len(depths))]
+        # The folds fitted for the first depth; the depths fitted on as many are scored on them.
+        n_used = sum(model is not None for model in fitted[0][1:])
+        kept = [i for i, fits in enumerate(fitted)
+                if all(model is not None for model in fits[:1 + n_used])]
+        self._warn_time_limit(caught, [depths[i] for i in kept], n_used, len(folds))
         self._refits = {}
         curves = []
-        for i, depth in enumerate(depths):
-            fold_models = models[i * per_depth:(i + 1) * per_depth - 1]
-            refit = self._refits[depth] = models[(i + 1) * per_depth - 1]
+        for i in kept:
+            depth = depths[i]
+            refit = self._refits[depth] = fitted[i][0]
+            fold_models = fitted[i][1:1 + n_used]
+            if hasattr(self, "feature_names_in_"):
+                # The fits took the validated array; the refit is the model users, scores and
+                # pictures call with the data this estimator took, names and all.
+                refit.feature_names_in_ = self.feature_names_in_
             alphas = representative_alphas(refit.pareto_front_,
                                            [model.pareto_front_ for model in fold_models])
             scores = np.array([
                 _fold_scores(model, alphas, scorer, X[test], y[test],
                              None if sample_weight is None else score_weight[test])
-                for model, (_, test) in zip(fold_models, folds, strict=True)])
+                for model, (_, test) in zip(fold_models, folds[:n_used], strict=True)])
             curve = np.empty(len(alphas), dtype=CURVE_DTYPE)
             curve["max_depth"] = depth
             curve["alpha"] = alphas
@@ -218,9 +236,27 @@ class _BaseDPDTreeCV(ExplorerReprMixin, SaveMixin, BaseEstimator):
             curve["std_score"] = scores.std(axis=0)
             curves.append(curve)
         self.validation_curve_ = np.concatenate(curves)
-        self.n_splits_ = len(folds)
+        self.n_splits_ = n_used
         self._choose(np.ones(len(self.validation_curve_), dtype=bool))
         return self
+
+    def _warn_time_limit(self, caught, depths, n_used, n_folds):
+        """Warn once if ``time_limit`` cut searches short or left fits out.
+
+        ``caught`` are the warnings of the fits, the others re-issued; ``depths`` the depth
+        limits scored, on ``n_used`` of the ``n_folds`` folds.
+        """
+        cut = [w for w in caught if issubclass(w.category, ConvergenceWarning)]
+        for w in caught:
+            if w not in cut:
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        every_depth = self._depths()
+        if not cut and depths == every_depth and n_used == n_folds:
+            return
+        warnings.warn(f"time_limit={self.time_limit} s expired: the fits left were not started, "
+                      f"max_depth {depths} of {every_depth} scored on {n_used} of {n_folds} "
+                      f"folds; {len(cut)} searches cut short returned the best trees explored "
+                      "so far", ConvergenceWarning, stacklevel=4)
 
     def _choose(self, allowed):
         """Select among the allowed curve rows by ``selection``; ties go to the simpler tree."""
@@ -273,7 +309,7 @@ class _BaseDPDTreeCV(ExplorerReprMixin, SaveMixin, BaseEstimator):
 
     def _validate_X_predict(self, X):
         check_is_fitted(self)
-        return validate_numeric(self, X, reset=False, ensure_all_finite="allow-nan")
+        return validate_numeric(self, X, reset=False)
 
     def _check_fitted_state(self, decoder, where):
         # The refit models were checked when they were decoded.
@@ -289,6 +325,35 @@ class _BaseDPDTreeCV(ExplorerReprMixin, SaveMixin, BaseEstimator):
             decoder.expect(isinstance(classes, np.ndarray) and classes.ndim == 1
                            and self.tree_.value.shape[-1] == len(classes),
                            f"{where}: the trees' class fractions do not match classes_")
+        # The refits and the validation curve, as _fit_cv leaves them: a refit per depth of the
+        # curve, of the estimator's features and classes, and the chosen row among the curve's.
+        # Scores may be NaN (R² of a fold of one sample).
+        refits, curve = vars(self).get("_refits"), vars(self).get("validation_curve_")
+        decoder.expect(isinstance(refits, dict) and len(refits) >= 1
+                       and all(isinstance(d, int) and not isinstance(d, bool) and d >= 1
+                               and isinstance(m, self._estimator_class)
+                               and m.n_features_in_ == self.n_features_in_
+                               and np.array_equal(getattr(m, "classes_", []),
+                                                  getattr(self, "classes_", []))
+                               for d, m in refits.items()),
+                       f"{where}: _refits is not one {self._estimator_class.__name__} of the "
+                       "estimator's features and classes per depth")
+        decoder.expect(isinstance(curve, np.ndarray) and curve.dtype == CURVE_DTYPE
+                       and curve.ndim == 1 and len(curve) >= 1
+                       and set(curve["max_depth"].tolist()) <= set(refits)
+                       and np.all(np.isfinite(curve["alpha"])) and np.all(curve["alpha"] >= 0)
+                       and np.all(np.isfinite(curve["complexity"]))
+                       and np.all(curve["complexity"] >= 0)
+                       and not np.any(curve["std_score"] < 0),
+                       f"{where}: validation_curve_ holds values no fit makes")
+        n_splits, depth = vars(self).get("n_splits_"), vars(self).get("max_depth_")
+        alpha, score = vars(self).get("alpha_"), vars(self).get("best_score_")
+        decoder.expect(isinstance(n_splits, int) and n_splits >= 1
+                       and isinstance(depth, int) and depth in refits
+                       and isinstance(alpha, float) and np.isfinite(alpha) and alpha >= 0
+                       and alpha == best.alpha and isinstance(score, float),
+                       f"{where}: n_splits_, max_depth_, alpha_ or best_score_ is not what a fit "
+                       "chooses")
 
     @property
     def pareto_front_(self):
@@ -333,7 +398,7 @@ class _BaseDPDTreeCV(ExplorerReprMixin, SaveMixin, BaseEstimator):
         leaves : ndarray of shape (n_samples,)
             Node index, in :attr:`tree_`, of each sample's leaf.
         """
-        X = self._validate_X_predict(X)
+        check_is_fitted(self)
         return self.best_estimator_.apply(X)
 
     def decision_path(self, X):
@@ -349,7 +414,7 @@ class _BaseDPDTreeCV(ExplorerReprMixin, SaveMixin, BaseEstimator):
         indicator : sparse matrix of shape (n_samples, n_nodes)
             Entry (i, j) is 1 when sample i goes through node j of :attr:`tree_`.
         """
-        X = self._validate_X_predict(X)
+        check_is_fitted(self)
         return self.best_estimator_.decision_path(X)
 
     def get_depth(self):
@@ -389,6 +454,11 @@ class DPDTreeClassifierCV(LogProbaMixin, ClassifierMixin, _BaseDPDTreeCV):
     deviation over ``sqrt(n_splits_)``. Differences within one standard error are mostly fold
     noise, so the rule keeps the smaller tree the data cannot tell apart from the best one.
 
+    ``time_limit`` is one deadline for the whole fit (binning, searches and scoring): the fits
+    run depth by depth, the whole-data fit first, and those not started when it passes are
+    left out, with a ``ConvergenceWarning``; the choice is then made among the depths fitted
+    on as many folds as the first (always the whole-data fit and one fold of the first depth).
+
     Attributes
     ----------
     alpha_ : float
@@ -399,7 +469,8 @@ class DPDTreeClassifierCV(LogProbaMixin, ClassifierMixin, _BaseDPDTreeCV):
         Mean validation score of the chosen alpha and depth limit (under ``"1se"``, not
         necessarily the highest of :attr:`validation_curve_`).
     n_splits_ : int
-        Number of cross-validation folds.
+        Number of cross-validation folds scored: fewer than ``cv`` makes when ``time_limit``
+        ended the fits first.
     validation_curve_ : ndarray, structured
         One row per (depth limit, candidate alpha), fields ``max_depth``, ``alpha``,
         ``complexity`` (of the refit tree at that alpha, comparable with
@@ -448,7 +519,7 @@ class DPDTreeClassifierCV(LogProbaMixin, ClassifierMixin, _BaseDPDTreeCV):
         self : DPDTreeClassifierCV
             The fitted estimator.
         """
-        X, y = validate_numeric(self, X, y, reset=True, ensure_all_finite="allow-nan")
+        X, y = validate_numeric(self, X, y, reset=True)
         check_classification_targets(y)
         self.classes_ = np.unique(y)
         self.n_classes_ = len(self.classes_)
@@ -467,7 +538,7 @@ class DPDTreeClassifierCV(LogProbaMixin, ClassifierMixin, _BaseDPDTreeCV):
         proba : ndarray of shape (n_samples, n_classes)
             Class probabilities, columns ordered as :attr:`classes_`.
         """
-        X = self._validate_X_predict(X)
+        check_is_fitted(self)
         return self.best_estimator_.predict_proba(X)
 
     def predict(self, X):
@@ -483,7 +554,7 @@ class DPDTreeClassifierCV(LogProbaMixin, ClassifierMixin, _BaseDPDTreeCV):
         y : ndarray of shape (n_samples,)
             The class of largest weight in each sample's leaf of :attr:`tree_`.
         """
-        X = self._validate_X_predict(X)
+        check_is_fitted(self)
         return self.best_estimator_.predict(X)
 
 
@@ -506,7 +577,8 @@ class DPDTreeRegressorCV(RegressorMixin, _BaseDPDTreeCV):
         Mean validation score of the chosen alpha and depth limit (under ``"1se"``, not
         necessarily the highest of :attr:`validation_curve_`).
     n_splits_ : int
-        Number of cross-validation folds.
+        Number of cross-validation folds scored: fewer than ``cv`` makes when ``time_limit``
+        ended the fits first.
     validation_curve_ : ndarray, structured
         As for :class:`DPDTreeClassifierCV`.
     best_estimator_ : DPDTreeRegressor
@@ -553,8 +625,8 @@ class DPDTreeRegressorCV(RegressorMixin, _BaseDPDTreeCV):
         self : DPDTreeRegressorCV
             The fitted estimator.
         """
-        X, y = validate_numeric(self, X, y, reset=True, ensure_all_finite="allow-nan",
-                                multi_output=True, y_numeric=True)
+        X, y = validate_numeric(self, X, y, reset=True, multi_output=True,
+                                y_numeric=True)
         self.n_outputs_ = 1 if y.ndim == 1 else y.shape[1]
         return self._fit_cv(X, y, sample_weight)
 
@@ -571,7 +643,7 @@ class DPDTreeRegressorCV(RegressorMixin, _BaseDPDTreeCV):
         y : ndarray of shape (n_samples,) or (n_samples, n_outputs)
             Predicted values (one column per output when there are several).
         """
-        X = self._validate_X_predict(X)
+        check_is_fitted(self)
         return self.best_estimator_.predict(X)
 
     def __sklearn_tags__(self):

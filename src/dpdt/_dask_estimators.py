@@ -44,6 +44,7 @@ from . import _dask_partitions as parts
 from ._binning import AUTO_MAX_BINS, BINNING_SAMPLES
 from ._classes import DPDTreeClassifier, DPDTreeRegressor
 from ._dask_inputs import input_partitions
+from ._io import SaveMixin, register_estimator
 from ._params import CLASSIFIER, REGRESSOR, Param, declare
 from ._progress import reporter
 from ._runner import core_params
@@ -58,8 +59,8 @@ ROUND_BYTES = 256 * 2**20
 #: The most bytes of histograms the driver holds, beyond those fetched for the next rounds and
 #: those a subtraction still needs: beyond, the core drops those it read longest ago, during a
 #: round as after it (it keeps what it read off them), and asks for one again only if a search
-#: needs it. 128 MB: fewer rounds and fewer rows summed than 64 MB, at half the driver's memory
-#: of a cap applied only between rounds (docs/scaling.md).
+#: needs it. 128 MB: fewer rounds and fewer rows summed than 64 MB, and the driver's memory
+#: still independent of the data's size (docs/scaling.md).
 HISTOGRAM_BYTES = 128 * 2**20
 
 CLIENT = Param(
@@ -145,7 +146,7 @@ def _predict_block(function, columns, dtype, block):
     return function(block)
 
 
-class _DaskDPDTree(BaseEstimator):
+class _DaskDPDTree(SaveMixin, BaseEstimator):
     """Fit, ``to_local`` and prediction shared by the data-parallel DPDT estimators."""
 
     # Set by each estimator: its in-memory class and the core's kind of objective.
@@ -169,6 +170,13 @@ class _DaskDPDTree(BaseEstimator):
                                  "data-parallel fit does not have; choose another splitter")
             return AUTO_MAX_BINS
         return int(self.max_bins)
+
+    def _check_no_time_limit(self):
+        """Refuse ``time_limit`` before any data moves: the search over rounds is not timed."""
+        if self.time_limit is not None:
+            raise ValueError(f"time_limit={self.time_limit!r}: the data-parallel fit cannot stop "
+                             "on a clock (its search runs in rounds over the cluster); set "
+                             "time_limit=None, or fit the in-memory estimator on a sample")
 
     def _client(self):
         if self.client is not None:
@@ -198,10 +206,11 @@ class _DaskDPDTree(BaseEstimator):
         self : object
             The fitted estimator; :meth:`to_local` gives the in-memory one.
         """
+        self._check_no_time_limit()
+        bins = self._bins()
         client = self._client()
         if getattr(client, "asynchronous", False):
             raise ValueError("the data-parallel fit needs a synchronous distributed.Client")
-        bins = self._bins()
         local = self._local_class(**self._local_params())
         data, meta = input_partitions(client, X, y, sample_weight)
         try:
@@ -457,6 +466,70 @@ class _DaskDPDTree(BaseEstimator):
         local = copy.deepcopy(self._local)
         return local.set_params(**self._local_params())
 
+    def select_tree(self, *, max_leaves=None, max_complexity=None, max_depth=None):
+        """Set ``alpha`` and ``max_complexity`` to select the most accurate tree within a budget.
+
+        The in-memory estimator's :meth:`~dpdt.DPDTreeClassifier.select_tree`, on the front
+        fitted on the cluster: no refit, and no data moves.
+
+        Parameters
+        ----------
+        max_leaves : int or None, default=None
+            Largest number of leaves allowed (>= 1). None: no limit.
+        max_complexity : float or None, default=None
+            Largest ``complexity`` allowed (>= 0). None: no limit.
+        max_depth : int or None, default=None
+            Largest depth allowed (>= 0). None: no limit.
+
+        Returns
+        -------
+        self : object
+            The estimator, its ``alpha`` and ``max_complexity`` set.
+        """
+        chosen = self.to_local().select_tree(max_leaves=max_leaves,
+                                             max_complexity=max_complexity, max_depth=max_depth)
+        return self.set_params(alpha=chosen.alpha, max_complexity=chosen.max_complexity)
+
+    def get_depth(self):
+        """Return the depth of the selected tree (0 for a single leaf)."""
+        return self.to_local().get_depth()
+
+    def get_n_leaves(self):
+        """Return the number of leaves of the selected tree."""
+        return self.to_local().get_n_leaves()
+
+    def save(self, path):
+        """Save the fitted estimator to a JSON file readable by :func:`dpdt.load`.
+
+        As :meth:`dpdt.DPDTreeClassifier.save`. The file leaves the client behind, as pickling
+        does: the loaded estimator has ``client=None`` (the default client, for a refit), and
+        predicts without one.
+
+        Parameters
+        ----------
+        path : str or path-like
+            File to write.
+
+        Returns
+        -------
+        self : estimator
+            The estimator, unchanged.
+        """
+        check_is_fitted(self, "_local")
+        SaveMixin.save(copy.copy(self), path)   # the copy has client=None (__getstate__)
+        return self
+
+    def _check_fitted_state(self, decoder, where):
+        # The in-memory estimator was checked when it was decoded; what predicts here is it.
+        local = vars(self).get("_local")
+        decoder.expect(isinstance(local, self._local_class),
+                       f"{where}: _local is not a {self._local_class.__name__}")
+        decoder.expect(local.n_features_in_ == self.n_features_in_
+                       and np.array_equal(getattr(local, "classes_", []),
+                                          getattr(self, "classes_", []))
+                       and getattr(local, "n_outputs_", None) == getattr(self, "n_outputs_", None),
+                       f"{where}: _local does not match n_features_in_, classes_ or n_outputs_")
+
     def _lazy(self, X, method, columns, dtype):
         """Return ``method`` of the local tree on X: lazy on a dask collection."""
         function = functools.partial(_predict_block, getattr(self.to_local(), method), columns,
@@ -513,6 +586,7 @@ _ATTRIBUTES = """
 """
 
 
+@register_estimator
 @declare(CLASSIFIER + (CLIENT,))
 class DaskDPDTreeClassifier(ClassifierMixin, _DaskDPDTree):
     __doc__ = """DPDT classifier fitted on Dask collections where their partitions live.
@@ -522,8 +596,10 @@ class DaskDPDTreeClassifier(ClassifierMixin, _DaskDPDTree):
     driver runs the search of the local binned fit on histograms summed over the partitions,
     so the tree, front and predictions are exactly those of the local fit on the concatenated
     data with the same bin edges (which are the local fit's up to
-    ``_binning.BINNING_SAMPLES`` training rows). The fit always bins (``max_bins``).
-    :meth:`to_local` returns the fitted in-memory estimator.
+    ``_binning.BINNING_SAMPLES`` training rows). The fit always bins (``max_bins``) and takes
+    no ``time_limit`` (it must be None: ``fit`` refuses any other before the data move).
+    :meth:`to_local` returns the fitted in-memory estimator; :meth:`save` writes a file that
+    :func:`dpdt.load` reads back.
 """ + _ATTRIBUTES + """    classes_ : ndarray of shape (n_classes,)
         The class labels.
     n_classes_ : int
@@ -583,6 +659,7 @@ class DaskDPDTreeClassifier(ClassifierMixin, _DaskDPDTree):
         return self._lazy(X, "predict", None, self.classes_.dtype)
 
 
+@register_estimator
 @declare(REGRESSOR + (CLIENT,))
 class DaskDPDTreeRegressor(RegressorMixin, _DaskDPDTree):
     __doc__ = """DPDT regressor fitted on Dask collections where their partitions live.

@@ -20,8 +20,9 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils import _safe_indexing
 from sklearn.utils.validation import _num_samples, check_consistent_length, check_is_fitted
 
-from ._export import category_names, display_feature_names
+from ._export import category_names, display_feature_names, tree_estimator
 from ._multiway_tree import MultiwayTree
+from ._palette import page_colours
 from ._plot import pareto_data
 from ._tree import TREE_LEAF
 
@@ -194,24 +195,27 @@ def explorer_data(estimator, X_test=None, y_test=None, *, X=None, y=None,
     data : dict
         The page's data; see ``_explorer_page/explorer.js`` for how it is read.
     """
-    check_is_fitted(estimator)
-    if not hasattr(estimator, "tree_"):
-        raise TypeError(f"{type(estimator).__name__} has no single tree to explore "
-                        "(export_html takes a fitted dpdt tree estimator)")
+    pipeline = estimator
+    estimator, transform, names = tree_estimator(estimator, "export_html")
     if y_test is not None and X_test is None:
         raise ValueError("y_test needs X_test")
     if y_test is not None:
         check_consistent_length(X_test, y_test)
     if not isinstance(max_samples, Integral) or isinstance(max_samples, bool) or max_samples < 0:
         raise ValueError(f"max_samples must be an int >= 0, got {max_samples!r}")
+    if transform is not None:
+        # The tree sees the samples as the steps before it make them.
+        X_test = None if X_test is None else transform(X_test)
+        X = None if X is None else transform(X)
     classifier = is_classifier(estimator)
     data = {
         "estimator": type(estimator).__name__,
-        "repr": repr(estimator),
+        "repr": repr(pipeline),
         "classifier": classifier,
-        "features": display_feature_names(estimator, None),
+        "features": display_feature_names(estimator, names),
         "classes": [str(c) for c in estimator.classes_] if classifier else None,
         "samples": _samples(estimator, X_test, y_test, max_samples),
+        "colours": page_colours(),
     }
     if isinstance(estimator.tree_, MultiwayTree):
         data["multiway"] = _multiway_data(estimator)
@@ -227,6 +231,8 @@ def explorer_data(estimator, X_test=None, y_test=None, *, X=None, y=None,
     roots = [table.add(tree) for tree in trees]
     front = front_data["front"]
     variable = ("cv" if model is not estimator else "clf" if classifier else "reg")
+    if pipeline is not estimator:   # a Pipeline's last step, or a OneHotEncoded's model
+        variable = "model.estimator_" if hasattr(pipeline, "encoding_") else "pipe[-1]"
     test = None if front_data["test"] is None else _shown(front_data["test"])
     data.update({
         "nodes": table.columns,
@@ -299,9 +305,10 @@ def export_html(estimator, path=None, X_test=None, y_test=None, *, X=None, y=Non
 
     Parameters
     ----------
-    estimator : DPDTreeClassifier, DPDTreeRegressor, their CV versions, BranchesClassifier or
-        MultiwayGreedyClassifier
-        A fitted estimator.
+    estimator : DPDTreeClassifier, DPDTreeRegressor, their CV versions, BranchesClassifier,
+        MultiwayGreedyClassifier, or a Pipeline ending in one
+        A fitted estimator. A scikit-learn Pipeline shows its last step, its features named
+        after what that step sees; ``X_test`` and ``X`` go through the steps before it.
     path : str, path-like or None, default=None
         File to write; None returns the page as a string.
     X_test : array-like of shape (n_samples, n_features), default=None
@@ -319,6 +326,11 @@ def export_html(estimator, path=None, X_test=None, y_test=None, *, X=None, y=Non
     -------
     page : str or None
         The page when ``path`` is None, else None.
+
+    Raises
+    ------
+    TypeError
+        When ``estimator`` holds no single tree (nor ends with an estimator that does).
 
     Examples
     --------

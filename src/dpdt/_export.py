@@ -19,14 +19,76 @@ def fitted_tree(estimator):
     return estimator.tree_
 
 
-def export_text(estimator, *, feature_names=None, class_names=None, decimals=3, show_weights=False):
+def tree_estimator(estimator, caller):
+    """Return the fitted tree estimator that ``estimator`` is or ends with, and its inputs.
+
+    A scikit-learn Pipeline whose last step is a tree estimator stands for that step: its
+    features are those the step sees, named by the steps before it when they name their
+    outputs, and samples reach it through those steps. Returns ``(tree estimator, transform,
+    feature names)``: ``transform`` makes the step's input from the pipeline's (None without
+    steps before it) and the names are None when the estimator's own (or ``x[i]``) serve.
+    A :class:`OneHotEncoded` model stands for its model in the same way, its encoding as the
+    transform. Raises a TypeError naming ``caller`` for an estimator that holds no single tree.
+    """
+    from sklearn.pipeline import Pipeline
+
+    from ._onehot import OneHotEncoded
+
+    transform = names = None
+    what = type(estimator).__name__
+    if isinstance(estimator, OneHotEncoded):   # its model names the encoded columns itself
+        check_is_fitted(estimator)
+        transform, estimator = estimator.transform, estimator.estimator_
+        what = f"a OneHotEncoded {type(estimator).__name__}"
+    elif isinstance(estimator, Pipeline):
+        check_is_fitted(estimator)
+        head, estimator = estimator[:-1], estimator[-1]
+        what = f"a Pipeline whose last step is a {type(estimator).__name__}"
+        if len(head.steps) > 0:
+            transform = head.transform
+            if getattr(estimator, "feature_names_in_", None) is None:
+                try:
+                    names = [str(name) for name in head.get_feature_names_out()]
+                except (AttributeError, TypeError, ValueError):   # a step that names nothing
+                    names = None
+    if not hasattr(estimator, "fit"):
+        raise TypeError(f"{caller} takes a fitted dpdt tree estimator or a Pipeline ending "
+                        f"in one, got {what}")
+    check_is_fitted(estimator)
+    if not hasattr(estimator, "tree_"):
+        raise TypeError(f"{caller} takes a fitted dpdt tree estimator or a Pipeline ending "
+                        f"in one, got {what}, which has no single tree (tree_)")
+    return estimator, transform, names
+
+
+# The digits of the values (leaf predictions, weights) when ``decimals`` is None.
+VALUE_DECIMALS = 3
+
+
+def threshold_text(threshold, decimals=None):
+    """Return a threshold as exports print it.
+
+    With ``decimals`` None, the shortest decimal that reads back as the same float (Python's
+    ``repr``: ``2008``, ``2008.5``, ``0.1``), so that the rule printed is the split the tree
+    makes; else with ``decimals`` digits after the point.
+    """
+    if decimals is not None:
+        return f"{threshold:.{decimals}f}"
+    text = repr(float(threshold))
+    return text[:-2] if text.endswith(".0") else text
+
+
+def export_text(estimator, *, feature_names=None, class_names=None, decimals=None,
+                show_weights=False):
     """Return the rules of a fitted tree as indented text.
 
     Parameters
     ----------
-    estimator : DPDTreeClassifier, DPDTreeRegressor, BranchesClassifier, other tree, or Tree
+    estimator : DPDTreeClassifier, DPDTreeRegressor, BranchesClassifier, other tree, Pipeline \
+or Tree
         A fitted estimator; its current tree (``estimator.tree_``) is exported; regression
-        leaves print their value (one per output). Multiway
+        leaves print their value (one per output). A Pipeline ending in a tree estimator
+        exports that tree, its features named by the steps before it. Multiway
         trees print one ``feature = category`` line per child; a category without a line
         stops at the node above it. A :class:`~dpdt.Tree`, such as a boosting model's
         ``estimators_[i][k]``, is exported as it is: its leaves print their values, which for
@@ -38,8 +100,10 @@ def export_text(estimator, *, feature_names=None, class_names=None, decimals=3, 
     class_names : list of str, default=None
         Names of the classes, one per class in the order of ``classes_``; defaults to
         ``classes_``.
-    decimals : int, default=3
-        Digits of the thresholds.
+    decimals : int or None, default=None
+        Digits after the point of the thresholds and values. None prints each threshold in
+        the shortest form that reads back as the same number (``2008``, ``2008.5``), the split
+        the tree makes, and values with 3 digits.
     show_weights : bool, default=False
         Also print the weighted class sums of each leaf (classification).
 
@@ -53,9 +117,9 @@ def export_text(estimator, *, feature_names=None, class_names=None, decimals=3, 
     >>> from dpdt import DPDTreeClassifier, export_text
     >>> clf = DPDTreeClassifier(max_depth=1).fit([[0.0], [1.0]], ["a", "b"])
     >>> print(export_text(clf, feature_names=["x"]))
-    |--- x <= 0.500
+    |--- x <= 0.5
     |   |--- class: a
-    |--- x >  0.500
+    |--- x >  0.5
     |   |--- class: b
     <BLANKLINE>
 
@@ -64,12 +128,15 @@ def export_text(estimator, *, feature_names=None, class_names=None, decimals=3, 
     >>> from dpdt import DPDTGradientBoostingRegressor
     >>> reg = DPDTGradientBoostingRegressor(n_estimators=1, max_depth=1, reg_lambda=0.0)
     >>> print(export_text(reg.fit([[0.0], [1.0]], [0.0, 2.0]).estimators_[0][0]))
-    |--- x[0] <= 0.000
+    |--- x[0] <= 0
     |   |--- value: -1.000
-    |--- x[0] >  0.000
+    |--- x[0] >  0
     |   |--- value: 1.000
     <BLANKLINE>
     """
+    if not isinstance(estimator, Tree):
+        estimator, _, names = tree_estimator(estimator, "export_text")
+        feature_names = names if feature_names is None else feature_names
     tree = fitted_tree(estimator)
     if isinstance(tree, MultiwayTree):
         return _export_multiway(estimator, feature_names, class_names)
@@ -77,12 +144,14 @@ def export_text(estimator, *, feature_names=None, class_names=None, decimals=3, 
     check_class_names(estimator, class_names)
     lines = []
 
+    digits = VALUE_DECIMALS if decimals is None else decimals
+
     def leaf_line(node, indent):
         value = node_value(tree, node)
-        label = f"{indent}|--- {node_prediction(estimator, value, class_names, decimals)}"
+        label = f"{indent}|--- {node_prediction(estimator, value, class_names, digits)}"
         if show_weights:
             weights = value * tree.weighted_n_node_samples[node]
-            label += f" (weights: {np.round(weights, decimals).tolist()})"
+            label += f" (weights: {np.round(weights, digits).tolist()})"
         lines.append(label)
 
     def walk(node, depth):
@@ -90,10 +159,10 @@ def export_text(estimator, *, feature_names=None, class_names=None, decimals=3, 
         if tree.children_left[node] == TREE_LEAF:
             leaf_line(node, indent)
             return
-        name, t = feature_names[tree.feature[node]], tree.threshold[node]
-        lines.append(f"{indent}|--- {name} <= {t:.{decimals}f}")
+        name, t = feature_names[tree.feature[node]], threshold_text(tree.threshold[node], decimals)
+        lines.append(f"{indent}|--- {name} <= {t}")
         walk(tree.children_left[node], depth + 1)
-        lines.append(f"{indent}|--- {name} >  {t:.{decimals}f}")
+        lines.append(f"{indent}|--- {name} >  {t}")
         walk(tree.children_right[node], depth + 1)
 
     if tree.children_left[0] == TREE_LEAF:
@@ -183,15 +252,17 @@ def node_value(tree, node):
 
 
 def export_graphviz(estimator, out_file=None, *, feature_names=None, class_names=None,
-                    decimals=3):
+                    decimals=None):
     r"""Return (or write) the tree of a fitted estimator in Graphviz's DOT language.
 
     Render it with ``dot -Tpng tree.dot -o tree.png``, or with the ``graphviz`` Python package.
 
     Parameters
     ----------
-    estimator : DPDTreeClassifier, DPDTreeRegressor, BranchesClassifier, other tree, or Tree
-        A fitted estimator; its current tree (``estimator.tree_``) is exported. Multiway trees
+    estimator : DPDTreeClassifier, DPDTreeRegressor, BranchesClassifier, other tree, Pipeline \
+or Tree
+        A fitted estimator; its current tree (``estimator.tree_``) is exported (a Pipeline's
+        last step's, as :func:`export_text` does). Multiway trees
         get one labelled edge per category. A :class:`~dpdt.Tree` (a boosting model's
         ``estimators_[i][k]``) is exported as it is, its leaves labelled with their raw scores:
         see :func:`export_text`.
@@ -202,8 +273,10 @@ def export_graphviz(estimator, out_file=None, *, feature_names=None, class_names
     class_names : list of str, default=None
         Names of the classes, one per class in the order of ``classes_``; defaults to
         ``classes_``.
-    decimals : int, default=3
-        Digits of the thresholds and values.
+    decimals : int or None, default=None
+        Digits after the point of the thresholds and values; None prints thresholds in the
+        shortest form that reads back as the same number, and values with 3 digits (see
+        :func:`export_text`).
 
     Returns
     -------
@@ -218,10 +291,13 @@ def export_graphviz(estimator, out_file=None, *, feature_names=None, class_names
     digraph Tree {
     node [shape=box, style="rounded", fontname="helvetica"] ;
     edge [fontname="helvetica"] ;
-    0 [label="x <= 0.500\nsamples = 2"] ;
+    0 [label="x <= 0.5\nsamples = 2"] ;
     1 [label="class: a\nsamples = 1"] ;
     ...
     """
+    if not isinstance(estimator, Tree):
+        estimator, _, names = tree_estimator(estimator, "export_graphviz")
+        feature_names = names if feature_names is None else feature_names
     tree = fitted_tree(estimator)
     names = display_feature_names(estimator, feature_names)
     check_class_names(estimator, class_names)
@@ -229,13 +305,15 @@ def export_graphviz(estimator, out_file=None, *, feature_names=None, class_names
              'node [shape=box, style="rounded", fontname="helvetica"] ;',
              'edge [fontname="helvetica"] ;']
     multiway = isinstance(tree, MultiwayTree)
+    digits = VALUE_DECIMALS if decimals is None else decimals
     for node in range(tree.node_count):
         if tree.feature[node] < 0:
-            text = node_prediction(estimator, node_value(tree, node), class_names, decimals)
+            text = node_prediction(estimator, node_value(tree, node), class_names, digits)
         elif multiway:
             text = names[tree.feature[node]]
         else:
-            text = f"{names[tree.feature[node]]} <= {tree.threshold[node]:.{decimals}f}"
+            text = (f"{names[tree.feature[node]]} <= "
+                    f"{threshold_text(tree.threshold[node], decimals)}")
         label = f"{_dot_label(text)}\\nsamples = {int(tree.n_node_samples[node])}"
         lines.append(f'{node} [label="{label}"] ;')
     for node in range(tree.node_count):

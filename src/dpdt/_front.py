@@ -63,11 +63,12 @@ def alpha_inside(alpha_min, alpha_max):
     At an end of the range the neighbouring tree ties and the tie-break decides; inside it the
     tree is the only optimum, so the choice does not hang on rounding.
     """
+    # A Python float: it becomes the estimator's alpha, which get_params and repr show.
     if alpha_max == alpha_min:
         return float(alpha_min)
     if np.isinf(alpha_max):
-        return 2.0 * alpha_min if alpha_min > 0 else 1.0
-    return 0.5 * alpha_min + 0.5 * alpha_max   # the same, bar overflow
+        return float(2.0 * alpha_min) if alpha_min > 0 else 1.0
+    return float(0.5 * alpha_min + 0.5 * alpha_max)   # the same, bar overflow
 
 
 

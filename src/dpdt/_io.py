@@ -8,13 +8,14 @@ A model file is one JSON object::
 ``params`` are the constructor arguments, ``attributes`` the fitted state (every attribute
 that is not a parameter, including the whole Pareto front and its trees). Values that JSON
 has no type for are tagged objects ``{"__type__": name, ...}``: ndarray, tuple, dict, float
-(non-finite), scalar (numpy), range, estimator, and the tags of the types registered with
-:func:`register_type` (Tree, MultiwayTree, CategoryCodes, loss). ``sha256`` is the digest of the
-canonical JSON of everything else, so that a file corrupted or cut short after saving is
-refused. It is a checksum, not a signature: anyone can edit a file and write the new digest.
-So the decoder trusts nothing in the file: every dtype is one of a fixed list, every declared
-shape must match the values present and the arrays it must agree with, and the arrays of a file
-may take at most a fixed multiple of its size (:data:`_BYTES_PER_FILE_BYTE`).
+(non-finite), scalar (numpy), range, estimator (fitted, or a meta-estimator's unfitted
+parameter), and the tags of the types registered with :func:`register_type` (Tree,
+MultiwayTree, CategoryCodes, OneHotColumns, loss). ``sha256`` is the digest of the canonical
+JSON of everything else, so that a file corrupted or cut short after saving is refused. It is
+a checksum, not a signature: anyone can edit a file and write the new digest. So the decoder
+trusts nothing in the file: every dtype is one of a fixed list, every declared shape must match
+the values present and the arrays it must agree with, and the arrays of a file may take at
+most a fixed multiple of its size (:data:`_BYTES_PER_FILE_BYTE`).
 
 This module depends on no estimator: each class says how it is written, read back and checked,
 and registers itself here (:func:`register_type`, :func:`register_estimator`). Loading only ever
@@ -23,6 +24,7 @@ or unpickled.
 """
 
 import hashlib
+import importlib
 import json
 import math
 import os
@@ -55,12 +57,19 @@ _MAX_DEPTH = 32
 # number takes 2 bytes or more and an array element 8 at most: honest files use a quarter of it.
 _BYTES_PER_FILE_BYTE = 8
 _BYTES_ALWAYS = 1 << 20
+# Each feature a model declares is charged this much to the same budget: what an operation on
+# the model may allocate per feature (feature_importances_, the names exports print), whether or
+# not the file names the features. A file cannot declare 10**8 features in a few bytes.
+_BYTES_PER_FEATURE = 8
 _BUILTIN_TAGS = {"ndarray", "records", "float", "scalar", "tuple", "range", "dict", "estimator"}
 
 # The registries: which classes a file may hold, by tag (and name), and which estimators.
 _TAG_OF = {}          # class -> (tag, name or None)
 _CLASS_OF = {}        # tag -> {name or None: class}
 _ESTIMATORS = {}      # class name -> estimator class
+# Estimators registered by modules dpdt does not import itself (their dependencies are optional):
+# a file naming one imports its module, from this fixed table.
+_OPTIONAL_MODULES = {"DaskDPDTreeClassifier": "dpdt.dask", "DaskDPDTreeRegressor": "dpdt.dask"}
 
 
 def register_type(tag, *, name=None):
@@ -116,6 +125,14 @@ class SaveMixin:
         self : estimator
             The estimator, unchanged.
 
+        Raises
+        ------
+        ValueError
+            If a parameter is invalid (the error ``fit`` would raise), or if the fitted state
+            is not one :func:`dpdt.load` accepts, such as a model of more features than its
+            file may declare (see :func:`dpdt.load`; fit on a DataFrame, whose column names
+            the file then holds); nothing is written then.
+
         Examples
         --------
         >>> import os, tempfile
@@ -128,10 +145,16 @@ class SaveMixin:
         [0, 1]
         """
         check_is_fitted(self)
-        document = to_document(self)
+        # The checks fit makes of the parameters (set_params may have changed them since), so
+        # that an invalid value is the error fit would raise, not a file load refuses.
+        self._validate_params()
+        text = json.dumps(to_document(self), separators=(",", ":"), allow_nan=False) + "\n"
+        # Read back as load reads it, before anything is written: a file that load would refuse
+        # (a fitted state no fit makes, a model larger than its file may declare) is never saved.
+        _decode(text, f"cannot save {type(self).__name__} to {os.fspath(path)}: the file would "
+                      "not load")
         with open(path, "w", encoding="utf-8") as fh:
-            json.dump(document, fh, separators=(",", ":"), allow_nan=False)
-            fh.write("\n")
+            fh.write(text)
         return self
 
     def _check_fitted_state(self, decoder, where):
@@ -243,12 +266,15 @@ class _Decoder:
     before it is allocated, so a file cannot make the loader allocate more than its share.
     """
 
-    def __init__(self, path, budget=math.inf):
+    def __init__(self, path, budget=math.inf, prefix=None):
         self.path = path
         self.budget = budget
+        self.prefix = prefix or f"{path}: invalid dpdt model file"
+        # The most features charged so far: nested models (a CV's refits) share theirs.
+        self.features = 0
 
     def fail(self, message):
-        raise ValueError(f"{self.path}: invalid dpdt model file: {message}")
+        raise ValueError(f"{self.prefix}: {message}")
 
     def expect(self, condition, message):
         if not condition:
@@ -402,6 +428,12 @@ class _Decoder:
                     f"{where}: checksum mismatch, the file was damaged, cut short or edited "
                     "after it was saved")
         name = document.get("estimator")
+        if isinstance(name, str) and name in _OPTIONAL_MODULES and name not in _ESTIMATORS:
+            try:
+                importlib.import_module(_OPTIONAL_MODULES[name])
+            except ImportError as error:
+                self.fail(f"{where}: {name} needs {_OPTIONAL_MODULES[name]}, which cannot be "
+                          f"imported: {error}")
         self.expect(isinstance(name, str) and name in _ESTIMATORS,
                     f"{where}: unknown estimator {name!r} "
                     f"(known: {', '.join(sorted(_ESTIMATORS))})")
@@ -412,7 +444,9 @@ class _Decoder:
         known = set(cls().get_params(deep=False))
         unknown = set(params) - known
         self.expect(not unknown, f"{where}: unknown parameters {sorted(unknown)} for {name}")
-        estimator = cls(**{k: self.value(v, f"parameter {k}") for k, v in params.items()})
+        # Numpy scalars as Python numbers: files of earlier versions hold the np.float64 alpha
+        # select_tree set, which get_params and repr would show.
+        estimator = cls(**{k: _plain(self.value(v, f"parameter {k}")) for k, v in params.items()})
         try:
             estimator._validate_params()
         except (TypeError, ValueError) as exc:
@@ -423,7 +457,11 @@ class _Decoder:
                         and key not in known and not hasattr(cls, key),
                         f"{where}: bad attribute name {key!r:.60}")
             setattr(estimator, key, self.value(value, f"attribute {key}"))
-        self.check_fitted_state(estimator, where)
+        # An estimator without fitted attributes is a meta-estimator's parameter (the model
+        # it fits, unfitted); a file's own estimator is fitted (save refuses any other).
+        self.expect(attributes or where != "model", f"{where}: the estimator is not fitted")
+        if attributes:
+            self.check_fitted_state(estimator, where)
         return estimator
 
     def check_fitted_state(self, estimator, where):
@@ -434,13 +472,30 @@ class _Decoder:
         n_features = getattr(estimator, "n_features_in_", None)
         self.expect(isinstance(n_features, int) and n_features >= 1,
                     f"{where}: missing n_features_in_")
+        if n_features > self.features:
+            self.expect(_BYTES_PER_FEATURE * (n_features - self.features) <= self.budget,
+                        f"{where}: n_features_in_={n_features} is more features than a model "
+                        f"file of this size may declare ({_BYTES_PER_FEATURE} bytes of the "
+                        f"budget of {_BYTES_PER_FILE_BYTE} bytes per byte of the file, plus "
+                        f"{_BYTES_ALWAYS >> 20} MiB, per feature; a model fit on a DataFrame "
+                        "holds its features' names, which pay for them)")
+            self.budget -= _BYTES_PER_FEATURE * (n_features - self.features)
+            self.features = n_features
         names = getattr(estimator, "feature_names_in_", None)
         self.expect(names is None or (isinstance(names, np.ndarray)
                                       and names.shape == (n_features,)),
                     f"{where}: feature_names_in_ does not match n_features_in_")
         self.expect(names is None or all(isinstance(name, str) for name in names),
                     f"{where}: feature_names_in_ holds names that are not strings")
+        classes, n_classes = (vars(estimator).get(key) for key in ("classes_", "n_classes_"))
+        self.expect(n_classes is None or (isinstance(classes, np.ndarray) and classes.ndim == 1
+                                          and n_classes == len(classes)),
+                    f"{where}: n_classes_ does not match classes_")
         estimator._check_fitted_state(self, where)
+
+
+def _plain(value):
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def load(path):
@@ -454,8 +509,15 @@ def load(path):
     the arrays it must agree with (tree structure, node counts, classes, features), before
     anything is allocated. The memory it takes is bounded by the file's size: the arrays at most
     8 bytes per byte of the file plus 1 MiB, the whole load (the JSON parse's Python objects
-    included) under 64 times the file's size plus a few MiB. JSON nested deeper than 32 levels
-    is refused before it is parsed.
+    included) under 64 times the file's size plus a few MiB. The features a model declares are
+    charged 8 bytes each to the same budget, so that no operation on the loaded model
+    (exports, ``feature_importances_``) costs more than the file pays for: a model may declare
+    about 130 000 features more than its file's size in bytes (a model fit on a DataFrame
+    holds the names, which pay for more). JSON nested deeper than 32 levels is refused before
+    it is parsed. Every number is one a fit can write: class fractions in [0, 1] summing to 1,
+    finite leaf values, thresholds and starting scores, boosting's trees summing within
+    float64, impurities, losses, complexities and alphas of the front >= 0, a cross-validated
+    choice among the validation curve's rows.
 
     The checksum (SHA-256 of the content) detects accidental corruption and truncation. It is
     not a signature: anyone can edit a file and write a new checksum, and such a file loads if
@@ -497,25 +559,37 @@ def load(path):
         raw = fh.read()
     try:
         text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not a dpdt model file (not UTF-8 text: {exc})") from None
+    return _decode(text, f"{path}: invalid dpdt model file", path=path, size=len(raw))
+
+
+def _decode(text, prefix, *, path=None, size=None):
+    """Return the estimator a model file's ``text`` describes; ValueError(``prefix: ...``) if none.
+
+    ``size`` is the file's size in bytes (the UTF-8 length of ``text`` if None), which bounds
+    the memory of the arrays and the features the file may declare.
+    """
+    size = len(text.encode("utf-8")) if size is None else size
+    where = path if path is not None else prefix
+    try:
         depth = _nesting_depth(text)
         if depth > _MAX_DEPTH:
             raise ValueError(f"JSON nested {depth} levels deep; a model nests {_MAX_DEPTH} at "
                              "most")
         document = json.loads(text, parse_constant=_reject_constant)
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{path}: not a dpdt model file (not UTF-8 text: {exc})") from None
     except (ValueError, RecursionError) as exc:   # JSONDecodeError and over-long integers
-        raise ValueError(f"{path}: not a dpdt model file (invalid JSON: {exc})") from None
+        raise ValueError(f"{where}: not a dpdt model file (invalid JSON: {exc})") from None
     except MemoryError:
-        raise ValueError(f"{path}: not enough memory to parse {len(raw)} bytes of JSON") from None
-    decoder = _Decoder(path, budget=_BYTES_PER_FILE_BYTE * len(raw) + _BYTES_ALWAYS)
+        raise ValueError(f"{where}: not enough memory to parse {size} bytes of JSON") from None
+    decoder = _Decoder(path, budget=_BYTES_PER_FILE_BYTE * size + _BYTES_ALWAYS, prefix=prefix)
     try:
         return decoder.document(document)
     except (TypeError, IndexError, KeyError, AttributeError, OverflowError,
             ZeroDivisionError) as exc:
         # Every check above raises ValueError; this is the net under them, so that no content
         # escapes as another exception.
-        raise ValueError(f"{path}: invalid dpdt model file: unexpected content "
+        raise ValueError(f"{prefix}: unexpected content "
                          f"({type(exc).__name__}: {exc})") from exc
 
 

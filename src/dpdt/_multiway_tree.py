@@ -5,6 +5,7 @@ import functools
 import numpy as np
 
 from ._io import register_type
+from ._tree import check_fractions
 
 # The arrays a model file holds for a multiway tree (see _io).
 _MULTIWAY_ARRAYS = ("feature", "edge_begin", "edge_category", "edge_child", "value",
@@ -81,6 +82,9 @@ class MultiwayTree:
         decoder.expect(np.all(category >= 0) and np.all(arrays["feature"][parents] >= 0)
                        and len(np.unique(np.stack([parents, category]), axis=1).T) == len(child),
                        f"{where}: bad edge categories")
+        check_fractions(arrays["value"], decoder, f"{where}.value")
+        decoder.expect(np.all(arrays["n_node_samples"] >= 1),
+                       f"{where}: nodes of no training sample")
         tree = cls({**arrays, "value": arrays["value"]})
         tree.value = arrays["value"]   # the saved fractions, not renormalised
         return tree

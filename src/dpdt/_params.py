@@ -18,7 +18,7 @@ import textwrap
 from numbers import Integral, Real
 
 from sklearn.metrics import get_scorer_names
-from sklearn.utils._param_validation import Interval, RealNotInt, StrOptions
+from sklearn.utils._param_validation import Interval, Options, RealNotInt, StrOptions
 
 from . import _runner
 
@@ -176,10 +176,10 @@ CANDIDATES = Param(
     root's splitter is ``"screen"``, the DPDT paper's ``(7, 7, 7)`` up to ``max_depth=3``, and
     from depth 4 (or 3 with binned features) the largest of ``(7, 7, 7)``, ``(7, 7, 3)``,
     ``(7, 3, 3)``, ``(7, 3)``, ``(3, 3)``, ``(7,)``, ``(3,)`` whose estimated work (the samples
-    its states read, ``stats_["sample_reads"]``, times 1 + classes / 8) is at most 16.5 per
-    sample and level with exact thresholds, 33 binned at 10 000 samples, growing like the square
-    root of the samples up to 74 at 50 000: within about 3 times the time of scikit-learn's
-    CART of the same depth at any size (``benchmarks/scaling.py``).
+    its states read, ``stats_["sample_reads"]``) fits a budget per sample and level, larger
+    for binned features and growing with the number of samples: the budget keeps the fit's
+    time a small multiple of that of scikit-learn's CART of the same depth at any size (the
+    benchmarks page, ``docs/benchmarks.md``, has the measurements).
     """)
 
 SPLITTER = Param(
@@ -192,10 +192,10 @@ SPLITTER = Param(
     features (``max_bins``), its estimate is no guide for shallower trees, and deeper ones
     spend their time on more candidates below the root instead (``candidates``). With both
     ``"auto"`` at ``max_depth=3``, the root and depth-1
-    states also get the split of best exact depth-2 lookahead wherever its search is cheap
-    (reads at most 2.5 million sample ids). The default is chosen to come close to the proven
-    optima at depth 3, much closer than CART with ``(7, 7, 7)``, at a similar cost (figures in
-    the benchmarks page, ``docs/benchmarks.md``). ``"cart"`` grows a best-first CART
+    states also get the split of best exact depth-2 lookahead wherever its search is cheap.
+    The default is chosen to come close to the proven optima at depth 3, much closer than
+    CART with ``(7, 7, 7)``, at a similar cost (measured on the benchmarks page,
+    ``docs/benchmarks.md``). ``"cart"`` grows a best-first CART
     with ``candidates[d] + 1`` leaves on the state's samples and offers its internal nodes'
     splits (the DPDT paper's generator).
     ``"lookahead"`` offers CART's splits plus the ``candidates[d]`` splits that root the best
@@ -348,7 +348,8 @@ TIME_LIMIT = Param(
     limit with what it proved of the optimum (``lower_bound_``), then runs DPDT's heuristic
     search (the default splitters) under a quarter of the limit and keeps its tree when
     better, so it returns within ``max(2.5 * time_limit, 1.25 * time_limit + 2)`` seconds.
-    A cross-validated estimator shares the limit among its fits. None means no limit.
+    A cross-validated estimator holds the bound for its whole fit: its fits share one deadline,
+    and those not started by it are left out. None means no limit.
     """)
 
 FULL_FRONT = Param(
@@ -440,13 +441,40 @@ def passed_on(tree):
     return tuple(param for param in tree if param.name not in CV_OWN | CV_DROPPED)
 
 
-MAX_DEPTHS = Param(
-    "max_depths", None, ["array-like", None],
-    "sequence of int (list, tuple, range, array) or None",
+# Each depth limit of max_depths costs cv + 1 fits. No data is deep enough for more than this
+# many distinct limits to mean anything (a depth beyond the samples never binds), and a count
+# read before the limits are listed keeps range(1, 10**12) from exhausting memory.
+MAX_DEPTH_LIMITS = 1024
+
+
+class _DepthLimits(Options):
+    """A sequence (list, tuple, range, 1-D array) of at most MAX_DEPTH_LIMITS ints >= 1.
+
+    An ``Options`` because scikit-learn's ``make_constraint`` takes no other constraint class.
     """
-    Depth limits to choose from by the same cross-validation; None means ``[max_depth]``.
-    When given, ``max_depth`` is unused, and must be left at its default or be one of them:
-    otherwise the two ask for different depths, a ValueError.
+
+    def __init__(self):
+        super().__init__(object, set())
+
+    def is_satisfied_by(self, val):
+        if isinstance(val, str | bytes | dict | set) or not hasattr(val, "__len__"):
+            return False
+        if getattr(val, "ndim", 1) != 1 or not 1 <= len(val) <= MAX_DEPTH_LIMITS:
+            return False
+        return all(isinstance(d, Integral) and not isinstance(d, bool) and d >= 1 for d in val)
+
+    def __str__(self):
+        return (f"a sequence of 1 to {MAX_DEPTH_LIMITS} ints >= 1 (list, tuple, range or "
+                "array)")
+
+
+MAX_DEPTHS = Param(
+    "max_depths", None, [_DepthLimits(), None],
+    "sequence of int (list, tuple, range, array) or None",
+    f"""
+    Depth limits to choose from by the same cross-validation (at most {MAX_DEPTH_LIMITS});
+    None means ``[max_depth]``. When given, ``max_depth`` is unused, and must be left at its
+    default or be one of them: otherwise the two ask for different depths, a ValueError.
     """)
 
 CV = Param(
@@ -465,10 +493,9 @@ SCORING = Param(
 SELECTION = Param(
     "selection", "best", [StrOptions({"best", "1se"})], one_of(["best", "1se"]), """
     How the candidate is chosen from the cross-validated scores: ``"best"`` the best mean
-    score, ``"1se"`` the simplest tree within one standard error of it (see above). In
-    nested cross-validation on the train splits of the bundled datasets, ``"1se"`` gave
-    trees with fewer expected tests but a lower accuracy, a loss larger than its standard
-    error, hence the default (figures and protocol in ``docs/benchmarks.md``).
+    score, ``"1se"`` the simplest tree within one standard error of it (see above):
+    smaller trees, usually for some accuracy (compared on the benchmarks page,
+    ``docs/benchmarks.md``).
     """)
 
 
@@ -601,7 +628,8 @@ BOOSTING = (
     Each feature is cut once into at most this many bins (2 to 65535) of training values,
     at quantiles, and every tree searches histograms, as LightGBM and scikit-learn's
     HistGradientBoosting do; thresholds are training values, so prediction needs no bins.
-    None keeps the exact thresholds of presorted features (slower).
+    None keeps the exact thresholds of presorted features (slower). Missing values (NaN)
+    are taken either way, as by the trees (see :class:`DPDTreeClassifier`).
     """),
     VALIDATION_FRACTION, N_ITER_NO_CHANGE, TOL,
     N_JOBS.but(doc="Threads of each tree's search; the model does not depend on it."),
@@ -612,3 +640,41 @@ BOOSTING = (
     bar or log lines (see :class:`DPDTreeClassifier`).
     """))
 BOOSTING_REGRESSOR = (LOSS, HUBER_QUANTILE, *BOOSTING)
+
+# ------------------------------------------------------------------------------------ BRANCHES
+
+LAM = Param(
+    "lam", 0.01, [Interval(Real, 0, None, closed="left")], "float",
+    "Penalty per split, in units of training accuracy.")
+
+MAX_BRANCHES = Param(
+    "max_branches", 50_000_000, [Interval(Integral, 1, None, closed="left")], "int",
+    "The fit stops with ``MemoryError`` beyond this many distinct branches.",
+    shown="50_000_000")
+
+# The parameters of BranchesClassifier. Its features are categories: no depth limit by default,
+# and numeric features binned only when asked.
+BRANCHES = (
+    LAM,
+    MAX_DEPTH.but(default=None, constraint=[Interval(Integral, 1, None, closed="left"), None],
+                  type="int or None", doc="Depth limit; None means none."),
+    MAX_BINS.but(default=None, constraint=[Interval(Integral, 2, None, closed="left"), None],
+                 type="int or None", doc="""
+    Numeric features with more distinct values than this are binned into at most
+    ``max_bins`` quantile bins (edges kept for predict); None keeps every distinct value
+    as a category (and warns where a feature looks continuous). NaN has a code of its
+    own after the bins.
+    """),
+    TIME_LIMIT.but(doc="""
+    Seconds after which the search stops and returns the best tree found, with a
+    ``ConvergenceWarning`` and a certified ``upper_bound_``. Within the limit, depth-limited
+    searches run too, and one of them can prove the optimum: a tree better than the best
+    found, of objective H, has fewer than (1 - H) / lam splits, hence no more depth, so a
+    search proven optimal at that depth is optimal among all trees.
+    """),
+    MAX_BRANCHES,
+    VERBOSE.but(doc="""
+    0 reports nothing. With 1 or more, the fit reports the branches expanded and the
+    seconds elapsed, and at the end the objective and whether it is proven optimal, as a
+    bar or log lines (see :class:`DPDTreeClassifier`).
+    """))

@@ -9,28 +9,30 @@ from sklearn.utils import check_scalar
 from sklearn.utils.validation import check_is_fitted
 
 from ._export import (
+    VALUE_DECIMALS,
     category_names,
     check_class_names,
     display_feature_names,
     node_prediction,
     node_value,
+    threshold_text,
+    tree_estimator,
 )
 from ._front import held_out_figures
 from ._multiway_tree import MultiwayTree
+from ._optional import require
+from ._palette import SERIES_COLOURS, class_colour, validation_style
+from ._progress import reporter
 
 
-def _pyplot():
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise ImportError("plotting needs matplotlib: pip install 'dpdt[plot]'") from None
-    return plt
+def _pyplot(purpose="plotting"):
+    return require("matplotlib.pyplot", purpose)
 
 
-def _axes(ax, figsize):
+def _axes(ax, figsize, purpose):
     if ax is not None:
         return ax
-    _, ax = _pyplot().subplots(figsize=figsize)
+    _, ax = _pyplot(purpose).subplots(figsize=figsize)
     return ax
 
 
@@ -41,9 +43,23 @@ def _children(estimator, tree, node, names, decimals):
         return [(categories[category], child) for category, child in tree.children(node)]
     if tree.feature[node] < 0:
         return []
-    t = tree.threshold[node]
-    return [(f"<= {t:.{decimals}f}", int(tree.children_left[node])),
-            (f"> {t:.{decimals}f}", int(tree.children_right[node]))]
+    t = _threshold_label(tree.threshold[node], decimals)
+    return [(f"<= {t}", int(tree.children_left[node])),
+            (f"> {t}", int(tree.children_right[node]))]
+
+
+def _threshold_label(threshold, decimals):
+    """Return a threshold as an edge of a picture prints it.
+
+    With ``decimals`` None, the exports' shortest form that reads back as the split (``2008``,
+    ``2008.5``) when it is no longer than three decimals would be; else (a midpoint such as
+    ``2.5999999999999996``) three decimals without trailing zeros: an edge has little room.
+    """
+    if decimals is not None:
+        return threshold_text(threshold, decimals)
+    exact = threshold_text(threshold)
+    short = threshold_text(threshold, VALUE_DECIMALS).rstrip("0").rstrip(".")
+    return exact if len(exact) <= len(threshold_text(threshold, VALUE_DECIMALS)) else short
 
 
 # Font sizes of tree pictures, in points: the largest that the figure's space allows, up to
@@ -243,7 +259,8 @@ def _node_texts(estimator, tree, nodes, truncated, names, class_names, decimals,
             continue
         samples = f"{'n' if short else 'samples'} = {int(tree.n_node_samples[node])}"
         if tree.feature[node] < 0:
-            text = node_prediction(estimator, node_value(tree, node), class_names, decimals)
+            digits = VALUE_DECIMALS if decimals is None else decimals
+            text = node_prediction(estimator, node_value(tree, node), class_names, digits)
             if short:
                 text = text.split(": ", 1)[1]
         else:
@@ -258,7 +275,7 @@ def _box_style(estimator, tree, node, truncated, colours):
     if node in truncated:
         return dict(box, facecolor="white", edgecolor="#aaaaaa", linestyle="--")
     if tree.feature[node] < 0 and is_classifier(estimator):
-        colour = colours(int(np.argmax(node_value(tree, node))) % 10)
+        colour = colours(int(np.argmax(node_value(tree, node))))
         # Opaque tints, so that the edges drawn centre to centre hide behind the boxes.
         tint = 0.65 + 0.35 * np.array(colour)[:3]
         return dict(box, facecolor=np.append(tint, 1.0), edgecolor=colour)
@@ -268,7 +285,7 @@ def _box_style(estimator, tree, node, truncated, colours):
 
 
 def plot_tree(estimator, ax=None, *, max_depth=None, feature_names=None, class_names=None,
-              decimals=3, fontsize=None):
+              decimals=None, fontsize=None):
     """Draw the current tree of a fitted estimator with matplotlib.
 
     Split nodes show the feature tested and their edges the threshold (or the category, for
@@ -285,8 +302,10 @@ def plot_tree(estimator, ax=None, *, max_depth=None, feature_names=None, class_n
 
     Parameters
     ----------
-    estimator : DPDTreeClassifier, DPDTreeRegressor, BranchesClassifier or other tree
-        A fitted estimator; its ``tree_`` (the tree of the current ``alpha``) is drawn.
+    estimator : DPDTreeClassifier, DPDTreeRegressor, BranchesClassifier, other tree or Pipeline
+        A fitted estimator; its ``tree_`` (the tree of the current ``alpha``) is drawn. A
+        scikit-learn Pipeline whose last step is one draws that step's tree, its features
+        named after what the step sees (the names the steps before it give their outputs).
     ax : matplotlib Axes, default=None
         Axes to draw on; None creates a figure sized to the tree.
     max_depth : int, default=None
@@ -297,8 +316,9 @@ def plot_tree(estimator, ax=None, *, max_depth=None, feature_names=None, class_n
         Names of the features; defaults to ``feature_names_in_`` or ``x[i]``.
     class_names : list of str, default=None
         Names of the classes; defaults to ``classes_``.
-    decimals : int, default=3
-        Digits of the thresholds and values.
+    decimals : int or None, default=None
+        Digits of the thresholds and values. None prints each threshold in its shortest form
+        that reads back as the split (three decimals at most) and values with three digits.
     fontsize : float, default=None
         Font size of the nodes (edge labels get 85 % of it); None chooses the largest that
         fits. A given size is used as it is, overlaps or not.
@@ -315,6 +335,11 @@ def plot_tree(estimator, ax=None, *, max_depth=None, feature_names=None, class_n
         is too large even for a 600-inch figure; in a given ``ax``, if even the shorter text
         does not fit. The message names the size.
 
+    Raises
+    ------
+    TypeError
+        When ``estimator`` holds no single tree (nor ends with an estimator that does).
+
     Examples
     --------
     >>> import matplotlib
@@ -328,7 +353,8 @@ def plot_tree(estimator, ax=None, *, max_depth=None, feature_names=None, class_n
     >>> sum(text.get_text() == "(...)" for text in ax.texts)
     4
     """
-    check_is_fitted(estimator)
+    estimator, _, names = tree_estimator(estimator, "plot_tree")
+    feature_names = names if feature_names is None else feature_names
     check_class_names(estimator, class_names)
     if max_depth is not None:
         check_scalar(max_depth, "max_depth", Integral, min_val=0)
@@ -340,10 +366,13 @@ def plot_tree(estimator, ax=None, *, max_depth=None, feature_names=None, class_n
     depth = -min(y for _, y in position.values())
     ours = ax is None
     ax = _axes(ax, figsize=(min(24.0, _WIDEST, max(4.0, 1.2 * n_leaves)),
-                            max(2.5, 1.4 * (depth + 1))))
+                            max(2.5, 1.4 * (depth + 1))), purpose="plot_tree")
     from matplotlib.collections import LineCollection
+    from matplotlib.colors import to_rgba
 
-    colours = _pyplot().get_cmap("tab10")
+    def colours(k):
+        return to_rgba(class_colour(k))
+
     nodes = [ax.text(*position[node], text, ha="center", va="center", zorder=3,
                      fontsize=fontsize or _LARGEST,
                      bbox=_box_style(estimator, tree, node, truncated, colours))
@@ -411,34 +440,121 @@ def _cart_path(estimator, X, y):
 
     The CART tree has the estimator's depth and is measured with the estimator's own loss and
     complexity (including ``feature_costs``), so that its points are comparable with the front.
+    CART is fitted once: the tree of each alpha of the path is that fit pruned (see
+    :func:`_pruning_steps`), the tree a fit with ``ccp_alpha`` set to that alpha would give.
     """
     from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
     classifier = is_classifier(estimator)
     depth = getattr(estimator, "max_depth_", None) or estimator.max_depth
     cart_class = DecisionTreeClassifier if classifier else DecisionTreeRegressor
-    path = cart_class(max_depth=depth, random_state=0).cost_complexity_pruning_path(X, y)
-    costs = getattr(estimator, "feature_costs", None)
-    points = []
-    for ccp_alpha in path.ccp_alphas:
-        tree = cart_class(max_depth=depth, random_state=0, ccp_alpha=ccp_alpha).fit(X, y).tree_
-        split = tree.children_left >= 0
+    progress = reporter(getattr(estimator, "verbose", 0), "CART pruning path", "trees",
+                        pending="fitting CART")
+    with progress:
+        tree = cart_class(max_depth=depth, random_state=0).fit(X, y).tree_
+        alphas, pruned, ends = _pruning_steps(tree)
+        # A fit with ccp_alpha prunes the steps in turn until one's alpha exceeds it; with
+        # ccp_alpha = 0 it does not prune at all (scikit-learn's _prune_tree).
+        later = alphas[None, 1:] > alphas[:, None]
+        n_steps = np.where(later.any(axis=1), later.argmax(axis=1), len(pruned))
+        n_steps[alphas == 0.0] = 0
+        progress.update(total=len(np.unique(n_steps)))
+        costs = getattr(estimator, "feature_costs", None)
         cost = (np.ones(tree.n_features) if costs is None
-                else np.asarray(costs, dtype=float))[tree.feature[split]]
-        if getattr(estimator, "complexity", "expected_tests") == "expected_tests":
-            weights = tree.weighted_n_node_samples[split] / tree.weighted_n_node_samples[0]
-            complexity = float(np.sum(weights * cost))
-        else:
-            complexity = float(np.sum(cost))
+                else np.asarray(costs, dtype=float))[np.maximum(tree.feature, 0)]
+        expected_tests = getattr(estimator, "complexity", "expected_tests") == "expected_tests"
         leaf = tree.apply(np.asarray(X, dtype=np.float32))
         if classifier:
-            predicted = np.take(np.unique(y), np.argmax(tree.value[leaf, 0], axis=1))
-            loss = float(np.mean(predicted != np.asarray(y)))
+            labels, codes = np.unique(y, return_inverse=True)
+            node_class = np.argmax(tree.value[:, 0], axis=1)
         else:
             targets = np.asarray(y, dtype=float).reshape(len(leaf), -1)
-            loss = float(np.sum(np.mean((tree.value[leaf, :, 0] - targets) ** 2, axis=0)))
-        points.append((complexity, loss))
-    return np.array(sorted(set(points)))
+        weight = tree.weighted_n_node_samples
+        split = tree.children_left >= 0
+        # owner[node]: the node whose leaf, in the pruned tree, holds what reached ``node``.
+        owner = np.arange(tree.node_count)
+        done, points = 0, set()
+        for steps in np.unique(n_steps):
+            for node in pruned[done:steps]:
+                split[ends[node][0]:ends[node][1]] = False
+                owner[ends[node][0]:ends[node][1]] = node
+            done = steps
+            # The expressions of the pruned tree's arrays, whose nodes keep their order.
+            if expected_tests:
+                complexity = float(np.sum(weight[split] / weight[0] * cost[split]))
+            else:
+                complexity = float(np.sum(cost[split]))
+            node = owner[leaf]
+            if classifier:
+                loss = float(np.mean(node_class[node] != codes))
+            else:
+                loss = float(np.sum(np.mean((tree.value[node, :, 0] - targets) ** 2, axis=0)))
+            points.add((complexity, loss))
+            progress.update(advance=1)
+        progress.finish()
+    return np.array(sorted(points))
+
+
+def _pruning_steps(tree):
+    """Return the weakest-link pruning of a fitted scikit-learn tree, step by step.
+
+    Returns ``(alphas, pruned, ends)``: ``alphas`` as ``ccp_alphas`` of scikit-learn's
+    ``cost_complexity_pruning_path`` (0, then the effective alpha of each step), ``pruned``
+    the node each step turns into a leaf, and ``ends[node]`` the range ``[node, end)`` of the
+    node and its descendants in the tree's preorder numbering. The arithmetic is that of
+    scikit-learn's ``_cost_complexity_prune``, operation for operation, so that each step
+    prunes the node it prunes.
+    """
+    left, right = tree.children_left, tree.children_right
+    n_nodes = tree.node_count
+    # A fitted tree numbers its nodes in preorder, left child first: a subtree is a range.
+    size = np.ones(n_nodes, dtype=np.intp)
+    for node in range(n_nodes - 1, -1, -1):
+        if left[node] >= 0:
+            if left[node] != node + 1 or right[node] != node + 1 + size[left[node]]:
+                raise ValueError("the tree's nodes are not numbered in preorder")
+            size[node] += size[left[node]] + size[right[node]]
+    ends = np.column_stack([np.arange(n_nodes), np.arange(n_nodes) + size])
+    parent = np.full(n_nodes, -1)
+    internal = left >= 0
+    parent[left[internal]] = np.flatnonzero(internal)
+    parent[right[internal]] = np.flatnonzero(internal)
+    weight = tree.weighted_n_node_samples
+    r_node = weight * tree.impurity / weight[0]
+    r_branch = np.zeros(n_nodes)
+    n_leaves = np.zeros(n_nodes, dtype=np.intp)
+
+    def ancestors(node):
+        found = []
+        while parent[node] >= 0:
+            node = parent[node]
+            found.append(node)
+        return found
+
+    # Each leaf's weighted impurity bubbles up to its ancestors, leaves in index order.
+    for leaf in np.flatnonzero(~internal):
+        r_branch[leaf] = r_node[leaf]
+        up = ancestors(leaf)
+        for node in up:
+            r_branch[node] += r_node[leaf]
+        n_leaves[up] += 1
+    candidate = internal.copy()
+    alphas, pruned = [0.0], []
+    while candidate[0]:
+        rows = np.flatnonzero(candidate)
+        subtree_alpha = (r_node[rows] - r_branch[rows]) / (n_leaves[rows] - 1)
+        node = rows[np.argmin(subtree_alpha)]   # the first of the smallest, as scikit-learn
+        start, end = ends[node]
+        candidate[start:end] = False
+        r_diff = r_node[node] - r_branch[node]
+        r_branch[node] = r_node[node]
+        up = ancestors(node)
+        n_leaves[up] -= n_leaves[node] - 1
+        n_leaves[node] = 0
+        r_branch[up] += r_diff
+        alphas.append(float(subtree_alpha.min()))
+        pruned.append(node)
+    return np.array(alphas), pruned, ends
 
 
 def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None, X_test=None,
@@ -461,8 +577,9 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None, X_test=No
 
     Parameters
     ----------
-    estimator : DPDTreeClassifier, DPDTreeRegressor or their CV versions
-        A fitted estimator with a ``pareto_front_``.
+    estimator : DPDTreeClassifier, DPDTreeRegressor, their CV versions, or a Pipeline
+        A fitted estimator with a ``pareto_front_``, or a scikit-learn Pipeline ending in one
+        (``X`` and ``X_test`` then go through the steps before it).
     ax : matplotlib Axes, default=None
         Axes to draw on; None creates a figure.
     show_cart : bool, default=True
@@ -492,14 +609,16 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None, X_test=No
     >>> ax.get_ylabel()
     'train accuracy'
     """
+    estimator, transform, _ = tree_estimator(estimator, "plot_pareto")
+    if transform is not None:
+        X = None if X is None else transform(X)
+        X_test = None if X_test is None else transform(X_test)
     data = pareto_data(estimator, X=X, y=y, show_cart=show_cart, X_test=X_test,
                        y_test=y_test)
     classifier = data["classifier"]
     front = data["front"]
-    ax = _axes(ax, figsize=(7.0, 4.5))
-    # One colour per series: the front, CART's path, the test curve, the chosen tree, then
-    # the validation curves in colours none of those has.
-    validation_colours = ["C2", "C1", "C4", "C6", "C8", "C9", "C7"]
+    ours = ax is None
+    ax = _axes(ax, figsize=(7.0, 4.5), purpose="plot_pareto")
 
     def metric(loss):
         return 1.0 - loss if classifier else loss
@@ -508,45 +627,78 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None, X_test=No
     # trees show that a point beyond the hull (e.g. CART's) loses for every alpha. A Pareto
     # front's trees are all there is below the steps.
     steps = {"drawstyle": "steps-post"} if data["steps"] else {}
-    ax.plot(front["complexity"], metric(front["train_loss"]), color="C0", linewidth=1.5,
+    ax.plot(front["complexity"], metric(front["train_loss"]), color=SERIES_COLOURS["front"],
+            linewidth=1.5,
             marker="o", label="DPDT Pareto front", **steps)
     cart = data["cart"]
     if cart is not None:
-        ax.plot(cart[:, 0], metric(cart[:, 1]), color="C3", linewidth=1.0, marker="s",
+        ax.plot(cart[:, 0], metric(cart[:, 1]), color=SERIES_COLOURS["cart"], linewidth=1.0,
+                marker="s",
                 markersize=4, linestyle="--", label="CART pruning path")
     test = data["test"]
     if test is not None:
         # Accuracy or MSE, as the front's metric; NaN for a tree no alpha selects.
         drawn = ~np.isnan(test)
-        ax.plot(front["complexity"][drawn], test[drawn], color="C5", linewidth=1.2,
+        ax.plot(front["complexity"][drawn], test[drawn], color=SERIES_COLOURS["test"],
+                linewidth=1.2,
                 marker="D", markersize=4, label="test (held out)", **steps)
     curves = data["curves"]
     same_scale = data["same_scale"]
     target = ax
     if curves:
         target = ax if same_scale else ax.twinx()
-        n_rows = sum(len(rows) for _, rows in curves)
         for k, (depth, rows) in enumerate(curves):
-            colour = validation_colours[k % len(validation_colours)] \
-                if k < len(validation_colours) else _pyplot().get_cmap("viridis")(k / n_rows)
+            colour, dashed = validation_style(k)
             target.plot(rows["complexity"], rows["mean_score"], color=colour, marker=".",
-                        label=f"validation (depth {depth})")
+                        linestyle="--" if dashed else "-", label=f"validation (depth {depth})")
             target.fill_between(rows["complexity"], rows["mean_score"] - rows["std_score"],
                                 rows["mean_score"] + rows["std_score"], color=colour, alpha=0.15)
     _mark_chosen(data, ax, target, metric)
-    if curves and not same_scale:
-        target.set_ylabel(data["validation_label"])
-        target.legend(loc="center right", fontsize=8)
     ax.set_xlabel(data["xlabel"])
     shown = ["train"] + (["validation"] if curves and same_scale else []) + (
         ["test"] if test is not None else [])
     what = "accuracy" if classifier else "mean squared error"
     ax.set_ylabel(f"{what} ({', '.join(shown)})" if len(shown) > 1 else f"train {what}")
     ax.grid(True, alpha=0.3)
-    ax.legend(loc="best", fontsize=8)
     ax.set_title("Pareto front (numbers: leaves)", fontsize=10)
+    if target is ax:
+        ax.legend(loc="best", fontsize=8)
+    else:
+        # A legend inside would lie on the curves of one of the two scales, which "best" of
+        # either axes cannot see both of: one legend, below the axes.
+        target.set_ylabel(data["validation_label"])
+        _legend_below(ax, [ax, target], ours)
     _label_leaves(ax, front["complexity"], metric(front["train_loss"]), front["n_leaves"])
     return ax
+
+
+def _legend_below(ax, axes, ours):
+    """Draw one legend of the series of ``axes`` under ``ax``'s x label, centred.
+
+    A figure of our own grows at the bottom to hold it, its axes keeping their size.
+    """
+    figure = ax.figure
+    renderer = figure.canvas.get_renderer()
+    figure.canvas.draw()
+    handles, labels = [], []
+    for a in axes:
+        more = a.get_legend_handles_labels()
+        handles += more[0]
+        labels += more[1]
+    bottom = min(a.get_tightbbox(renderer).y0 for a in axes) - 4   # pixels
+    anchor = ax.transAxes.inverted().transform((0, bottom))[1]
+    legend = ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, anchor),
+                       ncol=2, fontsize=8)
+    if not ours:
+        return
+    figure.canvas.draw()
+    missing = (4 - legend.get_window_extent(renderer).y0) / figure.dpi   # inches
+    if missing > 0:
+        width, height = figure.get_size_inches()
+        params = figure.subplotpars
+        figure.set_size_inches(width, height + missing)
+        figure.subplots_adjust(bottom=(params.bottom * height + missing) / (height + missing),
+                               top=(params.top * height + missing) / (height + missing))
 
 
 def pareto_data(estimator, *, X=None, y=None, show_cart=True, X_test=None, y_test=None):
@@ -637,8 +789,8 @@ def _mark_chosen(data, ax, target, metric):
     """
     chosen = data["chosen"]
     row = chosen["row"]
-    star = dict(marker="*", markersize=13, color="gold", markeredgecolor="black",
-                markeredgewidth=0.8, linestyle="none", zorder=5)
+    star = dict(marker="*", markersize=13, color=SERIES_COLOURS["chosen"],
+                markeredgecolor="black", markeredgewidth=0.8, linestyle="none", zorder=5)
     ax.plot([row["complexity"]], [metric(row["train_loss"])], label=chosen["label"], **star)
     if chosen["curve_point"] is not None:
         complexity, score = chosen["curve_point"]
@@ -651,23 +803,35 @@ def _mark_chosen(data, ax, target, metric):
 def _label_leaves(ax, x, y, n_leaves):
     """Label the front's points with their number of leaves, no two labels overlapping.
 
-    Each label goes to the first corner beside its point where it meets no other label, the
-    legend or the axes' edge; a label with no such place is left out (its neighbours, a few
-    leaves apart, tell it).
+    Each label goes to the first place beside its point (a corner, above, below) where it
+    meets no other label, no point of a curve, the legend or the axes' edge; a label with no
+    such place is left out (its neighbours, a few leaves apart, tell it).
     """
     figure = ax.figure
     renderer = figure.canvas.get_renderer()
     figure.canvas.draw()   # final limits and legend, so that the extents below are the drawn ones
     legend = ax.get_legend()
     taken = [legend.get_window_extent(renderer)] if legend is not None else []
+    # Nor over a point of any curve: each marker's box, in pixels (but the chosen tree's star,
+    # whose leaves the legend names).
+    from matplotlib.transforms import Bbox
+
+    for line in (line for a in figure.axes for line in a.lines):
+        if line.get_marker() in ("None", "", " ", None, "*"):
+            continue
+        half = line.get_markersize() * figure.dpi / 72 / 2
+        xy = line.get_transform().transform(line.get_xydata())
+        taken += [Bbox([[px - half, py - half], [px + half, py + half]])
+                  for px, py in xy if np.isfinite(px) and np.isfinite(py)]
     frame = ax.get_window_extent(renderer)
     places = [((4, 4), "left", "bottom"), ((4, -4), "left", "top"),
-              ((-4, 4), "right", "bottom"), ((-4, -4), "right", "top")]
+              ((-4, 4), "right", "bottom"), ((-4, -4), "right", "top"),
+              ((0, 6), "center", "bottom"), ((0, -6), "center", "top")]
     # The simplest trees first: they are the ones a reader looks for.
     for xi, yi, leaves in sorted(zip(x, y, n_leaves, strict=True), key=lambda p: p[2]):
         for offset, ha, va in places:
             label = ax.annotate(f"{leaves}", (xi, yi), textcoords="offset points", xytext=offset,
-                                ha=ha, va=va, fontsize=7, color="C0")
+                                ha=ha, va=va, fontsize=7, color=SERIES_COLOURS["front"])
             box = label.get_window_extent(renderer)
             inside = frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 \
                 and box.y1 <= frame.y1

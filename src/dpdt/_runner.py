@@ -10,11 +10,17 @@ By default :func:`call_core` runs the call here. A runner set in :data:`RUNNER` 
 thread or task only, as it is a context variable) receives every such call instead: ``dpdt.dask``
 installs one to split a fit over a cluster. The core function travels by name, so that a runner
 can resolve it in another process.
+
+Fits that run side by side on threads (a cross-validation's, boosting's trees of one round) go
+through :func:`map_threads`, which stops them together: the core calls made in its context share
+one :class:`_core.Stop`, held in :data:`STOP`.
 """
 
 import enum
 import warnings
-from contextvars import ContextVar
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+from contextlib import contextmanager, nullcontext
+from contextvars import ContextVar, copy_context
 
 import numpy as np
 from joblib import cpu_count, effective_n_jobs
@@ -24,6 +30,13 @@ from . import _core
 #: None, or a callable ``runner(name, args, params, arguments)`` that performs
 #: ``run(name, args, params, arguments)`` in its own way and returns the same result.
 RUNNER = ContextVar("dpdt_core_runner", default=None)
+
+#: None, or the ``_core.Stop`` every core call of the current context obeys (:func:`shared_stop`).
+STOP = ContextVar("dpdt_stop", default=None)
+
+# The core functions that run a loop, and so take a ``stop``.
+_STOPPABLE = frozenset({"fit_classifier", "fit_regressor", "fit_newton", "fit_branches", "prepare",
+                        "bin_uppers", "bin_codes"})
 
 # The core's choices by the names the estimators take: its enums' members, in declaration order.
 SPLITTERS = tuple(_core.Splitter.__members__)
@@ -76,10 +89,16 @@ def call_core(name, *args, params=None, **arguments):
 
 
 def run(name, args, params=None, arguments=None):
-    """Return ``_core.<name>(*args, core_params(params), **arguments)``, run in this process."""
+    """Return ``_core.<name>(*args, core_params(params), **arguments)``, run in this process.
+
+    A function that runs a loop runs it under the context's :data:`STOP`, if any.
+    """
     core = getattr(_core, name)
     args = tuple(aligned(value) for value in args)
     arguments = {key: aligned(value) for key, value in (arguments or {}).items()}
+    stop = STOP.get()
+    if stop is not None and name in _STOPPABLE:
+        arguments["stop"] = stop
     if params is None:
         return core(*args, **arguments)
     return core(*args, core_params(_PARAMS[name], params), **arguments)
@@ -131,3 +150,49 @@ def _as_field(default, value):
     if isinstance(default, list) and default and isinstance(default[0], enum.Enum):
         return [type(default[0])[member] for member in value]
     return value
+
+
+@contextmanager
+def shared_stop(time_limit=None):
+    """Run the block's core calls under one new ``_core.Stop``, and yield it.
+
+    With ``time_limit`` (seconds), the Stop's deadline, counted from now, is that of every
+    time-limited search of the block, however late it starts: the searches so end, together,
+    within ``max(2 * time_limit, time_limit + 1)`` seconds (the core's grace, dpdt/run_loop.hpp).
+    ``stop.remaining`` tells the block's Python code how much is left, on the core's clock.
+    """
+    stop = _core.Stop(0.0 if time_limit is None else float(time_limit))
+    token = STOP.set(stop)
+    try:
+        yield stop
+    finally:
+        STOP.reset(token)
+
+
+def map_threads(function, items, threads):
+    """Return ``[function(item) for item in items]``, run on ``threads`` threads, stopped together.
+
+    The calls share the context's :data:`STOP` (a new one if none). An exception of any call,
+    or Ctrl-C (which Python delivers to the main thread only, where this waits), cancels it:
+    every fit in progress stops within milliseconds and the calls not started are skipped. The
+    threads are joined before the exception is re-raised, so that no thread is left running in
+    the core (at the interpreter's exit, one would abort it).
+    """
+    items = list(items)
+    if threads <= 1 or len(items) <= 1:
+        return [function(item) for item in items]
+    with shared_stop() if STOP.get() is None else nullcontext(STOP.get()) as stop:
+        with ThreadPoolExecutor(min(threads, len(items))) as pool:
+            # Each call runs in a copy of this context: it sees STOP (and RUNNER).
+            futures = [pool.submit(copy_context().run, function, item) for item in items]
+            try:
+                wait(futures, return_when=FIRST_EXCEPTION)
+                for future in futures:
+                    if future.done() and future.exception() is not None:
+                        raise future.exception()
+                return [future.result() for future in futures]
+            except BaseException:
+                stop.cancel()
+                for future in futures:
+                    future.cancel()
+                raise   # leaving the pool joins its threads

@@ -21,6 +21,13 @@ _TREE_ARRAY_KINDS = {"children_left": "i", "children_right": "i", "feature": "i"
 _TREE_ARRAY_DEFAULTS = {"missing_go_to_left": lambda n: np.zeros(n, dtype=np.uint8)}
 
 
+def check_fractions(fractions, decoder, where):
+    """Check loaded class fractions, one row per node: in [0, 1] and summing to 1 (to rounding)."""
+    decoder.expect(np.all((fractions >= 0) & (fractions <= 1))
+                   and np.all(np.abs(fractions.sum(axis=1) - 1.0) <= 1e-9),
+                   f"{where}: class fractions outside [0, 1] or not summing to 1")
+
+
 @register_type("Tree")
 class Tree:
     """A fitted binary decision tree stored as parallel arrays, one entry per node.
@@ -123,9 +130,37 @@ class Tree:
         decoder.expect(np.all((feature[~leaf] >= 0) & (feature[~leaf] < n_features))
                        and np.all(feature[leaf] == TREE_UNDEFINED),
                        f"{where}: feature index out of range")
-        decoder.expect(np.all(np.isfinite(arrays["threshold"][~leaf])),
-                       f"{where}: non-finite threshold")
+        decoder.expect(np.all(np.isfinite(arrays["threshold"][~leaf]))
+                       and np.all(arrays["threshold"][leaf] == TREE_UNDEFINED),
+                       f"{where}: non-finite threshold, or a leaf's threshold other than "
+                       f"{TREE_UNDEFINED}")
+        # What every fit writes, boosting's trees included (whose split nodes hold Newton
+        # statistics, inf where y's scale squared overflows); the estimator checks what its own
+        # trees hold besides.
+        decoder.expect(np.all(np.isfinite(arrays["value"][leaf])),
+                       f"{where}.value: non-finite leaf values")
+        decoder.expect(not np.isnan(arrays["value"]).any()
+                       and not np.isnan(arrays["impurity"]).any(),
+                       f"{where}: NaN values or impurities")
+        weight = arrays["weighted_n_node_samples"]
+        decoder.expect(np.all(np.isfinite(weight)) and np.all(weight >= 0)
+                       and np.all(arrays["n_node_samples"] >= 1),
+                       f"{where}: node sample counts or weights below what a fit makes")
         return cls(**arrays, n_features=n_features)
+
+    def _check_values(self, decoder, where, *, classifier):
+        """Check the node values of a loaded DPDT tree (not boosting's) against what a fit makes.
+
+        A classifier's nodes hold class fractions (in [0, 1], summing to 1), a regressor's any
+        finite means; both have impurities >= 0 and nodes of positive weight.
+        """
+        if classifier:
+            check_fractions(self.value[:, 0, :], decoder, where)
+        decoder.expect(np.all(np.isfinite(self.value)), f"{where}: non-finite values")
+        decoder.expect(np.all(np.isfinite(self.impurity)) and np.all(self.impurity >= 0)
+                       and np.all(self.weighted_n_node_samples > 0),
+                       f"{where}: impurities that are negative or not finite, or nodes of no "
+                       "weight")
 
     @classmethod
     def from_weighted_counts(cls, arrays, n_features):

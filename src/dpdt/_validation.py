@@ -15,7 +15,8 @@ def validate_numeric(estimator, X, y="no_validation", *, reset, **check_params):
     """Validate numeric features (and y, if given) for a DPDT estimator's fit or predict.
 
     The one path by which the numeric estimators (trees, CV, boosting) take X: scikit-learn's
-    ``validate_data`` to float64, C order. Sparse matrices (CSR, CSC, or any format scipy
+    ``validate_data`` to float64, C order, NaN a missing value (every numeric estimator routes it
+    at each split; infinities raise). Sparse matrices (CSR, CSC, or any format scipy
     converts to CSR) are accepted, as scikit-learn's trees accept them, and densified, since
     the core reads dense arrays: they then take the memory of a dense float64 array. Features
     that are not numbers (a DataFrame's string or category columns) raise a ValueError that
@@ -23,7 +24,8 @@ def validate_numeric(estimator, X, y="no_validation", *, reset, **check_params):
     """
     try:
         validated = validate_data(estimator, X, y, reset=reset, dtype=np.float64, order="C",
-                                  accept_sparse=("csr", "csc"), **check_params)
+                                  accept_sparse=("csr", "csc"), ensure_all_finite="allow-nan",
+                                  **check_params)
     except ValueError as error:   # strings (objects that are no numbers raise TypeError)
         columns = _non_numeric_columns(X)
         if not columns:
@@ -181,12 +183,14 @@ def training_weight(sample_weight, X, factor=None, reports_total=True):
         return weight, weight > 0, float(np.ldexp(1.0, exponent))
 
 
-def check_feature_costs(feature_costs, n_features, max_tests):
+def check_feature_costs(feature_costs, n_features, max_tests, weight_total=1.0):
     """Return the costs of testing each feature as a float64 array (empty for None).
 
     Raises ValueError unless there is one finite, non-negative cost per feature, and unless a
-    tree's complexity, which sums at most ``max_tests`` of these costs, stays finite with room
-    for the sums and differences of complexities the search takes.
+    tree's complexity stays finite with room for the sums and differences of complexities the
+    search takes. The core sums, per split, its cost times the weight of the node's samples
+    (``weight_total`` at most, the sum of the normalised weights), at most ``max_tests`` such
+    terms per unit of weight.
     """
     if feature_costs is None:
         return np.zeros(0)
@@ -198,9 +202,11 @@ def check_feature_costs(feature_costs, n_features, max_tests):
     largest = float(costs.max(initial=0.0))
     # A factor 4 of headroom: a node's complexity adds its children's, and the front subtracts
     # complexities of neighbouring trees.
-    if not np.isfinite(largest * float(max_tests) * 4):
+    with np.errstate(over="ignore"):
+        overflows = not np.isfinite(largest * float(max_tests) * float(weight_total) * 4)
+    if overflows:
         raise ValueError(
             f"feature_costs up to {largest:.3g} overflow a tree's complexity, which can sum "
-            f"{max_tests:.3g} of them; divide every cost by a common factor (the trees stay the "
-            "same when alpha is multiplied by that factor)")
+            f"{max_tests:.3g} of them times the samples' weight; divide every cost by a common "
+            "factor (the trees stay the same when alpha is multiplied by that factor)")
     return costs

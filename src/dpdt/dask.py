@@ -1,6 +1,6 @@
 """DPDT trees on a Dask cluster: data-parallel estimators, and one fit split at the root.
 
-``pip install "dpdt[dask]"`` installs what this module needs (``dask[distributed,dataframe]``).
+``pip install "dpdt[dask]"`` installs what this module needs (``dask[dataframe,distributed]``).
 
 :class:`DaskDPDTreeClassifier` and :class:`DaskDPDTreeRegressor` fit on dask arrays or
 dataframes where their partitions live: the workers bin their partitions and answer the
@@ -25,20 +25,15 @@ from numbers import Integral
 
 import numpy as np
 
-# The estimators take dask dataframes too: dask.dataframe (pandas, pyarrow) is needed as much as
-# dask.distributed, and a missing piece of either names the extra that brings them all.
-try:
-    import dask.dataframe  # noqa: F401
-    import distributed
-except ImportError as error:  # pragma: no cover - depends on the environment
-    raise ImportError(
-        'dpdt.dask needs dask.distributed and dask.dataframe; install them with: '
-        'pip install "dpdt[dask]"'
-    ) from error
+from ._optional import require
 
-from ._classes import DPDTreeClassifier, DPDTreeRegressor
-from ._dask_estimators import DaskDPDTreeClassifier, DaskDPDTreeRegressor
-from ._runner import RUNNER, run
+# Before the modules that import them bare: a missing one names the extra to install.
+distributed = require("distributed", "dpdt.dask")
+require("dask.dataframe", "dpdt.dask")
+
+from ._classes import DPDTreeClassifier, DPDTreeRegressor  # noqa: E402
+from ._dask_estimators import DaskDPDTreeClassifier, DaskDPDTreeRegressor  # noqa: E402
+from ._runner import RUNNER, run  # noqa: E402
 
 __all__ = ["DaskDPDTreeClassifier", "DaskDPDTreeRegressor", "fit"]
 

@@ -85,9 +85,46 @@ class ThreadStartFailed : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// What stops a caller's fits together: a cross-validation's fits, boosting's trees, each running
+// on a thread of the caller's. cancel() stops every run loop made under it (they throw
+// Interrupted); a time limit, if given, sets one deadline and one end of grace (as a run loop's,
+// below) for every time-limited run loop made under it, however late each starts: the fits of a
+// whole cross-validation so end within max(2 T, T + 1 s) of its start.
+class SharedStop {
+  public:
+    // time_limit in seconds from now, <= 0 for none.
+    explicit SharedStop(double time_limit = 0.0);
+    void cancel() { cancelled_.store(true); }
+    bool cancelled() const { return cancelled_.load(); }
+    bool limited() const { return limited_; }
+    std::chrono::steady_clock::time_point deadline() const { return deadline_; }
+    std::chrono::steady_clock::time_point cut_at() const { return cut_at_; }
+    // Seconds left until the deadline (negative once passed; infinite without one).
+    double remaining() const;
+
+  private:
+    std::atomic<bool> cancelled_{false};
+    bool limited_ = false;
+    std::chrono::steady_clock::time_point deadline_, cut_at_;
+};
+
+// Every run loop made on this thread while the scope lives obeys `stop` too (null: none).
+class SharedStopScope {
+  public:
+    explicit SharedStopScope(const SharedStop* stop);
+    ~SharedStopScope();
+    SharedStopScope(const SharedStopScope&) = delete;
+    SharedStopScope& operator=(const SharedStopScope&) = delete;
+
+  private:
+    const SharedStop* outer_;
+};
+
 class RunLoop {
   public:
-    // n_threads workers (at least 1); time_limit in seconds from now, <= 0 for none.
+    // n_threads workers (at least 1); time_limit in seconds from now, <= 0 for none. The calling
+    // thread's SharedStop, if any, also stops it, and, with a time limit, its deadline and grace
+    // hold if earlier.
     RunLoop(int n_threads, double time_limit, const Poll& poll);
 
     // Runs a search on the workers while the calling thread polls with progress(): worker 0 runs
@@ -137,8 +174,9 @@ class RunLoop {
 
     const int n_threads_;
     const Poll& poll_;
+    const SharedStop* const shared_;
     const std::chrono::steady_clock::time_point start_;
-    const bool limited_;
+    bool limited_;
     std::chrono::steady_clock::time_point deadline_, cut_at_;
     std::atomic<bool> stop_{false}, timed_out_{false}, cut_{false};
     std::mutex error_mutex_;

@@ -15,11 +15,13 @@
   "use strict";
   const data = JSON.parse(document.getElementById("dpdt-data").textContent);
   const SVGNS = "http://www.w3.org/2000/svg";
-  // Okabe & Ito's palette, distinguishable with any colour vision.
-  const PALETTE = ["#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7",
-    "#F0E442", "#000000"];
-  const CURVE_COLOURS = ["#009E73", "#E69F00", "#56B4E9", "#CC79A7", "#000000"];
-  const NODE_H = 48, GAP_X = 18, GAP_Y = 42, PAD = 7;
+  // The palette of every dpdt picture (dpdt/_palette.py): classes, the front's series, and
+  // the validation curves (past the last colour, the same again dashed).
+  const PALETTE = data.colours.classes;
+  const SERIES = data.colours.series;
+  const CURVE_COLOURS = data.colours.validation;
+  for (const name in SERIES) document.documentElement.style.setProperty("--" + name, SERIES[name]);
+  const NODE_H = 48, GAP_X = 18, GAP_Y = 42, PAD = 7, MIN_BOX_W = 72, MAX_BOX_W = 260;
   // The smallest zoom at which a tree is first shown (node text 9 px); below, it is folded.
   const READABLE = 0.75;
   const $ = (id) => document.getElementById(id);
@@ -248,11 +250,13 @@
     // validation curves, under the rest
     data.curves.forEach((c, k) => {
       const colour = CURVE_COLOURS[k % CURVE_COLOURS.length];
+      const dash = k >= CURVE_COLOURS.length ? "5 3" : "none";
       const upper = c.complexity.map((x, j) => X(x) + "," + Y2(c.mean[j] + c.std[j]));
       const lower = c.complexity.map((x, j) => X(x) + "," + Y2(c.mean[j] - c.std[j])).reverse();
       svg("polygon", { points: upper.concat(lower).join(" "), fill: colour, opacity: 0.15 }, el);
       svg("polyline", { points: c.complexity.map((x, j) => X(x) + "," + Y2(c.mean[j])).join(" "),
-        fill: "none", stroke: colour, "stroke-width": 1.5 }, el);
+        fill: "none", stroke: colour, "stroke-width": 1.5, "stroke-dasharray": dash,
+        class: "x-curve" }, el);
       c.complexity.forEach((x, j) => svg("circle", { cx: X(x), cy: Y2(c.mean[j]), r: 2.2,
         fill: colour }, el));
       legend.push([colour, "validation" + (data.curves.length > 1 ? " (depth " + c.depth + ")"
@@ -260,10 +264,11 @@
     });
     if (data.cart) {
       svg("polyline", { points: data.cart.map((p) => X(p[0]) + "," + Y(metric(p[1]))).join(" "),
-        fill: "none", stroke: "#CC79A7", "stroke-width": 1.3, "stroke-dasharray": "5 3" }, el);
+        fill: "none", stroke: SERIES.cart, "stroke-width": 1.3, "stroke-dasharray": "5 3",
+        class: "x-curve" }, el);
       data.cart.forEach((p) => svg("rect", { x: X(p[0]) - 3, y: Y(metric(p[1])) - 3, width: 6,
-        height: 6, fill: "#CC79A7" }, el));
-      legend.push(["#CC79A7", "CART pruning path"]);
+        height: 6, fill: SERIES.cart, class: "x-marker" }, el));
+      legend.push([SERIES.cart, "CART pruning path"]);
     }
     function line(values) {
       const points = [];
@@ -276,29 +281,30 @@
       return points.join(" ");
     }
     if (test) {
-      svg("polyline", { points: line(test), fill: "none", stroke: "#D55E00",
-        "stroke-width": 1.5 }, el);
+      svg("polyline", { points: line(test), fill: "none", stroke: SERIES.test,
+        "stroke-width": 1.5, class: "x-curve" }, el);
       test.forEach((v, k) => {
         if (v === null) return;
         const x = X(rows.complexity[k]), y = Y(v);
-        svg("path", { d: "M" + x + "," + (y - 4) + "l4,4l-4,4l-4,-4z", fill: "#D55E00" }, el);
+        svg("path", { d: "M" + x + "," + (y - 4) + "l4,4l-4,4l-4,-4z", fill: SERIES.test,
+          class: "x-marker" }, el);
       });
-      legend.push(["#D55E00", "test"]);
+      legend.push([SERIES.test, "test"]);
     }
-    svg("polyline", { points: line(train), fill: "none", stroke: "#0072B2",
-      "stroke-width": 1.8 }, el);
-    legend.unshift(["#0072B2", "DPDT front (train)"]);
+    svg("polyline", { points: line(train), fill: "none", stroke: SERIES.front,
+      "stroke-width": 1.8, class: "x-curve" }, el);
+    legend.unshift([SERIES.front, "DPDT front (train)"]);
     const points = svg("g", {}, el);
     train.forEach((v, k) => {
       const dot = svg("circle", { class: "x-point", cx: X(rows.complexity[k]), cy: Y(v), r: 4,
-        fill: "#0072B2", "data-row": k }, points);
+        fill: SERIES.front, "data-row": k }, points);
       svg("title", {}, dot).textContent = rows.n_leaves[k] + " leaves, complexity " +
         fmt(rows.complexity[k]) + ", train " + fmt(v) +
         (test && test[k] !== null ? ", test " + fmt(test[k]) : "");
     });
     const c = data.chosen;
     star(el, X(rows.complexity[c]), Y(train[c]));
-    legend.push(["#F0E442", data.chosen_label]);
+    legend.push([SERIES.chosen, data.chosen_label]);
     front.marks = svg("g", {}, el);
     labelPoints(el, train, X, Y, m, W, H);
     legendBox.textContent = "";
@@ -326,23 +332,31 @@
   // Each point's number of leaves goes beside it where it meets no other label; else none.
   function labelPoints(el, train, X, Y, m, W, H) {
     const g = svg("g", { class: "x-point-labels" }, el);
-    const taken = [];
+    // A label covers no point of any curve, nor another label.
+    const points = rows.complexity.map((x, k) => [X(x), Y(train[k])]);
+    if (rows.test) {
+      rows.test.forEach((v, k) => { if (v !== null) points.push([X(rows.complexity[k]), Y(v)]); });
+    }
+    if (data.cart) data.cart.forEach((p) => points.push([X(p[0]), Y(metric(p[1]))]));
+    const taken = points.map((p) => [p[0] - 3.5, p[1] - 3.5, p[0] + 3.5, p[1] + 3.5]);
     const order = rows.n_leaves.map((n, k) => k).sort((a, b) => rows.n_leaves[a] -
       rows.n_leaves[b]);
-    const places = [[5, -5, "start"], [5, 13, "start"], [-5, -5, "end"], [-5, 13, "end"]];
+    const places = [[5, -5, "start"], [5, 13, "start"], [-5, -5, "end"], [-5, 13, "end"],
+      [0, -7, "middle"], [0, 16, "middle"]];
     for (const k of order) {
       const x = X(rows.complexity[k]), y = Y(train[k]);
       const content = String(rows.n_leaves[k]);
       const w = width(content, 10, false), h = 10;
       for (const p of places) {
-        const x0 = p[2] === "start" ? x + p[0] : x + p[0] - w, y0 = y + p[1] - h;
+        const x0 = p[2] === "start" ? x + p[0] : p[2] === "end" ? x + p[0] - w : x - w / 2,
+          y0 = y + p[1] - h;
         const box = [x0 - 1, y0 - 1, x0 + w + 1, y0 + h + 2];
         const inside = box[0] > m.l && box[2] < W - m.r && box[1] > m.t && box[3] < H - m.b;
         if (inside && !taken.some((b) => b[0] < box[2] && box[0] < b[2] && b[1] < box[3] &&
             box[1] < b[3])) {
           taken.push(box);
           text(g, x + p[0], y + p[1], content, { "text-anchor": p[2], "font-size": 10,
-            fill: "#0072B2" });
+            fill: SERIES.front });
           break;
         }
       }
@@ -360,7 +374,7 @@
       r: 8 }, g);
     if (rows.test && rows.test[k] !== null) {
       svg("circle", { class: "x-selected-ring", cx: x, cy: front.Y(rows.test[k]),
-        r: 7, stroke: "#D55E00" }, g);
+        r: 7, stroke: SERIES.test }, g);
     }
   }
 
@@ -389,24 +403,23 @@
   function layout(t) {
     // A tidy tree (Reingold and Tilford): each subtree is drawn, then its siblings are brought
     // as close as their outlines allow, level by level, and a parent is centred over its first
-    // and last child. Every box has the same width, the widest text's, and boxes of a level are
-    // at least a box and a gap apart: no two texts overlap.
+    // and last child. Each box is as wide as its text (up to MAX_BOX_W), and boxes of a level
+    // are at least a gap apart: no two texts overlap.
     const visible = [];
     (function walk(k) { visible.push(k); visibleChildren(t, k).forEach(walk); })(0);
-    const heads = {}, subs = {};
-    let widest = 0;
+    const heads = {}, subs = {}, w = {};
     for (const k of visible) {
       heads[k] = headText(t, k); subs[k] = subText(t, k);
-      widest = Math.max(widest, width(heads[k], 12, true), width(subs[k], 11, false));
+      const widest = Math.max(width(heads[k], 12, true), width(subs[k], 11, false));
+      w[k] = Math.min(MAX_BOX_W, Math.max(MIN_BOX_W, Math.ceil(widest) + 2 * PAD));
     }
-    const boxW = Math.min(220, Math.max(92, Math.ceil(widest) + 2 * PAD));
-    const step = boxW + GAP_X;
-    const offset = {};   // of each node from its parent
-    // Returns the outline of k's subtree: per level below k, the leftmost and rightmost box,
-    // relative to k.
+    const offset = {};   // of each node's centre from its parent's
+    // Returns the outline of k's subtree: per level from k's own down, the left and right edges
+    // of its boxes, relative to k's centre.
     function outline(k) {
+      const l = [-w[k] / 2], r = [w[k] / 2];
       const children = visibleChildren(t, k);
-      if (!children.length) return { l: [0], r: [0] };
+      if (!children.length) return { l: l, r: r };
       const shapes = children.map(outline);
       const at = [0];
       const right = shapes[0].r.slice();
@@ -414,7 +427,7 @@
         const shape = shapes[i];
         let o = -Infinity;
         for (let d = 0; d < Math.min(right.length, shape.l.length); d++) {
-          o = Math.max(o, right[d] - shape.l[d] + step);
+          o = Math.max(o, right[d] - shape.l[d] + GAP_X);
         }
         at.push(o);
         for (let d = 0; d < shape.r.length; d++) {
@@ -422,7 +435,6 @@
         }
       }
       const centre = (at[0] + at[at.length - 1]) / 2;
-      const l = [0], r = [0];
       shapes.forEach((shape, i) => {
         const o = at[i] - centre;
         offset[children[i]] = o;
@@ -437,15 +449,16 @@
     }
     const shape = outline(0);
     const low = Math.min.apply(null, shape.l), high = Math.max.apply(null, shape.r);
-    const x = {}, y = {};
+    const cx = {}, x = {}, y = {};
     let maxDepth = 0;
     for (const k of visible) {   // preorder: a parent before its children
-      x[k] = k === 0 ? -low : x[t.parent[k]] + offset[k];
+      cx[k] = k === 0 ? -low : cx[t.parent[k]] + offset[k];
+      x[k] = cx[k] - w[k] / 2;
       y[k] = t.depth[k] * (NODE_H + GAP_Y);
       maxDepth = Math.max(maxDepth, t.depth[k]);
     }
-    return { visible: visible, x: x, y: y, boxW: boxW, heads: heads, subs: subs,
-      width: high - low + boxW, height: (maxDepth + 1) * (NODE_H + GAP_Y) - GAP_Y + 22 };
+    return { visible: visible, x: x, cx: cx, w: w, y: y, heads: heads, subs: subs,
+      width: high - low, height: (maxDepth + 1) * (NODE_H + GAP_Y) - GAP_Y + 22 };
   }
 
   function headText(t, k) {
@@ -510,24 +523,23 @@
   function drawTree() {
     const t = state.tree;
     const L = state.layout = layout(t);
-    const w = L.boxW, half = w / 2;
     const onPath = new Set(state.showPath && state.path ? state.path : []);
     // Edges, and the class bars of every node, are one path per style: a few elements in all.
     const edges = [], pathEdges = [], labels = [], nodes = [];
     const bars = classifier ? data.classes.map(() => []) : [];
     for (const k of L.visible) {
-      const x = L.x[k], y = L.y[k];
+      const x = L.x[k], y = L.y[k], w = L.w[k], half = w / 2;
       const children = visibleChildren(t, k);
       for (let j = 0; j < children.length; j++) {
         const c = children[j];
-        const cx = L.x[c], cy = L.y[c], top = y + NODE_H, mid = (top + cy) / 2;
+        const cx = L.cx[c], cy = L.y[c], top = y + NODE_H, mid = (top + cy) / 2;
         const on = onPath.has(k) && onPath.has(c);
         (on ? pathEdges : edges).push("M" + round1(x + half) + "," + top + "C" +
-          round1(x + half) + "," + mid + " " + round1(cx + half) + "," + mid + " " +
-          round1(cx + half) + "," + cy);
+          round1(x + half) + "," + mid + " " + round1(cx) + "," + mid + " " +
+          round1(cx) + "," + cy);
         labels.push('<text class="x-edge-label' + (on ? " x-on-path" : "") + '" x="' +
-          round1(cx + half) + '" y="' + (cy - 6) + '">' +
-          escape(fit(t.labels[k][j], 11, false, w - 4)) + "</text>");
+          round1(cx) + '" y="' + (cy - 6) + '">' +
+          escape(fit(t.labels[k][j], 11, false, L.w[c] - 4)) + "</text>");
       }
       const colours = boxColour(t, k);
       const leaf = t.feature[k] < 0;
@@ -598,13 +610,14 @@
       const W = viewSize()[0], H = viewSize()[1];
       // The whole path in view if a readable zoom allows it, centred on it.
       const xs = state.path.map((k) => L.x[k]);
-      const lo = Math.min.apply(null, xs), hi = Math.max.apply(null, xs) + L.boxW;
+      const lo = Math.min.apply(null, xs),
+        hi = Math.max.apply(null, state.path.map((k) => L.x[k] + L.w[k]));
       const outside = lo * v.k + v.x < 10 || hi * v.k + v.x > W - 10;
       if (outside) {
         v.k = Math.max(READABLE, Math.min(v.k, (W - 20) / (hi - lo)));
         v.x = (W - (hi - lo) * v.k) / 2 - lo * v.k;
       }
-      const left = L.x[leaf] * v.k + v.x, right = left + L.boxW * v.k;
+      const left = L.x[leaf] * v.k + v.x, right = left + L.w[leaf] * v.k;
       if (right > W - 10) v.x -= right - (W - 10);
       if (left < 10) v.x += 10 - left;
       const bottom = (L.y[leaf] + NODE_H) * v.k + v.y;
@@ -634,14 +647,14 @@
   function drawOverview() {
     const L = state.layout, t = state.tree;
     overviewScale = Math.min((OVERVIEW_W - 8) / L.width, (OVERVIEW_H - 8) / L.height);
-    const s = overviewScale, w = round1(Math.max(1, L.boxW * s));
+    const s = overviewScale;
     const h = round1(Math.max(1, NODE_H * s));
     // As tall as the tree's shape needs, so that it hides little of the tree.
     overview.style.width = Math.ceil(L.width * s + 8) + "px";
     overview.style.height = Math.ceil(L.height * s + 8) + "px";
     const parts = new Map();
     for (const k of L.visible) {
-      const colour = boxColour(t, k)[1];
+      const colour = boxColour(t, k)[1], w = round1(Math.max(1, L.w[k] * s));
       if (!parts.has(colour)) parts.set(colour, []);
       parts.get(colour).push("M" + round1(4 + L.x[k] * s) + "," + round1(4 + L.y[k] * s) + "h" +
         w + "v" + h + "h-" + w + "z");
@@ -698,7 +711,7 @@
     const W = viewSize()[0], H = viewSize()[1];
     let k = Math.min((W - 20) / Math.max(L.width, 1), (H - 20) / Math.max(L.height, 1), 1.3);
     if (readable && k < READABLE) k = READABLE;   // smaller text is hard to read: pan instead
-    const root = L.x[0] + L.boxW / 2;
+    const root = L.cx[0];
     // Centred; a tree wider than the view is centred on its root, as little of it cut as can be.
     const x = L.width * k <= W - 20 ? (W - L.width * k) / 2 :
       Math.min(10, Math.max(W - 10 - L.width * k, W / 2 - root * k));
@@ -716,36 +729,43 @@
   }
 
   // ---- panels ----
-  function defaultDepth(t) {
-    // The deepest level at which the leaves shown fit across the view at a readable size (at
-    // least 8 of them): the top of the tree at once, the rest a click (or the depth menu) away.
-    let widest = 0;
-    for (let k = 0; k < t.count; k++) {
-      widest = Math.max(widest, width(headText(t, k), 12, true), width(subText(t, k), 11, false));
+  // The split nodes folded when the tree is shown down to depth ``limit`` (null: all), the
+  // test sample's path kept open.
+  function foldedAt(t, limit) {
+    const folded = new Set();
+    if (limit !== null) {
+      for (let k = 0; k < t.count; k++) {
+        if (t.feature[k] >= 0 && t.depth[k] === limit) folded.add(k);
+      }
     }
-    const boxW = Math.min(220, Math.max(92, Math.ceil(widest) + 2 * PAD));
-    const room = Math.max(8, Math.floor((viewSize()[0] - 20) / (READABLE * (boxW + GAP_X))));
+    if (state.showPath && state.path) {
+      state.path.forEach((k, j) => { if (j < state.path.length - 1) folded.delete(k); });
+    }
+    return folded;
+  }
+
+  function defaultDepth(t) {
+    // The deepest level down to which the tree, laid out, fits the view at a readable size:
+    // the whole tree when there is room, else its top, the rest a click (or the depth menu)
+    // away.
+    const W = viewSize()[0] - 20, H = viewSize()[1] - 20;
     let maxDepth = 0;
     for (let k = 0; k < t.count; k++) maxDepth = Math.max(maxDepth, t.depth[k]);
-    for (let d = maxDepth; d >= 1; d--) {
-      let shown = 0;
-      for (let k = 0; k < t.count; k++) {
-        if (t.depth[k] === d || (t.depth[k] < d && t.feature[k] < 0)) shown++;
+    const kept = state.folded;
+    try {
+      for (let d = maxDepth; d >= 1; d--) {
+        state.folded = foldedAt(t, d >= maxDepth ? null : d);
+        const L = layout(t);
+        if (L.width * READABLE <= W && L.height * READABLE <= H) return d >= maxDepth ? null : d;
       }
-      if (shown <= room) return d >= maxDepth ? null : d;
+    } finally {
+      state.folded = kept;
     }
     return 1;
   }
 
   function setDepth(limit) {
-    const t = state.tree;
-    state.folded = new Set();
-    if (limit !== null) {
-      for (let k = 0; k < t.count; k++) {
-        if (t.feature[k] >= 0 && t.depth[k] === limit) state.folded.add(k);
-      }
-    }
-    unfoldPath();
+    state.folded = foldedAt(state.tree, limit);
     const menu = $("x-depth");
     menu.value = limit === null ? "all" : String(limit);
     if (menu.selectedIndex < 0) menu.value = "all";   // a limit this tree does not reach
@@ -910,6 +930,18 @@
     state.sample = Math.max(0, Math.min(n - 1, s));
     $("x-sample").value = String(state.sample);
     fillSample();
+    showPath();
+  }
+
+  // After the sample's path changed: under the page's own depth, the levels that fit with the
+  // new path open, the whole in view; under the reader's, the path opened and brought into view.
+  function showPath() {
+    if (state.depthChoice === undefined) {
+      setDepth(defaultDepth(state.tree));
+      drawTree();
+      fitView(true);
+      return;
+    }
     unfoldPath();
     redrawKeeping(0);
   }
@@ -957,8 +989,7 @@
       $("x-sample-next").addEventListener("click", () => setSample(state.sample + 1));
       $("x-sample-on").addEventListener("change", (e) => {
         state.showPath = e.target.checked;
-        unfoldPath();
-        redrawKeeping(0);
+        showPath();
       });
     }
     $("x-copy").addEventListener("click", () => {
