@@ -7,8 +7,9 @@ by Selenium): clicks and keys show the tree the estimator holds, a test sample's
 estimator's decision path, the text of the drawings never overlaps, nothing is logged to the
 console as an error and a screenshot shows both the front and the tree.
 
-The browser tests need Debian's ``chromium`` and ``chromium-driver`` (``.ci/run`` installs them)
-and fail without them; only ``DPDT_NO_BROWSER=1`` skips them.
+The browser tests need Debian's ``chromium`` and ``chromium-driver``: without them they skip, with
+one line saying so, unless ``DPDT_REQUIRE_BROWSER=1`` (set by ``.ci/run``, which installs them)
+makes a missing browser a failure. ``DPDT_NO_BROWSER=1`` skips them even where a browser is found.
 """
 
 import copy
@@ -327,21 +328,33 @@ def _chromium():
     return None
 
 
-@pytest.fixture(scope="module")
-def browser():
+def _browser_missing(reason):
+    """Skip the browser tests, or fail them where they are required (CI must never skip them)."""
+    if os.environ.get("DPDT_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"{reason}, and DPDT_REQUIRE_BROWSER=1 requires the browser tests")
+    pytest.skip(reason)
+
+
+def _browser_parts():
+    """Find selenium, Chromium and its driver; skip or fail naming what is missing."""
     if os.environ.get("DPDT_NO_BROWSER") == "1":
-        pytest.skip("DPDT_NO_BROWSER=1: the browser tests are switched off")
+        _browser_missing("DPDT_NO_BROWSER=1 switches the browser tests off")
     try:
         from selenium import webdriver
         from selenium.webdriver.chrome.options import Options
         from selenium.webdriver.chrome.service import Service
     except ImportError:
-        pytest.fail("the explorer's browser tests need selenium: pip install selenium "
-                    "(or DPDT_NO_BROWSER=1 to skip them)")
+        _browser_missing("the explorer's browser tests need selenium: pip install selenium")
     chromium, driver = _chromium(), shutil.which("chromedriver")
     if chromium is None or driver is None:
-        pytest.fail("the explorer's browser tests need Chromium and its driver: apt-get install "
-                    "chromium chromium-driver (or DPDT_NO_BROWSER=1 to skip them)")
+        _browser_missing("the explorer's browser tests need Chromium and its driver, not found: "
+                         "apt-get install chromium chromium-driver")
+    return webdriver, Options, Service, chromium, driver
+
+
+@pytest.fixture(scope="module")
+def browser():
+    webdriver, Options, Service, chromium, driver = _browser_parts()
     options = Options()
     options.binary_location = chromium
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu",
@@ -351,6 +364,31 @@ def browser():
     session = webdriver.Chrome(service=Service(driver), options=options)
     yield session
     session.quit()
+
+
+def _fake_browser(folder):
+    for name in ("chromium", "chromedriver"):
+        (folder / name).write_text("#!/bin/sh\n")
+        (folder / name).chmod(0o755)
+
+
+@pytest.mark.parametrize("required", [False, True])
+def test_a_missing_browser_skips_unless_required(monkeypatch, tmp_path, required):
+    # An empty PATH: no Chromium and no driver, as on a newcomer's machine.
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv("DPDT_NO_BROWSER", raising=False)
+    monkeypatch.setenv("DPDT_REQUIRE_BROWSER", "1" if required else "0")
+    outcome = pytest.fail.Exception if required else pytest.skip.Exception
+    with pytest.raises(outcome, match=r"(Chromium and its driver|selenium)") as raised:
+        _browser_parts()
+    assert "\n" not in str(raised.value)
+    pytest.importorskip("selenium")
+    _fake_browser(tmp_path)
+    assert _browser_parts()[3:] == (str(tmp_path / "chromium"), str(tmp_path / "chromedriver"))
+    # Switched off explicitly: skipped though a browser is found, unless the tests are required.
+    monkeypatch.setenv("DPDT_NO_BROWSER", "1")
+    with pytest.raises(outcome, match="DPDT_NO_BROWSER=1"):
+        _browser_parts()
 
 
 def _open(browser, page, tmp_path, name="page.html"):
