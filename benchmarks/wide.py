@@ -22,8 +22,9 @@ Methods (one thread everywhere):
   regularisation (``min_split_gain=0``, ``reg_lambda=0``, ``reg_alpha=0``), no bagging or
   column sampling. It splits on histograms (255 bins) by the gradient-statistics gain, and its
   leaf values are Newton steps from the base score: for regression exactly the leaf means of a
-  variance-reduction tree; with K > 2 classes LightGBM grows one such tree per class (its leaves
-  are counted over the K trees);
+  variance-reduction tree; for classification one Newton step of the log-loss, which can give
+  a leaf near even odds the other class than its majority; with K > 2 classes LightGBM grows one
+  such tree per class (their leaves are counted together);
 - LicketySPLIT (optional, ``pip install licketysplit``): ``LicketySPLITClassifier`` /
   ``LicketySPLITRegressor(depth_budget=d)`` with the package's default ``lambda_leaf`` (0.01 per
   leaf and training sample) on its own binarisation, ``ThresholdGuessBinarizer`` with the
@@ -48,7 +49,8 @@ means. Differences are in points (hundredths) of accuracy or R².
 reading the test splits: see :func:`selection_study`.
 
 Run ``python benchmarks/wide.py [--data DIR] [--depths 3 4 5 6] [--sets NAME ...]
-[--max-rows N] [--cv-max-rows 60000] [--methods ...] [--json OUT] [--selection-study]``.
+[--max-rows N] [--cv-max-rows 60000] [--methods ...] [--json OUT] [--selection-study]``;
+``--load OUT`` prints the tables of saved rows again (of a whole or an interrupted run).
 """
 
 import argparse
@@ -254,8 +256,11 @@ def timed_fit(make, X, y):
     return model, statistics.median(times)
 
 
-def run(sets, depths, methods=METHODS, cv_max_rows=None, log=None):
+def run(sets, depths, methods=METHODS, cv_max_rows=None, log=None, save=None):
     """Fit and measure every method on every set and depth limit.
+
+    ``save``, when given, is called with the rows so far after each set, so that an
+    interrupted run keeps what it measured.
 
     Returns
     -------
@@ -296,6 +301,8 @@ def run(sets, depths, methods=METHODS, cv_max_rows=None, log=None):
                 if cart and row["seconds"] is not None:
                     row["ratio"] = row["seconds"] / cart
             rows.extend(at)
+            if save is not None:
+                save(rows)
     return rows
 
 
@@ -420,8 +427,9 @@ def report(rows, skipped=(), out=None):
 
 # ---------------------------------------------------------------------------------- selection
 
-# The candidate selection rules: DPDT-CV's ``selection`` and the ``complexity`` its candidates
-# are ordered by (which "1se" trades score for). The first is the default.
+# The candidate selection rules: DPDT-CV's ``selection`` and its ``complexity``, which sets both
+# the front the candidates come from (one fit per complexity) and what "1se" trades score for.
+# The first is the default.
 RULES = (("best", "expected_tests"), ("1se", "expected_tests"),
          ("best", "n_splits"), ("1se", "n_splits"))
 OUTER_FOLDS = 5
@@ -444,7 +452,7 @@ def _rule_scores(data, depth, X, y, X_val, y_val, rules):
     return scores
 
 
-def selection_study(sets, depths, rules=RULES, outer_folds=OUTER_FOLDS, log=None):
+def selection_study(sets, depths, rules=RULES, outer_folds=OUTER_FOLDS, log=None, save=None):
     """Choose DPDT-CV's selection rule per set on its train split alone; score it on the test.
 
     For each set and depth limit, an outer cross-validation of the train split
@@ -453,7 +461,8 @@ def selection_study(sets, depths, rules=RULES, outer_folds=OUTER_FOLDS, log=None
     tree on the outer validation part. The rule of best mean outer score (ties to the earlier
     rule of ``rules``, the default first) is the one chosen for that set; DPDT-CV is then fitted
     on the whole train split and the chosen rule's tree scored on the test split, which no
-    choice has read. Every rule's test score is kept too, for reference only.
+    choice has read. Every rule's test score is kept too, for reference only. ``save``, when
+    given, is called with the rows so far after each set.
 
     Returns
     -------
@@ -484,6 +493,8 @@ def selection_study(sets, depths, rules=RULES, outer_folds=OUTER_FOLDS, log=None
                              chosen=_rule_name(chosen), chosen_test=test[chosen]))
             print(f"  depth {depth} {data.name:24s} chosen {_rule_name(chosen):20s} test "
                   f"{test[chosen]:.4f} (default {test[rules[0]]:.4f})", file=log, flush=True)
+            if save is not None:
+                save(rows)
     return rows
 
 
@@ -549,7 +560,18 @@ def main(argv=None):
                              "train split and report the test score of that choice instead")
     parser.add_argument("--outer-folds", type=int, default=OUTER_FOLDS,
                         help=f"outer folds of --selection-study (default {OUTER_FOLDS})")
+    parser.add_argument("--load", type=Path, metavar="IN",
+                        help="print the tables of rows saved by --json instead of fitting")
     args = parser.parse_args(argv)
+
+    def save(rows):
+        if args.json:
+            args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+
+    if args.load:
+        rows = json.loads(args.load.read_text(encoding="utf-8"))
+        (report_selection if rows and "chosen" in rows[0] else report)(rows)
+        return
     if not args.data.is_dir():
         parser.error(f"no corpus folder {args.data} (pass --data DIR)")
     if args.selection_study:
@@ -559,14 +581,13 @@ def main(argv=None):
         sets = [d for d in sets if limit is None or d.n_train <= limit]
         if skipped:
             print(f"Skipped by --max-rows / --cv-max-rows: {', '.join(skipped)}.\n")
-        rows = selection_study(sets, args.depths, outer_folds=args.outer_folds)
+        rows = selection_study(sets, args.depths, outer_folds=args.outer_folds, save=save)
         report_selection(rows)
     else:
         sets, skipped = load(args.data, args.sets, args.max_rows)
-        rows = run(sets, args.depths, args.methods, args.cv_max_rows)
+        rows = run(sets, args.depths, args.methods, args.cv_max_rows, save=save)
         report(rows, skipped)
-    if args.json:
-        args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+    save(rows)
 
 
 if __name__ == "__main__":

@@ -144,5 +144,8 @@ def test_main_prints_tables_and_saves_rows(corpus, tmp_path, capsys):
     rows = json.loads(out.read_text())
     assert {(r["set"], r["method"]) for r in rows} == {
         (s, m) for s in ("reg", "causal_bin") for m in ("default", "CART")}
+    # The saved rows print the same tables again, without fitting.
+    bench.main(["--load", str(out)])
+    assert capsys.readouterr().out == text
     with pytest.raises(SystemExit):
         bench.main(["--data", str(tmp_path / "nowhere")])
