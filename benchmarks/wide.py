@@ -14,8 +14,9 @@ Methods (one thread everywhere):
 - CART: scikit-learn's ``DecisionTreeClassifier(max_depth=d, random_state=0)`` /
   ``DecisionTreeRegressor``, with its native support of missing values;
 - CART-CV: CART of the same depth limit with ``ccp_alpha`` chosen by ``GridSearchCV`` among the
-  alphas of its pruning path on the train split (at most 30, evenly spaced through the path),
-  5 folds (``StratifiedKFold(5, shuffle=True, random_state=0)``, ``KFold`` for regression);
+  alphas of its pruning path on the train split (at most 30, evenly spaced through the path;
+  computing the path is part of the fit time), 5 folds (``StratifiedKFold(5, shuffle=True,
+  random_state=0)``, ``KFold`` for regression);
 - LightGBM: one greedy tree of depth d: ``n_estimators=1``, ``learning_rate=1``,
   ``num_leaves=2**d``, ``max_depth=d``, no minimum leaf size beyond one sample
   (``min_child_samples=1``, ``min_child_weight=0``), no split gain threshold and no
@@ -26,8 +27,8 @@ Methods (one thread everywhere):
   a leaf near even odds the other class than its majority; with K > 2 classes LightGBM grows one
   such tree per class (their leaves are counted together);
 - LicketySPLIT (optional, ``pip install licketysplit``): ``LicketySPLITClassifier`` /
-  ``LicketySPLITRegressor(depth_budget=d)`` with the package's default ``lambda_leaf`` (0.01 per
-  leaf and training sample) on its own binarisation, ``ThresholdGuessBinarizer`` with the
+  ``LicketySPLITRegressor(depth_budget=d)`` with the package's default ``lambda_leaf=0.01`` (a leaf
+  costs as much as 1 % of the training samples misclassified) on its own binarisation, ``ThresholdGuessBinarizer`` with the
   settings its README shows (100 boosted trees of depth 3, no column elimination); its fit time
   includes the binarisation. For regression the target is divided by its training standard
   deviation before the fit (and the predictions multiplied back), so that ``lambda_leaf`` is a
@@ -104,8 +105,11 @@ class Dataset:
 
 
 def load(data_dir, names=None, max_rows=None):
-    """Return the sets of ``data_dir`` (all, or ``names`` in that order) of at most ``max_rows``
-    training rows, and the names of those skipped for their size."""
+    """Return the sets of ``data_dir`` within ``max_rows``, and the names of those skipped.
+
+    All sets in the order of their names, or those of ``names`` in that order; a set of more
+    than ``max_rows`` training rows is skipped.
+    """
     data_dir = Path(data_dir)
     paths = ([data_dir / f"{name}.npz" for name in names] if names
              else sorted(data_dir.glob("*.npz")))
@@ -132,14 +136,27 @@ def _cart(data, depth):
     return kind(max_depth=depth, random_state=0)
 
 
-def _cart_cv(data, depth):
-    """GridSearchCV over (at most 30 of) the train split's pruning path, as tools/goals.py."""
-    alphas = np.unique(_cart(data, depth).cost_complexity_pruning_path(
-        data.X_train, data.y_train).ccp_alphas)
-    if len(alphas) > MAX_ALPHAS:
-        alphas = alphas[np.linspace(0, len(alphas) - 1, MAX_ALPHAS).astype(int)]
-    folds = (StratifiedKFold if _classify(data) else KFold)(FOLDS, shuffle=True, random_state=0)
-    return GridSearchCV(_cart(data, depth), {"ccp_alpha": alphas}, cv=folds, n_jobs=1)
+class _CartCV:
+    """CART with ``ccp_alpha`` chosen by GridSearchCV among (at most 30 of) the alphas of the
+    train split's pruning path; the path is part of the fit, and of its time."""
+
+    def __init__(self, data, depth):
+        self.data, self.depth = data, depth
+
+    def fit(self, X, y):
+        alphas = np.unique(_cart(self.data, self.depth).cost_complexity_pruning_path(X, y)
+                           .ccp_alphas)
+        if len(alphas) > MAX_ALPHAS:
+            alphas = alphas[np.linspace(0, len(alphas) - 1, MAX_ALPHAS).astype(int)]
+        folds = (StratifiedKFold if _classify(self.data) else KFold)(FOLDS, shuffle=True,
+                                                                     random_state=0)
+        self.search_ = GridSearchCV(_cart(self.data, self.depth), {"ccp_alpha": alphas},
+                                    cv=folds, n_jobs=1).fit(X, y)
+        self.best_estimator_ = self.search_.best_estimator_
+        return self
+
+    def predict(self, X):
+        return self.best_estimator_.predict(X)
 
 
 def _lightgbm(data, depth):
@@ -197,7 +214,7 @@ def _make(method, data, depth):
     if method == "CART":
         return _cart(data, depth)
     if method == "CART-CV":
-        return _cart_cv(data, depth)
+        return _CartCV(data, depth)
     if method == "LightGBM":
         return _lightgbm(data, depth)
     if method == "LicketySPLIT":
