@@ -27,13 +27,13 @@ Methods (one thread everywhere):
   a leaf near even odds the other class than its majority; with K > 2 classes LightGBM grows one
   such tree per class (their leaves are counted together);
 - LicketySPLIT (optional, ``pip install licketysplit``): ``LicketySPLITClassifier`` /
-  ``LicketySPLITRegressor(depth_budget=d)`` with the package's default ``lambda_leaf=0.01`` (a leaf
-  costs as much as 1 % of the training samples misclassified) on its own binarisation, ``ThresholdGuessBinarizer`` with the
-  settings its README shows (100 boosted trees of depth 3, no column elimination); its fit time
-  includes the binarisation. For regression the target is divided by its training standard
-  deviation before the fit (and the predictions multiplied back), so that ``lambda_leaf`` is a
-  fraction of the variance whatever the target's unit. The binariser rejects missing values:
-  sets with NaN are "n/a".
+  ``LicketySPLITRegressor(depth_budget=d)`` with the package's default ``lambda_leaf=0.01`` (a
+  leaf costs as much as 1 % of the training samples misclassified) on its own binarisation,
+  ``ThresholdGuessBinarizer`` with the settings its README shows (100 boosted trees of depth 3,
+  no column elimination); its fit time includes the binarisation. For regression the target is
+  divided by its training standard deviation before the fit (and the predictions multiplied
+  back), so that ``lambda_leaf`` is a fraction of the variance whatever the target's unit.
+  The binariser rejects missing values: sets with NaN are "n/a".
 
 Per (set, depth, method): test and train score, leaves, fit seconds (a fit is repeated while the
 repeats take under half a second in all, at most five times, and the median kept, so that fast
