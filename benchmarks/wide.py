@@ -416,7 +416,8 @@ def report(rows, skipped=(), out=None):
     methods = list(dict.fromkeys(r["method"] for r in rows))
     if skipped:
         print(f"Skipped by --max-rows: {', '.join(skipped)}.\n", file=out)
-    print("Each cell: test / train score / leaves / fit seconds (ratio to CART's).\n", file=out)
+    print("Each cell: test / train score / leaves / fit seconds (ratio to CART's). The tables of "
+          "means average over the sets each method ran on (column \"sets run\").\n", file=out)
     for depth in depths:
         print(f"| depth {depth} | score | " + " | ".join(methods) + " |", file=out)
         print("|" + "---|" * (2 + len(methods)), file=out)
