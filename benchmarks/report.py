@@ -71,6 +71,13 @@ PAGE = (
             "Generalisation: the nested cross-validation that chose the defaults"),
     # Issue 31's grid at its default sizes (10^3 to 10^5 training rows), depths 3 to 8.
     Section("scaling", "scaling"),
+    # The wide corpus (shared/datasets/wide beside the checkout), depths 3 to 6, sets of at most
+    # 60 000 training rows; then the study of DPDT-CV's selection rule on its train splits.
+    Section("wide", "wide", ("--max-rows", "60000")),
+    Section("wide-selection", "wide", ("--selection-study", "--max-rows", "60000",
+                                       "--depths", "3", "4"),
+            "Defaults on data nobody tuned them to: DPDT-CV's selection rule chosen on the "
+            "train splits"),
 )
 
 HEADER = """# Benchmarks
