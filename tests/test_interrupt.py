@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import dpdt
+from dpdt import _cv
 from time_limit import CASES, _threshold, interrupt_latencies  # benchmarks/time_limit.py
 
 LONG_FIT = textwrap.dedent("""
@@ -55,21 +56,30 @@ LONG_BRANCHES_FIT = textwrap.dedent("""
 """)
 
 
-def assert_interrupted_promptly(script, *args):
-    """Run ``script`` in a child, send SIGINT once it is well inside its fit, check it stops."""
+def interrupt(script, *args, timeout=30):
+    """Run ``script`` in a child, send SIGINT once it is well inside its fit.
+
+    Returns (exit status, stdout, stderr, seconds from the signal to the child's exit).
+    """
     proc = subprocess.Popen([sys.executable, "-c", script, *args], stdout=subprocess.PIPE,
-                            text=True)
+                            stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stdout.readline().strip() == "start"
         time.sleep(1.0)   # well inside the fit
         sent = time.perf_counter()
         proc.send_signal(signal.SIGINT)
-        out, _ = proc.communicate(timeout=30)
+        out, err = proc.communicate(timeout=timeout)
         elapsed = time.perf_counter() - sent
     finally:
         proc.kill()
+    return proc.returncode, out, err, elapsed
+
+
+def assert_interrupted_promptly(script, *args):
+    """Check that ``script``'s fit, interrupted, raises KeyboardInterrupt within seconds."""
+    status, out, _, elapsed = interrupt(script, *args)
     assert "interrupted" in out
-    assert proc.returncode == 3
+    assert status == 3
     assert elapsed < 10, f"the fit took {elapsed:.1f} s to stop"
 
 
@@ -136,19 +146,9 @@ BENCHMARKS = str(Path(__file__).resolve().parents[1] / "benchmarks")
 def test_ctrl_c_stops_every_thread_of_a_parallel_fit(case):
     # The CV fits and boosting's per-class trees run on threads of their own, which Ctrl-C does
     # not reach; the search of one tree runs on the core's threads.
-    proc = subprocess.Popen([sys.executable, "-c", STOPPED_PARALLEL_FIT, case, BENCHMARKS],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout.readline().strip() == "start"
-        time.sleep(1.0)   # well inside the fits
-        sent = time.perf_counter()
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-        elapsed = time.perf_counter() - sent
-    finally:
-        proc.kill()
+    status, out, err, elapsed = interrupt(STOPPED_PARALLEL_FIT, case, BENCHMARKS, timeout=60)
     assert "terminate called" not in err
-    assert proc.returncode == 3, err[-2000:]
+    assert status == 3, err[-2000:]
     cpu = float(out.split("interrupted")[1])
     assert cpu < 0.3, f"{cpu:.2f} s of CPU burnt in the second after the interrupt"
     assert elapsed < 10, f"the fit took {elapsed:.1f} s to stop and exit"
@@ -157,7 +157,7 @@ def test_ctrl_c_stops_every_thread_of_a_parallel_fit(case):
 def test_an_error_in_one_parallel_fit_stops_the_others(monkeypatch):
     # One fold raises while the refit's exhaustive search (minutes) runs on the other thread.
     X, y = _threshold()
-    fit_one = dpdt._cv._fit_one
+    fit_one = _cv._fit_one
     calls = itertools.count()
 
     def failing_fold(estimator, X, y, sample_weight, rows):
@@ -166,7 +166,7 @@ def test_an_error_in_one_parallel_fit_stops_the_others(monkeypatch):
             raise ValueError("this fold fails")
         return fit_one(estimator, X, y, sample_weight, rows)
 
-    monkeypatch.setattr(dpdt._cv, "_fit_one", failing_fold)
+    monkeypatch.setattr(_cv, "_fit_one", failing_fold)
     threads = threading.active_count()
     start = time.perf_counter()
     with pytest.raises(ValueError, match="this fold fails"):
