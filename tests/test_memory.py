@@ -1,6 +1,7 @@
 """memory_limit: refused before the start, stopped before the states cross it, and the formula."""
 
 import json
+import re
 import subprocess
 import sys
 import textwrap
@@ -195,3 +196,34 @@ def test_an_exhaustive_state_of_many_candidates_reaches_its_cap_in_seconds():
     with pytest.raises(MemoryError, match="max_states=1000"):
         DPDTreeClassifier(max_depth=2, splitter="exhaustive", max_states=1000).fit(X, y)
     assert time.perf_counter() - start < 12
+
+
+@pytest.mark.parametrize("params", [{}, {"max_states": None, "memory_limit": 8 * 10**9}])
+def test_a_runaway_of_costly_states_stops_after_few_of_them(params):
+    # Each state here offers ~10^4 exhaustive candidates: the projection waited for 1/64 of the
+    # limit (78 000 states, 40 s or more at 5 000 x 30); with an estimate and a projection both
+    # far past the limit, a thousand or so states suffice.
+    rng = np.random.default_rng(0)
+    X = rng.random((1000, 10))
+    y = ((X[:, 0] - 0.5) * (X[:, 1] - 0.5) + 0.1 * np.sin(8 * X[:, 2]) > 0).astype(int)
+    with pytest.raises(MemoryError, match="lower max_depth or candidates") as info:
+        DPDTreeClassifier(max_depth=4, splitter="exhaustive", n_jobs=1, **params).fit(X, y)
+    used = int(re.search(r"projected from the (\d+) (states|bytes)", str(info.value)).group(1))
+    limit = 5_000_000 if not params else 8 * 10**9
+    assert used < limit / 64 / 8, str(info.value)
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_a_fit_within_its_limits_is_not_stopped_when_the_estimate_is_far_too_high(n_jobs, seed):
+    # Four values a feature: exhaustive search has few thresholds where the estimate counts one
+    # per sample (10^7 times the states solved). Its projection must not stop it.
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 4, size=(2000, 10)).astype(float)
+    y = (X[:, 0] + X[:, 1] * X[:, 2] + rng.random(2000) > 4).astype(int)
+    free = DPDTreeClassifier(max_depth=4, splitter="exhaustive", max_states=None,
+                             n_jobs=1).fit(X, y)
+    limited = DPDTreeClassifier(max_depth=4, splitter="exhaustive", n_jobs=n_jobs,
+                                max_states=2 * free.stats_["states"]).fit(X, y)
+    for a, b in zip(free.trees_, limited.trees_, strict=True):
+        assert_tree_equal(a, b)

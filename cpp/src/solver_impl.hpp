@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
+#include <cstdio>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -155,6 +157,7 @@ class Search {
         auto sol = expand(node, hash, depth, candidates, ws);
         if (!candidates.empty()) {
             std::vector<std::pair<SolutionPtr, SolutionPtr>> children;
+            double lent = 0.0;   // the jobs' progress, counted in jobs_done_ until the state's own
             children.reserve(candidates.size());
             children.resize(candidates.size());
             try {
@@ -162,7 +165,7 @@ class Search {
                 for (size_t task = 0; task < order.size(); ++task) {
                     // A worker with nothing to do takes a share of the candidates left.
                     if (worth_jobs(node, depth)) {
-                        solve_in_jobs(node, depth, candidates, order, task, share, children, ws);
+                        lent = solve_in_jobs(node, depth, candidates, order, task, share, children, ws);
                         break;
                     }
                     // Out of time, a state still completes its greedy candidate: the tree
@@ -180,6 +183,8 @@ class Search {
             }
             drop_unsolved(candidates, children);
             finish(*sol, candidates, children);
+            advance(ws, entry + share);
+            add(jobs_done_, -lent);
         }
         advance(ws, entry + share);
         return cache_.insert(key, std::move(sol));
@@ -194,11 +199,13 @@ class Search {
     }
 
     // Solves the sides of the candidates order[first..] as jobs of the run loop (see JobGroup); the
-    // children do not depend on which worker solves them.
-    void solve_in_jobs(View node, int depth, const std::vector<Candidate>& candidates,
+    // children do not depend on which worker solves them. Returns the progress of the jobs, which
+    // counts in jobs_done_ from each job's end until the caller counts its whole state.
+    double solve_in_jobs(View node, int depth, const std::vector<Candidate>& candidates,
                        const std::vector<size_t>& order, size_t first, double share,
                        std::vector<std::pair<SolutionPtr, SolutionPtr>>& children, Workspace& ws) {
         const double side_share = share / (2.0 * static_cast<double>(order.size()));
+        std::atomic<int64_t> lent{0};
         std::vector<std::function<void(int)>> jobs;
         jobs.reserve(2 * (order.size() - first));
         for (size_t task = first; task < order.size(); ++task) {
@@ -220,12 +227,15 @@ class Search {
                     }
                     own.share = kept_share;
                     advance(own, done);
+                    add(jobs_done_, side_share);
+                    lent.fetch_add(1, std::memory_order_relaxed);
                 });
             }
         }
         shared_states_.fetch_add(1, std::memory_order_relaxed);
         JobGroup group(loop_, depth, std::move(jobs));
         group.join(ws.worker);
+        return side_share * static_cast<double>(lent.load());
     }
 
     // Worker w's scratch, made on first use by that worker.
@@ -250,6 +260,11 @@ class Search {
     }
     std::atomic<double>* progress_slot(int w) { return w < n_progress_ ? &progress_[w] : nullptr; }
     // The thread has solved this share of the tasks.
+    static void add(std::atomic<double>& a, double x) {
+        double v = a.load(std::memory_order_relaxed);
+        while (!a.compare_exchange_weak(v, v + x, std::memory_order_relaxed)) {
+        }
+    }
     static void advance(Workspace& ws, double done) {
         ws.done = done;
         if (ws.progress != nullptr) ws.progress->store(done, std::memory_order_relaxed);
@@ -396,30 +411,46 @@ class Search {
     // A runaway search stops once its course is clear rather than when it reaches a limit: when
     // it has used 1/kEvidence of the limit and, if the rest of the search costs what its solved
     // share did, would pass kMargin times the limit. The margin covers the projection's error (the
-    // first candidates of a state fill the cache that later ones hit); Python's estimate turns
-    // the projection off for fits it expects within the limits (Params::stop_on_course).
-    static constexpr double kEvidence = 64.0, kMargin = 4.0;
+    // first candidates of a state fill the cache that later ones hit). With less evidence, down
+    // to 1/kLeastEvidence of that, the margin grows as the inverse square root of the evidence,
+    // and Python's estimate of the search (Params::estimated_states, estimated_state_bytes) must
+    // pass the limit by as much: a search whose states are costly (10^5 exhaustive candidates
+    // each) then stops within seconds, not after 1/kEvidence of its limit, when both say it
+    // would pass the limit many times over (and after kLeastStates states, whose progress is no
+    // longer a few paths'). A limit the estimate does not pass is never projected, so that the
+    // projection's error cannot stop a fit expected within it; nor is a search with a time limit,
+    // which ends at its deadline, not at its projected end.
+    static constexpr double kEvidence = 64.0, kMargin = 4.0, kLeastEvidence = 4096.0;
+    static constexpr int64_t kLeastStates = 1024;
 
     // The share of the fit's tasks solved so far (0 before the root's tasks start).
     double solved_share() const {
-        double done = 0.0;
+        double done = jobs_done_.load(std::memory_order_relaxed);
         for (int w = 0; w < n_progress_; ++w) done += progress_[w].load(std::memory_order_relaxed);
         return done * task_share_;
     }
 
-    // Whether `so_far` of `limit` projects past kMargin times the limit, with the projection in
-    // `projected` and the solved share in `share`.
-    bool off_course(double so_far, double limit, double& projected, double& share) const {
-        if (!params_.stop_on_course || so_far * kEvidence < limit) return false;
+    // Whether `so_far` of `limit`, which Python's estimate puts at `estimated`, projects far
+    // enough past the limit (see kMargin), with the projection in `projected` and the solved share
+    // in `share`.
+    bool off_course(double so_far, double limit, double estimated, double& projected, double& share) const {
+        if (estimated <= limit || params_.time_limit > 0.0) return false;
+        const double evidence = std::min(1.0, so_far * kEvidence / limit);
+        if (evidence < 1.0 && (evidence * kLeastEvidence < 1.0 || states_.load() < kLeastStates)) return false;
+        const double margin = kMargin / std::sqrt(evidence);
+        if (estimated < margin * limit) return false;
         share = solved_share();
         if (share <= 0.0) return false;
         projected = so_far / std::min(share, 1.0);
-        return projected > kMargin * limit;
+        return projected > margin * limit;
     }
 
-    static std::string course(double projected, const char* unit, double share) {
-        return "on course to about " + std::to_string(static_cast<int64_t>(projected)) + unit + " (projected from " +
-               std::to_string(std::max(1e-4, share) * 100.0).substr(0, 6) + "% of the search)";
+    static std::string course(double projected, const char* unit, double so_far, double share) {
+        char percent[32];
+        std::snprintf(percent, sizeof percent, "%.2g%%", std::min(share, 1.0) * 100.0);
+        return "on course to about " + std::to_string(static_cast<int64_t>(projected)) + unit +
+               " (projected from the " + std::to_string(static_cast<int64_t>(so_far)) + unit + " that solved " +
+               percent + " of the search)";
     }
 
     // Counts the bytes of the solved states (memory.hpp), and stops the fit before they pass
@@ -434,8 +465,10 @@ class Search {
             throw StateLimitExceeded("the solved states would take more memory than memory_limit allows (" +
                                      std::to_string(limit) + advice);
         double projected = 0.0, share = 0.0;
-        if (off_course(static_cast<double>(total), static_cast<double>(limit), projected, share))
-            throw StateLimitExceeded("the solved states' memory is " + course(projected, " bytes", share) +
+        if (off_course(static_cast<double>(total), static_cast<double>(limit), params_.estimated_state_bytes, projected,
+                       share))
+            throw StateLimitExceeded("the solved states' memory is " +
+                                     course(projected, " bytes", static_cast<double>(total), share) +
                                      ", far beyond what memory_limit allows (" + std::to_string(limit) + advice);
     }
 
@@ -463,8 +496,10 @@ class Search {
                 throw StateLimitExceeded("the search exceeded max_states=" + std::to_string(params_.max_states) +
                                          " states" + advice);
             double projected = 0.0, share = 0.0;
-            if (off_course(static_cast<double>(solved), static_cast<double>(params_.max_states), projected, share))
-                throw StateLimitExceeded("the search's number of states is " + course(projected, " states", share) +
+            if (off_course(static_cast<double>(solved), static_cast<double>(params_.max_states), params_.estimated_states,
+                           projected, share))
+                throw StateLimitExceeded("the search's number of states is " +
+                                         course(projected, " states", static_cast<double>(solved), share) +
                                          ", far beyond max_states=" + std::to_string(params_.max_states) + advice);
         }
         charge(dpdt::state_bytes(static_cast<int64_t>(stats.size()), counted));
@@ -816,6 +851,7 @@ class Search {
     std::atomic<int64_t> states_{0}, candidates_{0}, exact_scans_{0}, cache_hits_{0}, state_bytes_{0};
     std::atomic<int64_t> sample_reads_{0}, shared_states_{0};
     std::atomic<bool> skipped_{false};
+    std::atomic<double> jobs_done_{0.0};   // tasks solved as jobs, until their state counts them
 };
 
 // Preorder (left first) arrays of the subtree of `sol` chosen by hull vertex `point`.

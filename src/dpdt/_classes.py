@@ -226,8 +226,9 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
             min_impurity_decrease=float(np.ldexp(self.min_impurity_decrease, -loss_exponent)),
             max_features=self._max_features(n_features), random_state=int(seed),
             max_states=max_states, max_state_bytes=state_bytes,
-            # The core's projection stops only searches this estimate does not clear.
-            stop_on_course=bool(estimate.states > max_states or 0 < state_bytes < estimate.bytes),
+            # The core's projection stops only searches this estimate does not clear, and
+            # sooner the further past a limit it puts them.
+            estimated_states=float(estimate.states), estimated_state_bytes=float(estimate.bytes),
             n_threads=threads,
             time_limit=float(self.time_limit) if self.time_limit is not None else 0.0, **single,
         )

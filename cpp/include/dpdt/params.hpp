@@ -3,6 +3,7 @@
 // member names are the strings the estimators take.
 #pragma once
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -64,10 +65,12 @@ struct Params {
     // Guard on the memory the solved states hold (their statistics, hulls and actions, counted
     // as allocated and never as freed, so it errs high): passing it throws; <= 0 means no limit.
     int64_t max_state_bytes = 0;
-    // Whether a search on course to pass max_states or max_state_bytes several times over stops
-    // before it reaches them (Search::charge); false when Python's estimate of the fit
-    // (dpdt/_memory.py) says it stays within them, so that the projection's error cannot stop it.
-    bool stop_on_course = true;
+    // Python's estimate of the states and of their bytes (dpdt/_memory.py). A search on course to
+    // pass max_states or max_state_bytes several times over stops before it reaches them, if the
+    // estimate passes them too (Search::off_course): a limit the estimate says the fit stays
+    // within is never projected, so that the projection's error cannot stop the fit (0: never).
+    double estimated_states = std::numeric_limits<double>::infinity();
+    double estimated_state_bytes = std::numeric_limits<double>::infinity();
     int n_threads = 1;
     // Seconds after which no further candidate is explored, and the best tree found so far among
     // the explored ones is returned; past it, a grace of max(T, 1 s) / 2 lets the states in
@@ -99,7 +102,8 @@ struct Params {
         visit("random_state", &Params::random_state);
         visit("max_states", &Params::max_states);
         visit("max_state_bytes", &Params::max_state_bytes);
-        visit("stop_on_course", &Params::stop_on_course);
+        visit("estimated_states", &Params::estimated_states);
+        visit("estimated_state_bytes", &Params::estimated_state_bytes);
         visit("n_threads", &Params::n_threads);
         visit("time_limit", &Params::time_limit);
         visit("single_alpha", &Params::single_alpha);

@@ -578,7 +578,7 @@ class RemoteFit {
         // The rounds' searches read histograms only: one thread, and no projection of a search
         // whose unknown states are leaves.
         params_.n_threads = 1;
-        params_.stop_on_course = false;
+        params_.estimated_states = params_.estimated_state_bytes = 0.0;
         layout_ = std::make_unique<RemoteLayout<O>>(bins_, objective_, mass_, store_);
     }
 
