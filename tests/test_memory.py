@@ -185,6 +185,7 @@ def test_the_default_bound_is_what_the_process_may_allocate():
     assert 0 < int(out.stdout) < 2**31
 
 
+@pytest.mark.wall_clock
 def test_an_exhaustive_state_of_many_candidates_reaches_its_cap_in_seconds():
     # The root's 100 000 exhaustive candidates were told apart from each other by a scan of
     # those kept, quadratic: 29 s before the state cap could stop anything (at depth 4 on
