@@ -297,8 +297,9 @@ def test_text_graphviz_and_page_of_a_one_hot_model_are_its_models():
         "model.estimator_.", "clf.") == inner
 
 
-def test_export_text_prints_thresholds_that_read_back_as_the_split():
-    # Binned thresholds are training values: a year printed "2008.000" read as a decimal cut.
+def test_export_text_prints_thresholds_as_short_as_they_read_back():
+    # Binned thresholds are training values: a year printed "2008.000" read as a decimal cut;
+    # a midpoint (exact thresholds) or a long training value, three decimals at most.
     rng = np.random.default_rng(0)
     X = np.column_stack([rng.integers(1990, 2020, 400), rng.uniform(0, 1, 400)]).astype(float)
     y = (X[:, 0] > 2008) ^ (X[:, 1] > 0.3)
@@ -306,9 +307,16 @@ def test_export_text_prints_thresholds_that_read_back_as_the_split():
         clf = DPDTreeClassifier(max_depth=3, max_bins=max_bins).fit(X, y)
         text = export_text(clf, feature_names=["year", "u"])
         tree = clf.tree_
-        printed = [float(t) for t in re.findall(r"<= (\S+)", text)]
-        assert printed == tree.threshold[tree.feature >= 0].tolist()
-        assert not re.search(r"<= \S*\.\d*0\n", text) and ".000\n" not in text
+        printed = re.findall(r"<= (\S+)", text)
+        splits = tree.feature >= 0
+        assert len(printed) == splits.sum()
+        for label, f, t in zip(printed, tree.feature[splits], tree.threshold[splits],
+                               strict=True):
+            decimals = label.partition(".")[2]
+            assert len(decimals) <= 3 and not decimals.endswith("0"), label
+            assert abs(float(label) - t) <= 5e-4, (label, t)
+            if max_bins is not None and f == 0:   # a year, as the training data holds it
+                assert float(label) == t, label
     # decimals given keeps its digits.
     assert re.findall(r"<= (\S+)", export_text(clf, decimals=2)) == [
         f"{t:.2f}" for t in tree.threshold[tree.feature >= 0]]

@@ -69,13 +69,17 @@ def threshold_text(threshold, decimals=None):
     """Return a threshold as exports print it.
 
     With ``decimals`` None, the shortest decimal that reads back as the same float (Python's
-    ``repr``: ``2008``, ``2008.5``, ``0.1``), so that the rule printed is the split the tree
-    makes; else with ``decimals`` digits after the point.
+    ``repr``: ``2008``, ``2008.5``, ``0.1``) when it is no longer than three decimals would be,
+    so that a threshold the data holds prints as it is; else (a midpoint such as
+    ``0.2224812584918259``) three decimals without trailing zeros, as a reader wants a rule.
+    With ``decimals`` given, that many digits after the point.
     """
     if decimals is not None:
         return f"{threshold:.{decimals}f}"
-    text = repr(float(threshold))
-    return text[:-2] if text.endswith(".0") else text
+    rounded = f"{threshold:.{VALUE_DECIMALS}f}"
+    exact = repr(float(threshold))
+    exact = exact[:-2] if exact.endswith(".0") else exact
+    return exact if len(exact) <= len(rounded) else rounded.rstrip("0").rstrip(".")
 
 
 def export_text(estimator, *, feature_names=None, class_names=None, decimals=None,
@@ -101,9 +105,10 @@ or Tree
         Names of the classes, one per class in the order of ``classes_``; defaults to
         ``classes_``.
     decimals : int or None, default=None
-        Digits after the point of the thresholds and values. None prints each threshold in
-        the shortest form that reads back as the same number (``2008``, ``2008.5``), the split
-        the tree makes, and values with 3 digits.
+        Digits after the point of the thresholds and values. None prints a threshold in the
+        shortest form that reads back as the same number when that has at most 3 decimals
+        (``2008``, ``2008.5``), else rounded to 3 decimals without trailing zeros (``0.222``),
+        and values with 3 digits.
     show_weights : bool, default=False
         Also print the weighted class sums of each leaf (classification).
 
@@ -274,9 +279,8 @@ or Tree
         Names of the classes, one per class in the order of ``classes_``; defaults to
         ``classes_``.
     decimals : int or None, default=None
-        Digits after the point of the thresholds and values; None prints thresholds in the
-        shortest form that reads back as the same number, and values with 3 digits (see
-        :func:`export_text`).
+        Digits after the point of the thresholds and values; None as in
+        :func:`export_text`.
 
     Returns
     -------

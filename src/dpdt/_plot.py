@@ -43,23 +43,9 @@ def _children(estimator, tree, node, names, decimals):
         return [(categories[category], child) for category, child in tree.children(node)]
     if tree.feature[node] < 0:
         return []
-    t = _threshold_label(tree.threshold[node], decimals)
+    t = threshold_text(tree.threshold[node], decimals)
     return [(f"<= {t}", int(tree.children_left[node])),
             (f"> {t}", int(tree.children_right[node]))]
-
-
-def _threshold_label(threshold, decimals):
-    """Return a threshold as an edge of a picture prints it.
-
-    With ``decimals`` None, the exports' shortest form that reads back as the split (``2008``,
-    ``2008.5``) when it is no longer than three decimals would be; else (a midpoint such as
-    ``2.5999999999999996``) three decimals without trailing zeros: an edge has little room.
-    """
-    if decimals is not None:
-        return threshold_text(threshold, decimals)
-    exact = threshold_text(threshold)
-    short = threshold_text(threshold, VALUE_DECIMALS).rstrip("0").rstrip(".")
-    return exact if len(exact) <= len(threshold_text(threshold, VALUE_DECIMALS)) else short
 
 
 # Font sizes of tree pictures, in points: the largest that the figure's space allows, up to
@@ -317,8 +303,7 @@ def plot_tree(estimator, ax=None, *, max_depth=None, feature_names=None, class_n
     class_names : list of str, default=None
         Names of the classes; defaults to ``classes_``.
     decimals : int or None, default=None
-        Digits of the thresholds and values. None prints each threshold in its shortest form
-        that reads back as the split (three decimals at most) and values with three digits.
+        Digits of the thresholds and values; None as in :func:`export_text`.
     fontsize : float, default=None
         Font size of the nodes (edge labels get 85 % of it); None chooses the largest that
         fits. A given size is used as it is, overlaps or not.
