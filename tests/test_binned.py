@@ -5,7 +5,7 @@ import itertools
 import numpy as np
 import pytest
 from _trees import assert_tree_equal
-from sklearn.tree import DecisionTreeClassifier
+from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 import dpdt
 from dpdt import DPDTreeClassifier, DPDTreeRegressor, _binning, to_sklearn
@@ -348,3 +348,58 @@ def test_binning_leaves_the_data_as_it_was(order):
     model = DPDTreeClassifier(max_depth=2, max_bins=16).fit(X, (X[:, 0] > 0).astype(int))
     np.testing.assert_array_equal(X, kept)
     assert model.score(X, (X[:, 0] > 0).astype(int)) > 0.9
+
+
+def _rare_group_problem(task, where, missing, seed=0):
+    # 12 of 12 000 samples stand apart in y, at the top of feature 0's range or in a window
+    # inside it: quantile bins of about 47 samples each hold them with others, where CART's
+    # thresholds isolate them. Automatic bins start at 10 000 samples from depth 3.
+    rng = np.random.default_rng(seed)
+    n = 12_000
+    X = rng.random((n, 4))
+    order = np.argsort(X[:, 0])
+    group = order[-12:] if where == "top" else order[5000:5012]
+    if where == "two features":
+        group = np.intersect1d(np.argsort(X[:, 1])[-400:], order[-400:])
+    y = (X[:, 2] > 0.5).astype(int)
+    if task == "regression":
+        y = y + 0.1 * rng.standard_normal(n)
+        y[group] += 50.0
+    else:
+        y[group] = 2
+    if missing:
+        X[rng.random(X.shape) < missing] = np.nan
+    return X, y
+
+
+@pytest.mark.parametrize("task", ["classification", "regression"])
+@pytest.mark.parametrize("where", ["top", "middle", "two features"])
+@pytest.mark.parametrize("depth", [3, 5])
+@pytest.mark.parametrize("missing", [0.0, 0.05])
+def test_automatic_bins_keep_the_fit_at_least_as_good_as_cart(task, where, depth, missing):
+    # The DPDT paper's guarantee, binned: the bins of max_bins="auto" hold the thresholds of
+    # scikit-learn's CART of the same depth, which quantile bins alone (an explicit max_bins)
+    # lose. The rare group, isolated by CART, sits inside a quantile bin.
+    X, y = _rare_group_problem(task, where, missing)
+    classify = task == "classification"
+    cart = (DecisionTreeClassifier if classify else DecisionTreeRegressor)(
+        max_depth=depth, random_state=0).fit(X, y)
+    kind = DPDTreeClassifier if classify else DPDTreeRegressor
+    auto = kind(max_depth=depth).fit(X, y)
+    assert auto.n_bins_ is not None and np.all(auto.n_bins_ <= 255)
+    assert auto.score(X, y) >= cart.score(X, y) - 1e-12
+    quantiles = kind(max_depth=depth, max_bins=255).fit(X, y)
+    if where == "top" and not missing:
+        assert quantiles.score(X, y) < cart.score(X, y)
+
+
+def test_kept_edges_replace_the_nearest_quantiles():
+    upper = np.arange(10.0)
+    np.testing.assert_array_equal(_binning.keep_edges(upper, np.array([2.5]), 20),
+                                  np.union1d(upper, [2.5]))
+    kept = _binning.keep_edges(upper, np.array([2.5, 7.5]), 10)
+    assert len(kept) == 10 and {2.5, 7.5, 9.0} <= set(kept)
+    # the uppers dropped are neighbours of the edges in rank
+    assert set(upper) - set(kept) <= {2.0, 3.0, 7.0, 8.0}
+    # edges that do not fit leave the feature's uppers as they were
+    np.testing.assert_array_equal(_binning.keep_edges(upper, np.arange(10) + 0.5, 10), upper)

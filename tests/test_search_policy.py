@@ -83,8 +83,11 @@ def test_auto_is_the_explicit_search_it_resolves_to(estimator, depth, n_samples)
         n_features=X.shape[1], stat_dim=3,   # three classes, or a weight, a sum and a square sum
         exact_depth2=estimator._auto_exact_depth2)
     assert not exact_depth2
+    # Automatic bins are quantiles and CART's thresholds, which no number of bins names: the
+    # explicit search takes them too.
     explicit = estimator(max_depth=depth, splitter=splitters, candidates=tuple(candidates),
-                         max_bins=bins).fit(X, y)
+                         max_bins="auto" if bins else None).fit(X, y)
+    np.testing.assert_array_equal(default.n_bins_ is None, bins is None)
     assert len(default.trees_) == len(explicit.trees_)
     for a, b in zip(default.trees_, explicit.trees_, strict=True):
         assert_tree_equal(a, b)

@@ -41,7 +41,52 @@ def uses_bins(max_bins, X, max_depth, exact_splitter=False):
     return int(max_bins)
 
 
-def bin_features(X, max_bins, random_state, n_threads=1):
+def tree_edges(X, tree):
+    """Return, per feature, the bin uppers that keep the splits of a fitted scikit-learn tree.
+
+    A split ``x <= t`` of ``tree`` (which reads X as float32) sends left exactly the values
+    at most the largest value of X's column whose float32 is at most ``t``: with that value
+    an upper, the split is one between two bins. Returns a dict, feature -> sorted array.
+    """
+    nodes = tree.tree_
+    split = nodes.children_left >= 0
+    edges = {}
+    for f in np.unique(nodes.feature[split]):
+        column = X[:, f]
+        narrow = column.astype(np.float32)
+        uppers = []
+        for t in np.unique(nodes.threshold[split & (nodes.feature == f)]):
+            left = narrow <= t
+            if left.any():
+                uppers.append(column[left].max())
+        edges[int(f)] = np.unique(uppers)
+    return edges
+
+
+def keep_edges(upper, edges, max_bins):
+    """Return a feature's bin uppers with ``edges`` among them, at most ``max_bins`` in all.
+
+    When the feature has no room left, the edges replace the quantile uppers nearest them in
+    rank (the bins stay quantiles elsewhere); the last upper, the feature's largest value,
+    stays. A feature whose edges alone do not fit (``max_bins`` smaller than the tree's
+    thresholds on it) keeps its uppers.
+    """
+    if len(edges) >= max_bins:
+        return upper
+    merged = np.union1d(upper, edges)
+    excess = len(merged) - max_bins
+    if excess <= 0:
+        return merged
+    fixed = np.isin(merged, edges)
+    fixed[-1] = True
+    rank = np.arange(len(merged))
+    distance = np.abs(rank[:, np.newaxis] - rank[fixed][np.newaxis, :]).min(axis=1)
+    droppable = np.flatnonzero(~fixed)
+    dropped = droppable[np.argsort(distance[droppable], kind="stable")[:excess]]
+    return np.delete(merged, dropped)
+
+
+def bin_features(X, max_bins, random_state, n_threads=1, edges=None):
     """Cut every feature of ``X`` into at most ``max_bins`` bins of training values.
 
     Bin ``b`` of a feature holds the values in ``(upper[b - 1], upper[b]]``, where every
@@ -51,6 +96,8 @@ def bin_features(X, max_bins, random_state, n_threads=1):
     where between two values they sit). Otherwise the edges are quantiles of the values,
     taken from at most ``BINNING_SAMPLES`` rows. A missing value gets code ``n_bins[f]``.
     ``n_threads`` threads cut features at the same time; the result does not depend on them.
+    ``edges``, a dict feature -> uppers (:func:`tree_edges`), adds those uppers to the
+    features' bins (see :func:`keep_edges`).
 
     Returns
     -------
@@ -87,6 +134,12 @@ def bin_features(X, max_bins, random_state, n_threads=1):
     n_bins, upper = call_core("bin_uppers", columns, present_maxima, max_bins=int(max_bins),
                               n_threads=n_threads)
     offset = np.concatenate([[0], np.cumsum(n_bins, dtype=np.int64)])
+    if edges:
+        uppers = [keep_edges(upper[offset[f]:offset[f + 1]], edges[f], max_bins)
+                  if f in edges else upper[offset[f]:offset[f + 1]] for f in range(n_features)]
+        n_bins = np.array([len(u) for u in uppers], dtype=np.int32)
+        upper = np.concatenate(uppers)
+        offset = np.concatenate([[0], np.cumsum(n_bins, dtype=np.int64)])
     # A missing value gets n_bins[f], after every present bin (as NaN sorts in numpy).
     codes = call_core("bin_codes", np.ascontiguousarray(X, dtype=np.float64), upper, offset,
                       wide=code_type is np.uint16, n_threads=n_threads)

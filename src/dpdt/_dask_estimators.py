@@ -253,7 +253,8 @@ class _DaskDPDTree(SaveMixin, BaseEstimator):
             stat_dim, loss_exponent, n_classes = local.n_classes_, 0, local.n_classes_
         binned_parts = []
 
-        def bin_data(bins, random_state, threads):
+        def bin_data(bins, random_state, threads, max_depth):
+            # No greedy tree's thresholds join the bins: its data are on the cluster.
             n_bins, upper = self._bin_edges(client, data, scale, first_ids, bins, random_state,
                                             threads)
             offset = np.concatenate([[0], np.cumsum(n_bins, dtype=np.int64)])

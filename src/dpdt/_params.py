@@ -301,7 +301,11 @@ MAX_BINS = Param(
     exact thresholds. "auto" bins into 255 from 100 000 samples on (from 10 000 when
     ``max_depth`` is 3 or more, where the many states of a deep search each cost the exact
     layout a partition of p sorted blocks) and is exact below, or with a splitter that needs
-    exact thresholds ("lookahead", "screen").
+    exact thresholds ("lookahead", "screen"). Its bins also hold the thresholds of
+    scikit-learn's CART of the same depth, fitted first, in place of the quantiles nearest
+    them: the search then finds that tree, and the fit is never worse than CART on the
+    training objective, as with exact thresholds (quantiles alone can hide a split CART
+    makes inside a bin).
     Missing values (NaN) are taken either way: at each split they go to the side better
     for the objective (where the node's training samples had none, to the side with more
     samples), as in scikit-learn's trees.
