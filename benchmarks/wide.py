@@ -445,28 +445,32 @@ def report(rows, skipped=(), out=None):
 
 # ---------------------------------------------------------------------------------- selection
 
-# The candidate selection rules: DPDT-CV's ``selection`` and its ``complexity``, which sets both
-# the front the candidates come from (one fit per complexity) and what "1se" trades score for.
-# The first is the default.
-RULES = (("best", "expected_tests"), ("1se", "expected_tests"),
-         ("best", "n_splits"), ("1se", "n_splits"))
+# The candidate selection rules: DPDT-CV's ``selection``, its ``complexity``, which sets both
+# the front the candidates come from (one fit per complexity) and what "1se" trades score for,
+# and its ``min_samples_leaf``, which bounds how few samples a leaf of the candidates rests on.
+# The first is the current default.
+RULES = tuple((selection, complexity, leaf)
+              for complexity, leaf in (("expected_tests", 1), ("n_splits", 1), ("n_splits", 5),
+                                       ("n_splits", 10))
+              for selection in ("best", "1se"))
 OUTER_FOLDS = 5
 
 
 def _rule_name(rule):
-    return f"{rule[0]}/{rule[1]}"
+    return f"{rule[0]}/{rule[1]}/leaf {rule[2]}"
 
 
 def _rule_scores(data, depth, X, y, X_val, y_val, rules):
-    """Fit DPDT-CV once per complexity on (X, y); score each rule's tree on (X_val, y_val)."""
+    """Fit DPDT-CV once per (complexity, leaf) on (X, y); score every rule on (X_val, y_val)."""
     kind = DPDTreeClassifierCV if _classify(data) else DPDTreeRegressorCV
     scores = {}
-    for complexity in dict.fromkeys(c for _, c in rules):
-        model = kind(max_depths=[depth], cv=FOLDS, n_jobs=1, complexity=complexity).fit(X, y)
-        for selection, c in rules:
-            if c == complexity:
-                model.set_params(selection=selection).select_tree()
-                scores[selection, c] = score(data, y_val, model.predict(X_val))
+    for complexity, leaf in dict.fromkeys((c, m) for _, c, m in rules):
+        model = kind(max_depths=[depth], cv=FOLDS, n_jobs=1, complexity=complexity,
+                     min_samples_leaf=leaf).fit(X, y)
+        for rule in rules:
+            if rule[1:] == (complexity, leaf):
+                model.set_params(selection=rule[0]).select_tree()
+                scores[rule] = score(data, y_val, model.predict(X_val))
     return scores
 
 

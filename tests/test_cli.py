@@ -854,7 +854,7 @@ def test_front_table_says_what_a_row_is_and_explains_single_alphas(complexity):
     from dpdt._cli import format_front
 
     X, y = load_breast_cancer(return_X_y=True)
-    clf = DPDTreeClassifier(max_depth=4, complexity=complexity).fit(X[:400], y[:400])
+    clf = DPDTreeClassifier(max_depth=5, complexity=complexity).fit(X[:400], y[:400])
     out = format_front(clf)
     caption = out.split("\n|", 1)[0]
     assert "One row per tree of the front" in caption

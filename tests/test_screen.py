@@ -151,10 +151,14 @@ def test_default_finds_the_raisin_optimum_that_the_screen_misses(monkeypatch):
 
 
 @pytest.mark.parametrize("max_depth, max_bins", [(3, 16), (2, None)])
-def test_default_is_cart_777_on_binned_features_or_below_depth_3(max_depth, max_bins):
+def test_default_is_cart_on_binned_features_or_below_depth_3(max_depth, max_bins):
     X, y, _ = _data(5, 400, 5, 3)
     params = dict(max_depth=max_depth, max_bins=max_bins)
     default = DPDTreeClassifier(**params).fit(X, y)
-    cart = DPDTreeClassifier(splitter="cart", candidates=(7, 7, 7), **params).fit(X, y)
+    # Binned at depth 3: CART's budgets of the ladder, whose work fits the cap.
+    candidates = (7, 7, 7) if max_bins is None else tuple(dpdt._search_policy.deep_budgets(
+        len(X), X.shape[1], max_depth, ["cart"] * max_depth, True, 3))
+    assert max_bins is None or candidates != (1,)
+    cart = DPDTreeClassifier(splitter="cart", candidates=candidates, **params).fit(X, y)
     assert_tree_equal(default.tree_, cart.tree_)
     assert default.stats_["candidates"] == cart.stats_["candidates"]

@@ -42,24 +42,20 @@ def uses_bins(max_bins, X, max_depth, exact_splitter=False):
 
 
 def tree_edges(X, tree):
-    """Return, per feature, the bin uppers that keep the splits of a fitted scikit-learn tree.
+    """Return, per feature, the bin uppers that keep the splits of a fitted tree of X.
 
-    A split ``x <= t`` of ``tree`` (which reads X as float32) sends left exactly the values
-    at most the largest value of X's column whose float32 is at most ``t``: with that value
+    ``tree`` is a tree's arrays (``children_left``, ``feature``, ``threshold``, leaves -1, as
+    :class:`dpdt.Tree` and scikit-learn's ``tree_`` hold them). A split ``x <= t`` sends left
+    exactly the values at most the largest value of X's column at most ``t``: with that value
     an upper, the split is one between two bins. Returns a dict, feature -> sorted array.
     """
-    nodes = tree.tree_
-    split = nodes.children_left >= 0
+    split = tree.children_left >= 0
     edges = {}
-    for f in np.unique(nodes.feature[split]):
+    for f in np.unique(tree.feature[split]):
         column = X[:, f]
-        narrow = column.astype(np.float32)
-        uppers = []
-        for t in np.unique(nodes.threshold[split & (nodes.feature == f)]):
-            left = narrow <= t
-            if left.any():
-                uppers.append(column[left].max())
-        edges[int(f)] = np.unique(uppers)
+        uppers = [np.max(column, where=column <= t, initial=-np.inf)
+                  for t in np.unique(tree.threshold[split & (tree.feature == f)])]
+        edges[int(f)] = np.unique([u for u in uppers if u > -np.inf])
     return edges
 
 

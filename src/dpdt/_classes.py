@@ -7,7 +7,7 @@ from typing import NamedTuple
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context, clone
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state, compute_sample_weight
 from sklearn.utils._param_validation import validate_parameter_constraints
 from sklearn.utils.multiclass import check_classification_targets
@@ -110,7 +110,7 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         return tags
 
     def _fit_front(self, X, weight, weight_scale, fit_core, make_tree, stat_dim,
-                   loss_exponent=0, sample_quantities=None, greedy_tree=None):
+                   loss_exponent=0, sample_quantities=None, cart_size=None, greedy_tree=None):
         """Run the core on validated data and store the front, its trees and the statistics.
 
         ``weight`` is normalised as ``training_weight`` returns it, and ``weight_scale`` the
@@ -118,35 +118,32 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         ``2**loss_exponent`` (``min_impurity_decrease``, in the losses' unit, is divided by it);
         ``stat_dim`` is the size of the objective's leaf statistics and ``sample_quantities`` the
         number of per-sample quantities its histograms sum (default ``stat_dim``), for
-        ``memory_limit``. ``greedy_tree(max_depth)``, if given, fits scikit-learn's CART of that
-        depth limit (None: fully grown) on the data with the fit's criterion, weights and leaf
-        limits, or returns None where it cannot: the splits of the fully grown tree bound the
-        CART generator's (its pure nodes end it) in the estimate, and the bins of
-        ``max_bins="auto"`` keep the thresholds of the tree of the fit's depth, so that the CART
-        generator finds that tree on them and the search's tree is never worse (the DPDT paper's
-        guarantee, which quantile bins alone break: the greedy split can sit inside a bin). A
-        number of bins given is quantiles only, as a fit over machines (``dpdt.dask``) makes them.
+        ``memory_limit``; ``cart_size``, if given, returns the splits of a fully grown CART tree on
+        the data, which bound the CART generator's (its pure nodes end it) in the estimate.
+        ``greedy_tree(estimator)``, if given, fits ``estimator`` (a twin of this one) on the
+        data and weights: the bins of ``max_bins="auto"`` keep the thresholds of the greedy tree
+        on exact thresholds, the CART generator's alone, so that the search finds that tree on
+        them and its own is never worse (the DPDT paper's guarantee, which quantile bins alone
+        break: the greedy split can sit inside a bin). A number of bins given is quantiles
+        only, as a fit over machines (``dpdt.dask``) makes them.
         """
         n_samples, n_features = X.shape
         weight = np.ascontiguousarray(weight)
         keeps_greedy = greedy_tree is not None and isinstance(self.max_bins, str)
 
         def bin_data(bins, random_state, threads, depth):
-            greedy = greedy_tree(depth) if keeps_greedy else None
-            edges = None if greedy is None else tree_edges(X, greedy)
+            edges = None
+            if keeps_greedy:
+                twin = greedy_tree(self._greedy_twin(depth))
+                edges = tree_edges(X, twin.trees_[0])
             codes, n_bins, upper = bin_features(X, bins, random_state, n_threads=threads,
                                                 edges=edges)
             return {"codes": codes, "n_bins": n_bins, "upper": upper}
 
-        def cart_size():
-            tree = greedy_tree(None)
-            return None if tree is None else tree.tree_.node_count // 2
-
         def plan_of(estimator):
             return estimator._fit_plan(n_samples, n_features, weight.sum(), stat_dim, bin_data,
                                        X=X, loss_exponent=loss_exponent,
-                                       sample_quantities=sample_quantities,
-                                       cart_size=None if greedy_tree is None else cart_size)
+                                       sample_quantities=sample_quantities, cart_size=cart_size)
 
         plan = plan_of(self)
         progress = reporter(self.verbose, type(self).__name__, "root subproblems",
@@ -387,19 +384,15 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         return {"min_samples_split": min(self.min_samples_split, n_samples + 1),
                 "min_samples_leaf": min(self.min_samples_leaf, n_samples + 1)}
 
-    def _greedy_limits(self, n_samples):
-        """Return the arguments of scikit-learn's CART that are the fit's own leaf limits."""
-        return dict(self._sample_limits(n_samples),
-                    min_weight_fraction_leaf=self.min_weight_fraction_leaf, random_state=0)
+    def _greedy_twin(self, max_depth):
+        """Return this estimator set to grow the greedy tree of ``max_depth`` on exact values.
 
-    @staticmethod
-    def _fit_greedy(tree, X, y, weight):
-        # scikit-learn's trees read float32: beyond its range (or for weights it refuses) there
-        # is no tree, and the fit goes on without it.
-        try:
-            return tree.fit(X, y, sample_weight=weight)
-        except ValueError:
-            return None
+        The CART generator's best split at every state (one candidate), as the search itself
+        would grow it, under the same leaf limits; a quarter of the time limit, if any.
+        """
+        time_limit = None if self.time_limit is None else self.time_limit / 4
+        return clone(self).set_params(max_depth=max_depth, splitter="cart", candidates=1,
+                                      max_bins=None, verbose=0, time_limit=time_limit)
 
     def _max_features(self, n_features):
         if self.max_features is None:
@@ -719,15 +712,25 @@ class DPDTreeClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTree):
                              params=dict(params, criterion=self.criterion),
                              n_classes=self.n_classes_, **arguments)
 
-        def greedy_tree(max_depth):
-            # C4.5's gain ratio has no scikit-learn criterion: its impurity is the entropy.
+        def cart_size():
+            # scikit-learn's trees read float32: beyond its range (or for weights it refuses)
+            # there is no size, and the estimate stays on its data bound.
             tree = DecisionTreeClassifier(
                 criterion="entropy" if self.criterion != "gini" else "gini",
-                max_depth=max_depth, **self._greedy_limits(len(X)))
-            return self._fit_greedy(tree, X, y_codes, weight)
+                **self._sample_limits(len(X)), random_state=0)
+            try:
+                tree.fit(X, y_codes, sample_weight=weight)
+            except ValueError:
+                return None
+            return tree.tree_.node_count // 2
+
+        def greedy_tree(twin):
+            # The class weights are in the weights already.
+            return twin.set_params(class_weight=None).fit(X, y_codes, sample_weight=weight)
 
         self._fit_front(X, weight, weight_scale, fit_core, Tree.from_weighted_counts,
-                        stat_dim=self.n_classes_, sample_quantities=1, greedy_tree=greedy_tree)
+                        stat_dim=self.n_classes_, sample_quantities=1, cart_size=cart_size,
+                        greedy_tree=greedy_tree)
         return self
 
     def _bounded_search_serves(self, splitters, bins, X):
@@ -865,9 +868,8 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         def fit_core(weight, params, **arguments):
             return call_core("fit_regressor", X, centred, weight, params=params, **arguments)
 
-        def greedy_tree(max_depth):
-            tree = DecisionTreeRegressor(max_depth=max_depth, **self._greedy_limits(len(X)))
-            return self._fit_greedy(tree, X, centred, weight)
+        def greedy_tree(twin):
+            return twin.fit(X, centred, sample_weight=weight)
 
         self._fit_front(X, weight, weight_scale, fit_core, Tree.from_means,
                         stat_dim=1 + 2 * centred.shape[1], loss_exponent=2 * exponent,

@@ -503,11 +503,12 @@ SELECTION = Param(
     """)
 
 
-def cross_validated(tree, estimator, cv=CV, scoring=SCORING, selection=SELECTION):
+def cross_validated(tree, estimator, cv=CV, scoring=SCORING, selection=SELECTION, changed=()):
     """Return the parameters of the CV estimator of the tree estimator named ``estimator``.
 
     Its own (``max_depths``, ``cv``, ``scoring``, ``selection``) follow ``max_depth``; the
-    tree's parameters it passes on to every fit share one entry that refers to the tree's.
+    tree's parameters it passes on to every fit share one entry that refers to the tree's,
+    but for ``changed``, passed on with a default of their own.
     """
     own = (
         MAX_DEPTH.but(doc="""
@@ -525,12 +526,32 @@ def cross_validated(tree, estimator, cv=CV, scoring=SCORING, selection=SELECTION
     :class:`DPDTreeClassifier`); the fits themselves report nothing.
     """))
     see = f"Passed to every :class:`{estimator}` fit; see there."
-    passed = [param.but(type=None, doc=see) for param in passed_on(tree)]
-    return derive(tree, *own, *passed, drop=CV_DROPPED,
+    passed = [param.but(type=None, doc=see) for param in passed_on(tree)
+              if param.name not in {change.name for change in changed}]
+    return derive(tree, *own, *passed, *changed, drop=CV_DROPPED,
                   after={"max_depth": (MAX_DEPTHS, cv, scoring, selection)})
 
 
-CLASSIFIER_CV = cross_validated(CLASSIFIER, "DPDTreeClassifier")
+# The CV estimators' own defaults, chosen by a nested cross-validation on the training splits
+# of the wide corpus (benchmarks/wide.py --selection-study): counting splits, as cost-complexity
+# pruning does, gave better validation scores than expected tests at depths 3 to 6, and for
+# squared error leaves of at least 10 samples did, where a mean over a few samples, the
+# outliers a deep search isolates, is a noisy prediction. For the 0-1 loss one sample did.
+CV_COMPLEXITY = COMPLEXITY.but(default="n_splits", doc="""
+    Passed to every fit; see :class:`{estimator}`. Here ``"n_splits"`` by default: the
+    number of leaves is what the cross-validation trades for score, as in cost-complexity
+    pruning; it validated better than the expected tests on real data of every kind.
+    """)
+CV_MIN_SAMPLES_LEAF = MIN_SAMPLES_LEAF.but(default=10, doc="""
+    Passed to every fit; see :class:`DPDTreeRegressor`. Here 10 by default: a leaf's mean
+    over fewer samples, such as the few outliers a deep search can isolate to lower the
+    training error, predicts new data poorly; leaves of 10 samples validated better on real
+    data of every kind (the tree estimator's default, 1, is CART's, for the training objective).
+    """)
+
+CLASSIFIER_CV = cross_validated(
+    CLASSIFIER, "DPDTreeClassifier",
+    changed=(CV_COMPLEXITY.but(doc=CV_COMPLEXITY.doc.format(estimator="DPDTreeClassifier")),))
 REGRESSOR_CV = cross_validated(
     REGRESSOR, "DPDTreeRegressor",
     cv=CV.but(doc="""
@@ -545,7 +566,9 @@ REGRESSOR_CV = cross_validated(
     How the candidate is chosen from the cross-validated scores: ``"best"`` the best mean
     score, ``"1se"`` the simplest tree within one standard error of it (see
     :class:`DPDTreeClassifierCV`).
-    """))
+    """),
+    changed=(CV_COMPLEXITY.but(doc=CV_COMPLEXITY.doc.format(estimator="DPDTreeRegressor")),
+             CV_MIN_SAMPLES_LEAF))
 
 # ------------------------------------------------------------------------------------ boosting
 

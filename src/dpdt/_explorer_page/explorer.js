@@ -809,7 +809,9 @@
     if (!multiway) {
       const k = state.row;
       add("expected tests", fmt(rows.expected_tests[k]) + " per sample (training)");
-      if (data.xlabel.indexOf("expected") < 0) add(data.xlabel, fmt(rows.complexity[k]));
+      // Counted splits are the leaves less one, shown above; costed ones are not.
+      if (data.xlabel.indexOf("expected") < 0 && rows.complexity[k] !== leaves - 1)
+        add(data.xlabel, fmt(rows.complexity[k]));
       add("train " + data.ylabel, fmt(metric(rows.train[k])));
       if (rows.test) add("test " + data.ylabel, fmt(rows.test[k]));
       add("alpha", rows.alpha_min[k] === null ? "none selects it alone (off the hull)" : "[" +
