@@ -126,9 +126,13 @@ def test_selection_study_chooses_on_the_train_split_only(corpus):
         # The first rule (in RULES' order) of best outer-validation mean, whatever the test says.
         assert row["chosen"] == next(n for n in names if row["inner"][n] == best)
         assert row["chosen_test"] == row["test"][row["chosen"]]
-        # The reference test scores are those of DPDT-CV fitted on the whole train split.
+        # The reference rule's test score is that of DPDT-CV, with that rule's parameters,
+        # fitted on the whole train split.
+        selection, complexity, leaf = bench.RULES[0]
         model = (bench.DPDTreeClassifierCV if data.score == bench.ACCURACY
-                 else bench.DPDTreeRegressorCV)(max_depths=[2], cv=bench.FOLDS, n_jobs=1)
+                 else bench.DPDTreeRegressorCV)(max_depths=[2], cv=bench.FOLDS, n_jobs=1,
+                                                selection=selection, complexity=complexity,
+                                                min_samples_leaf=leaf)
         model.fit(data.X_train, data.y_train)
         assert row["test"][names[0]] == pytest.approx(model.score(data.X_test, data.y_test))
 
