@@ -447,28 +447,38 @@ def report(rows, skipped=(), out=None):
 
 # The candidate selection rules: DPDT-CV's ``selection``, its ``complexity``, which sets both
 # the front the candidates come from (one fit per complexity) and what "1se" trades score for,
-# and its ``min_samples_leaf``, which bounds how few samples a leaf of the candidates rests on.
-# The first, the trees' own defaults, is the reference the others are compared with.
-RULES = tuple((selection, complexity, leaf)
+# its ``min_samples_leaf``, which bounds how few samples a leaf of the candidates rests on, and
+# whether its folds take the rows in order or shuffled (``cv=5`` or a shuffled 5-fold splitter):
+# a table sorted by date or by outcome gives ordered folds unlike the whole. The first, the
+# trees' own defaults with ordered folds, is the reference the others are compared with.
+RULES = tuple((selection, complexity, leaf, False)
               for complexity, leaf in (("expected_tests", 1), ("n_splits", 1), ("n_splits", 5),
                                        ("n_splits", 10))
-              for selection in ("best", "1se"))
+              for selection in ("best", "1se")) + (("best", "n_splits", 1, True),
+                                                   ("best", "n_splits", 10, True))
 OUTER_FOLDS = 5
 
 
 def _rule_name(rule):
-    return f"{rule[0]}/{rule[1]}/leaf {rule[2]}"
+    return f"{rule[0]}/{rule[1]}/leaf {rule[2]}" + ("/shuffled" if rule[3] else "")
+
+
+def _folds(data, shuffle):
+    """Return the 5 folds DPDT-CV takes: ``cv=5``, or the same splitter over shuffled rows."""
+    if not shuffle:
+        return FOLDS
+    return (StratifiedKFold if _classify(data) else KFold)(FOLDS, shuffle=True, random_state=0)
 
 
 def _rule_scores(data, depth, X, y, X_val, y_val, rules):
-    """Fit DPDT-CV once per (complexity, leaf) on (X, y); score every rule on (X_val, y_val)."""
+    """Fit DPDT-CV per (complexity, leaf, folds) on (X, y); score every rule on (X_val, y_val)."""
     kind = DPDTreeClassifierCV if _classify(data) else DPDTreeRegressorCV
     scores = {}
-    for complexity, leaf in dict.fromkeys((c, m) for _, c, m in rules):
-        model = kind(max_depths=[depth], cv=FOLDS, n_jobs=1, complexity=complexity,
-                     min_samples_leaf=leaf).fit(X, y)
+    for complexity, leaf, shuffle in dict.fromkeys(rule[1:] for rule in rules):
+        model = kind(max_depths=[depth], cv=_folds(data, shuffle), n_jobs=1,
+                     complexity=complexity, min_samples_leaf=leaf).fit(X, y)
         for rule in rules:
-            if rule[1:] == (complexity, leaf):
+            if rule[1:] == (complexity, leaf, shuffle):
                 model.set_params(selection=rule[0]).select_tree()
                 scores[rule] = score(data, y_val, model.predict(X_val))
     return scores

@@ -387,7 +387,9 @@ def test_automatic_bins_keep_the_fit_at_least_as_good_as_cart(task, where, depth
     kind = DPDTreeClassifier if classify else DPDTreeRegressor
     auto = kind(max_depth=depth).fit(X, y)
     assert auto.n_bins_ is not None and np.all(auto.n_bins_ <= 255)
-    assert auto.score(X, y) >= cart.score(X, y) - 1e-12
+    # Within rounding: splits whose losses agree to a relative 1e-9 are ties, which the core
+    # and scikit-learn break differently.
+    assert auto.score(X, y) >= cart.score(X, y) - 1e-9
     quantiles = kind(max_depth=depth, max_bins=255).fit(X, y)
     if where == "top" and not missing:
         assert quantiles.score(X, y) < cart.score(X, y)

@@ -128,7 +128,7 @@ def test_selection_study_chooses_on_the_train_split_only(corpus):
         assert row["chosen_test"] == row["test"][row["chosen"]]
         # The reference rule's test score is that of DPDT-CV, with that rule's parameters,
         # fitted on the whole train split.
-        selection, complexity, leaf = bench.RULES[0]
+        selection, complexity, leaf, _ = bench.RULES[0]
         model = (bench.DPDTreeClassifierCV if data.score == bench.ACCURACY
                  else bench.DPDTreeRegressorCV)(max_depths=[2], cv=bench.FOLDS, n_jobs=1,
                                                 selection=selection, complexity=complexity,

@@ -176,9 +176,9 @@ CANDIDATES = Param(
     root's splitter is ``"screen"``, the DPDT paper's ``(7, 7, 7)`` up to ``max_depth=3``, and
     from depth 4 (or 3 with binned features) the largest of ``(7, 7, 7)``, ``(7, 7, 3)``,
     ``(7, 3, 3)``, ``(7, 3)``, ``(3, 3)``, ``(7,)``, ``(3,)`` whose estimated work (the samples
-    its states read, ``stats_["sample_reads"]``) fits a budget per sample and level, larger
-    for binned features and growing with the number of samples: the budget keeps the fit's
-    time a small multiple of that of scikit-learn's CART of the same depth at any size (the
+    its states read, ``stats_["sample_reads"]``) fits a budget per sample and level, which
+    grows with the number of samples for binned features: the budget keeps the fit's time a
+    small multiple of that of scikit-learn's CART of the same depth at any size (the
     benchmarks page, ``docs/benchmarks.md``, has the measurements).
     """)
 

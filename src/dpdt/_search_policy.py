@@ -37,19 +37,22 @@ AUTO_CART_CANDIDATES = (7, 7, 7)
 # on the search a bounded multiple of the passes over the data a greedy tree makes: the first
 # budgets of this ladder (most search first, the deepest budget cut first, since the budgets near
 # the root matter most) whose estimated sample reads (stats_["sample_reads"]), weighted by 1 +
-# stat_dim / 8, are at most reads_per_level per training sample and level. A read costs the
-# binned layout about a twentieth of what scikit-learn's CART spends per sample, feature and level
-# (it sorts at every node) and the exact layout about a fifth, and both more with more classes,
-# whose sums every histogram bin holds and every impurity reads (23 classes: about three times 3
-# classes'), measured with benchmarks/scaling.py. On the 40 real sets of the wide corpus
-# (benchmarks/wide.py, depths 4 to 6) the caps below keep the default's median time under 3 times
-# CART's (2.2 to 2.8 times) for a training gain over CART 10 to 25 % smaller than caps twice as
-# large, which took the median to 3.4 to 3.9 times with bins (they also pay for the binning and
-# the greedy tree whose thresholds the bins keep) and 2.3 to 2.8 times without. The screen alone
-# costs 1.5 to 8 times CART's time on the bundled sets, so deep trees leave it out; at depth 3 on
-# fewer than 10 000 samples its root split is worth that cost (the optima).
+# stat_dim / 8, are at most reads_per_level per training sample and level. More classes cost
+# more per read, since every histogram bin holds their sums and every impurity reads them (23
+# classes: about three times 3 classes', benchmarks/scaling.py). The cap was measured on the 40
+# real sets of the wide corpus (benchmarks/wide.py, depths 4 to 6, one thread), where the
+# default also pays, with bins, for the binning and the greedy tree whose thresholds the bins
+# keep: with this cap exact and twice it binned, the median time was 2.2 to 2.8 times CART's;
+# with twice that for both, 2.3 to 2.8 times exact and 3.4 to 3.9 binned, for a training gain
+# over CART 10 to 25 % larger. On the sets of 10 000 to 60 000 rows, binned, the
+# same cap as the exact layout's gave a median of 1.9 times CART's time against 3.1 times with
+# twice the cap, for 0.08 training points less, and still more training accuracy than the exact
+# layout at the same cap (+0.06 to +0.20 points) in less time (1.7 to 2.1 against 2.3 to 2.7
+# times). The screen alone costs 1.5 to 8 times CART's time on the bundled sets, so deep trees
+# leave it out; at depth 3 on fewer than 10 000 samples its root split is worth that cost (the
+# optima).
 AUTO_DEEP_LADDER = ((7, 7, 7), (7, 7, 3), (7, 3, 3), (7, 3), (3, 3), (7,), (3,), (1,))
-AUTO_READS_PER_LEVEL = {True: 16.5, False: 8.25}   # keyed by binned
+AUTO_READS_PER_LEVEL = 8.25
 AUTO_READ_STATS_SCALE = 8
 # A binned state scans its histograms, bins x classes per feature, whatever its samples, where
 # CART sorts them: the larger the data, the smaller that fixed part, and the cheaper a read against
@@ -92,9 +95,9 @@ def resolve_search(splitter, candidates, max_depth, binned, n_samples, n_feature
 def reads_per_level(n_samples, binned):
     """Return the cap of :func:`deep_budgets`: weighted reads per sample and level."""
     if not binned:
-        return AUTO_READS_PER_LEVEL[False]
+        return AUTO_READS_PER_LEVEL
     low, high = AUTO_READS_GROWTH
-    return AUTO_READS_PER_LEVEL[True] * math.sqrt(min(max(n_samples, low), high) / low)
+    return AUTO_READS_PER_LEVEL * math.sqrt(min(max(n_samples, low), high) / low)
 
 
 def deep_budgets(n_samples, n_features, max_depth, splitters, binned, stat_dim):
