@@ -187,6 +187,28 @@ def _plain_cv_scores(make, X, y, cv, scoring=None, sample_weight=None):
     return np.mean(scores), np.std(scores), np.std(scores, ddof=1) / np.sqrt(len(scores))
 
 
+def _shuffled(kind, n_splits):
+    # What an int cv means: the folds of shuffled rows, seeded by random_state (0 when None).
+    return kind(n_splits, shuffle=True, random_state=0)
+
+
+def test_an_int_cv_shuffles_the_rows_the_same_way_every_time():
+    # Rows sorted by class: folds in row order would each miss whole classes' ranges.
+    X, y = _classification()
+    order = np.argsort(y, kind="stable")
+    X, y = X[order], y[order]
+    one, two = (DPDTreeClassifierCV(max_depth=2, cv=4).fit(X, y) for _ in range(2))
+    assert_array_equal(one.validation_curve_, two.validation_curve_)
+    assert_tree_equal(one.tree_, two.tree_)
+    shuffled = DPDTreeClassifierCV(max_depth=2, cv=_shuffled(StratifiedKFold, 4)).fit(X, y)
+    assert_array_equal(one.validation_curve_, shuffled.validation_curve_)
+    seeded = DPDTreeClassifierCV(max_depth=2, cv=4, random_state=3).fit(X, y)
+    again = DPDTreeClassifierCV(max_depth=2, cv=StratifiedKFold(4, shuffle=True, random_state=3))
+    assert_array_equal(seeded.validation_curve_, again.fit(X, y).validation_curve_)
+    in_order = DPDTreeClassifierCV(max_depth=2, cv=StratifiedKFold(4)).fit(X, y)
+    assert not np.array_equal(one.validation_curve_, in_order.validation_curve_)
+
+
 def _plain_of(cv_model, kind=None):
     """Return the tree estimator a CV estimator fits, with the parameters it passes on."""
     kind = kind or cv_model._estimator_class
@@ -231,7 +253,7 @@ def test_classifier_cv_equals_explicit_refits_at_every_alpha(selection):
     X, y = _classification()
     cv_model = DPDTreeClassifierCV(max_depths=[1, 2, 3], cv=5, selection=selection).fit(X, y)
     assert set(cv_model.validation_curve_["max_depth"]) == {1, 2, 3}
-    _check_against_refits(cv_model, DPDTreeClassifier, X, y, StratifiedKFold(5))
+    _check_against_refits(cv_model, DPDTreeClassifier, X, y, _shuffled(StratifiedKFold, 5))
 
 
 def _clean_fold_data():
@@ -306,7 +328,7 @@ def test_classifier_cv_scoring_string(selection):
     X, y = _classification(seed=5)
     cv_model = DPDTreeClassifierCV(max_depth=2, cv=3, scoring="balanced_accuracy",
                                    selection=selection).fit(X, y)
-    _check_against_refits(cv_model, DPDTreeClassifier, X, y, StratifiedKFold(3),
+    _check_against_refits(cv_model, DPDTreeClassifier, X, y, _shuffled(StratifiedKFold, 3),
                           scoring="balanced_accuracy")
 
 
@@ -314,7 +336,7 @@ def test_classifier_cv_scoring_string(selection):
 def test_regressor_cv_equals_explicit_refits_at_every_alpha(selection):
     X, y = _regression()
     cv_model = DPDTreeRegressorCV(max_depths=[2, 3], cv=4, selection=selection).fit(X, y)
-    _check_against_refits(cv_model, DPDTreeRegressor, X, y, KFold(4))
+    _check_against_refits(cv_model, DPDTreeRegressor, X, y, _shuffled(KFold, 4))
     assert_allclose(cv_model.score(X, y), r2_score(y, cv_model.predict(X)))
 
 
@@ -326,7 +348,7 @@ def test_regressor_cv_multi_output_and_weights(selection):
     cv_model = DPDTreeRegressorCV(max_depth=2, cv=3, scoring="neg_mean_squared_error",
                                   selection=selection).fit(X, Y, sample_weight=w)
     assert cv_model.n_outputs_ == 2 and cv_model.predict(X).shape == Y.shape
-    _check_against_refits(cv_model, DPDTreeRegressor, X, Y, KFold(3),
+    _check_against_refits(cv_model, DPDTreeRegressor, X, Y, _shuffled(KFold, 3),
                           scoring="neg_mean_squared_error", sample_weight=w)
 
 
@@ -411,8 +433,9 @@ def test_one_se_rule_with_ties_is_brute_force_over_the_curve():
 def test_one_se_rule_prefers_simpler_trees():
     X, y = _classification(seed=12)
     # Fractional complexities (expected tests) give this data's 1se choice a smaller tree.
-    best = DPDTreeClassifierCV(max_depths=[2, 3], cv=3, complexity="expected_tests").fit(X, y)
-    one_se = DPDTreeClassifierCV(max_depths=[2, 3], cv=3, selection="1se",
+    folds = StratifiedKFold(3)
+    best = DPDTreeClassifierCV(max_depths=[2, 3], cv=folds, complexity="expected_tests").fit(X, y)
+    one_se = DPDTreeClassifierCV(max_depths=[2, 3], cv=folds, selection="1se",
                                  complexity="expected_tests").fit(X, y)
     assert_array_equal(best.validation_curve_, one_se.validation_curve_)
     curve = one_se.validation_curve_

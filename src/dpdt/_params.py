@@ -483,8 +483,10 @@ MAX_DEPTHS = Param(
 
 CV = Param(
     "cv", 5, ["cv_object"], "int, cross-validation generator or iterable", """
-    As in scikit-learn's ``GridSearchCV``: an int is the number of folds of a
-    ``StratifiedKFold`` (unshuffled).
+    As in scikit-learn's ``GridSearchCV``, except that an int is the number of folds of a
+    ``StratifiedKFold`` over shuffled rows (as LightGBM's ``cv`` shuffles), seeded by
+    ``random_state`` (0 when None): folds of a table sorted by date or by outcome, in row
+    order, are unlike the whole. Pass ``StratifiedKFold(k)`` for folds in row order.
     """)
 
 SCORING = Param(
@@ -519,7 +521,9 @@ def cross_validated(tree, estimator, cv=CV, scoring=SCORING, selection=SELECTION
     Number of fits run at once on threads (the core releases the GIL); -1 means all cores.
     The result does not depend on it.
     """),
-        RANDOM_STATE.but(doc="Seed of ``max_features``' draws, the same for every fit."),
+        RANDOM_STATE.but(doc="""
+    Seeds the shuffle of an int ``cv`` and ``max_features``' draws, the same for every fit.
+    """),
         VERBOSE.but(doc="""
     0 reports nothing. With 1 or more, the cross-validation reports its fits done out of
     the total and the depth limit of the last one, as a bar or log lines (see
@@ -555,8 +559,10 @@ CLASSIFIER_CV = cross_validated(
 REGRESSOR_CV = cross_validated(
     REGRESSOR, "DPDTreeRegressor",
     cv=CV.but(doc="""
-    As in scikit-learn's ``GridSearchCV``: an int is the number of folds of a ``KFold``
-    (unshuffled).
+    As in scikit-learn's ``GridSearchCV``, except that an int is the number of folds of a
+    ``KFold`` over shuffled rows, seeded by ``random_state`` (0 when None): folds of a table
+    sorted by date or by outcome, in row order, are unlike the whole. Pass ``KFold(k)`` for
+    folds in row order.
     """),
     scoring=SCORING.but(doc="""
     The validation score, higher is better; None means R² (the estimator's ``score``).
