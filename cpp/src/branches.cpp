@@ -369,7 +369,7 @@ class BranchSearch {
     void tick() {
         // One writer; the polling thread reads the count for its progress reports.
         iterations_.store(iterations_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-        if (loop_.timed_out()) timed_out_ = true;
+        if (loop_.limit_reached()) timed_out_ = true;
         if (loop_.stopped()) throw Interrupted();
     }
 

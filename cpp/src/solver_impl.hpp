@@ -377,7 +377,7 @@ class Search {
 
     // Once the time limit has passed, states keep the candidates already solved and skip the rest.
     bool out_of_time() {
-        if (!loop_.timed_out()) return false;
+        if (!loop_.limit_reached()) return false;
         skipped_.store(true, std::memory_order_relaxed);
         return true;
     }
@@ -1037,6 +1037,7 @@ FitResult run(const L& layout, const O& objective, const Params& params, const P
     result.stats.cache_hits = search.cache_hits();
     result.stats.shared_states = search.shared_states();
     result.stats.complete = !search.timed_out();
+    if (!result.stats.complete) result.stats.stopped_by = loop.limit();
     if (plan.mode == Mode::Local || plan.mode == Mode::Combine) {
         search.drop_unsolved(root.candidates, root.children);
         if (!root.candidates.empty()) search.finish(*root.sol, root.candidates, root.children);

@@ -320,8 +320,10 @@ MAX_STATES = Param(
     """
     The fit stops with ``MemoryError`` if it would solve more states than this, or as soon
     as it is on course to solve several times more (a state holds about 800 bytes with two
-    classes, its last split's leaves included; ``stats_["state_bytes"]`` counts them). None
-    means no limit.
+    classes, its last split's leaves included; ``stats_["state_bytes"]`` counts them). The
+    exact search of ``splitter="exhaustive", full_front=False``, which keeps no state, stops
+    instead as at ``time_limit``: with the best tree found, what it proved of the optimum
+    (``lower_bound_``) and a ``ConvergenceWarning``. None means no limit.
     """, shown="5_000_000")
 
 MEMORY_LIMIT = Param(
@@ -336,7 +338,10 @@ MEMORY_LIMIT = Param(
     within seconds, its message naming what to lower. None bounds the solved states by what
     the process may still allocate when the fit starts (available memory, a container's
     limit, ``ulimit -v``), so that a search too large for the machine raises
-    ``MemoryError`` instead of swapping or being killed.
+    ``MemoryError`` instead of swapping or being killed. The exact search of
+    ``splitter="exhaustive", full_front=False`` counts its buffers and caches instead (its
+    caches take at most half of what is left) and stops before they cross the limit as at
+    ``time_limit``: with the best tree found, ``lower_bound_`` and a ``ConvergenceWarning``.
     """)
 
 TIME_LIMIT = Param(
