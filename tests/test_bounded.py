@@ -350,3 +350,18 @@ def test_a_limit_stops_a_longer_search_with_a_certified_bound(limit, n_jobs):
                              objective(clf, X, y, None, 0.0, "expected_tests"), limit)
         stopped += clf.stats_["stopped_by"] == limit
     assert stopped > 0
+
+
+@pytest.mark.parametrize(("seed", "n", "p"), [(1, 600, 8), (2, 1500, 6)])
+def test_a_search_stopped_early_bounds_every_root_feature(seed, n, p):
+    # Each root feature's first cuts are evaluated before any feature's search goes further,
+    # so a search stopped a third of the way through has a bound from every feature: at
+    # alpha = 0, where a feature not reached bounds nothing (any split might be perfect), the
+    # gap is already well below 100 %.
+    X, y = medium(seed, n=n, p=p)
+    params = dict(max_depth=3, splitter="exhaustive", full_front=False, n_jobs=1)
+    full = DPDTreeClassifier(**params).fit(X, y)
+    with pytest.warns(ConvergenceWarning, match="max_states"):
+        stopped = DPDTreeClassifier(**params, max_states=full.stats_["states"] // 3).fit(X, y)
+    assert stopped.stats_["stopped_by"] == "max_states"
+    assert 0.4 * full.objective_ <= stopped.lower_bound_ <= full.objective_

@@ -352,12 +352,28 @@ struct ScanK {
 // feature before it in the root's order (`earlier[r]` for ranks r < rank: kInf while that task
 // runs or when it has none), so a task whose every tree left is at least bar() has no tree the
 // fit can keep.
+//
+// A root feature's first cut (its seed: CART's split on it) is evaluated by a task of its own
+// (`seed_only`) before any feature's search goes further, so that every feature bounds the root
+// early (a search stopped then has a bound from each), and the feature's search resumes from it
+// (`seed`, once ready). Both evaluate the cut under the same bound, or where trees do not depend
+// on the bound (Solved), under bounds both valid: the search is the same either way.
+struct RootSeed {
+    // The seed's task evaluates the seed and the cuts of its search's first kSteps steps.
+    static constexpr int kSteps = 2;
+    std::atomic<bool> ready{false};   // the fields below are written
+    Outcome best;                     // the best tree then
+    double upper = kInf, lower = kInf;
+    std::vector<Interval> queue;      // the intervals left, best first
+};
 struct RootTask {
     int32_t feature = -1;
     int32_t rank = 0;   // the feature's position in the root's order (Search::root_order)
     const Outcome* shallower = nullptr;
     double incumbent = kInf;
     const std::atomic<double>* earlier = nullptr;
+    RootSeed* seed = nullptr;
+    bool seed_only = false;
     double bar() const {
         double b = incumbent;
         for (int32_t r = 0; r < rank && earlier != nullptr; ++r)
@@ -1455,14 +1471,27 @@ class Search {
         // Each feature's first cut is CART's split (find_cuts' seed): a good incumbent early.
         // Best score first, so the incumbent drops early.
         std::stable_sort(seeds.begin(), seeds.end(), [](const Seed& a, const Seed& b) { return a.score > b.score; });
+        RootSeed* const saved = root != nullptr ? root->seed : nullptr;
+        const bool seed_only = root != nullptr && root->seed_only;
+        if (saved != nullptr && !seed_only && saved->ready.load(std::memory_order_acquire)) {
+            if (saved->best.value < best.value) best = saved->best;
+            upper = std::min(upper, saved->upper);
+            lower = std::min(lower, saved->lower);
+            for (const Interval& iv : saved->queue) {
+                queue.push(iv);
+                queued_ += sizeof(Interval);
+            }
+            seeds.clear();
+        }
         for (const Seed& s : seeds) {
             const Interval whole{0.0, s.f, -1, l.n_cuts[s.f], 0.0, edge, edge, 0.0};
             // (A root task has one seed, so the whole interval is all it can still find.)
             const double whole_bound = interval_bound(0.0, edge, edge, 0.0, prefix(s.f, l.n_cuts[s.f]) - prefix(s.f, -1), kap);
-            if (futile(whole_bound)) return abandon(whole_bound);
+            if (!seed_only && futile(whole_bound)) return abandon(whole_bound);
             split_interval(whole, evaluate(whole, s.cut));
         }
-        while (!queue.empty() && !stopped()) {
+        for (int step = 0; !queue.empty() && !stopped(); ++step) {
+            if (seed_only && step == RootSeed::kSteps) break;
             const Interval iv = queue.top();
             queue.pop();
             queued_ -= sizeof(Interval);
@@ -1470,10 +1499,28 @@ class Search {
                 lower = std::min(lower, iv.bound + cost);
                 break;
             }
+            if (seed_only) {
+                split_interval(iv, evaluate(iv, iv.a + (iv.b - iv.a) / 2));
+                continue;
+            }
             if (futile(iv.bound)) return abandon(iv.bound);   // the queue's lowest bound: it bounds the rest
             split_interval(iv, evaluate(iv, iv.a + (iv.b - iv.a) / 2));
         }
-        if (!queue.empty()) lower = std::min(lower, queue.top().bound + cost);   // stopped
+        if (seed_only && saved != nullptr && !stopped()) {
+            // The feature's search resumes from here.
+            saved->best = best;
+            saved->upper = upper;
+            saved->lower = lower;
+            for (auto rest = queue; !rest.empty(); rest.pop()) saved->queue.push_back(rest.top());
+            saved->ready.store(true, std::memory_order_release);
+        }
+        if (!queue.empty()) lower = std::min(lower, queue.top().bound + cost);   // stopped, or seed_only
+        if (seed_only) {
+            // The seed's tree, and a bound of every tree the feature's search can find.
+            Outcome out = finish();
+            out.cut_short_lower = std::min(lower, best.value);
+            return out;
+        }
         return finish();
     }
 
@@ -1840,7 +1887,7 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
     };
     auto progress = [&] {
         Progress at;
-        at.root_tasks = 1 + (depth >= 2 ? data.p : 0);   // the shallower root, then each feature
+        at.root_tasks = 1 + (depth >= 2 ? 2 * data.p : 0);   // the shallower root, each seed, each feature
         at.root_tasks_done = tasks_done.load();
         at.states = states_seen.load(std::memory_order_relaxed);
         return at;
@@ -1879,6 +1926,10 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
     std::vector<RootTask> roots(static_cast<size_t>(depth >= 2 ? data.p : 0));
     std::vector<Outcome> searched(roots.size());
     std::vector<char> ran(roots.size(), 0);   // whether searched[f] is its task's outcome
+    // Each feature's seed (RootTask), evaluated first, and what its task found.
+    std::vector<RootSeed> seeds(roots.size());
+    std::vector<Outcome> seeded(roots.size());
+    std::vector<char> seed_ran(roots.size(), 0);
     // Each feature's found value by rank, for the later features' RootTask::bar: the tree kept is
     // the same whichever of them a thread has seen.
     std::vector<std::atomic<double>> found_value(roots.size());
@@ -1897,8 +1948,21 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
         ub = best_value;
         return order[next_ranked++];
     };
+    // Tasks 0 .. p - 1 evaluate each feature's seed, in the root's order, under the incumbent
+    // (best_value might be a feature's own tree, which its search would then not find again);
+    // tasks p .. 2 p - 1 search each feature.
+    const int64_t p = static_cast<int64_t>(roots.size());
     auto by_feature = [&](int w, int64_t t) {
         if (loop.limit_reached()) return;   // the features left keep no tree
+        if (t < p) {
+            const int32_t f = order[t];
+            const RootTask task{f, rank[f], &shallow, incumbent.value, found_value.data(), &seeds[f], true};
+            seeded[f] = search(w).solve_root_feature(depth, incumbent.value, task);
+            seed_ran[f] = 1;
+            tasks_done.fetch_add(1);
+            return;
+        }
+        t -= p;
         int32_t f = order[t];
         double ub = incumbent.value;
         if (share) {
@@ -1906,7 +1970,7 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
             f = take(ub);
             if (f < 0) return;
         }
-        roots[f] = RootTask{f, rank[f], &shallow, incumbent.value, found_value.data()};
+        roots[f] = RootTask{f, rank[f], &shallow, incumbent.value, found_value.data(), &seeds[f], false};
         searched[f] = search(w).solve_root_feature(depth, ub, roots[f]);
         ran[f] = 1;
         if (searched[f].found) found_value[rank[f]].store(searched[f].value);
@@ -1929,25 +1993,32 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
             rank.assign(order.size(), 0);
             for (size_t r = 0; r < order.size(); ++r) rank[order[r]] = static_cast<int32_t>(r);
         }
-        return tasks;
+        return 2 * tasks;
     };
     loop.run(setup, by_feature, progress);
 
     if (loop.limit_reached()) {
         // The optimum is the best of the root's leaf and of its splits on each feature: bounded by
-        // that feature's task where it ran, else by what every split has from the optimum one
-        // level shallower (itself bounded where its search ran).
+        // that feature's tasks where they ran (its seed's, its search's), else by what every
+        // split has from the optimum one level shallower (itself bounded where its search ran).
         Search& root = search(0);
         lower_bound = root.root_leaf_value();
         const double any_split = root.any_root_split_bound(depth, shallow_ran && depth >= 2 ? shallow.lower() : 0.0);
         if (depth == 1) lower_bound = std::min(lower_bound, shallow_ran ? shallow.lower() : any_split);
-        for (size_t f = 0; f < searched.size(); ++f)
-            lower_bound = std::min(lower_bound, ran[f] ? searched[f].lower() : any_split);
+        for (size_t f = 0; f < searched.size(); ++f) {
+            double feature = any_split;
+            if (seed_ran[f]) feature = seeded[f].lower();
+            if (ran[f]) feature = std::max(seed_ran[f] ? feature : 0.0, searched[f].lower());
+            lower_bound = std::min(lower_bound, feature);
+        }
     }
 
+    // A feature's search finds at least its seed's tree; a search stopped before it has that.
     Outcome best = std::move(incumbent);
-    for (int32_t f : order)
-        if (searched[f].found && searched[f].value < best.value) best = std::move(searched[f]);
+    for (int32_t f : order) {
+        Outcome& found = ran[f] ? searched[f] : seeded[f];
+        if (found.found && found.value < best.value) best = std::move(found);
+    }
     for (const auto& s : searches) {
         if (!s) continue;
         stats.states += s->stats.states;
