@@ -203,8 +203,12 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
         depth = search_depth(self.max_depth, n_samples)
         if bins is None:
+            # The exact search of full_front=False certifies its tree over every threshold:
+            # "auto" keeps them all for it, as for a splitter that needs them.
+            chosen = [self.splitter] * depth if isinstance(self.splitter, str) else self.splitter
             bins = uses_bins(self.max_bins, X, depth,
-                             exact_splitter=needs_exact_thresholds(self.splitter))
+                             exact_splitter=needs_exact_thresholds(self.splitter)
+                             or self._bounded(list(chosen), depth, None, X))
         splitters, candidates, exact_depth2_work = resolve_search(
             self.splitter, self.candidates, depth, binned=bins is not None,
             n_samples=n_samples, n_features=n_features, stat_dim=stat_dim,
@@ -230,10 +234,7 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
             n_samples, n_features, depth, candidates, splitters, stat_dim,
             min_samples_leaf=self.min_samples_leaf, exact_depth2_work=exact_depth2_work,
             front=self.front, feature_costs=len(set(feature_costs)) > 1, cart_size=cart_size)
-        # The bounded search finds the tree of alpha over every tree, not within a budget.
-        bounded = (not self.full_front and self.max_complexity is None
-                   and depth <= MAX_BOUNDED_DEPTH
-                   and self._bounded_search_serves(splitters, bins, X))
+        bounded = self._bounded(splitters, depth, bins, X)
         single = {"single_alpha": float(self.alpha)} if bounded else {}
         params = dict(
             feature_costs=feature_costs, max_depth=depth,
@@ -289,6 +290,12 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         if not self.full_front and not plan.bounded:
             self._keep_rows([self._front_index(self.alpha, self.max_complexity)])
             self.pareto_front_["alpha_min"] = self.pareto_front_["alpha_max"] = self.alpha
+
+    def _bounded(self, splitters, depth, bins, X):
+        """Whether the bounded single-alpha search serves the fit of ``splitters`` and ``bins``."""
+        # It finds the tree of alpha over every tree, not within a budget.
+        return (not self.full_front and self.max_complexity is None and depth <= MAX_BOUNDED_DEPTH
+                and self._bounded_search_serves(splitters, bins, X))
 
     def _limit_reached(self, plan):
         """Name the limit that stopped the search (``stats_["stopped_by"]``), as a user set it."""

@@ -300,8 +300,10 @@ MAX_BINS = Param(
     feature. Thresholds are training values, so prediction needs no bins. None keeps
     exact thresholds. "auto" bins into 255 from 100 000 samples on (from 10 000 when
     ``max_depth`` is 3 or more, where the many states of a deep search each cost the exact
-    layout a partition of p sorted blocks) and is exact below, or with a splitter that needs
-    exact thresholds ("lookahead", "screen"). Its bins also hold the thresholds of
+    layout a partition of p sorted blocks) and is exact below, with a splitter that needs
+    exact thresholds ("lookahead", "screen"), and for the exact search of
+    ``splitter="exhaustive", full_front=False``, which certifies its tree over every
+    threshold. Its bins also hold the thresholds of
     scikit-learn's CART of the same depth, fitted first, in place of the quantiles nearest
     them: the search then finds that tree, and the fit is never worse than CART on the
     training objective, as with exact thresholds (quantiles alone can hide a split CART
