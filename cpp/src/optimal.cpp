@@ -1872,7 +1872,8 @@ void check_bounded(const Dataset& data, const Params& params, double alpha) {
 Shape search_optimal(const Dataset& data, const Classification& objective, const Params& params, double alpha,
                      double total, RunLoop& loop, FitStats& stats, double& lower_bound) {
     const int depth = params.max_depth;
-    std::atomic<int64_t> states_seen{0}, tasks_done{0};
+    // (n_tasks: 1 until setup has counted them.)
+    std::atomic<int64_t> states_seen{0}, tasks_done{0}, n_tasks{1};
     HeldBytes held(params.max_state_bytes, loop);
     // Half the budget for each cache (the depth-two rows are the larger part of the other).
     SolvedStates solved(cache_bytes(params) / 2, held);
@@ -1887,7 +1888,7 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
     };
     auto progress = [&] {
         Progress at;
-        at.root_tasks = 1 + (depth >= 2 ? 2 * data.p : 0);   // the shallower root, each seed, each feature
+        at.root_tasks = n_tasks.load();   // the shallower root, each seed, each feature
         at.root_tasks_done = tasks_done.load();
         at.states = states_seen.load(std::memory_order_relaxed);
         return at;
@@ -1950,8 +1951,9 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
     };
     // Tasks 0 .. p - 1 evaluate each feature's seed, in the root's order, under the incumbent
     // (best_value might be a feature's own tree, which its search would then not find again);
-    // tasks p .. 2 p - 1 search each feature.
-    const int64_t p = static_cast<int64_t>(roots.size());
+    // tasks p .. 2 p - 1 search each feature. Where the features share their incumbent, their
+    // searches prune each other so much that the seeds' tasks would double the work: none then.
+    int64_t p = 0;   // the seeds' tasks
     auto by_feature = [&](int w, int64_t t) {
         if (loop.limit_reached()) return;   // the features left keep no tree
         if (t < p) {
@@ -1993,7 +1995,9 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
             rank.assign(order.size(), 0);
             for (size_t r = 0; r < order.size(); ++r) rank[order[r]] = static_cast<int32_t>(r);
         }
-        return 2 * tasks;
+        p = share ? 0 : tasks;
+        n_tasks.store(1 + p + tasks);
+        return p + tasks;
     };
     loop.run(setup, by_feature, progress);
 
