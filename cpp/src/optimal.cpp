@@ -1473,7 +1473,8 @@ class Search {
         std::stable_sort(seeds.begin(), seeds.end(), [](const Seed& a, const Seed& b) { return a.score > b.score; });
         RootSeed* const saved = root != nullptr ? root->seed : nullptr;
         const bool seed_only = root != nullptr && root->seed_only;
-        if (saved != nullptr && !seed_only && saved->ready.load(std::memory_order_acquire)) {
+        const bool resumed = saved != nullptr && !seed_only && saved->ready.load(std::memory_order_acquire);
+        if (resumed) {
             if (saved->best.value < best.value) best = saved->best;
             upper = std::min(upper, saved->upper);
             lower = std::min(lower, saved->lower);
@@ -1491,7 +1492,12 @@ class Search {
             split_interval(whole, evaluate(whole, s.cut));
         }
         for (int step = 0; !queue.empty() && !stopped(); ++step) {
-            if (seed_only && step == RootSeed::kSteps) break;
+            if (saved != nullptr && !resumed && step == RootSeed::kSteps) {
+                if (seed_only) break;
+                // Where the seed's task has not ended yet: the memo as a resumed search has it
+                // (start_task), so that the tree is the same either way.
+                start_task();
+            }
             const Interval iv = queue.top();
             queue.pop();
             queued_ -= sizeof(Interval);
