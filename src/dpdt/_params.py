@@ -342,7 +342,7 @@ MEMORY_LIMIT = Param(
     limit, ``ulimit -v``), so that a search too large for the machine raises
     ``MemoryError`` instead of swapping or being killed. The exact search of
     ``splitter="exhaustive", full_front=False`` counts its buffers and caches instead (its
-    caches take at most half of what is left) and stops before they cross the limit as at
+    caches take at most half of what is left) and stops once they pass it, as at
     ``time_limit``: with the best tree found, ``lower_bound_`` and a ``ConvergenceWarning``.
     """)
 
