@@ -6,10 +6,12 @@ import subprocess
 import sys
 import textwrap
 import time
+import warnings
 
 import numpy as np
 import pytest
 from _trees import assert_tree_equal
+from sklearn.exceptions import ConvergenceWarning
 
 from dpdt import DPDTreeClassifier, DPDTreeRegressor
 from dpdt._memory import fixed_fit_bytes
@@ -114,16 +116,31 @@ def test_the_largest_budgets_are_estimated_from_the_data():
         assert_tree_equal(a, b)
 
 
-def test_the_counted_bytes_are_the_state_budget():
-    # The core counts every state as allocated: a limit just below what a fit counted stops it.
+@pytest.mark.parametrize("share", [0.999, 0.5])
+def test_the_counted_bytes_are_the_state_budget(share):
+    # The core counts every state as allocated: a limit below what a fit counted stops it, as
+    # time_limit does (the greedy completion of the states in progress), within the limit.
     params = dict(max_depth=4, candidates=(6, 6, 6), n_jobs=1)
     model = DPDTreeClassifier(**params).fit(X, y)
     fixed = fixed_fit_bytes(len(X), X.shape[1], 4, 6, 1, 3, sample_quantities=1)
     counted = model.stats_["state_bytes"]
     assert counted > 500 * model.stats_["states"]   # the leaves of the last level included
-    with pytest.raises(MemoryError, match="lower max_depth or candidates"):
-        DPDTreeClassifier(memory_limit=fixed + counted - 1000, **params).fit(X, y)
-    DPDTreeClassifier(memory_limit=fixed + counted + 1000, **params).fit(X, y)
+    budget = int(share * counted)
+    limit = fixed + budget
+    with pytest.warns(ConvergenceWarning, match=f"memory_limit={limit} bytes reached"):
+        stopped = DPDTreeClassifier(memory_limit=limit, **params).fit(X, y)
+    assert stopped.stats_["stopped_by"] == "memory_limit" and not stopped.is_optimal_
+    assert stopped.stats_["state_bytes"] <= budget < counted
+    greedy = DPDTreeClassifier(max_depth=4, splitter="cart", candidates=(1,)).fit(X, y)
+    assert stopped.score(X, y) >= greedy.score(X, y)
+    assert stopped.score(X, y) <= model.score(X, y)
+    # The search stops at 7/8 of its budget, leaving the rest for the greedy completion.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        roomy = DPDTreeClassifier(memory_limit=fixed + counted * 8 // 7 + 1000, **params).fit(X, y)
+    assert roomy.stats_["stopped_by"] is None
+    for a, b in zip(model.trees_, roomy.trees_, strict=True):
+        assert_tree_equal(a, b)
 
 
 # The runaway: 221 s and 4.3 GB before max_states stopped it.
