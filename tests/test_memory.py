@@ -13,8 +13,9 @@ import pytest
 from _trees import assert_tree_equal
 from sklearn.exceptions import ConvergenceWarning
 
+import dpdt._classes
 from dpdt import DPDTreeClassifier, DPDTreeRegressor
-from dpdt._memory import fixed_fit_bytes
+from dpdt._memory import fixed_fit_bytes, state_budget
 
 rng = np.random.default_rng(0)
 X = rng.random((3000, 6))
@@ -245,3 +246,38 @@ def test_a_fit_within_its_limits_is_not_stopped_when_the_estimate_is_far_too_hig
                                 max_states=2 * free.stats_["states"]).fit(X, y)
     for a, b in zip(free.trees_, limited.trees_, strict=True):
         assert_tree_equal(a, b)
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+@pytest.mark.parametrize("limit", ["max_states", "memory_limit"])
+@pytest.mark.parametrize("make", [DPDTreeClassifier, DPDTreeRegressor])
+def test_a_state_limit_stops_the_search_with_a_tree_never_worse_than_greedy(make, limit, n_jobs,
+                                                                           monkeypatch):
+    # Half the states or bytes the whole search takes: the search stops there as at a time
+    # limit, within the budget, and the states in progress complete their greedy split.
+    target = y if make is DPDTreeClassifier else X[:, 0] * X[:, 1] + X[:, 2]
+    params = dict(max_depth=5, n_jobs=n_jobs)
+    budgets = []
+
+    def recorded(limit, fixed):
+        budgets.append(state_budget(limit, fixed))
+        return budgets[-1]
+
+    monkeypatch.setattr(dpdt._classes, "state_budget", recorded)
+    full = make(**params).fit(X, target)
+    greedy = make(max_depth=5, splitter="cart", candidates=(1,)).fit(X, target)
+    if limit == "max_states":
+        value = full.stats_["states"] // 2
+        named = f"max_states={value} reached"
+    else:
+        # The state budget is what the limit leaves after the fixed part.
+        value = 10**9
+        make(memory_limit=value, **params).fit(X, target)
+        value -= budgets[-1] - full.stats_["state_bytes"] // 2
+        named = f"memory_limit={value} bytes reached"
+    with pytest.warns(ConvergenceWarning, match=named):
+        stopped = make(**{limit: value}, **params).fit(X, target)
+    assert stopped.stats_["stopped_by"] == limit and not stopped.is_optimal_
+    assert stopped.stats_["states"] < full.stats_["states"]
+    assert stopped.stats_["state_bytes"] <= budgets[-1]
+    assert stopped.score(X, target) >= greedy.score(X, target) - 1e-12

@@ -138,6 +138,7 @@ class Search {
     // a partial front, nor a data-parallel round a partial search).
     Search(const L& layout, const O& objective, const Params& params, RunLoop& loop, bool stops_short)
         : layout_(layout), obj_(objective), params_(params), loop_(loop), stops_short_(stops_short),
+          completion_reserve_(stops_short && params.max_state_bytes > 0 ? completion_reserve() : 0),
           greedy_first_(params.time_limit > 0.0 ||
                         (stops_short && (params.estimated_states * kMayStop >= static_cast<double>(params.max_states) ||
                                          (params.max_state_bytes > 0 &&
@@ -464,14 +465,24 @@ class Search {
                percent + " of the search)";
     }
 
-    // A search that stops short reaches its state budget at this share of it: the rest is left
-    // for the greedy completion of the states in progress, which the budget bounds all the same.
-    static constexpr int64_t kCompletionShare = 8;
+    // The bytes a search that stops short keeps for the greedy completion of the states in
+    // progress once it reaches its state budget: an eighth of it, or up to half for what the
+    // completion may take (each worker's path of states completes its greedy subtrees: fewer
+    // than 2^(max_depth + 2) states, or two a sample, each solved with a few hull points).
+    int64_t completion_reserve() const {
+        const int64_t limit = params_.max_state_bytes;
+        const int depth = std::min(params_.max_depth, 40);
+        const int64_t states = std::min<int64_t>(int64_t{1} << (depth + 2), 2 * static_cast<int64_t>(layout_.n()) + 2);
+        const int64_t bytes_each = dpdt::state_bytes(obj_.dim(), true) + dpdt::solved_bytes(4, 2);
+        const double completion = static_cast<double>(loop_.n_workers()) * static_cast<double>(states) *
+                                  static_cast<double>(bytes_each);
+        return static_cast<int64_t>(std::clamp(completion, static_cast<double>(limit / 8), static_cast<double>(limit / 2)));
+    }
 
     // Counts the bytes of the solved states (memory.hpp), and stops the fit before they pass
     // Params::max_state_bytes or once they are on course to: a search that stops short
-    // (stops_short_) reaches the limit at 1 - 1/kCompletionShare of it, and raises only if its
-    // greedy completion would pass it.
+    // (stops_short_) reaches the limit when what is left of it is its completion_reserve_, and
+    // raises only if its greedy completion would pass it.
     void charge(int64_t bytes) {
         const int64_t total = state_bytes_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
         const int64_t limit = params_.max_state_bytes;
@@ -481,7 +492,7 @@ class Search {
         if (total > limit)
             throw StateLimitExceeded("the solved states would take more memory than memory_limit allows (" +
                                      std::to_string(limit) + advice);
-        if (stops_short_ && total > limit - limit / kCompletionShare) loop_.reach(Limit::Memory);
+        if (stops_short_ && total > limit - completion_reserve_) loop_.reach(Limit::Memory);
         // Past a limit, what is left is the greedy completion, not the course the projection reads.
         if (stops_short_ && loop_.limit_reached()) return;
         double projected = 0.0, share = 0.0;
@@ -865,6 +876,7 @@ class Search {
     const Params& params_;
     RunLoop& loop_;
     const bool stops_short_;
+    const int64_t completion_reserve_;
     // Whether a state solves its greedy candidate first (solve_order), so that a search stopped
     // by a limit completes it: under a time limit, or when the estimate made before the fit comes
     // within kMayStop times max_states or the state budget (the greedy split costs a scan of the
