@@ -320,12 +320,17 @@ CLASS_WEIGHT = Param(
 MAX_STATES = Param(
     "max_states", 5_000_000, [Interval(Integral, 1, None, closed="left"), None], "int or None",
     """
-    The fit stops with ``MemoryError`` if it would solve more states than this, or as soon
-    as it is on course to solve several times more (a state holds about 800 bytes with two
-    classes, its last split's leaves included; ``stats_["state_bytes"]`` counts them). The
-    exact search of ``splitter="exhaustive", full_front=False``, which keeps no state, stops
-    instead as at ``time_limit``: with the best tree found, what it proved of the optimum
-    (``lower_bound_``) and a ``ConvergenceWarning``. None means no limit.
+    The search stops once it has solved this many states, as at ``time_limit``: the states in
+    progress complete their greedy split, and the fit returns the best tree found (never worse
+    than the greedy one) with a ``ConvergenceWarning`` and ``stats_["stopped_by"]`` naming
+    the limit (a state holds about 800 bytes with two classes, its last split's leaves
+    included; ``stats_["state_bytes"]`` counts them). A search whose estimate made before the
+    fit passes the limit, and which is on course to solve several times more, stops sooner
+    with ``MemoryError`` naming what to lower; so does a fit split over processes
+    (``dpdt.dask``), which cannot return part of a search. The exact search of
+    ``splitter="exhaustive", full_front=False``, which keeps no state, counts the states it
+    searches and also reports what it proved of the optimum (``lower_bound_``). None means no
+    limit.
     """, shown="5_000_000")
 
 MEMORY_LIMIT = Param(
@@ -334,15 +339,19 @@ MEMORY_LIMIT = Param(
     per-thread buffers and the solved states (formula in the user guide, "Memory"). A fit
     whose fixed part exceeds it raises ``MemoryError`` before starting. The core counts
     each solved state as it creates it (about 800 bytes with two classes, its last split's
-    leaves included) and raises ``MemoryError`` before they would cross the limit, or, for a
-    search the estimate made before the fit (``stats_["estimated_bytes"]``) does not clear,
-    as soon as it is on course to cross it four times over: a runaway configuration stops
-    within seconds, its message naming what to lower. None bounds the solved states by what
-    the process may still allocate when the fit starts (available memory, a container's
-    limit, ``ulimit -v``), so that a search too large for the machine raises
-    ``MemoryError`` instead of swapping or being killed. The exact search of
-    ``splitter="exhaustive", full_front=False`` counts its buffers and caches instead (its
-    caches take at most half of what is left) and stops once they pass it, as at
+    leaves included) and stops the search before they would cross the limit, as at
+    ``time_limit``: it keeps what the greedy completion of the states in progress may take
+    (an eighth to a half of what the limit leaves them) and returns the best tree found, with
+    a ``ConvergenceWarning`` and ``stats_["stopped_by"]``; ``MemoryError`` only if that
+    completion would cross the limit. For a search the estimate made before the fit
+    (``stats_["estimated_bytes"]``) does not clear, ``MemoryError`` as soon as it is on
+    course to cross it four times over: a runaway configuration stops within seconds, its
+    message naming what to lower. A fit split over processes (``dpdt.dask``) raises
+    ``MemoryError`` at the limit. None bounds the solved states by what the process may still
+    allocate when the fit starts (available memory, a container's limit, ``ulimit -v``), so
+    that a search too large for the machine stops instead of swapping or being killed. The
+    exact search of ``splitter="exhaustive", full_front=False`` counts its buffers and caches
+    instead (its caches take at most half of what is left) and stops once they pass it, as at
     ``time_limit``: with the best tree found, ``lower_bound_`` and a ``ConvergenceWarning``.
     """)
 
