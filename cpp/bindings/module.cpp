@@ -691,6 +691,9 @@ nb::dict fit_branches(nb::ndarray<const int32_t, nb::numpy, nb::ndim<2>, nb::c_c
     out["optimal"] = r.optimal;
     out["iterations"] = r.iterations;
     out["branches"] = r.branches;
+    out["stopped_by"] = r.stopped_by_branches ? nb::object(nb::str("max_branches"))
+                        : r.optimal           ? nb::none()
+                                              : nb::object(nb::str("time_limit"));
     out["seconds"] = r.seconds;
     return out;
 }

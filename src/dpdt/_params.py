@@ -692,7 +692,11 @@ LAM = Param(
 
 MAX_BRANCHES = Param(
     "max_branches", 50_000_000, [Interval(Integral, 1, None, closed="left")], "int",
-    "The fit stops with ``MemoryError`` beyond this many distinct branches.",
+    """
+    The search stops beyond this many distinct branches, as at ``time_limit``: with the best
+    tree found (never worse than pruned ID3's), its ``upper_bound_`` and a
+    ``ConvergenceWarning`` naming the limit.
+    """,
     shown="50_000_000")
 
 # The parameters of BranchesClassifier. Its features are categories: no depth limit by default,
