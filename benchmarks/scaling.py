@@ -577,6 +577,11 @@ def _measure(spec_json):
                               floor=None if reads is None else reads * p * element,
                               train_accuracy=_accuracy(model, X, y),
                               test_accuracy=_accuracy(model, X_test, y_test))
+                # A search a limit stopped (max_states, the memory budget) returns a tree: the
+                # row says so, as it said MemoryError before.
+                stopped_by = getattr(model, "stats_", {}).get("stopped_by")
+                if stopped_by is not None:
+                    result["stopped_by"] = stopped_by
             print(json.dumps(result), flush=True)
 
 

@@ -8,6 +8,7 @@
 """
 
 import functools
+import re
 import warnings
 
 import numpy as np
@@ -264,3 +265,117 @@ def test_deep_limits():
     deeper = DPDTreeClassifier(max_depth=70, splitter="exhaustive", full_front=False).fit(X, y)
     assert deeper.is_optimal_ and deeper.score(X, y) == 1.0
     assert len(deeper.pareto_front_) == 1
+
+
+def fixed_bytes(X, y, **params):
+    """The bytes a fit needs before its search (what a memory_limit of 1 is refused with)."""
+    with pytest.raises(MemoryError) as refused:
+        DPDTreeClassifier(memory_limit=1, **params).fit(X, y)
+    return int(re.search(r"below the (\d+) bytes", str(refused.value)).group(1))
+
+
+def fit_limited(X, y, w, limit, **params):
+    """A fit stopped by ``limit`` (or not): the model, and the limits its warnings name."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        clf = DPDTreeClassifier(**params, **limit).fit(X, y, sample_weight=w)
+    named = [str(c.message).split("=")[0] for c in caught
+             if issubclass(c.category, ConvergenceWarning)]
+    return clf, named
+
+
+def assert_certified_gap(clf, named, optimum, true_objective, limit):
+    """What a fit stopped by `limit` promises: a tree, its objective and a valid bound."""
+    assert named == ([] if clf.is_optimal_ else [limit])
+    assert clf.stats_["stopped_by"] in (None, limit)
+    assert np.isfinite(clf.lower_bound_)
+    assert clf.lower_bound_ <= optimum + 1e-9
+    assert clf.objective_ == pytest.approx(true_objective, abs=1e-9)
+    assert clf.objective_ >= optimum - 1e-9
+    assert clf.stats_["gap"] == pytest.approx(clf.objective_ - clf.lower_bound_, abs=1e-12)
+    assert clf.stats_["gap"] >= 0.0
+
+
+@pytest.mark.parametrize("limit", ["max_states", "memory_limit"])
+@pytest.mark.parametrize("depth", [2, 3])
+@pytest.mark.parametrize("seed", range(8))
+def test_every_limit_returns_a_tree_with_a_certified_bound(seed, depth, limit):
+    # Stopped anywhere by its state or memory budget (below what the whole search takes), the
+    # bounded search returns a tree and a bound of the optimum, which the recursion over every
+    # threshold gives; never an exception.
+    X, y, w = small(seed)
+    _, y_idx = encode_labels(y)
+    weights = np.ones(len(y)) if w is None else w
+    stopped = tried = 0
+    for alpha in (0.0, 0.03):
+        params = dict(max_depth=depth, splitter="exhaustive", full_front=False, alpha=alpha)
+        optimum = optimum_by_recursion(X, y_idx, weights, depth, alpha, "expected_tests")
+        full = DPDTreeClassifier(**params).fit(X, y, sample_weight=w)
+        if limit == "max_states":
+            values = range(1, full.stats_["states"])
+        else:
+            fixed = fixed_bytes(X, y, **params)
+            peak = full.stats_["state_bytes"]
+            values = [fixed + int(peak * share) for share in (0.1, 0.5, 0.9, 0.99)]
+        for value in values:
+            clf, named = fit_limited(X, y, w, {limit: value}, **params)
+            assert_certified_gap(clf, named, optimum,
+                                 objective(clf, X, y, w, alpha, "expected_tests"), limit)
+            stopped += clf.stats_["stopped_by"] == limit
+            tried += 1
+    # (A search of one state has no smaller state budget.)
+    assert stopped > 0 or tried == 0
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+@pytest.mark.parametrize("limit", ["time_limit", "max_states", "memory_limit"])
+def test_a_limit_stops_a_longer_search_with_a_certified_bound(limit, n_jobs):
+    # The same on data whose search takes a second or so, each limit at fractions of what
+    # the whole search took, against that search's optimum.
+    X, y = medium(0, n=1500, p=6)
+    params = dict(max_depth=3, splitter="exhaustive", full_front=False, n_jobs=n_jobs)
+    full = DPDTreeClassifier(**params).fit(X, y)
+    assert full.is_optimal_
+    if limit == "time_limit":
+        values = [share * full.stats_["seconds"] for share in (0.001, 0.1, 0.5)]
+    elif limit == "max_states":
+        values = [max(1, int(share * full.stats_["states"])) for share in (0.001, 0.1, 0.5)]
+    else:
+        fixed = fixed_bytes(X, y, **params)
+        values = [fixed + int(share * full.stats_["state_bytes"]) for share in (0.1, 0.6, 0.9)]
+    stopped = 0
+    for value in values:
+        clf, named = fit_limited(X, y, None, {limit: value}, **params)
+        assert_certified_gap(clf, named, full.objective_,
+                             objective(clf, X, y, None, 0.0, "expected_tests"), limit)
+        stopped += clf.stats_["stopped_by"] == limit
+    assert stopped > 0
+
+
+@pytest.mark.parametrize(("seed", "n", "p"), [(1, 600, 8), (2, 1500, 6)])
+def test_a_search_stopped_early_bounds_every_root_feature(seed, n, p):
+    # Each root feature's first cuts are evaluated before any feature's search goes further,
+    # so a search stopped a third of the way through has a bound from every feature: at
+    # alpha = 0, where a feature not reached bounds nothing (any split might be perfect), the
+    # gap is already well below 100 %.
+    X, y = medium(seed, n=n, p=p)
+    params = dict(max_depth=3, splitter="exhaustive", full_front=False, n_jobs=1)
+    full = DPDTreeClassifier(**params).fit(X, y)
+    with pytest.warns(ConvergenceWarning, match="max_states"):
+        stopped = DPDTreeClassifier(**params, max_states=full.stats_["states"] // 3).fit(X, y)
+    assert stopped.stats_["stopped_by"] == "max_states"
+    assert 0.4 * full.objective_ <= stopped.lower_bound_ <= full.objective_
+
+
+def test_the_exact_search_keeps_every_threshold_on_large_data():
+    # max_bins="auto" bins from 10 000 rows at depth 3; the exact search asked for by
+    # splitter="exhaustive", full_front=False then became the front's search on 255 bins: no
+    # certificate (lower_bound_ NaN), a worse tree, 33 s instead of 2.
+    rng = np.random.default_rng(0)
+    X = rng.random((10_000, 3))
+    y = (X[:, 0] + X[:, 1] * X[:, 2] + 0.3 * rng.normal(size=len(X)) > 0.8).astype(int)
+    clf = DPDTreeClassifier(max_depth=3, splitter="exhaustive", full_front=False).fit(X, y)
+    assert clf.n_bins_ is None
+    assert clf.is_optimal_ and clf.lower_bound_ == clf.objective_
+    cart = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y)
+    assert clf.objective_ <= 1.0 - cart.score(X, y) + 1e-12

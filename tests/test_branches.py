@@ -644,10 +644,24 @@ def test_time_limited_search_is_never_worse_than_pruned_id3(lam):
     check_routed_tree(clf, X, y, None, lam)
 
 
-def test_max_branches_raises_memory_error():
+@pytest.mark.parametrize("max_branches", [1, 100, 1000])
+@pytest.mark.parametrize("time_limit", [None, 100.0])
+def test_max_branches_stops_the_search_as_the_time_limit_does(max_branches, time_limit):
+    # The search ends at max_branches with the best tree found, never worse than pruned ID3
+    # (the greedy seed), and a certified upper bound; no MemoryError.
     X, y = tictactoe()
-    with pytest.raises(MemoryError, match="max_branches"):
-        BranchesClassifier(lam=TICTACTOE_LAM, max_branches=100).fit(X, y)
+    lam = TICTACTOE_LAM
+    floor = pruned_value(MultiwayGreedyClassifier(criterion="entropy").fit(X, y).tree_, len(y), lam)
+    full = BranchesClassifier(lam=lam).fit(X, y)
+    assert full.n_branches_ > 10 * max_branches
+    clf = BranchesClassifier(lam=lam, max_branches=max_branches, time_limit=time_limit)
+    with pytest.warns(ConvergenceWarning, match=f"max_branches={max_branches} reached"):
+        clf.fit(X, y)
+    assert not clf.is_optimal_
+    assert clf.objective_ >= floor - ATOL
+    assert clf.upper_bound_ >= full.objective_ - ATOL
+    assert clf.objective_ <= full.objective_ + ATOL
+    check_routed_tree(clf, X, y, None, lam)
 
 
 # --------------------------------------------------------------------------------------------

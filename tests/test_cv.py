@@ -6,12 +6,14 @@ cross-validation and metrics, explicit fold loops for weights, and brute force o
 
 import functools
 import pickle
+import warnings
 
 import numpy as np
 import pytest
 from _trees import assert_tree_equal
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.datasets import load_iris, make_classification, make_regression
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import accuracy_score, get_scorer, mean_squared_error, r2_score
 from sklearn.model_selection import KFold, StratifiedKFold, check_cv
 from sklearn.utils.estimator_checks import parametrize_with_checks
@@ -641,3 +643,16 @@ def test_data_as_fitted_reaches_every_path_without_warnings(cls, frame, tmp_path
             cv.predict(np.asarray(X))
         with pytest.raises(ValueError, match="feature names should match"):
             cv.predict(X.rename(columns={"feature 0": "other"}))
+
+
+def test_a_state_limit_that_stops_fits_is_named_not_the_time_limit():
+    # Each fit stopped by max_states warns with its limit; the CV's one warning names it.
+    rng = np.random.default_rng(0)
+    X = rng.random((600, 5))
+    y = (X[:, 0] + X[:, 1] * X[:, 2] > 0.8).astype(int)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        DPDTreeClassifierCV(max_states=100).fit(X, y)
+    messages = [str(w.message) for w in caught if issubclass(w.category, ConvergenceWarning)]
+    assert len(messages) == 1, messages
+    assert "max_states=100 reached" in messages[0] and "time_limit" not in messages[0]

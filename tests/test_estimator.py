@@ -16,6 +16,7 @@ from _trees import assert_tree_equal as assert_trees
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.base import clone
 from sklearn.datasets import load_iris, make_classification
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -583,18 +584,24 @@ def test_valid_feature_costs_accepted():
     assert clf.get_n_leaves() >= 1
 
 
-def test_max_states_too_small_raises_clearly():
+def test_max_states_too_small_stops_with_the_greedy_tree_at_worst():
     X, y = _multiclass()
-    # Depth 3 with (7, 7, 7) candidates needs far more than two states.
+    # Depth 3 with (7, 7, 7) candidates needs far more than two states: the search stops
+    # there as at a time limit, the states in progress completing their greedy split.
     clf = DPDTreeClassifier(max_states=2)
-    with pytest.raises((ValueError, RuntimeError, MemoryError), match="max_states"):
+    with pytest.warns(ConvergenceWarning, match="max_states=2 reached"):
         clf.fit(X, y)
+    assert clf.stats_["stopped_by"] == "max_states" and not clf.is_optimal_
+    greedy = DPDTreeClassifier(splitter="cart", candidates=(1,)).fit(X, y)
+    assert clf.score(X, y) >= greedy.score(X, y)
     # The estimator stays usable: the default limit fits normally, and so does a limit
     # equal to the number of states the fit actually needs.
     clf.set_params(max_states=DPDTreeClassifier().max_states).fit(X, y)
-    assert clf.get_n_leaves() > 1
+    assert clf.get_n_leaves() > 1 and clf.stats_["stopped_by"] is None
     limit = clf.stats_["states"]
-    DPDTreeClassifier(max_states=limit).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        assert DPDTreeClassifier(max_states=limit).fit(X, y).stats_["stopped_by"] is None
 
 
 def test_max_states_none_means_no_limit():

@@ -6,13 +6,16 @@ import subprocess
 import sys
 import textwrap
 import time
+import warnings
 
 import numpy as np
 import pytest
 from _trees import assert_tree_equal
+from sklearn.exceptions import ConvergenceWarning
 
+import dpdt._classes
 from dpdt import DPDTreeClassifier, DPDTreeRegressor
-from dpdt._memory import fixed_fit_bytes
+from dpdt._memory import fixed_fit_bytes, state_budget
 
 rng = np.random.default_rng(0)
 X = rng.random((3000, 6))
@@ -114,16 +117,31 @@ def test_the_largest_budgets_are_estimated_from_the_data():
         assert_tree_equal(a, b)
 
 
-def test_the_counted_bytes_are_the_state_budget():
-    # The core counts every state as allocated: a limit just below what a fit counted stops it.
+@pytest.mark.parametrize("share", [0.999, 0.5])
+def test_the_counted_bytes_are_the_state_budget(share):
+    # The core counts every state as allocated: a limit below what a fit counted stops it, as
+    # time_limit does (the greedy completion of the states in progress), within the limit.
     params = dict(max_depth=4, candidates=(6, 6, 6), n_jobs=1)
     model = DPDTreeClassifier(**params).fit(X, y)
     fixed = fixed_fit_bytes(len(X), X.shape[1], 4, 6, 1, 3, sample_quantities=1)
     counted = model.stats_["state_bytes"]
     assert counted > 500 * model.stats_["states"]   # the leaves of the last level included
-    with pytest.raises(MemoryError, match="lower max_depth or candidates"):
-        DPDTreeClassifier(memory_limit=fixed + counted - 1000, **params).fit(X, y)
-    DPDTreeClassifier(memory_limit=fixed + counted + 1000, **params).fit(X, y)
+    budget = int(share * counted)
+    limit = fixed + budget
+    with pytest.warns(ConvergenceWarning, match=f"memory_limit={limit} bytes reached"):
+        stopped = DPDTreeClassifier(memory_limit=limit, **params).fit(X, y)
+    assert stopped.stats_["stopped_by"] == "memory_limit" and not stopped.is_optimal_
+    assert stopped.stats_["state_bytes"] <= budget < counted
+    greedy = DPDTreeClassifier(max_depth=4, splitter="cart", candidates=(1,)).fit(X, y)
+    assert stopped.score(X, y) >= greedy.score(X, y)
+    assert stopped.score(X, y) <= model.score(X, y)
+    # The search stops at 7/8 of its budget, leaving the rest for the greedy completion.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        roomy = DPDTreeClassifier(memory_limit=fixed + counted * 8 // 7 + 1000, **params).fit(X, y)
+    assert roomy.stats_["stopped_by"] is None
+    for a, b in zip(model.trees_, roomy.trees_, strict=True):
+        assert_tree_equal(a, b)
 
 
 # The runaway: 221 s and 4.3 GB before max_states stopped it.
@@ -228,3 +246,38 @@ def test_a_fit_within_its_limits_is_not_stopped_when_the_estimate_is_far_too_hig
                                 max_states=2 * free.stats_["states"]).fit(X, y)
     for a, b in zip(free.trees_, limited.trees_, strict=True):
         assert_tree_equal(a, b)
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+@pytest.mark.parametrize("limit", ["max_states", "memory_limit"])
+@pytest.mark.parametrize("make", [DPDTreeClassifier, DPDTreeRegressor])
+def test_a_state_limit_stops_the_search_with_a_tree_never_worse_than_greedy(make, limit, n_jobs,
+                                                                           monkeypatch):
+    # Half the states or bytes the whole search takes: the search stops there as at a time
+    # limit, within the budget, and the states in progress complete their greedy split.
+    target = y if make is DPDTreeClassifier else X[:, 0] * X[:, 1] + X[:, 2]
+    params = dict(max_depth=5, n_jobs=n_jobs)
+    budgets = []
+
+    def recorded(limit, fixed):
+        budgets.append(state_budget(limit, fixed))
+        return budgets[-1]
+
+    monkeypatch.setattr(dpdt._classes, "state_budget", recorded)
+    full = make(**params).fit(X, target)
+    greedy = make(max_depth=5, splitter="cart", candidates=(1,)).fit(X, target)
+    if limit == "max_states":
+        value = full.stats_["states"] // 2
+        named = f"max_states={value} reached"
+    else:
+        # The state budget is what the limit leaves after the fixed part.
+        value = 10**9
+        make(memory_limit=value, **params).fit(X, target)
+        value -= budgets[-1] - full.stats_["state_bytes"] // 2
+        named = f"memory_limit={value} bytes reached"
+    with pytest.warns(ConvergenceWarning, match=named):
+        stopped = make(**{limit: value}, **params).fit(X, target)
+    assert stopped.stats_["stopped_by"] == limit and not stopped.is_optimal_
+    assert stopped.stats_["states"] < full.stats_["states"]
+    assert stopped.stats_["state_bytes"] <= budgets[-1]
+    assert stopped.score(X, target) >= greedy.score(X, target) - 1e-12

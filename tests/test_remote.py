@@ -9,6 +9,7 @@ bit for bit, whatever the cuts, the cap on a round's states and the cap on the d
 import numpy as np
 import pytest
 from sklearn.datasets import make_classification
+from sklearn.exceptions import ConvergenceWarning
 
 from dpdt import DPDTreeClassifier, DPDTreeRegressor, _core
 from dpdt._runner import _PARAMS, RUNNER, core_params, run
@@ -228,3 +229,17 @@ def test_the_memory_cap_holds_during_a_round():
     assert_same_result(local, capped.result())
     assert free.peak_histogram_bytes > 8 * cap
     assert capped.peak_histogram_bytes < free.peak_histogram_bytes / 3
+
+
+def test_the_rounds_raise_at_max_states_where_a_local_fit_stops_with_a_tree():
+    # A round replays the search on the states known so far: it cannot stop short of them, so
+    # the data-parallel fit keeps its MemoryError where the local fit returns its best tree.
+    X, y, w = classification(n=4000, classes=4, seed=3)
+    free = DPDTreeClassifier(max_depth=4, max_bins=64, random_state=0).fit(X, y, w)
+    limited = DPDTreeClassifier(max_depth=4, max_bins=64, random_state=0,
+                                max_states=free.stats_["states"] // 2)
+    with pytest.warns(ConvergenceWarning, match="max_states"):
+        call, _ = local_call(limited, X, y, w)
+    assert limited.stats_["stopped_by"] == "max_states"
+    with pytest.raises(MemoryError, match="max_states"):
+        remote_fit(call, [2000])

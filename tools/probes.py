@@ -403,6 +403,59 @@ PROBES = {
         s = time.perf_counter() - t
         print("PASS" if s <= 20 else "FAIL", f"{s:.1f} s, {len(points)} trees")
         """, 300, None),
+    "limits: the exact search stopped by max_states, memory_limit, time_limit": (
+        "a tree, a finite bound <= the objective, a warning naming the limit", """
+        X = rng.rand(3000, 6); y = (X[:, 0] + X[:, 1] * X[:, 2] + .3 * rng.rand(3000) > .9)
+        out = []
+        for limit in ({"max_states": 1}, {"max_states": 50}, {"memory_limit": 3 * 10**6},
+                      {"time_limit": 0.05}):
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                m = dpdt.DPDTreeClassifier(max_depth=3, splitter="exhaustive", full_front=False,
+                                           **limit).fit(X, y)
+            name = next(iter(limit))
+            named = any(str(x.message).startswith(name) for x in w)
+            ok = (m.stats_["stopped_by"] == name and named and not m.is_optimal_
+                  and np.isfinite(m.lower_bound_) and m.lower_bound_ <= m.objective_)
+            out.append(f"{name}: {'ok' if ok else 'WRONG'} gap {m.stats_['gap']:.3f}")
+        print("PASS" if all("ok" in o for o in out) else "FAIL", "; ".join(out))
+        """, 120, None),
+    "limits: the front search stopped by max_states, memory_limit; BRANCHES by max_branches": (
+        "a tree never worse than the greedy one, a warning naming the limit", """
+        from dpdt._memory import fixed_fit_bytes
+        X = rng.rand(3000, 6); y = (X[:, 0] + X[:, 1] * X[:, 2] > .8) + (X[:, 3] > .7)
+        params = dict(max_depth=5, candidates=(6, 6, 6), n_jobs=1)
+        greedy = dpdt.DPDTreeClassifier(max_depth=5, splitter="cart", candidates=(1,)).fit(X, y)
+        full = dpdt.DPDTreeClassifier(**params).fit(X, y)
+        fixed = fixed_fit_bytes(3000, 6, 5, 6, 1, 3, sample_quantities=1)
+        out = []
+        for limit in ({"max_states": full.stats_["states"] // 2},
+                      {"memory_limit": fixed + full.stats_["state_bytes"] * 7 // 10}):
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                m = dpdt.DPDTreeClassifier(**params, **limit).fit(X, y)
+            name = next(iter(limit))
+            named = any(str(x.message).startswith(name) for x in w)
+            ok = (m.stats_["stopped_by"] == name and named
+                  and m.score(X, y) >= greedy.score(X, y))
+            out.append(f"{name}: {'ok' if ok else 'WRONG'}")
+        Xc = rng.randint(0, 3, (400, 8)); yc = (Xc[:, 0] + Xc[:, 1] * Xc[:, 2]) % 3
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            b = dpdt.BranchesClassifier(lam=0.002, max_branches=50).fit(Xc, yc)
+        named = any(str(x.message).startswith("max_branches=50") for x in w)
+        out.append(f"max_branches: {'ok' if named and not b.is_optimal_ else 'WRONG'}")
+        print("PASS" if all("ok" in o for o in out) else "FAIL", "; ".join(out))
+        """, 120, None),
+    "limits: exact search on 12000 rows at depth 3 (auto bins made it the binned front)": (
+        "exact thresholds, certified or a finite bound", """
+        X = rng.rand(12000, 4); y = (X[:, 0] + X[:, 1] * X[:, 2] + .3 * rng.rand(12000) > .9)
+        m = dpdt.DPDTreeClassifier(max_depth=3, splitter="exhaustive", full_front=False,
+                                   time_limit=20).fit(X, y)
+        ok = m.n_bins_ is None and np.isfinite(m.lower_bound_)
+        print("PASS" if ok else "FAIL", f"bins {m.n_bins_}, optimal {m.is_optimal_}, "
+              f"gap {m.stats_.get('gap')}")
+        """, 120, None),
 }
 
 

@@ -186,6 +186,13 @@ nb::dict result_dict(dpdt::FitResult&& result, size_t value_dim, dpdt::RootPlan:
     stats["state_bytes"] = result.stats.state_bytes;
     stats["seconds"] = result.stats.seconds;
     stats["complete"] = result.stats.complete;
+    // The parameter that stopped the search, or None.
+    switch (result.stats.stopped_by) {
+        case dpdt::Limit::None: stats["stopped_by"] = nb::none(); break;
+        case dpdt::Limit::Time: stats["stopped_by"] = "time_limit"; break;
+        case dpdt::Limit::States: stats["stopped_by"] = "max_states"; break;
+        case dpdt::Limit::Memory: stats["stopped_by"] = "memory_limit"; break;
+    }
     nb::dict out;
     out["stats"] = stats;
     out["root_tasks"] = result.root_tasks;
@@ -684,6 +691,9 @@ nb::dict fit_branches(nb::ndarray<const int32_t, nb::numpy, nb::ndim<2>, nb::c_c
     out["optimal"] = r.optimal;
     out["iterations"] = r.iterations;
     out["branches"] = r.branches;
+    out["stopped_by"] = r.stopped_by_branches ? nb::object(nb::str("max_branches"))
+                        : r.optimal           ? nb::none()
+                                              : nb::object(nb::str("time_limit"));
     out["seconds"] = r.seconds;
     return out;
 }

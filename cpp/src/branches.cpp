@@ -108,7 +108,7 @@ struct Option {
 
 class BranchSearch {
   public:
-    BranchSearch(const CategoricalData& data, const BranchesParams& params, const RunLoop& loop)
+    BranchSearch(const CategoricalData& data, const BranchesParams& params, RunLoop& loop)
         : d_(data), p_(params), loop_(loop) {
         total_ = 0.0;
         for (int64_t i = 0; i < d_.n; ++i) total_ += d_.w[i];
@@ -359,9 +359,12 @@ class BranchSearch {
 
     Bounds remember(const BranchKey& key, const Bounds& b) {
         memo_.assign(key, b);
-        if (static_cast<int64_t>(memo_.size()) > p_.max_branches)
-            throw StateLimitExceeded("BRANCHES exceeded max_branches=" + std::to_string(p_.max_branches) +
-                                     " branches; raise lam, set max_depth or time_limit");
+        // Past max_branches the search ends as at its time limit: the branches in progress keep
+        // what they have (the greedy seed's tree at worst), a few more memoised on the way out.
+        if (static_cast<int64_t>(memo_.size()) > p_.max_branches) {
+            loop_.reach(Limit::States);
+            timed_out_ = true;
+        }
         return b;
     }
 
@@ -369,7 +372,7 @@ class BranchSearch {
     void tick() {
         // One writer; the polling thread reads the count for its progress reports.
         iterations_.store(iterations_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-        if (loop_.timed_out()) timed_out_ = true;
+        if (loop_.limit_reached()) timed_out_ = true;
         if (loop_.stopped()) throw Interrupted();
     }
 
@@ -498,7 +501,7 @@ class BranchSearch {
 
     const CategoricalData& d_;
     const BranchesParams& p_;
-    const RunLoop& loop_;
+    RunLoop& loop_;
     double total_ = 0.0;
     std::atomic<int64_t> iterations_{0};
     bool timed_out_ = false;
@@ -583,6 +586,7 @@ BranchesResult solve_branches(const CategoricalData& data, const BranchesParams&
     result.optimal = root.exact();
     result.iterations = search.iterations();
     result.branches = search.branches();
+    result.stopped_by_branches = loop.limit() == Limit::States;
     result.seconds = loop.seconds();
     return result;
 }

@@ -206,6 +206,7 @@ class DepthOneMemo {
     }
     void insert(const Entry& e) { slots_[e.a & (slots_.size() - 1)] = e; }
     void clear() { std::fill(slots_.begin(), slots_.end(), Entry{}); }
+    int64_t bytes() const { return static_cast<int64_t>(slots_.capacity() * sizeof(Entry)); }
 
   private:
     std::vector<Entry> slots_;
@@ -351,12 +352,28 @@ struct ScanK {
 // feature before it in the root's order (`earlier[r]` for ranks r < rank: kInf while that task
 // runs or when it has none), so a task whose every tree left is at least bar() has no tree the
 // fit can keep.
+//
+// A root feature's first cut (its seed: CART's split on it) is evaluated by a task of its own
+// (`seed_only`) before any feature's search goes further, so that every feature bounds the root
+// early (a search stopped then has a bound from each), and the feature's search resumes from it
+// (`seed`, once ready). Both evaluate the cut under the same bound, or where trees do not depend
+// on the bound (Solved), under bounds both valid: the search is the same either way.
+struct RootSeed {
+    // The seed's task evaluates the seed and the cuts of its search's first kSteps steps.
+    static constexpr int kSteps = 2;
+    std::atomic<bool> ready{false};   // the fields below are written
+    Outcome best;                     // the best tree then
+    double upper = kInf, lower = kInf;
+    std::vector<Interval> queue;      // the intervals left, best first
+};
 struct RootTask {
     int32_t feature = -1;
     int32_t rank = 0;   // the feature's position in the root's order (Search::root_order)
     const Outcome* shallower = nullptr;
     double incumbent = kInf;
     const std::atomic<double>* earlier = nullptr;
+    RootSeed* seed = nullptr;
+    bool seed_only = false;
     double bar() const {
         double b = incumbent;
         for (int32_t r = 0; r < rank && earlier != nullptr; ++r)
@@ -395,20 +412,43 @@ struct Solved {
     Shape shape;    // the optimal tree if exact
 };
 
-// The fit's budget for its caches of solved states (Params::max_state_bytes, or 1 GB without
-// one), at least 4 MB a thread.
+// The bytes the search holds beyond the data (every worker's scratch, its intervals queued and
+// the shared caches), against Params::max_state_bytes: passing it ends the search as the time
+// limit does (RunLoop::reach), with the best tree found and its bound.
+class HeldBytes {
+  public:
+    HeldBytes(int64_t limit, RunLoop& loop) : limit_(limit), loop_(loop) {}
+    void charge(int64_t bytes) {
+        const int64_t held = held_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
+        int64_t peak = peak_.load(std::memory_order_relaxed);
+        while (held > peak && !peak_.compare_exchange_weak(peak, held, std::memory_order_relaxed)) {
+        }
+        if (limit_ > 0 && held > limit_ && !loop_.limit_reached()) loop_.reach(Limit::Memory);
+    }
+    int64_t peak() const { return peak_.load(); }
+
+  private:
+    const int64_t limit_;
+    RunLoop& loop_;
+    std::atomic<int64_t> held_{0}, peak_{0};
+};
+
+// The fit's budget for its caches of solved states: half of Params::max_state_bytes (the other
+// half left to the workers' scratch, so that full caches, which start afresh, do not end the
+// search), or 1 GB without one.
 double cache_bytes(const Params& params) {
-    const double budget = params.max_state_bytes > 0 ? static_cast<double>(params.max_state_bytes) : 1e9;
-    return std::max(4e6 * std::max(1, params.n_threads), budget);
+    return params.max_state_bytes > 0 ? static_cast<double>(params.max_state_bytes) / 2.0 : 1e9;
 }
 
 // A cache the threads share, for entries that do not depend on the thread that wrote them: in
 // shards, each under its own lock with its share of a capacity (in the units of insert's
-// `size`); a full shard starts afresh, as the entries that recur are mostly recent ones.
+// `size`, each `unit_bytes` bytes charged to `held`); a full shard starts afresh, as the entries
+// that recur are mostly recent ones.
 template <class Key, class Value, class Hash>
 class SharedCache {
   public:
-    explicit SharedCache(double capacity) : shard_capacity_(std::max(1.0, capacity / kShards)) {}
+    SharedCache(double capacity, HeldBytes& held, double unit_bytes)
+        : shard_capacity_(std::max(1.0, capacity / kShards)), held_(held), unit_bytes_(unit_bytes) {}
 
     // read(entry or nullptr), under the shard's lock.
     template <class Read>
@@ -429,9 +469,11 @@ class SharedCache {
         }
         if (shard.size + size > shard_capacity_) {
             shard.map.clear();
+            held_.charge(-static_cast<int64_t>(shard.size * unit_bytes_));
             shard.size = 0.0;
         }
         shard.size += size;
+        held_.charge(static_cast<int64_t>(size * unit_bytes_));
         shard.map.emplace(key, std::move(value));
     }
 
@@ -444,6 +486,8 @@ class SharedCache {
     };
     Shard& shard_of(const Key& key) { return shards_[(Hash()(key) * 0x9e3779b97f4a7c15ULL) >> 58]; }
     const double shard_capacity_;
+    HeldBytes& held_;
+    const double unit_bytes_;
     std::array<Shard, kShards> shards_;
 };
 static_assert(64 == 1 << (64 - 58), "shard_of takes the hash's top bits");
@@ -451,7 +495,7 @@ static_assert(64 == 1 << (64 - 58), "shard_of takes the hash's top bits");
 // The solved states of every thread's search (used when the search caches_states_).
 class SolvedStates {
   public:
-    explicit SolvedStates(double bytes) : cache_(bytes) {}
+    SolvedStates(double bytes, HeldBytes& held) : cache_(bytes, held, 1.0) {}
 
     // Whether key's entry settles a search under ub (exact, or a bound >= ub): then `out` is its
     // outcome; else an entry's bound raises `known_lower`.
@@ -509,20 +553,20 @@ struct SetKey {
 struct SetKeyHash {
     size_t operator()(const SetKey& k) const { return static_cast<size_t>(k.a); }
 };
-// Rows the cache of depth-two states holds in `bytes`, counted twice for the map's own
-// memory, within [2^15, 2^24] rows (1.3 MB to 670 MB).
-double depth_two_capacity(double bytes) {
-    return std::clamp(bytes / (2.0 * sizeof(DepthTwo::Row)), 32768.0, 16777216.0);
-}
+// The bytes a row of the cache of depth-two states is counted, twice its size for the map's own
+// memory, and the rows the cache holds in `bytes`, within [2^15, 2^24] (1.3 MB to 670 MB).
+constexpr double kDepthTwoRowBytes = 2.0 * sizeof(DepthTwo::Row);
+double depth_two_capacity(double bytes) { return std::clamp(bytes / kDepthTwoRowBytes, 32768.0, 16777216.0); }
 using DepthTwoCache = SharedCache<SetKey, std::shared_ptr<const DepthTwo>, SetKeyHash>;
 
 class Search {
   public:
     Search(const Dataset& data, const Classification& obj, const Params& params, double alpha, double total,
-           const RunLoop& loop, std::atomic<int64_t>& states_seen, SolvedStates& solved,
+           RunLoop& loop, std::atomic<int64_t>& states_seen, HeldBytes& held, SolvedStates& solved,
            DepthTwoCache& depth_twos)
         : data_(data), obj_(obj), alpha_(alpha), total_(total),
-          expected_(params.complexity == Complexity::ExpectedTests), loop_(loop), states_seen_(states_seen), solved_(solved),
+          expected_(params.complexity == Complexity::ExpectedTests), max_states_(params.max_states), loop_(loop),
+          states_seen_(states_seen), held_(held), solved_(solved),
           depth_twos_(depth_twos),
           levels_(static_cast<size_t>(params.max_depth) + 1), memo_(data.n), class_w_(obj.n_classes) {
         const int64_t rank_slots = std::clamp<int64_t>(kRankBudget / std::max<int64_t>(data.n, 1), 1, data.p);
@@ -583,7 +627,11 @@ class Search {
         root.m = static_cast<int32_t>(data.n);
         root.blocks.assign(data.presorted.begin(), data.presorted.end());
         root.blocks.push_back(0);
+        account();
     }
+    ~Search() { held_.charge(-charged_); }
+    Search(const Search&) = delete;
+    Search& operator=(const Search&) = delete;
 
     FitStats stats;
 
@@ -647,8 +695,29 @@ class Search {
 
     double split_cost(double w) const { return alpha_ * (expected_ ? w : total_); }
     double kappa(int depth) const { return 1.0 + (expected_ ? alpha_ * depth : 0.0); }
-    // Interrupted, or out of time: every state returns the best tree it has.
-    bool stopped() const { return loop_.stopped() || loop_.timed_out(); }
+    // Interrupted, or a limit reached: every state returns the best tree it has.
+    bool stopped() const { return loop_.stopped() || loop_.limit_reached(); }
+
+    // What this search's buffers and queued intervals hold, in bytes.
+    int64_t held_bytes() const {
+        auto of = [](const auto& v) { return static_cast<int64_t>(v.capacity() * sizeof(v[0])); };
+        int64_t bytes = memo_.bytes() + (pairs_ ? pairs_->bytes() : 0) + queued_ + of(levels_) + of(mixes_) +
+                        of(split_w_) + of(exact_w_) + of(few_ties_) + of(upper_bits_) + of(class_w_) +
+                        of(scratch_) + of(pair_scratch_) + of(stump_loss_) + of(plane_rows_) + of(subset_);
+        for (const Level& l : levels_)
+            bytes += of(l.blocks) + of(l.rank) + of(l.rank_slot) + of(l.slot_feature) + of(l.along) +
+                     of(l.along_made) + of(l.bits) + of(l.prefix_w) + of(l.cuts) + of(l.n_cuts) + of(l.prefix_w1) +
+                     of(l.prefix_hash);
+        for (const auto& at_depth : similar_)
+            for (const Similar& d : at_depth) bytes += of(d.bits);
+        return bytes;
+    }
+    // Charges what held_bytes() gained or lost since the last call (HeldBytes).
+    void account() {
+        const int64_t now = held_bytes();
+        if (now != charged_) held_.charge(now - charged_);
+        charged_ = now;
+    }
 
     double class_sums(const int32_t* ids, int32_t count, double* cw) const {
         if (obj_.n_classes == 2) return two_class_sums<false>(ids, count, cw, nullptr);
@@ -1180,7 +1249,9 @@ class Search {
     // split to one feature (see RootTask).
     Outcome solve(int lv, int depth, double ub, const Outcome* shallower, const RootTask* root) {
         ++stats.states;
-        states_seen_.fetch_add(1, std::memory_order_relaxed);
+        if (states_seen_.fetch_add(1, std::memory_order_relaxed) >= max_states_ && !loop_.limit_reached())
+            loop_.reach(Limit::States);
+        account();
         Level& l = levels_[lv];
         const int32_t m = l.m;
         stats.sample_reads += m;
@@ -1312,6 +1383,13 @@ class Search {
         std::vector<Seed> seeds = find_cuts(l, only_feature, cw.data(), depth == 2 && K == 2 && exact_sums_);
 
         std::priority_queue<Interval, std::vector<Interval>, LaterInterval> queue;
+        // The queue's intervals are charged to held_bytes() while they wait, however the search ends.
+        using Queue = decltype(queue);
+        struct Queued {
+            const Queue& intervals;
+            int64_t& bytes;
+            ~Queued() { bytes -= static_cast<int64_t>(intervals.size() * sizeof(Interval)); }
+        } queued{queue, queued_};
         auto prefix = [&](int32_t f, int32_t cut) {   // weight left of cut index `cut`
             const double* pw = l.prefix_w.data() + static_cast<int64_t>(f) * (m + 1);
             if (cut < 0) return 0.0;
@@ -1327,6 +1405,7 @@ class Search {
                 return;
             }
             queue.push(x);
+            queued_ += sizeof(Interval);
         };
         // Evaluates cut t inside `iv` and pushes the two halves.
         auto evaluate = [&](const Interval& iv, int32_t t) {
@@ -1392,24 +1471,62 @@ class Search {
         // Each feature's first cut is CART's split (find_cuts' seed): a good incumbent early.
         // Best score first, so the incumbent drops early.
         std::stable_sort(seeds.begin(), seeds.end(), [](const Seed& a, const Seed& b) { return a.score > b.score; });
+        RootSeed* const saved = root != nullptr ? root->seed : nullptr;
+        const bool seed_only = root != nullptr && root->seed_only;
+        const bool resumed = saved != nullptr && !seed_only && saved->ready.load(std::memory_order_acquire);
+        if (resumed) {
+            if (saved->best.value < best.value) best = saved->best;
+            upper = std::min(upper, saved->upper);
+            lower = std::min(lower, saved->lower);
+            for (const Interval& iv : saved->queue) {
+                queue.push(iv);
+                queued_ += sizeof(Interval);
+            }
+            seeds.clear();
+        }
         for (const Seed& s : seeds) {
             const Interval whole{0.0, s.f, -1, l.n_cuts[s.f], 0.0, edge, edge, 0.0};
             // (A root task has one seed, so the whole interval is all it can still find.)
             const double whole_bound = interval_bound(0.0, edge, edge, 0.0, prefix(s.f, l.n_cuts[s.f]) - prefix(s.f, -1), kap);
-            if (futile(whole_bound)) return abandon(whole_bound);
+            if (!seed_only && futile(whole_bound)) return abandon(whole_bound);
             split_interval(whole, evaluate(whole, s.cut));
         }
-        while (!queue.empty() && !stopped()) {
+        for (int step = 0; !queue.empty() && !stopped(); ++step) {
+            if (saved != nullptr && !resumed && step == RootSeed::kSteps) {
+                if (seed_only) break;
+                // Where the seed's task has not ended yet: the memo as a resumed search has it
+                // (start_task), so that the tree is the same either way.
+                start_task();
+            }
             const Interval iv = queue.top();
             queue.pop();
+            queued_ -= sizeof(Interval);
             if (iv.bound + cost >= upper) {
                 lower = std::min(lower, iv.bound + cost);
                 break;
             }
+            if (seed_only) {
+                split_interval(iv, evaluate(iv, iv.a + (iv.b - iv.a) / 2));
+                continue;
+            }
             if (futile(iv.bound)) return abandon(iv.bound);   // the queue's lowest bound: it bounds the rest
             split_interval(iv, evaluate(iv, iv.a + (iv.b - iv.a) / 2));
         }
-        if (!queue.empty()) lower = std::min(lower, queue.top().bound + cost);   // stopped
+        if (seed_only && saved != nullptr && !stopped()) {
+            // The feature's search resumes from here.
+            saved->best = best;
+            saved->upper = upper;
+            saved->lower = lower;
+            for (auto rest = queue; !rest.empty(); rest.pop()) saved->queue.push_back(rest.top());
+            saved->ready.store(true, std::memory_order_release);
+        }
+        if (!queue.empty()) lower = std::min(lower, queue.top().bound + cost);   // stopped, or seed_only
+        if (seed_only) {
+            // The seed's tree, and a bound of every tree the feature's search can find.
+            Outcome out = finish();
+            out.cut_short_lower = std::min(lower, best.value);
+            return out;
+        }
         return finish();
     }
 
@@ -1630,8 +1747,12 @@ class Search {
     const Classification& obj_;
     const double alpha_, total_;
     const bool expected_;
-    const RunLoop& loop_;
-    std::atomic<int64_t>& states_seen_;   // every thread's states, for progress reports
+    const int64_t max_states_;
+    RunLoop& loop_;
+    std::atomic<int64_t>& states_seen_;   // every thread's states, for progress reports and max_states
+    HeldBytes& held_;                     // every thread's bytes, for max_state_bytes
+    int64_t charged_ = 0;                 // this search's share of held_
+    int64_t queued_ = 0;                  // bytes of the intervals queued in this thread's states
     SolvedStates& solved_;                // every thread's (used when caches_states_)
     DepthTwoCache& depth_twos_;           // every thread's (used with pairs_)
     std::vector<Level> levels_;
@@ -1757,20 +1878,23 @@ void check_bounded(const Dataset& data, const Params& params, double alpha) {
 Shape search_optimal(const Dataset& data, const Classification& objective, const Params& params, double alpha,
                      double total, RunLoop& loop, FitStats& stats, double& lower_bound) {
     const int depth = params.max_depth;
-    std::atomic<int64_t> states_seen{0}, tasks_done{0};
-    std::vector<std::unique_ptr<Search>> searches(loop.n_workers());
+    // (n_tasks: 1 until setup has counted them.)
+    std::atomic<int64_t> states_seen{0}, tasks_done{0}, n_tasks{1};
+    HeldBytes held(params.max_state_bytes, loop);
     // Half the budget for each cache (the depth-two rows are the larger part of the other).
-    SolvedStates solved(cache_bytes(params) / 2);
-    DepthTwoCache depth_twos(depth_two_capacity(cache_bytes(params) / 2));
+    SolvedStates solved(cache_bytes(params) / 2, held);
+    DepthTwoCache depth_twos(depth_two_capacity(cache_bytes(params) / 2), held, kDepthTwoRowBytes);
+    // (After the caches: a search gives its bytes back to `held` when destroyed.)
+    std::vector<std::unique_ptr<Search>> searches(loop.n_workers());
     auto search = [&](int w) -> Search& {
         if (!searches[w])
-            searches[w] = std::make_unique<Search>(data, objective, params, alpha, total, loop, states_seen, solved,
-                                                     depth_twos);
+            searches[w] = std::make_unique<Search>(data, objective, params, alpha, total, loop, states_seen, held,
+                                                     solved, depth_twos);
         return *searches[w];
     };
     auto progress = [&] {
         Progress at;
-        at.root_tasks = 1 + (depth >= 2 ? data.p : 0);   // the shallower root, then each feature
+        at.root_tasks = n_tasks.load();   // the shallower root, each seed, each feature
         at.root_tasks_done = tasks_done.load();
         at.states = states_seen.load(std::memory_order_relaxed);
         return at;
@@ -1809,6 +1933,10 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
     std::vector<RootTask> roots(static_cast<size_t>(depth >= 2 ? data.p : 0));
     std::vector<Outcome> searched(roots.size());
     std::vector<char> ran(roots.size(), 0);   // whether searched[f] is its task's outcome
+    // Each feature's seed (RootTask), evaluated first, and what its task found.
+    std::vector<RootSeed> seeds(roots.size());
+    std::vector<Outcome> seeded(roots.size());
+    std::vector<char> seed_ran(roots.size(), 0);
     // Each feature's found value by rank, for the later features' RootTask::bar: the tree kept is
     // the same whichever of them a thread has seen.
     std::vector<std::atomic<double>> found_value(roots.size());
@@ -1827,8 +1955,22 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
         ub = best_value;
         return order[next_ranked++];
     };
+    // Tasks 0 .. p - 1 evaluate each feature's seed, in the root's order, under the incumbent
+    // (best_value might be a feature's own tree, which its search would then not find again);
+    // tasks p .. 2 p - 1 search each feature. Where the features share their incumbent, their
+    // searches prune each other so much that the seeds' tasks would double the work: none then.
+    int64_t p = 0;   // the seeds' tasks
     auto by_feature = [&](int w, int64_t t) {
-        if (loop.timed_out()) return;   // the features left keep no tree
+        if (loop.limit_reached()) return;   // the features left keep no tree
+        if (t < p) {
+            const int32_t f = order[t];
+            const RootTask task{f, rank[f], &shallow, incumbent.value, found_value.data(), &seeds[f], true};
+            seeded[f] = search(w).solve_root_feature(depth, incumbent.value, task);
+            seed_ran[f] = 1;
+            tasks_done.fetch_add(1);
+            return;
+        }
+        t -= p;
         int32_t f = order[t];
         double ub = incumbent.value;
         if (share) {
@@ -1836,7 +1978,7 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
             f = take(ub);
             if (f < 0) return;
         }
-        roots[f] = RootTask{f, rank[f], &shallow, incumbent.value, found_value.data()};
+        roots[f] = RootTask{f, rank[f], &shallow, incumbent.value, found_value.data(), &seeds[f], false};
         searched[f] = search(w).solve_root_feature(depth, ub, roots[f]);
         ran[f] = 1;
         if (searched[f].found) found_value[rank[f]].store(searched[f].value);
@@ -1859,25 +2001,34 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
             rank.assign(order.size(), 0);
             for (size_t r = 0; r < order.size(); ++r) rank[order[r]] = static_cast<int32_t>(r);
         }
-        return tasks;
+        p = share ? 0 : tasks;
+        n_tasks.store(1 + p + tasks);
+        return p + tasks;
     };
     loop.run(setup, by_feature, progress);
 
-    if (loop.timed_out()) {
+    if (loop.limit_reached()) {
         // The optimum is the best of the root's leaf and of its splits on each feature: bounded by
-        // that feature's task where it ran, else by what every split has from the optimum one
-        // level shallower (itself bounded where its search ran).
+        // that feature's tasks where they ran (its seed's, its search's), else by what every
+        // split has from the optimum one level shallower (itself bounded where its search ran).
         Search& root = search(0);
         lower_bound = root.root_leaf_value();
         const double any_split = root.any_root_split_bound(depth, shallow_ran && depth >= 2 ? shallow.lower() : 0.0);
         if (depth == 1) lower_bound = std::min(lower_bound, shallow_ran ? shallow.lower() : any_split);
-        for (size_t f = 0; f < searched.size(); ++f)
-            lower_bound = std::min(lower_bound, ran[f] ? searched[f].lower() : any_split);
+        for (size_t f = 0; f < searched.size(); ++f) {
+            double feature = any_split;
+            if (seed_ran[f]) feature = seeded[f].lower();
+            if (ran[f]) feature = std::max(seed_ran[f] ? feature : 0.0, searched[f].lower());
+            lower_bound = std::min(lower_bound, feature);
+        }
     }
 
+    // A feature's search finds at least its seed's tree; a search stopped before it has that.
     Outcome best = std::move(incumbent);
-    for (int32_t f : order)
-        if (searched[f].found && searched[f].value < best.value) best = std::move(searched[f]);
+    for (int32_t f : order) {
+        Outcome& found = ran[f] ? searched[f] : seeded[f];
+        if (found.found && found.value < best.value) best = std::move(found);
+    }
     for (const auto& s : searches) {
         if (!s) continue;
         stats.states += s->stats.states;
@@ -1886,6 +2037,7 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
         stats.sample_reads += s->stats.sample_reads;
         stats.cache_hits += s->stats.cache_hits;
     }
+    stats.state_bytes = held.peak();
     return std::move(best.shape);
 }
 
@@ -1918,12 +2070,15 @@ FitResult fit_optimal(const Dataset& data, const Classification& objective, cons
     FitResult result;
     double lower_bound = 0.0;
     const Shape best = search_optimal(data, objective, params, alpha, total, loop, result.stats, lower_bound);
-    result.stats.complete = !loop.timed_out();
+    result.stats.complete = !loop.limit_reached();
+    if (!result.stats.complete) result.stats.stopped_by = loop.limit();
     result.front.push_back(front_row(data, objective, params, alpha, total, best));
     const FrontTree& found = result.front.back();
     const double found_value = found.loss + alpha * found.complexity;
     // (Bounds and values are summed in different orders: the last bit may differ.)
-    result.lower_bound = result.stats.complete ? found_value : std::min(lower_bound / total, found_value);
+    // Every objective is >= 0: a bound the search could not establish (NaN) is 0.
+    const double proven = lower_bound >= 0.0 ? lower_bound / total : 0.0;
+    result.lower_bound = result.stats.complete ? found_value : std::min(proven, found_value);
     result.stats.seconds = loop.seconds();
     return result;
 }

@@ -198,6 +198,12 @@ class PairCounts {
     }
 
     bool usable() const { return usable_; }
+    // What its buffers hold, in bytes.
+    int64_t bytes() const {
+        auto of = [](const auto& v) { return static_cast<int64_t>(v.capacity() * sizeof(v[0])); };
+        return of(units_) + of(lo_) + of(hi_) + of(rows_) + of(features_) + of(interleaved_) + of(active_) +
+               of(acc_) + of(masked_) + of(pair_) + of(diag_) + of(class_w_);
+    }
     double lo(int64_t f) const { return lo_[f]; }
     double hi(int64_t f) const { return hi_[f]; }
 

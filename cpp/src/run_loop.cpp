@@ -39,7 +39,7 @@ OptionalWork::~OptionalWork() { --optional_scopes; }
 
 void RunLoop::stop_point(bool optional) const {
     if (stopped()) throw Interrupted();
-    if (cut() || (optional && timed_out())) throw Cut();
+    if (cut() || (optional && limit_reached())) throw Cut();
 }
 
 SharedStop::SharedStop(double time_limit) : limited_(time_limit > 0.0 && time_limit < kLongestLimit) {
@@ -60,19 +60,31 @@ SharedStopScope::~SharedStopScope() { shared_stop = outer_; }
 RunLoop::RunLoop(int n_threads, double time_limit, const Poll& poll)
     : n_threads_(std::max(1, n_threads)), poll_(poll), shared_(shared_stop),
       start_(std::chrono::steady_clock::now()), limited_(time_limit > 0.0 && time_limit < kLongestLimit) {
-    if (limited_) {
-        deadline_ = start_ + seconds_from(time_limit);
-        cut_at_ = deadline_ + seconds_from(std::max(time_limit, 1.0) / 2.0);
-    }
+    if (!limited_) return;
+    deadline_ = start_ + seconds_from(time_limit);
+    auto cut_at = deadline_ + seconds_from(std::max(time_limit, 1.0) / 2.0);
     // Only a search with a limit of its own can stop short with a valid result; the others
     // (presorting, binning) are not timed.
-    if (limited_ && shared_ != nullptr && shared_->limited()) {
+    if (shared_ != nullptr && shared_->limited()) {
         deadline_ = std::min(deadline_, shared_->deadline());
-        cut_at_ = std::min(cut_at_, shared_->cut_at());
+        cut_at = std::min(cut_at, shared_->cut_at());
     }
+    cut_at_.store(cut_at.time_since_epoch().count());
     // A loop made past its deadline (a late fit of a shared one) wraps up from its first step.
-    if (limited_ && start_ >= deadline_) timed_out_.store(true);
-    if (limited_ && start_ >= cut_at_) cut_.store(true);
+    if (start_ >= deadline_) reach(Limit::Time);
+    if (start_ >= cut_at) cut_.store(true);
+}
+
+void RunLoop::reach(Limit limit) {
+    Limit none = Limit::None;
+    if (limit_.compare_exchange_strong(none, limit) && limit != Limit::Time) {
+        const auto now = std::chrono::steady_clock::now();
+        const auto cut_at = (now + seconds_from(std::max(seconds(), 1.0) / 2.0)).time_since_epoch().count();
+        auto at = cut_at_.load();
+        while (cut_at < at && !cut_at_.compare_exchange_weak(at, cut_at)) {
+        }
+    }
+    limit_reached_.store(true);
 }
 
 double RunLoop::seconds() const {
@@ -291,15 +303,17 @@ void RunLoop::poll_until_done(const int& running, std::mutex& mutex, std::condit
                               const std::function<Progress()>& progress) {
     std::unique_lock<std::mutex> lock(mutex);
     while (running > 0) {
-        auto wake = std::chrono::steady_clock::now() + kPollPeriod;
-        if (limited_ && !timed_out()) wake = std::min(wake, deadline_);
-        if (limited_ && !cut()) wake = std::min(wake, cut_at_);
+        using Clock = std::chrono::steady_clock;
+        const Clock::time_point cut_at{Clock::duration{cut_at_.load()}};
+        auto wake = Clock::now() + kPollPeriod;
+        if (limited_ && !limit_reached()) wake = std::min(wake, deadline_);
+        if (!cut()) wake = std::min(wake, cut_at);
         changed.wait_until(lock, wake);
         if (running == 0) break;
         lock.unlock();
-        const auto now = std::chrono::steady_clock::now();
-        if (limited_ && !timed_out() && now >= deadline_) timed_out_.store(true);
-        if (limited_ && !cut() && now >= cut_at_) cut_.store(true);
+        const auto now = Clock::now();
+        if (limited_ && !limit_reached() && now >= deadline_) reach(Limit::Time);
+        if (!cut() && now >= Clock::time_point{Clock::duration{cut_at_.load()}}) cut_.store(true);
         if (!stopped() && shared_ != nullptr && shared_->cancelled()) fail(std::make_exception_ptr(Interrupted()));
         if (!stopped() && poll_) {
             Progress at = progress ? progress() : Progress{};

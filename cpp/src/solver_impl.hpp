@@ -132,8 +132,19 @@ class Search {
     using View = typename L::View;
     using Workspace = dpdt::Workspace<typename L::Buffer>;
 
-    Search(const L& layout, const O& objective, const Params& params, RunLoop& loop)
-        : layout_(layout), obj_(objective), params_(params), loop_(loop), workspaces_(loop.n_workers()) {
+    // `stops_short`: max_states and the state budget end the search as the time limit does (the
+    // run loop's reach()) rather than with StateLimitExceeded; only a fit whose every state is
+    // solved in this process can (a process solving some of a split fit's tasks cannot hand back
+    // a partial front, nor a data-parallel round a partial search).
+    Search(const L& layout, const O& objective, const Params& params, RunLoop& loop, bool stops_short)
+        : layout_(layout), obj_(objective), params_(params), loop_(loop), stops_short_(stops_short),
+          completion_reserve_(stops_short && params.max_state_bytes > 0 ? completion_reserve() : 0),
+          greedy_first_(params.time_limit > 0.0 ||
+                        (stops_short && (params.estimated_states * kMayStop >= static_cast<double>(params.max_states) ||
+                                         (params.max_state_bytes > 0 &&
+                                          params.estimated_state_bytes * kMayStop >=
+                                              static_cast<double>(params.max_state_bytes))))),
+          workspaces_(loop.n_workers()) {
         std::vector<double> root(obj_.dim());
         const View all = layout.root();
         layout.stats(obj_, all, root.data());
@@ -344,12 +355,13 @@ class Search {
         charge(solved_bytes(static_cast<int64_t>(sol.hull.capacity()), static_cast<int64_t>(sol.actions.capacity())));
     }
 
-    // The order in which a state's candidates are solved. Under a time limit the greedy split
-    // goes first; the order does not change the result of a search that completes.
+    // The order in which a state's candidates are solved. When a limit may stop the search
+    // (greedy_first_) the greedy split goes first; the order does not change the result of a
+    // search that completes.
     std::vector<size_t> solve_order(View node, const Solution& sol, const std::vector<Candidate>& candidates) {
         std::vector<size_t> order(candidates.size());
         for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-        if (params_.time_limit <= 0.0 || candidates.size() < 2) return order;
+        if (!greedy_first_ || candidates.size() < 2) return order;
         SplitRecord greedy = layout_.best_generator_split(obj_, node, all_features_, limits_, sol.stats.data());
         route_missing(node, greedy);
         for (size_t i = 0; i < candidates.size(); ++i) {
@@ -377,7 +389,7 @@ class Search {
 
     // Once the time limit has passed, states keep the candidates already solved and skip the rest.
     bool out_of_time() {
-        if (!loop_.timed_out()) return false;
+        if (!loop_.limit_reached()) return false;
         skipped_.store(true, std::memory_order_relaxed);
         return true;
     }
@@ -453,8 +465,24 @@ class Search {
                percent + " of the search)";
     }
 
+    // The bytes a search that stops short keeps for the greedy completion of the states in
+    // progress once it reaches its state budget: an eighth of it, or up to half for what the
+    // completion may take (each worker's path of states completes its greedy subtrees: fewer
+    // than 2^(max_depth + 2) states, or two a sample, each solved with a few hull points).
+    int64_t completion_reserve() const {
+        const int64_t limit = params_.max_state_bytes;
+        const int depth = std::min(params_.max_depth, 40);
+        const int64_t states = std::min<int64_t>(int64_t{1} << (depth + 2), 2 * static_cast<int64_t>(layout_.n()) + 2);
+        const int64_t bytes_each = dpdt::state_bytes(obj_.dim(), true) + dpdt::solved_bytes(4, 2);
+        const double completion = static_cast<double>(loop_.n_workers()) * static_cast<double>(states) *
+                                  static_cast<double>(bytes_each);
+        return static_cast<int64_t>(std::clamp(completion, static_cast<double>(limit / 8), static_cast<double>(limit / 2)));
+    }
+
     // Counts the bytes of the solved states (memory.hpp), and stops the fit before they pass
-    // Params::max_state_bytes or once they are on course to.
+    // Params::max_state_bytes or once they are on course to: a search that stops short
+    // (stops_short_) reaches the limit when what is left of it is its completion_reserve_, and
+    // raises only if its greedy completion would pass it.
     void charge(int64_t bytes) {
         const int64_t total = state_bytes_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
         const int64_t limit = params_.max_state_bytes;
@@ -464,6 +492,9 @@ class Search {
         if (total > limit)
             throw StateLimitExceeded("the solved states would take more memory than memory_limit allows (" +
                                      std::to_string(limit) + advice);
+        if (stops_short_ && total > limit - completion_reserve_) loop_.reach(Limit::Memory);
+        // Past a limit, what is left is the greedy completion, not the course the projection reads.
+        if (stops_short_ && loop_.limit_reached()) return;
         double projected = 0.0, share = 0.0;
         if (off_course(static_cast<double>(total), static_cast<double>(limit), params_.estimated_state_bytes, projected,
                        share))
@@ -492,12 +523,17 @@ class Search {
             sample_reads_.fetch_add(m, std::memory_order_relaxed);
             static constexpr const char* advice =
                 "; lower max_depth or candidates (the deepest levels' first), or raise max_states";
-            if (solved >= params_.max_states)
-                throw StateLimitExceeded("the search exceeded max_states=" + std::to_string(params_.max_states) +
-                                         " states" + advice);
+            if (solved >= params_.max_states) {
+                if (!stops_short_)
+                    throw StateLimitExceeded("the search exceeded max_states=" + std::to_string(params_.max_states) +
+                                             " states" + advice);
+                // The states of the greedy completion pass the limit: the state budget bounds them.
+                loop_.reach(Limit::States);
+            }
             double projected = 0.0, share = 0.0;
-            if (off_course(static_cast<double>(solved), static_cast<double>(params_.max_states), params_.estimated_states,
-                           projected, share))
+            if (!(stops_short_ && loop_.limit_reached()) &&
+                off_course(static_cast<double>(solved), static_cast<double>(params_.max_states),
+                           params_.estimated_states, projected, share))
                 throw StateLimitExceeded("the search's number of states is " +
                                          course(projected, " states", static_cast<double>(solved), share) +
                                          ", far beyond max_states=" + std::to_string(params_.max_states) + advice);
@@ -839,6 +875,14 @@ class Search {
     const O& obj_;
     const Params& params_;
     RunLoop& loop_;
+    const bool stops_short_;
+    const int64_t completion_reserve_;
+    // Whether a state solves its greedy candidate first (solve_order), so that a search stopped
+    // by a limit completes it: under a time limit, or when the estimate made before the fit comes
+    // within kMayStop times max_states or the state budget (the greedy split costs a scan of the
+    // state, spared to a search that its limits leave far alone).
+    static constexpr double kMayStop = 4.0;
+    const bool greedy_first_;
     std::vector<std::unique_ptr<Workspace>> workspaces_;   // one per worker
     double total_weight_;
     bool uniform_costs_;
@@ -1013,12 +1057,13 @@ void solve_root(const L& layout, const O& objective, Search<O, L>& search, RunLo
 }
 
 template <class O, class L>
-FitResult run(const L& layout, const O& objective, const Params& params, const Poll& poll, const RootPlan& plan) {
+FitResult run(const L& layout, const O& objective, const Params& params, const Poll& poll, const RootPlan& plan,
+              bool stops_short) {
     using Mode = RootPlan::Mode;
     if (plan.mode != Mode::Local && params.time_limit > 0.0)
         throw std::invalid_argument("a fit split over processes cannot have a time limit");
     RunLoop loop(params.n_threads, params.time_limit, poll);
-    Search<O, L> search(layout, objective, params, loop);
+    Search<O, L> search(layout, objective, params, loop, stops_short && plan.mode == Mode::Local);
     Root<O, L> root;
     root.view = layout.root();
     root.hash = layout.hash(root.view);
@@ -1037,6 +1082,7 @@ FitResult run(const L& layout, const O& objective, const Params& params, const P
     result.stats.cache_hits = search.cache_hits();
     result.stats.shared_states = search.shared_states();
     result.stats.complete = !search.timed_out();
+    if (!result.stats.complete) result.stats.stopped_by = loop.limit();
     if (plan.mode == Mode::Local || plan.mode == Mode::Combine) {
         search.drop_unsolved(root.candidates, root.children);
         if (!root.candidates.empty()) search.finish(*root.sol, root.candidates, root.children);
@@ -1052,18 +1098,19 @@ FitResult run(const L& layout, const O& objective, const Params& params, const P
 template <class O>
 FitResult fit(const Dataset& data, const O& objective, const Params& params, const Poll& poll,
               const RootPlan& plan) {
-    return run(ExactLayout(data), objective, params, poll, plan);
+    return run(ExactLayout(data), objective, params, poll, plan, true);
 }
 
 template <class O, class Code>
 FitResult fit(const BinnedData<Code>& data, const O& objective, const Params& params, const Poll& poll,
               const RootPlan& plan) {
-    return run(BinnedLayout<Code, O>(data, objective), objective, params, poll, plan);
+    return run(BinnedLayout<Code, O>(data, objective), objective, params, poll, plan, true);
 }
 
 template <class O>
 FitResult fit_remote(const RemoteLayout<O>& layout, const O& objective, const Params& params, const Poll& poll) {
-    return run(layout, objective, params, poll, RootPlan{});
+    // A round replays the search on the states known so far: it cannot stop short of them.
+    return run(layout, objective, params, poll, RootPlan{}, false);
 }
 
 // The fits of objective O on samples held by other machines (dpdt/remote.hpp).

@@ -116,6 +116,8 @@ class _MultiwayClassifier(ExplorerReprMixin, LogProbaMixin, SaveMixin, Classifie
                                            max_branches=min(self.max_branches, 2**63 - 1)),
                                progress=callback, progress_seconds=core_seconds())
             expanded += result["iterations"]
+            if result["stopped_by"] == "max_branches":
+                self._max_branches_reached = True
             return result
 
         if not self.time_limit:
@@ -318,6 +320,7 @@ class BranchesClassifier(_MultiwayClassifier):
             The fitted estimator.
         """
         codes, y_codes, weight = self._training_codes(X, y, sample_weight)
+        self._max_branches_reached = False
         with reporter(self.verbose, type(self).__name__, "branches expanded") as progress:
             result = self._search(codes, y_codes, weight, progress)
             progress.finish(result["iterations"], notes=[
@@ -330,7 +333,9 @@ class BranchesClassifier(_MultiwayClassifier):
         self.n_iterations_ = result["iterations"]
         self.n_branches_ = result["branches"]
         if not self.is_optimal_:
-            warnings.warn(f"time_limit={self.time_limit} s expired before optimality was proven: "
+            limit = (f"max_branches={self.max_branches} reached" if self._max_branches_reached
+                     else f"time_limit={self.time_limit} s expired")
+            warnings.warn(f"{limit} before optimality was proven: "
                           f"objective {self.objective_:.6f}, upper bound {self.upper_bound_:.6f}",
                           ConvergenceWarning, stacklevel=2)
         return self

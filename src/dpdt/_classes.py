@@ -167,18 +167,24 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
     def _keep_heuristic_if_better(self, result, weight, fit_core, plan_of):
         """Put DPDT's heuristic tree of ``alpha`` in ``result`` if better than the one found.
 
-        The bounded search stopped by ``time_limit`` returns the best tree it found (CART's at
-        worst). DPDT's heuristic search (the default splitters), given a quarter of the limit,
-        is then run too, so that the tree is never worse than what a fit without
-        ``splitter="exhaustive"`` would return; ties keep the bounded search's tree.
+        The bounded search stopped by a limit returns the best tree it found (CART's at
+        worst). DPDT's heuristic search (the default splitters), given a quarter of
+        ``time_limit`` and the same ``max_states`` and ``memory_limit``, is then run too, so that
+        the tree is never worse than what a fit without ``splitter="exhaustive"`` would return;
+        ties keep the bounded search's tree, and so does a heuristic search that passes a limit
+        of its own (``MemoryError``): a limit never ends the fit without a tree.
         """
+        time_limit = None if self.time_limit is None else self.time_limit / 4
         heuristic = clone(self).set_params(splitter="auto", candidates="auto", verbose=0,
-                                           time_limit=self.time_limit / 4)
-        plan = plan_of(heuristic)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            found = fit_core(weight, plan.params, progress=None, progress_seconds=core_seconds(),
-                             **plan.binned)
+                                           time_limit=time_limit)
+        try:
+            plan = plan_of(heuristic)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                found = fit_core(weight, plan.params, progress=None,
+                                 progress_seconds=core_seconds(), **plan.binned)
+        except MemoryError:
+            return
 
         best = min(found["front"], key=lambda row: objective_at(row, self.alpha))
         if objective_at(best, self.alpha) < objective_at(result["front"][0], self.alpha):
@@ -197,8 +203,12 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
         depth = search_depth(self.max_depth, n_samples)
         if bins is None:
+            # The exact search of full_front=False certifies its tree over every threshold:
+            # "auto" keeps them all for it, as for a splitter that needs them.
+            chosen = [self.splitter] * depth if isinstance(self.splitter, str) else self.splitter
             bins = uses_bins(self.max_bins, X, depth,
-                             exact_splitter=needs_exact_thresholds(self.splitter))
+                             exact_splitter=needs_exact_thresholds(self.splitter)
+                             or self._bounded(list(chosen), depth, None, X))
         splitters, candidates, exact_depth2_work = resolve_search(
             self.splitter, self.candidates, depth, binned=bins is not None,
             n_samples=n_samples, n_features=n_features, stat_dim=stat_dim,
@@ -224,10 +234,7 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
             n_samples, n_features, depth, candidates, splitters, stat_dim,
             min_samples_leaf=self.min_samples_leaf, exact_depth2_work=exact_depth2_work,
             front=self.front, feature_costs=len(set(feature_costs)) > 1, cart_size=cart_size)
-        # The bounded search finds the tree of alpha over every tree, not within a budget.
-        bounded = (not self.full_front and self.max_complexity is None
-                   and depth <= MAX_BOUNDED_DEPTH
-                   and self._bounded_search_serves(splitters, bins, X))
+        bounded = self._bounded(splitters, depth, bins, X)
         single = {"single_alpha": float(self.alpha)} if bounded else {}
         params = dict(
             feature_costs=feature_costs, max_depth=depth,
@@ -267,18 +274,40 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         self._proven_lower_bound = float(result["lower_bound"])
         # Stopped, a search whose bound reached its tree's objective (an alpha that prices every
         # split above the leaf, say) has certified it all the same.
+        objective = float(objective_at(front[0], self.alpha))
         self.is_optimal_ = (complete and set(plan.splitters) == {"exhaustive"}) or (
-            plan.bounded and self._proven_lower_bound >= objective_at(front[0], self.alpha))
+            plan.bounded and self._proven_lower_bound >= objective)
+        if plan.bounded:
+            self.stats_["gap"] = 0.0 if self.is_optimal_ else objective - self._proven_lower_bound
         if not complete and not self.is_optimal_:
             proven = ("" if np.isnan(self._proven_lower_bound) else
-                      f"; the optimal objective is at least {self._proven_lower_bound:.6g}")
-            warnings.warn(f"time_limit={self.time_limit} s expired: the tree is the best among the "
+                      f"; the optimal objective is at least {self._proven_lower_bound:.6g}, "
+                      f"{self.stats_['gap']:.6g} below this tree's")
+            warnings.warn(f"{self._limit_reached(plan)}: the tree is the best among the "
                           f"candidates explored so far{proven}", ConvergenceWarning, stacklevel=4)
         self._fitted_max_complexity = self.max_complexity
         self._keep_selectable_rows()
         if not self.full_front and not plan.bounded:
             self._keep_rows([self._front_index(self.alpha, self.max_complexity)])
             self.pareto_front_["alpha_min"] = self.pareto_front_["alpha_max"] = self.alpha
+
+    def _bounded(self, splitters, depth, bins, X):
+        """Whether the bounded single-alpha search serves the fit of ``splitters`` and ``bins``."""
+        # It finds the tree of alpha over every tree, not within a budget.
+        return (not self.full_front and self.max_complexity is None and depth <= MAX_BOUNDED_DEPTH
+                and self._bounded_search_serves(splitters, bins, X))
+
+    def _limit_reached(self, plan):
+        """Name the limit that stopped the search (``stats_["stopped_by"]``), as a user set it."""
+        stopped_by = self.stats_["stopped_by"]
+        if stopped_by == "max_states":
+            return f"max_states={self.max_states} reached"
+        if stopped_by == "memory_limit":
+            if self.memory_limit is None:
+                return (f"memory_limit=None reached (the {plan.params['max_state_bytes']} bytes "
+                        "this process could allocate when the fit started)")
+            return f"memory_limit={self.memory_limit} bytes reached"
+        return f"time_limit={self.time_limit} s expired"
 
     def _bounded_search_serves(self, splitters, bins, X):
         """Whether the core's branch and bound can find the tree of ``alpha`` (no front).
@@ -637,9 +666,13 @@ class DPDTreeClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTree):
         states solved, summed: the rows a pass over every solved state reads, states found in
         the cache not counted again), ``cache_hits``, ``shared_states`` (states whose
         subproblems were handed to idle threads, with ``n_jobs`` > 1), ``seconds``,
-        ``state_bytes`` (what the solved states held, as the core counts them) and
-        ``estimated_bytes`` (what the fit was estimated to need before it started, its fixed part
-        and its states: the "Memory" section of the user guide).
+        ``state_bytes`` (what the solved states held, as the core counts them; the exact search
+        of ``full_front=False``: the most its buffers and caches held), ``estimated_bytes``
+        (what the fit was estimated to need before it started, its fixed part and its states:
+        the "Memory" section of the user guide) and ``stopped_by`` (the parameter whose limit
+        stopped the search: ``"time_limit"``, ``"max_states"`` or ``"memory_limit"``; None when
+        it completed). With ``splitter="exhaustive", full_front=False``, ``gap`` too:
+        ``objective_ - lower_bound_``, 0 when the tree is certified optimal.
     is_optimal_ : bool
         True when the tree is certified optimal: every depth used ``splitter="exhaustive"`` and
         the search completed within ``time_limit`` (or, stopped, proved a lower bound equal to
@@ -650,10 +683,11 @@ class DPDTreeClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTree):
     lower_bound_ : float
         A certified lower bound of the least objective any tree of depth at most ``max_depth``
         (and within ``max_complexity``) reaches: :attr:`objective_` when :attr:`is_optimal_`.
-        With ``splitter="exhaustive", full_front=False`` stopped by ``time_limit``, the bound
-        the search proved, so that ``objective_ - lower_bound_`` bounds how far the tree is
-        from optimal. NaN when nothing is proven (other splitters, or the front's search
-        stopped).
+        With ``splitter="exhaustive", full_front=False`` stopped by a limit (``time_limit``,
+        ``max_states``, ``memory_limit``), the bound the search proved, finite and never above
+        the optimum, so that ``objective_ - lower_bound_`` (``stats_["gap"]``) bounds how far
+        the tree is from optimal. NaN when nothing is proven (other splitters, or the front's
+        search stopped).
 
     Examples
     --------

@@ -210,7 +210,7 @@ class _BaseDPDTreeCV(ExplorerReprMixin, SaveMixin, BaseEstimator):
         n_used = sum(model is not None for model in fitted[0][1:])
         kept = [i for i, fits in enumerate(fitted)
                 if all(model is not None for model in fits[:1 + n_used])]
-        self._warn_time_limit(caught, [depths[i] for i in kept], n_used, len(folds))
+        self._warn_limits(caught, [depths[i] for i in kept], n_used, len(folds))
         self._refits = {}
         curves = []
         for i in kept:
@@ -255,8 +255,8 @@ class _BaseDPDTreeCV(ExplorerReprMixin, SaveMixin, BaseEstimator):
             splitter = type(splitter)(n_splits=splitter.n_splits, shuffle=True, random_state=seed)
         return splitter
 
-    def _warn_time_limit(self, caught, depths, n_used, n_folds):
-        """Warn once if ``time_limit`` cut searches short or left fits out.
+    def _warn_limits(self, caught, depths, n_used, n_folds):
+        """Warn once if limits cut searches short or ``time_limit`` left fits out.
 
         ``caught`` are the warnings of the fits, the others re-issued; ``depths`` the depth
         limits scored, on ``n_used`` of the ``n_folds`` folds.
@@ -266,12 +266,17 @@ class _BaseDPDTreeCV(ExplorerReprMixin, SaveMixin, BaseEstimator):
             if w not in cut:
                 warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         every_depth = self._depths()
-        if not cut and depths == every_depth and n_used == n_folds:
+        left_out = depths != every_depth or n_used != n_folds
+        if not cut and not left_out:
             return
-        warnings.warn(f"time_limit={self.time_limit} s expired: the fits left were not started, "
-                      f"max_depth {depths} of {every_depth} scored on {n_used} of {n_folds} "
-                      f"folds; {len(cut)} searches cut short returned the best trees explored "
-                      "so far", ConvergenceWarning, stacklevel=4)
+        # A fit's warning opens with the limit that stopped it ("max_states=1000 reached").
+        limits = sorted({str(w.message).split(":")[0] for w in cut})
+        head = (f"time_limit={self.time_limit} s expired: the fits left were not started, "
+                f"max_depth {depths} of {every_depth} scored on {n_used} of {n_folds} folds; "
+                if left_out else "")
+        stopped = f" ({'; '.join(limits)})" if limits else ""
+        warnings.warn(f"{head}{len(cut)} searches cut short{stopped} returned the best trees "
+                      "explored so far", ConvergenceWarning, stacklevel=4)
 
     def _choose(self, allowed):
         """Select among the allowed curve rows by ``selection``; ties go to the simpler tree."""

@@ -300,8 +300,10 @@ MAX_BINS = Param(
     feature. Thresholds are training values, so prediction needs no bins. None keeps
     exact thresholds. "auto" bins into 255 from 100 000 samples on (from 10 000 when
     ``max_depth`` is 3 or more, where the many states of a deep search each cost the exact
-    layout a partition of p sorted blocks) and is exact below, or with a splitter that needs
-    exact thresholds ("lookahead", "screen"). Its bins also hold the thresholds of
+    layout a partition of p sorted blocks) and is exact below, with a splitter that needs
+    exact thresholds ("lookahead", "screen"), and for the exact search of
+    ``splitter="exhaustive", full_front=False``, which certifies its tree over every
+    threshold. Its bins also hold the thresholds of
     scikit-learn's CART of the same depth, fitted first, in place of the quantiles nearest
     them: the search then finds that tree, and the fit is never worse than CART on the
     training objective, as with exact thresholds (quantiles alone can hide a split CART
@@ -318,10 +320,17 @@ CLASS_WEIGHT = Param(
 MAX_STATES = Param(
     "max_states", 5_000_000, [Interval(Integral, 1, None, closed="left"), None], "int or None",
     """
-    The fit stops with ``MemoryError`` if it would solve more states than this, or as soon
-    as it is on course to solve several times more (a state holds about 800 bytes with two
-    classes, its last split's leaves included; ``stats_["state_bytes"]`` counts them). None
-    means no limit.
+    The search stops once it has solved this many states, as at ``time_limit``: the states in
+    progress complete their greedy split, and the fit returns the best tree found (never worse
+    than the greedy one) with a ``ConvergenceWarning`` and ``stats_["stopped_by"]`` naming
+    the limit (a state holds about 800 bytes with two classes, its last split's leaves
+    included; ``stats_["state_bytes"]`` counts them). A search whose estimate made before the
+    fit passes the limit, and which is on course to solve several times more, stops sooner
+    with ``MemoryError`` naming what to lower; so does a fit split over processes
+    (``dpdt.dask``), which cannot return part of a search. The exact search of
+    ``splitter="exhaustive", full_front=False``, which keeps no state, counts the states it
+    searches and also reports what it proved of the optimum (``lower_bound_``). None means no
+    limit.
     """, shown="5_000_000")
 
 MEMORY_LIMIT = Param(
@@ -330,13 +339,20 @@ MEMORY_LIMIT = Param(
     per-thread buffers and the solved states (formula in the user guide, "Memory"). A fit
     whose fixed part exceeds it raises ``MemoryError`` before starting. The core counts
     each solved state as it creates it (about 800 bytes with two classes, its last split's
-    leaves included) and raises ``MemoryError`` before they would cross the limit, or, for a
-    search the estimate made before the fit (``stats_["estimated_bytes"]``) does not clear,
-    as soon as it is on course to cross it four times over: a runaway configuration stops
-    within seconds, its message naming what to lower. None bounds the solved states by what
-    the process may still allocate when the fit starts (available memory, a container's
-    limit, ``ulimit -v``), so that a search too large for the machine raises
-    ``MemoryError`` instead of swapping or being killed.
+    leaves included) and stops the search before they would cross the limit, as at
+    ``time_limit``: it keeps what the greedy completion of the states in progress may take
+    (an eighth to a half of what the limit leaves them) and returns the best tree found, with
+    a ``ConvergenceWarning`` and ``stats_["stopped_by"]``; ``MemoryError`` only if that
+    completion would cross the limit. For a search the estimate made before the fit
+    (``stats_["estimated_bytes"]``) does not clear, ``MemoryError`` as soon as it is on
+    course to cross it four times over: a runaway configuration stops within seconds, its
+    message naming what to lower. A fit split over processes (``dpdt.dask``) raises
+    ``MemoryError`` at the limit. None bounds the solved states by what the process may still
+    allocate when the fit starts (available memory, a container's limit, ``ulimit -v``), so
+    that a search too large for the machine stops instead of swapping or being killed. The
+    exact search of ``splitter="exhaustive", full_front=False`` counts its buffers and caches
+    instead (its caches take at most half of what is left) and stops once they pass it, as at
+    ``time_limit``: with the best tree found, ``lower_bound_`` and a ``ConvergenceWarning``.
     """)
 
 TIME_LIMIT = Param(
@@ -682,7 +698,11 @@ LAM = Param(
 
 MAX_BRANCHES = Param(
     "max_branches", 50_000_000, [Interval(Integral, 1, None, closed="left")], "int",
-    "The fit stops with ``MemoryError`` beyond this many distinct branches.",
+    """
+    The search stops beyond this many distinct branches, as at ``time_limit``: with the best
+    tree found (never worse than pruned ID3's), its ``upper_bound_`` and a
+    ``ConvergenceWarning`` naming the limit.
+    """,
     shown="50_000_000")
 
 # The parameters of BranchesClassifier. Its features are categories: no depth limit by default,

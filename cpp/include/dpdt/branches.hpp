@@ -61,6 +61,7 @@ struct BranchesResult {
     bool optimal = false;
     int64_t iterations = 0;     // branches expanded
     int64_t branches = 0;       // distinct branches memoised
+    bool stopped_by_branches = false;   // max_branches ended the search (else the time limit did)
     double seconds = 0.0;
 };
 

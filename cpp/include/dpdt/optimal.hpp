@@ -13,7 +13,9 @@ namespace dpdt {
 // front of one row (alpha_min = alpha_max = alpha). Serves exact thresholds without missing
 // values, no feature costs and leaf limits that never bind (min_samples_leaf 1, min_samples_split
 // 2, no minimum weight): the bounds need an optimum that only grows as samples are added.
-// params.time_limit stops the search with the best tree found (stats.complete false).
+// params.time_limit, max_states (the states searched) and max_state_bytes (its buffers and caches)
+// stop the search alike (RunLoop::reach) with the best tree found (stats.complete false,
+// stats.stopped_by the limit) and a lower bound of the optimum (FitResult::lower_bound).
 FitResult fit_optimal(const Dataset& data, const Classification& objective, const Params& params, double alpha,
                       const Poll& poll);
 

@@ -3,14 +3,18 @@
 // the loop owns the deadline, the first error and the joining of every thread it started. A search
 // supplies its tasks and what progress to report, and its long loops call stop_point().
 //
-// The time limit T has two steps. At T the loop is timed_out(): a search explores no further
-// candidate and drops work marked optional (OptionalWork: generating candidates beyond the greedy
-// split), so what is left is the greedy completion of the states in progress. At T plus a grace of
+// The time limit T has two steps. At T the loop has reached its limit (limit_reached()): a search
+// explores no further candidate and drops work marked optional (OptionalWork: generating
+// candidates beyond the greedy split), so what is left is the greedy completion of the states in progress. At T plus a grace of
 // max(T, 1 s) / 2 the loop is cut(): every stop_point() throws Cut, and each state in progress
 // keeps what it had (its leaf and the candidates whose children were solved). A fit so returns
 // within max(2 T, T + 1 s), the rest left for unwinding and output; it is never worse than the
 // greedy tree when the greedy completion fits in the grace, as it does on all but huge or
 // pathological data (a greedy tree costs a few scans of the samples per level).
+//
+// A search's other limits (its states, its memory) end it the same way: the search calls reach()
+// when it passes one, and the loop wraps up as at a deadline, its grace max(t, 1 s) / 2 after the
+// t seconds run so far. limit() names the first limit reached, which the result reports.
 #pragma once
 #include <algorithm>
 #include <atomic>
@@ -39,6 +43,9 @@ struct Progress {
 // `poll` is called every few milliseconds from the calling thread while worker threads solve, with
 // the progress so far; returning true stops the fit, which then throws Interrupted.
 using Poll = std::function<bool(const Progress&)>;
+
+// What ended a run early; None while no limit is reached.
+enum class Limit : int { None = 0, Time, States, Memory };
 
 class Interrupted : public std::runtime_error {
   public:
@@ -140,10 +147,15 @@ class RunLoop {
     bool wants_jobs() const { return idle_.load(std::memory_order_relaxed) > 0; }
     // An error or an interrupt: the work should end (by returning or throwing Interrupted).
     bool stopped() const { return stop_.load(std::memory_order_relaxed); }
-    // The time limit has passed (set by the polling thread): the work should wrap up with what it
-    // has.
-    bool timed_out() const { return timed_out_.load(std::memory_order_relaxed); }
-    // The grace after the time limit has passed too: stop_point() throws Cut everywhere.
+    // A limit is reached (the deadline, set by the polling thread, or one a search reach()ed):
+    // the work should wrap up with what it has.
+    bool limit_reached() const { return limit_reached_.load(std::memory_order_relaxed); }
+    // The first limit reached (None while none is).
+    Limit limit() const { return limit_.load(); }
+    // A search passed `limit` (States or Memory): the loop wraps up as at the time limit's
+    // deadline (see the top of this file). Any worker may call it; the first limit stays.
+    void reach(Limit limit);
+    // The grace after the limit has passed too: stop_point() throws Cut everywhere.
     bool cut() const { return cut_.load(std::memory_order_relaxed); }
     // Seconds since the loop was made.
     double seconds() const;
@@ -177,8 +189,12 @@ class RunLoop {
     const SharedStop* const shared_;
     const std::chrono::steady_clock::time_point start_;
     bool limited_;
-    std::chrono::steady_clock::time_point deadline_, cut_at_;
-    std::atomic<bool> stop_{false}, timed_out_{false}, cut_{false};
+    std::chrono::steady_clock::time_point deadline_;
+    // The end of the grace, in the clock's ticks (max: none yet): set by the time limit when the
+    // loop is made, or earlier by reach().
+    std::atomic<std::chrono::steady_clock::rep> cut_at_{std::chrono::steady_clock::duration::max().count()};
+    std::atomic<bool> stop_{false}, limit_reached_{false}, cut_{false};
+    std::atomic<Limit> limit_{Limit::None};
     std::mutex error_mutex_;
     std::exception_ptr error_;
     std::mutex jobs_mutex_;

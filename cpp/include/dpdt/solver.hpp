@@ -36,7 +36,8 @@ struct FitStats {
     int64_t shared_states = 0;   // states whose subproblems were handed to idle workers (JobGroup)
     int64_t state_bytes = 0;  // bytes the solved states hold (dpdt/memory.hpp), counted as created
     double seconds = 0.0;
-    bool complete = true;     // false when time_limit cut the search short
+    bool complete = true;     // false when a limit cut the search short
+    Limit stopped_by = Limit::None;   // that limit (the run loop's first)
 };
 
 // One fit split over processes (dpdt.dask): the root's subproblems, "tasks" (task t is side t % 2
