@@ -448,7 +448,7 @@ def report(rows, skipped=(), out=None):
 # The candidate selection rules: DPDT-CV's ``selection``, its ``complexity``, which sets both
 # the front the candidates come from (one fit per complexity) and what "1se" trades score for,
 # its ``min_samples_leaf``, which bounds how few samples a leaf of the candidates rests on, and
-# whether its folds take the rows in order or shuffled (``cv=5`` or a shuffled 5-fold splitter):
+# whether its folds take the rows in order or shuffled (what an int ``cv`` now means):
 # a table sorted by date or by outcome gives ordered folds unlike the whole. The first, the
 # trees' own defaults with ordered folds, is the reference the others are compared with.
 RULES = tuple((selection, complexity, leaf, False)
@@ -464,10 +464,9 @@ def _rule_name(rule):
 
 
 def _folds(data, shuffle):
-    """Return the 5 folds DPDT-CV takes: ``cv=5``, or the same splitter over shuffled rows."""
-    if not shuffle:
-        return FOLDS
-    return (StratifiedKFold if _classify(data) else KFold)(FOLDS, shuffle=True, random_state=0)
+    """Return 5 folds of the rows in order, or of shuffled rows (what ``cv=5`` means)."""
+    kind = StratifiedKFold if _classify(data) else KFold
+    return kind(FOLDS, shuffle=True, random_state=0) if shuffle else kind(FOLDS)
 
 
 def _rule_scores(data, depth, X, y, X_val, y_val, rules):

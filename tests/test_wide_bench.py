@@ -4,6 +4,7 @@ import json
 
 import numpy as np
 import pytest
+from sklearn.model_selection import KFold, StratifiedKFold
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 import wide as bench  # benchmarks/wide.py (pyproject: pytest pythonpath)
@@ -128,9 +129,11 @@ def test_selection_study_chooses_on_the_train_split_only(corpus):
         assert row["chosen_test"] == row["test"][row["chosen"]]
         # The reference rule's test score is that of DPDT-CV, with that rule's parameters,
         # fitted on the whole train split.
-        selection, complexity, leaf, _ = bench.RULES[0]
+        selection, complexity, leaf, shuffle = bench.RULES[0]
+        kind = StratifiedKFold if data.score == bench.ACCURACY else KFold
+        folds = kind(5, shuffle=True, random_state=0) if shuffle else kind(5)
         model = (bench.DPDTreeClassifierCV if data.score == bench.ACCURACY
-                 else bench.DPDTreeRegressorCV)(max_depths=[2], cv=bench.FOLDS, n_jobs=1,
+                 else bench.DPDTreeRegressorCV)(max_depths=[2], cv=folds, n_jobs=1,
                                                 selection=selection, complexity=complexity,
                                                 min_samples_leaf=leaf)
         model.fit(data.X_train, data.y_train)
