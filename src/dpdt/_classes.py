@@ -33,6 +33,7 @@ from ._search_policy import (
     MAX_BOUNDED_DEPTH,
     needs_exact_thresholds,
     resolve_search,
+    resolve_splitters,
     search_depth,
 )
 from ._tree import Tree
@@ -174,9 +175,8 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         ties keep the bounded search's tree, and so does a heuristic search that passes a limit
         of its own (``MemoryError``): a limit never ends the fit without a tree.
         """
-        time_limit = None if self.time_limit is None else self.time_limit / 4
         heuristic = clone(self).set_params(splitter="auto", candidates="auto", verbose=0,
-                                           time_limit=time_limit)
+                                           time_limit=self._helper_time_limit())
         try:
             plan = plan_of(heuristic)
             with warnings.catch_warnings():
@@ -205,10 +205,10 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         if bins is None:
             # The exact search of full_front=False certifies its tree over every threshold:
             # "auto" keeps them all for it, as for a splitter that needs them.
-            chosen = [self.splitter] * depth if isinstance(self.splitter, str) else self.splitter
             bins = uses_bins(self.max_bins, X, depth,
                              exact_splitter=needs_exact_thresholds(self.splitter)
-                             or self._bounded(list(chosen), depth, None, X))
+                             or self._bounded(resolve_splitters(self.splitter, depth), depth,
+                                              None, X))
         splitters, candidates, exact_depth2_work = resolve_search(
             self.splitter, self.candidates, depth, binned=bins is not None,
             n_samples=n_samples, n_features=n_features, stat_dim=stat_dim,
@@ -419,9 +419,13 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         The CART generator's best split at every state (one candidate), as the search itself
         would grow it, under the same leaf limits; a quarter of the time limit, if any.
         """
-        time_limit = None if self.time_limit is None else self.time_limit / 4
         return clone(self).set_params(max_depth=max_depth, splitter="cart", candidates=1,
-                                      max_bins=None, verbose=0, time_limit=time_limit)
+                                      max_bins=None, verbose=0,
+                                      time_limit=self._helper_time_limit())
+
+    def _helper_time_limit(self):
+        """Return the time limit of a helper fit (greedy twin, heuristic): a quarter of ours."""
+        return None if self.time_limit is None else self.time_limit / 4
 
     def _max_features(self, n_features):
         if self.max_features is None:
