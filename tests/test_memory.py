@@ -14,8 +14,7 @@ from _trees import assert_tree_equal
 from sklearn.exceptions import ConvergenceWarning
 
 import dpdt._classes
-from dpdt import _core
-from dpdt import DPDTreeClassifier, DPDTreeRegressor
+from dpdt import DPDTreeClassifier, DPDTreeRegressor, _core
 from dpdt._memory import fixed_fit_bytes, state_budget
 
 rng = np.random.default_rng(0)
