@@ -1,4 +1,4 @@
-"""memory_limit: refused before the start, stopped before the states cross it, and the formula."""
+"""memory_limit: refused before the start, the search stopped at it, and the formula."""
 
 import json
 import re
@@ -14,7 +14,7 @@ from _trees import assert_tree_equal
 from sklearn.exceptions import ConvergenceWarning
 
 import dpdt._classes
-from dpdt import DPDTreeClassifier, DPDTreeRegressor
+from dpdt import DPDTreeClassifier, DPDTreeRegressor, _core
 from dpdt._memory import fixed_fit_bytes, state_budget
 
 rng = np.random.default_rng(0)
@@ -23,27 +23,43 @@ y = (X[:, 0] + X[:, 1] * X[:, 2] > 0.8).astype(int) + (X[:, 3] > 0.7)
 
 
 def test_a_limit_below_the_fixed_part_is_refused_before_any_state():
+    # No tree can be made without the data's layout: a ValueError naming the least limit, at
+    # which the search starts, and stops at once with a tree.
     model = DPDTreeClassifier(max_depth=4, memory_limit=10_000)
-    with pytest.raises(MemoryError, match="memory_limit=10000"):
+    with pytest.raises(ValueError, match="memory_limit=10000") as refused:
         model.fit(X, y)
     assert not hasattr(model, "stats_")
+    least = int(re.search(r"at least (\d+)", str(refused.value)).group(1))
+    with pytest.raises(ValueError, match=f"memory_limit={least - 1} "):
+        DPDTreeClassifier(max_depth=4, memory_limit=least - 1).fit(X, y)
+    with pytest.warns(ConvergenceWarning, match=f"memory_limit={least} bytes reached"):
+        fitted = DPDTreeClassifier(max_depth=4, memory_limit=least).fit(X, y)
+    assert fitted.stats_["stopped_by"] == "memory_limit" and not fitted.is_optimal_
+    assert fitted.predict(X).shape == y.shape
 
 
 @pytest.mark.parametrize("max_bins", [None, 64])
-def test_states_stop_at_the_budget_left(max_bins):
+@pytest.mark.parametrize("budget", [1, 500, 50 * 300])
+def test_states_stop_at_the_budget_left(max_bins, budget):
     params = dict(max_depth=5, candidates=(6, 6, 6), max_bins=max_bins)
     free = DPDTreeClassifier(**params).fit(X, y)
     n_bins = free.n_bins_
     fixed = fixed_fit_bytes(len(X), X.shape[1], 5, 6, 1, 3, n_bins=n_bins, sample_quantities=1)
-    with pytest.raises(MemoryError, match="memory_limit"):
-        DPDTreeClassifier(memory_limit=fixed + 50 * 300, **params).fit(X, y)
+    # A budget below what the greedy completion takes: the search is cut where it stands, each
+    # state in progress keeping what it has (a leaf at least), a few states past the budget.
+    with pytest.warns(ConvergenceWarning, match=f"memory_limit={fixed + budget} bytes"):
+        stopped = DPDTreeClassifier(memory_limit=fixed + budget, **params).fit(X, y)
+    assert stopped.stats_["stopped_by"] == "memory_limit" and not stopped.is_optimal_
+    assert stopped.stats_["state_bytes"] <= budget + 4 * _core.state_bytes(3, True) + 4096
+    assert stopped.predict(X).shape == y.shape
+    assert stopped.score(X, y) <= free.score(X, y)
     roomy = DPDTreeClassifier(memory_limit=fixed + 10**9, **params).fit(X, y)
     for a, b in zip(free.trees_, roomy.trees_, strict=True):
         assert_tree_equal(a, b)
 
 
 def test_regressor_takes_a_memory_limit():
-    with pytest.raises(MemoryError, match="memory_limit"):
+    with pytest.raises(ValueError, match="memory_limit=1000 bytes is below"):
         DPDTreeRegressor(max_depth=3, memory_limit=1000).fit(X, X[:, 0])
 
 
@@ -146,8 +162,9 @@ def test_the_counted_bytes_are_the_state_budget(share):
 
 # The issue's runaway: 221 s and 4.3 GB before max_states stopped it.
 _RUNAWAY = textwrap.dedent("""
-    import json, resource, sys, time
+    import json, resource, sys, time, warnings
     import numpy as np
+    from sklearn.exceptions import ConvergenceWarning
     from dpdt import DPDTreeClassifier
 
     params, address_space = json.loads(sys.argv[1])
@@ -157,33 +174,46 @@ _RUNAWAY = textwrap.dedent("""
     X = rng.random((5000, 10))
     y = (X[:, 0] + X[:, 1] * X[:, 2] + 0.3 * rng.standard_normal(5000) > 1).astype(int)
     start = time.perf_counter()
-    try:
-        DPDTreeClassifier(max_depth=8, candidates=(50,) * 8, **params).fit(X, y)
-        error = None
-    except MemoryError as e:
-        error = str(e)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model = DPDTreeClassifier(max_depth=8, candidates=(50,) * 8, **params).fit(X, y)
     seconds = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    print(json.dumps({"error": error, "seconds": seconds, "peak": peak}))
+    greedy = DPDTreeClassifier(max_depth=8, splitter="cart", candidates=(1,)).fit(X, y)
+    print(json.dumps({
+        "warnings": [str(w.message) for w in caught if w.category is ConvergenceWarning],
+        "seconds": seconds, "peak": peak, "stats": model.stats_,
+        "is_optimal": model.is_optimal_, "score": model.score(X, y),
+        "greedy_score": greedy.score(X, y)}))
 """)
 
 
 @pytest.mark.process_memory
 @pytest.mark.skipif(sys.platform == "win32", reason="resource limits are POSIX")
-@pytest.mark.parametrize(("params", "address_space", "cause"), [
-    ({}, None, "max_states=5000000"),
-    ({"memory_limit": 2 * 10**9, "max_states": None}, None, "memory_limit"),
+@pytest.mark.parametrize(("params", "address_space", "cause", "stopped_by"), [
+    ({}, None, "max_states=5000000", "max_states"),
+    ({"memory_limit": 2 * 10**9, "max_states": None}, None, "memory_limit=2000000000",
+     "memory_limit"),
     # The default bound: what the process may still allocate, here under ulimit -v 3 GB.
-    ({"max_states": None}, 3 * 2**30, "memory_limit=None"),
+    ({"max_states": None}, 3 * 2**30, "memory_limit=None", "memory_limit"),
 ])
-def test_a_runaway_configuration_stops_early(params, address_space, cause):
+def test_a_runaway_configuration_stops_early(params, address_space, cause, stopped_by):
     out = subprocess.run([sys.executable, "-c", _RUNAWAY, json.dumps([params, address_space])],
                          capture_output=True, text=True, check=True, timeout=300)
     result = json.loads(out.stdout)
-    assert result["error"] is not None, result
-    assert cause in result["error"] and "lower max_depth or candidates" in result["error"]
-    # Seconds where it took minutes, and a fraction of the memory it would take (about 4 s and
-    # 300 MB, Python and numpy included, on the 2-core machine).
+    # Stopped as at its limit, with the best tree found (the greedy split solved first in every
+    # state: never worse than the greedy tree) and one warning naming the limit and what to lower.
+    assert len(result["warnings"]) == 1, result
+    warning = result["warnings"][0]
+    assert warning.startswith(cause) and "stopped early" in warning, warning
+    assert "lower max_depth or candidates" in warning, warning
+    assert result["stats"]["stopped_by"] == stopped_by and not result["is_optimal"], result
+    assert result["score"] >= result["greedy_score"], result
+    # Early: a sliver of the limit (the projection waits for 1/64 of it at most), seconds where
+    # it took minutes, and a fraction of the memory it would take (about 4 s and 300 MB, Python
+    # and numpy included, on the 2-core machine).
+    assert result["stats"]["states"] < 5_000_000 / 64, result
+    assert result["stats"]["state_bytes"] < 2 * 10**9 / 64, result
     assert result["seconds"] < 60, result
     assert result["peak"] < 1.5 * 2**30, result
 
@@ -212,24 +242,35 @@ def test_an_exhaustive_state_of_many_candidates_reaches_its_cap_in_seconds():
     X = rng.random((20000, 5))
     y = (X[:, 0] + X[:, 1] * X[:, 2] > 1).astype(int)
     start = time.perf_counter()
-    with pytest.raises(MemoryError, match="max_states=1000"):
-        DPDTreeClassifier(max_depth=2, splitter="exhaustive", max_states=1000).fit(X, y)
+    with pytest.warns(ConvergenceWarning, match="max_states=1000"):
+        model = DPDTreeClassifier(max_depth=2, splitter="exhaustive", max_states=1000).fit(X, y)
     assert time.perf_counter() - start < 12
+    assert model.stats_["stopped_by"] == "max_states" and model.stats_["states"] < 2000
 
 
-@pytest.mark.parametrize("params", [{}, {"max_states": None, "memory_limit": 8 * 10**9}])
-def test_a_runaway_of_costly_states_stops_after_few_of_them(params):
+@pytest.mark.parametrize(("params", "limit", "used"), [
+    ({}, "max_states=5000000", "states"),
+    ({"max_states": None, "memory_limit": 8 * 10**9}, "memory_limit=8000000000", "state_bytes"),
+])
+def test_a_runaway_of_costly_states_stops_after_few_of_them(params, limit, used):
     # Each state here offers ~10^4 exhaustive candidates: the projection waited for 1/64 of the
     # limit (78 000 states, 40 s or more at 5 000 x 30); with an estimate and a projection both
-    # far past the limit, a thousand or so states suffice.
+    # far past the limit, a thousand or so states suffice. The search then ends as at its limit.
     rng = np.random.default_rng(0)
     X = rng.random((1000, 10))
     y = ((X[:, 0] - 0.5) * (X[:, 1] - 0.5) + 0.1 * np.sin(8 * X[:, 2]) > 0).astype(int)
-    with pytest.raises(MemoryError, match="lower max_depth or candidates") as info:
-        DPDTreeClassifier(max_depth=4, splitter="exhaustive", n_jobs=1, **params).fit(X, y)
-    used = int(re.search(r"projected from the (\d+) (states|bytes)", str(info.value)).group(1))
-    limit = 5_000_000 if not params else 8 * 10**9
-    assert used < limit / 64 / 8, str(info.value)
+    with pytest.warns(ConvergenceWarning) as caught:
+        model = DPDTreeClassifier(max_depth=4, splitter="exhaustive", n_jobs=1,
+                                  **params).fit(X, y)
+    [warning] = [str(w.message) for w in caught if w.category is ConvergenceWarning]
+    assert warning.startswith(limit) and "stopped early" in warning, warning
+    assert "lower max_depth or candidates" in warning, warning
+    assert model.stats_["stopped_by"] == limit.split("=")[0] and not model.is_optimal_
+    # The greedy completion adds a few dozen states to those the projection stopped at.
+    value = 5_000_000 if not params else 8 * 10**9
+    assert model.stats_[used] < value / 64 / 8, model.stats_
+    greedy = DPDTreeClassifier(max_depth=4, splitter="cart", candidates=(1,)).fit(X, y)
+    assert model.score(X, y) >= greedy.score(X, y)
 
 
 @pytest.mark.parametrize("n_jobs", [1, 2])

@@ -193,6 +193,8 @@ nb::dict result_dict(dpdt::FitResult&& result, size_t value_dim, dpdt::RootPlan:
         case dpdt::Limit::States: stats["stopped_by"] = "max_states"; break;
         case dpdt::Limit::Memory: stats["stopped_by"] = "memory_limit"; break;
     }
+    // What the runaway projection put the search on course to (states or bytes), when it stopped it.
+    if (result.stats.projected > 0.0) stats["projected"] = result.stats.projected;
     nb::dict out;
     out["stats"] = stats;
     out["root_tasks"] = result.root_tasks;

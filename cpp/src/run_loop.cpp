@@ -87,6 +87,12 @@ void RunLoop::reach(Limit limit) {
     limit_reached_.store(true);
 }
 
+void RunLoop::cut_short(Limit limit) {
+    reach(limit);
+    cut_at_.store(std::chrono::steady_clock::now().time_since_epoch().count());
+    cut_.store(true);
+}
+
 double RunLoop::seconds() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
 }

@@ -404,6 +404,9 @@ class Search {
     int64_t shared_states() const { return shared_states_.load(); }
     int64_t state_bytes() const { return state_bytes_.load(); }
     double total_weight() const { return total_weight_; }
+    // The course on which the runaway projection stopped the search, in its limit's unit (states
+    // or bytes); 0 if it did not.
+    double projected() const { return projected_.load(); }
 
   private:
     HullPoint leaf_point(const Solution& s) const {
@@ -422,7 +425,10 @@ class Search {
 
     // A runaway search stops once its course is clear rather than when it reaches a limit: when
     // it has used 1/kEvidence of the limit and, if the rest of the search costs what its solved
-    // share did, would pass kMargin times the limit. The margin covers the projection's error (the
+    // share did, would pass kMargin times the limit. A search that stops short then ends as at the
+    // limit (reach(), with the projection in projected()), with the best tree found: grinding on
+    // to the limit would cost many times the time and memory for a tree little better; the
+    // others throw StateLimitExceeded. The margin covers the projection's error (the
     // first candidates of a state fill the cache that later ones hit). With less evidence, down
     // to 1/kLeastEvidence of that, the margin grows as the inverse square root of the evidence,
     // and Python's estimate of the search (Params::estimated_states, estimated_state_bytes) must
@@ -457,6 +463,15 @@ class Search {
         return projected > margin * limit;
     }
 
+    // The projection stopped the search at `limit`, or throws `what` when the search cannot stop
+    // short. The first projection is the one reported.
+    void stop_runaway(Limit limit, double projected, const std::string& what) {
+        if (!stops_short_) throw StateLimitExceeded(what);
+        double none = 0.0;
+        projected_.compare_exchange_strong(none, projected);
+        loop_.reach(limit);
+    }
+
     static std::string course(double projected, const char* unit, double so_far, double share) {
         char percent[32];
         std::snprintf(percent, sizeof percent, "%.2g%%", std::min(share, 1.0) * 100.0);
@@ -481,26 +496,33 @@ class Search {
 
     // Counts the bytes of the solved states (memory.hpp), and stops the fit before they pass
     // Params::max_state_bytes or once they are on course to: a search that stops short
-    // (stops_short_) reaches the limit when what is left of it is its completion_reserve_, and
-    // raises only if its greedy completion would pass it.
+    // (stops_short_) reaches the limit when what is left of it is its completion_reserve_; should
+    // its greedy completion take more than that (a budget below twice what it may take), it is
+    // cut where it stands, every state in progress keeping what it has, a few states past the
+    // budget. The others throw.
     void charge(int64_t bytes) {
         const int64_t total = state_bytes_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
         const int64_t limit = params_.max_state_bytes;
         if (limit <= 0) return;
         static constexpr const char* advice = " bytes memory_limit leaves them); lower max_depth or candidates (the "
                                               "deepest levels' first), or raise memory_limit";
-        if (total > limit)
-            throw StateLimitExceeded("the solved states would take more memory than memory_limit allows (" +
-                                     std::to_string(limit) + advice);
+        if (total > limit) {
+            if (!stops_short_)
+                throw StateLimitExceeded("the solved states would take more memory than memory_limit allows (" +
+                                         std::to_string(limit) + advice);
+            skipped_.store(true, std::memory_order_relaxed);
+            if (!loop_.cut()) loop_.cut_short(Limit::Memory);
+            return;
+        }
         if (stops_short_ && total > limit - completion_reserve_) loop_.reach(Limit::Memory);
         // Past a limit, what is left is the greedy completion, not the course the projection reads.
         if (stops_short_ && loop_.limit_reached()) return;
         double projected = 0.0, share = 0.0;
         if (off_course(static_cast<double>(total), static_cast<double>(limit), params_.estimated_state_bytes, projected,
                        share))
-            throw StateLimitExceeded("the solved states' memory is " +
-                                     course(projected, " bytes", static_cast<double>(total), share) +
-                                     ", far beyond what memory_limit allows (" + std::to_string(limit) + advice);
+            stop_runaway(Limit::Memory, projected,
+                         "the solved states' memory is " + course(projected, " bytes", static_cast<double>(total), share) +
+                             ", far beyond what memory_limit allows (" + std::to_string(limit) + advice);
     }
 
     bool splittable(const Solution& s) const {
@@ -534,9 +556,10 @@ class Search {
             if (!(stops_short_ && loop_.limit_reached()) &&
                 off_course(static_cast<double>(solved), static_cast<double>(params_.max_states),
                            params_.estimated_states, projected, share))
-                throw StateLimitExceeded("the search's number of states is " +
-                                         course(projected, " states", static_cast<double>(solved), share) +
-                                         ", far beyond max_states=" + std::to_string(params_.max_states) + advice);
+                stop_runaway(Limit::States, projected,
+                             "the search's number of states is " +
+                                 course(projected, " states", static_cast<double>(solved), share) +
+                                 ", far beyond max_states=" + std::to_string(params_.max_states) + advice);
         }
         charge(dpdt::state_bytes(static_cast<int64_t>(stats.size()), counted));
         auto sol = std::make_shared<Solution>();
@@ -896,6 +919,7 @@ class Search {
     std::atomic<int64_t> sample_reads_{0}, shared_states_{0};
     std::atomic<bool> skipped_{false};
     std::atomic<double> jobs_done_{0.0};   // tasks solved as jobs, until their state counts them
+    std::atomic<double> projected_{0.0};   // see projected()
 };
 
 // Preorder (left first) arrays of the subtree of `sol` chosen by hull vertex `point`.
@@ -1083,6 +1107,7 @@ FitResult run(const L& layout, const O& objective, const Params& params, const P
     result.stats.shared_states = search.shared_states();
     result.stats.complete = !search.timed_out();
     if (!result.stats.complete) result.stats.stopped_by = loop.limit();
+    result.stats.projected = search.projected();
     if (plan.mode == Mode::Local || plan.mode == Mode::Combine) {
         search.drop_unsolved(root.candidates, root.children);
         if (!root.candidates.empty()) search.finish(*root.sol, root.candidates, root.children);

@@ -286,6 +286,10 @@ class BranchesClassifier(_MultiwayClassifier):
         Branches expanded by the search.
     n_branches_ : int
         Distinct branches memoised.
+    stats_ : dict
+        ``stopped_by``, the parameter whose limit stopped the search (``"time_limit"`` or
+        ``"max_branches"``; None when it completed), and ``gap``, ``upper_bound_ -
+        objective_``: 0 when the tree is optimal.
 
     Examples
     --------
@@ -332,6 +336,9 @@ class BranchesClassifier(_MultiwayClassifier):
         self.is_optimal_ = bool(result["optimal"])
         self.n_iterations_ = result["iterations"]
         self.n_branches_ = result["branches"]
+        stopped_by = None if self.is_optimal_ else (
+            "max_branches" if self._max_branches_reached else "time_limit")
+        self.stats_ = {"stopped_by": stopped_by, "gap": self.upper_bound_ - self.objective_}
         if not self.is_optimal_:
             limit = (f"max_branches={self.max_branches} reached" if self._max_branches_reached
                      else f"time_limit={self.time_limit} s expired")

@@ -172,13 +172,17 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         worst). DPDT's heuristic search (the default splitters), given a quarter of
         ``time_limit`` and the same ``max_states`` and ``memory_limit``, is then run too, so that
         the tree is never worse than what a fit without ``splitter="exhaustive"`` would return;
-        ties keep the bounded search's tree, and so does a heuristic search that passes a limit
-        of its own (``MemoryError``): a limit never ends the fit without a tree.
+        ties keep the bounded search's tree, and so does a heuristic search that cannot run
+        (a ``memory_limit`` below its fixed part, or the allocator out of memory): a limit never
+        ends the fit without a tree.
         """
         heuristic = clone(self).set_params(splitter="auto", candidates="auto", verbose=0,
                                            time_limit=self._helper_time_limit())
         try:
             plan = plan_of(heuristic)
+        except ValueError:
+            return   # a memory_limit below the fixed part of the heuristic's larger budgets
+        try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)
                 found = fit_core(weight, plan.params, progress=None,
@@ -270,6 +274,7 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         self.stats_ = dict(result["stats"])
         self.stats_["estimated_bytes"] = plan.estimated_bytes
         complete = self.stats_.pop("complete")
+        projected = self.stats_.pop("projected", None)
         # What the bounded search proved of the optimum when stopped (NaN from the front's search).
         self._proven_lower_bound = float(result["lower_bound"])
         # Stopped, a search whose bound reached its tree's objective (an alpha that prices every
@@ -283,8 +288,9 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
             proven = ("" if np.isnan(self._proven_lower_bound) else
                       f"; the optimal objective is at least {self._proven_lower_bound:.6g}, "
                       f"{self.stats_['gap']:.6g} below this tree's")
-            warnings.warn(f"{self._limit_reached(plan)}: the tree is the best among the "
-                          f"candidates explored so far{proven}", ConvergenceWarning, stacklevel=4)
+            warnings.warn(f"{self._limit_reached(plan, projected)}: the tree is the best among "
+                          f"the candidates explored so far{proven}", ConvergenceWarning,
+                          stacklevel=4)
         self._fitted_max_complexity = self.max_complexity
         self._keep_selectable_rows()
         if not self.full_front and not plan.bounded:
@@ -297,17 +303,30 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         return (not self.full_front and self.max_complexity is None and depth <= MAX_BOUNDED_DEPTH
                 and self._bounded_search_serves(splitters, bins, X))
 
-    def _limit_reached(self, plan):
-        """Name the limit that stopped the search (``stats_["stopped_by"]``), as a user set it."""
+    def _limit_reached(self, plan, projected=None):
+        """Name the limit that stopped the search (``stats_["stopped_by"]``), as a user set it.
+
+        ``projected`` is the course (states or bytes) on which the core's projection stopped a
+        runaway search before it reached the limit, None when it reached it.
+        """
         stopped_by = self.stats_["stopped_by"]
         if stopped_by == "max_states":
-            return f"max_states={self.max_states} reached"
-        if stopped_by == "memory_limit":
+            named = f"max_states={self.max_states}"
+            unit = "states"
+        elif stopped_by == "memory_limit":
+            named = f"memory_limit={self.memory_limit} bytes"
             if self.memory_limit is None:
-                return (f"memory_limit=None reached (the {plan.params['max_state_bytes']} bytes "
-                        "this process could allocate when the fit started)")
-            return f"memory_limit={self.memory_limit} bytes reached"
-        return f"time_limit={self.time_limit} s expired"
+                named = (f"memory_limit=None (the {plan.params['max_state_bytes']} bytes this "
+                         "process could allocate when the fit started)")
+            unit = "bytes of solved states"
+        else:
+            return f"time_limit={self.time_limit} s expired"
+        if projected is None:
+            return f"{named} reached"
+        # The limit opens the message (the CV estimators gather their fits' warnings by it).
+        return (f"{named} would be passed many times over, and the search was stopped early (on "
+                f"course to about {projected:.3g} {unit}; lower max_depth or candidates, the "
+                f"deepest levels' first, or raise {stopped_by})")
 
     def _bounded_search_serves(self, splitters, bins, X):
         """Whether the core's branch and bound can find the tree of ``alpha`` (no front).

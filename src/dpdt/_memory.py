@@ -173,7 +173,7 @@ def available_bytes():
 
 
 def state_budget(memory_limit, fixed_bytes):
-    """Return the bytes left for solved states (0: no limit), or raise MemoryError if none are.
+    """Return the bytes left for solved states (0: no limit), or raise ValueError if none are.
 
     ``memory_limit`` None is what this process may still allocate (:func:`available_bytes`; no
     limit if that cannot be told). It bounds the states, not the fixed part, which is a bound
@@ -186,9 +186,11 @@ def state_budget(memory_limit, fixed_bytes):
         return 0 if available is None else max(available - fixed_bytes, available // 2, 1)
     left = memory_limit - fixed_bytes
     if left <= 0:
-        raise MemoryError(
+        # Not a limit the search can stop at: no tree can be made without these bytes.
+        raise ValueError(
             f"memory_limit={memory_limit} bytes is below the {fixed_bytes} bytes this fit needs "
-            "before solving any state (data layout and per-thread buffers); lower max_depth, "
-            "candidates or n_jobs, set max_bins, or raise memory_limit")
+            "before solving any state (data layout and per-thread buffers): set memory_limit to "
+            f"at least {fixed_bytes + 1}, or lower max_depth, candidates or n_jobs, or set "
+            "max_bins")
     # The core counts bytes in 64 bits; 2**62 bytes is beyond any machine's memory.
     return min(left, 2**62)

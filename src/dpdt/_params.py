@@ -325,31 +325,33 @@ MAX_STATES = Param(
     than the greedy one) with a ``ConvergenceWarning`` and ``stats_["stopped_by"]`` naming
     the limit (a state holds about 800 bytes with two classes, its last split's leaves
     included; ``stats_["state_bytes"]`` counts them). A search whose estimate made before the
-    fit passes the limit, and which is on course to solve several times more, stops sooner
-    with ``MemoryError`` naming what to lower; so does a fit split over processes
-    (``dpdt.dask``), which cannot return part of a search. The exact search of
-    ``splitter="exhaustive", full_front=False``, which keeps no state, counts the states it
-    searches and also reports what it proved of the optimum (``lower_bound_``). None means no
-    limit.
+    fit passes the limit, and which is on course to solve several times more, stops sooner,
+    the same way, its warning saying so and what to lower. A fit split over processes
+    (``dpdt.dask``), which cannot return part of a search, raises ``MemoryError`` at the
+    limit. The exact search of ``splitter="exhaustive", full_front=False``, which keeps no
+    state, counts the states it searches and also reports what it proved of the optimum
+    (``lower_bound_``). None means no limit.
     """, shown="5_000_000")
 
 MEMORY_LIMIT = Param(
     "memory_limit", None, [Interval(Integral, 1, None, closed="left"), None], "int or None", """
     Bytes the fit may allocate besides the training data: the layout of the samples, the
     per-thread buffers and the solved states (formula in the user guide, "Memory"). A fit
-    whose fixed part exceeds it raises ``MemoryError`` before starting. The core counts
-    each solved state as it creates it (about 800 bytes with two classes, its last split's
-    leaves included) and stops the search before they would cross the limit, as at
-    ``time_limit``: it keeps what the greedy completion of the states in progress may take
-    (an eighth to a half of what the limit leaves them) and returns the best tree found, with
-    a ``ConvergenceWarning`` and ``stats_["stopped_by"]``; ``MemoryError`` only if that
-    completion would cross the limit. For a search the estimate made before the fit
-    (``stats_["estimated_bytes"]``) does not clear, ``MemoryError`` as soon as it is on
-    course to cross it four times over: a runaway configuration stops within seconds, its
-    message naming what to lower. A fit split over processes (``dpdt.dask``) raises
-    ``MemoryError`` at the limit. None bounds the solved states by what the process may still
-    allocate when the fit starts (available memory, a container's limit, ``ulimit -v``), so
-    that a search too large for the machine stops instead of swapping or being killed. The
+    whose fixed part exceeds it raises ``ValueError`` before starting, naming the least
+    limit it takes. The core counts each solved state as it creates it (about 800 bytes with
+    two classes, its last split's leaves included) and stops the search before they would
+    cross the limit, as at ``time_limit``: it keeps what the greedy completion of the states
+    in progress may take (an eighth to a half of what the limit leaves them) and returns the
+    best tree found, with a ``ConvergenceWarning`` and ``stats_["stopped_by"]``. Should
+    that completion not fit, the search is cut where it stands, each state in progress
+    keeping what it has. A search the estimate made before the fit
+    (``stats_["estimated_bytes"]``) does not clear stops the same way as soon as it is on
+    course to cross the limit four times over: a runaway configuration stops within
+    seconds, its warning naming what to lower. A fit split over processes (``dpdt.dask``)
+    raises ``MemoryError`` at the limit. None bounds the solved states by what the process
+    may still allocate when the fit starts (available memory, a container's limit,
+    ``ulimit -v``), so that a search too large for the machine stops instead of swapping or
+    being killed. The
     exact search of ``splitter="exhaustive", full_front=False`` counts its buffers and caches
     instead (its caches take at most half of what is left) and stops once they pass it, as at
     ``time_limit``: with the best tree found, ``lower_bound_`` and a ``ConvergenceWarning``.

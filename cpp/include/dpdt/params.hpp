@@ -60,15 +60,18 @@ struct Params {
     // Features drawn at each node of the CART generator; <= 0 or >= p means all of them.
     int max_features = 0;
     uint64_t random_state = 0;
-    // Guard against runaway configurations: solving more states than this throws.
+    // Guard against runaway configurations: the search ends once it has solved this many states,
+    // as at the time limit (a process solving part of a split fit, which cannot, throws).
     int64_t max_states = 5'000'000;
     // Guard on the memory the solved states hold (their statistics, hulls and actions, counted
-    // as allocated and never as freed, so it errs high): passing it throws; <= 0 means no limit.
+    // as allocated and never as freed, so it errs high): the search ends before it passes it, as
+    // max_states ends it; <= 0 means no limit.
     int64_t max_state_bytes = 0;
     // Python's estimate of the states and of their bytes (dpdt/_memory.py). A search on course to
-    // pass max_states or max_state_bytes several times over stops before it reaches them, if the
-    // estimate passes them too (Search::off_course): a limit the estimate says the fit stays
-    // within is never projected, so that the projection's error cannot stop the fit (0: never).
+    // pass max_states or max_state_bytes several times over ends as at them before it reaches
+    // them, if the estimate passes them too (Search::off_course): a limit the estimate says the
+    // fit stays within is never projected, so that the projection's error cannot stop the fit
+    // (0: never).
     double estimated_states = std::numeric_limits<double>::infinity();
     double estimated_state_bytes = std::numeric_limits<double>::infinity();
     int n_threads = 1;

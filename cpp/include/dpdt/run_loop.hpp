@@ -155,6 +155,9 @@ class RunLoop {
     // A search passed `limit` (States or Memory): the loop wraps up as at the time limit's
     // deadline (see the top of this file). Any worker may call it; the first limit stays.
     void reach(Limit limit);
+    // A search that can take no more (its memory budget spent): reach(limit), and the grace ends
+    // now, so that every stop_point() throws Cut and each state in progress keeps what it has.
+    void cut_short(Limit limit);
     // The grace after the limit has passed too: stop_point() throws Cut everywhere.
     bool cut() const { return cut_.load(std::memory_order_relaxed); }
     // Seconds since the loop was made.

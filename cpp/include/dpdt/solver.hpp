@@ -38,6 +38,9 @@ struct FitStats {
     double seconds = 0.0;
     bool complete = true;     // false when a limit cut the search short
     Limit stopped_by = Limit::None;   // that limit (the run loop's first)
+    // When the runaway projection stopped the search at that limit: the course it was on, in
+    // states or bytes (0 otherwise).
+    double projected = 0.0;
 };
 
 // One fit split over processes (dpdt.dask): the root's subproblems, "tasks" (task t is side t % 2
