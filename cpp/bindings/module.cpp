@@ -320,17 +320,17 @@ O make_objective(const nb::object& y, const double* w, int64_t n, dpdt::Objectiv
     inputs.w = w;
     if (!y.is_none()) {
         using T = typename O::Target;
-        if constexpr (O::kTargetDims == 1) {
-            const auto values = nb::cast<Array1<T>>(y, false);
-            inputs.y = values.data();
-            inputs.rows = static_cast<int64_t>(values.shape(0));
-            inputs.columns = 1;
-        } else {
-            const auto values = nb::cast<Array2<T>>(y, false);
-            inputs.y = values.data();
-            inputs.rows = static_cast<int64_t>(values.shape(0));
-            inputs.columns = static_cast<int64_t>(values.shape(1));
-        }
+        static_assert(std::is_same_v<T, int32_t> || std::is_same_v<T, double>, "a target is int32 or float64");
+        constexpr bool kVector = O::kTargetDims == 1;
+        std::conditional_t<kVector, Array1<T>, Array2<T>> values;
+        if (!nb::try_cast(y, values, false))
+            throw nb::type_error((std::string("y must be a C-contiguous ") +
+                                  (std::is_same_v<T, int32_t> ? "int32" : "float64") + (kVector ? " vector" : " matrix") +
+                                  " for the objective '" + O::kName + "'")
+                                     .c_str());
+        inputs.y = values.data();
+        inputs.rows = static_cast<int64_t>(values.shape(0));
+        inputs.columns = kVector ? 1 : static_cast<int64_t>(values.shape(values.ndim() - 1));
         if (inputs.rows != n) throw nb::value_error("y needs one row per sample");
     }
     return O::make(inputs);

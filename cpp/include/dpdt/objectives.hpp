@@ -9,11 +9,13 @@
 #include "dpdt/objectives/newton.hpp"
 #include "dpdt/objectives/squared_error.hpp"
 
-// One `X(Type)` per line, in this form: CMake reads it.
+// One `X(Type)` per line, in this form: CMake reads it. The last line ends the list, so that an
+// objective is added by one line.
 #define DPDT_OBJECTIVES(X) \
     X(Classification)      \
     X(SquaredError)        \
-    X(Newton)
+    X(Newton)              \
+    /* the list's end */
 
 namespace dpdt {
 
