@@ -7,6 +7,7 @@
 #pragma once
 #include "dpdt/objectives/classification.hpp"
 #include "dpdt/objectives/newton.hpp"
+#include "dpdt/objectives/policy.hpp"
 #include "dpdt/objectives/squared_error.hpp"
 
 // One `X(Type)` per line, in this form: CMake reads it. The last line ends the list, so that an
@@ -15,6 +16,7 @@
     X(Classification)      \
     X(SquaredError)        \
     X(Newton)              \
+    X(Policy)              \
     /* the list's end */
 
 namespace dpdt {
