@@ -287,8 +287,6 @@ nb::dict with_layout(Array2<double> X, const Bins& bins, Go&& go) {
     });
 }
 
-// ---- Fits over machines (dpdt.dask; dpdt/remote.hpp) ----------------------------------------
-
 // ---- Objectives, chosen by name from the list (dpdt/objectives.hpp) ----------------------------
 
 template <class T>
@@ -347,6 +345,8 @@ auto with_objective(const std::string& kind, const nb::object& y, const double* 
         return go(make_objective<O>(y, w, n, inputs));
     });
 }
+
+// ---- Fits over machines (dpdt.dask; dpdt/remote.hpp) ----------------------------------------
 
 // The inputs of a fit over machines: only the target's width, which its parts cannot tell (the
 // classes of a classifier, the columns of a matrix target).
