@@ -5,6 +5,9 @@
 // machines (a std::variant over `Objectives`). Adding an objective: its header, its #include and
 // one X(...) line below.
 #pragma once
+#include <cstddef>
+#include <type_traits>
+
 #include "dpdt/objectives/classification.hpp"
 #include "dpdt/objectives/newton.hpp"
 #include "dpdt/objectives/policy.hpp"
@@ -33,5 +36,28 @@ ObjectiveList<O...> drop_first();
 #define DPDT_OBJECTIVE_AFTER_COMMA(O) , O
 using Objectives = decltype(detail::drop_first<void DPDT_OBJECTIVES(DPDT_OBJECTIVE_AFTER_COMMA)>());
 #undef DPDT_OBJECTIVE_AFTER_COMMA
+
+// An objective copied from another must not keep its base (the defaults would read the other
+// type) nor its name (the dispatch would find the other one first).
+#define DPDT_CHECK_BASE(O) \
+    static_assert(std::is_base_of_v<Objective<O>, O>, #O " must derive from Objective<" #O ">");
+DPDT_OBJECTIVES(DPDT_CHECK_BASE)
+#undef DPDT_CHECK_BASE
+
+namespace detail {
+constexpr bool same_name(const char* a, const char* b) {
+    while (*a != '\0' && *a == *b) ++a, ++b;
+    return *a == *b;
+}
+template <class... O>
+constexpr bool distinct_names(ObjectiveList<O...>) {
+    const char* names[] = {O::kName...};
+    for (size_t i = 0; i < sizeof...(O); ++i)
+        for (size_t j = i + 1; j < sizeof...(O); ++j)
+            if (same_name(names[i], names[j])) return false;
+    return true;
+}
+}  // namespace detail
+static_assert(detail::distinct_names(Objectives{}), "two objectives of the list share a kName");
 
 }  // namespace dpdt
