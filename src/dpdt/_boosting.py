@@ -266,9 +266,9 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
         # A gamma beyond 2**1000 in the core's unit forbids every split, as the real one does;
         # capped, the core's sums of leaf losses stay finite.
         gamma = min(float(np.ldexp(self.gamma, b - 2 * a - s)), 2.0**1000)
+        gh = np.column_stack((np.ldexp(g, -a), np.ldexp(h, -b)))
         result = call_core(
-            "fit_newton", prepared, np.ascontiguousarray(np.ldexp(g, -a)),
-            np.ascontiguousarray(np.ldexp(h, -b)), np.ascontiguousarray(np.ldexp(w, -c)),
+            "fit", "newton", prepared, gh, np.ascontiguousarray(np.ldexp(w, -c)),
             params=options, reg_lambda=float(np.ldexp(self.reg_lambda, -b - s)), gamma=gamma)
         # The tree optimal at alpha = 0: gamma is the boosting objective's own penalty.
         tree = Tree.from_means(result["front"][0]["tree"], n_features)

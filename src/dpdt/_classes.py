@@ -765,7 +765,7 @@ class DPDTreeClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTree):
         y_codes = np.ascontiguousarray(y_encoded, dtype=np.int32)
 
         def fit_core(weight, params, **arguments):
-            return call_core("fit_classifier", X, y_codes, weight,
+            return call_core("fit", "classifier", X, y_codes, weight,
                              params=dict(params, criterion=self.criterion),
                              n_classes=self.n_classes_, **arguments)
 
@@ -923,7 +923,7 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         check_target_spread(np.average(np.square(centred).sum(axis=1), weights=weight), exponent)
 
         def fit_core(weight, params, **arguments):
-            return call_core("fit_regressor", X, centred, weight, params=params, **arguments)
+            return call_core("fit", "regressor", X, centred, weight, params=params, **arguments)
 
         def greedy_tree(twin):
             return twin.fit(X, centred, sample_weight=weight)

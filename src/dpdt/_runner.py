@@ -35,8 +35,7 @@ RUNNER = ContextVar("dpdt_core_runner", default=None)
 STOP = ContextVar("dpdt_stop", default=None)
 
 # The core functions that run a loop, and so take a ``stop``.
-_STOPPABLE = frozenset({"fit_classifier", "fit_regressor", "fit_newton", "fit_branches", "prepare",
-                        "bin_uppers", "bin_codes"})
+_STOPPABLE = frozenset({"fit", "fit_branches", "prepare", "bin_uppers", "bin_codes"})
 
 # The core's choices by the names the estimators take: its enums' members, in declaration order.
 SPLITTERS = tuple(_core.Splitter.__members__)
@@ -69,9 +68,7 @@ def n_threads(n_jobs):
 
 # The parameter struct of each core function that takes one.
 _PARAMS = {
-    "fit_classifier": _core.Params,
-    "fit_regressor": _core.Params,
-    "fit_newton": _core.Params,
+    "fit": _core.Params,
     "fit_branches": _core.BranchesParams,
 }
 

@@ -38,7 +38,7 @@ from ._runner import RUNNER, run  # noqa: E402
 __all__ = ["DaskDPDTreeClassifier", "DaskDPDTreeRegressor", "fit"]
 
 # The core functions whose fits can be split at the root.
-_SPLITTABLE = ("fit_classifier", "fit_regressor")
+_SPLITTABLE = ("fit",)
 
 # The search statistics that add up over the processes of a distributed fit.
 _ADDITIVE_STATS = ("states", "candidates", "exact_scans", "sample_reads", "cache_hits",
