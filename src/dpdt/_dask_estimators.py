@@ -319,14 +319,15 @@ class _DaskDPDTree(SaveMixin, BaseEstimator):
         for name, value in attributes.items():
             setattr(local, name, value)
         rows, largest, sums = (np.zeros(len(labels)) for _ in range(3))
-        for s in filled:
-            at = np.searchsorted(labels, s["labels"])
+        places = [np.searchsorted(labels, s["labels"]) for s in filled]
+        for s, at in zip(filled, places, strict=True):
             rows[at] += s["label_rows"]
             largest[at] = np.maximum(largest[at], s["label_max_weight"])
-            sums[at] += s["label_weight"]
         exponent = binary_exponent(largest)
+        for s, at in zip(filled, places, strict=True):
+            sums[at] += np.ldexp(s["label_weight"], s["weight_exponent"] - exponent)
         factors, shift = self._class_factors(labels, rows), 0
-        largest, sums = np.ldexp(largest, -exponent), np.ldexp(sums, -exponent)
+        largest = np.ldexp(largest, -exponent)
         if factors is not None:
             if not np.all(np.isfinite(factors)) or np.any(factors < 0):
                 raise ValueError("class_weight must be finite and non-negative")

@@ -15,6 +15,7 @@ import numpy as np
 from sklearn.utils.validation import _check_sample_weight, check_array
 
 from . import _core
+from ._validation import binary_exponent
 
 # Rows converted to float64 at a time when a partition is binned: the core reads float64, and a
 # whole float32 partition copied at once would double its memory.
@@ -61,7 +62,10 @@ def summary(objective, X, y, sample_weight, where):
 
     Rows and features, the targets' columns (``objective.target_columns``), and per group of
     ``objective.groups`` (the classes of a classifier, else one) its label, rows, largest
-    weight and weights' sum: class weights scale the groups apart.
+    weight and weights' sum: class weights scale the groups apart. The sums are of the
+    weights divided by ``2**weight_exponent``, the power of two that brings the partition's
+    largest near 1 (exact), so that they cannot overflow where the whole data's scaled sum
+    does not.
     """
     X = _features(X, where)
     weight = _weights(sample_weight, X, where)
@@ -69,11 +73,13 @@ def summary(objective, X, y, sample_weight, where):
     labels, codes = objective.groups(y)
     largest = np.zeros(len(labels))
     np.maximum.at(largest, codes, weight)
+    exponent = binary_exponent(weight)
     return {"rows": X.shape[0], "features": X.shape[1],
             "columns": objective.target_columns(y), "labels": labels,
             "label_rows": np.bincount(codes, minlength=len(labels)),
-            "label_max_weight": largest,
-            "label_weight": np.bincount(codes, weights=weight, minlength=len(labels))}
+            "label_max_weight": largest, "weight_exponent": exponent,
+            "label_weight": np.bincount(codes, weights=np.ldexp(weight, -exponent),
+                                        minlength=len(labels))}
 
 
 def training_rows(objective, X, y, sample_weight, scale):
