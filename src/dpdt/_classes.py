@@ -379,20 +379,7 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
             decoder.expect(tree.n_features == self.n_features_in_,
                            f"{where}: a tree has {tree.n_features} features, the estimator "
                            f"{self.n_features_in_}")
-        classes = getattr(self, "classes_", None)
-        if classes is not None:
-            # A classifier's trees hold one class fraction per class.
-            decoder.expect(isinstance(classes, np.ndarray) and classes.ndim == 1
-                           and all(t.value.shape[1:] == (1, len(classes)) for t in trees),
-                           f"{where}: the trees' class fractions do not match classes_")
-        else:
-            # A regressor's, one mean per output.
-            n_outputs = getattr(self, "n_outputs_", None)
-            decoder.expect(isinstance(n_outputs, int)
-                           and all(t.value.shape[1:] == (n_outputs, 1) for t in trees),
-                           f"{where}: the trees' values do not match n_outputs_")
-        for k, tree in enumerate(trees):
-            tree._check_values(decoder, f"{where}: trees_[{k}]", classifier=classes is not None)
+        self._objective.check_trees(self, trees, decoder, where)
 
     def _keep_selectable_rows(self):
         # The solver's hull also holds trees that tie with their neighbours at a single alpha and
@@ -459,8 +446,8 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         return max(1, int(self.max_features * n_features))
 
     def _loss_unit(self):
-        """Scale of the front's losses, for tie tolerances: 1, as the loss is a fraction."""
-        return 1.0
+        """Scale of the front's losses, for tie tolerances (the objective's)."""
+        return self._objective.loss_unit(self.pareto_front_)
 
     def _front_index(self, alpha, max_complexity=None):
         """Return the row of the tree of ``alpha`` among those within ``max_complexity``."""
@@ -914,12 +901,6 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         self._fit_front(X, targets, weight, weight_scale, self.n_outputs_,
                         greedy_tree=greedy_tree)
         return self
-
-    def _loss_unit(self):
-        # Squared errors are in units of y squared: ties are judged relative to the single
-        # leaf's loss (the variance of y), so that the scale of y does not matter.
-        root = self.pareto_front_["train_loss"][-1]
-        return root if root > 0 else 1.0
 
     def predict(self, X):
         """Return the predicted value of each sample: the weighted mean of its leaf.

@@ -169,6 +169,24 @@ class Objective:
         """Return the :class:`Tree` of the core's arrays (``value``: the leaves' values)."""
         return Tree.from_means(arrays, n_features)
 
+    def loss_unit(self, front):
+        """Return the scale of the losses of a front, for its tie tolerances.
+
+        Losses in the targets' unit (squared, for squared errors): ties are judged relative to
+        the single leaf's loss (the front's last), so that the targets' scale does not matter.
+        """
+        root = front["train_loss"][-1]
+        return root if root > 0 else 1.0
+
+    def check_trees(self, estimator, trees, decoder, where):
+        """Check that a loaded estimator's trees hold what a fit makes: a mean per output."""
+        n_outputs = getattr(estimator, "n_outputs_", None)
+        decoder.expect(isinstance(n_outputs, int)
+                       and all(t.value.shape[1:] == (n_outputs, 1) for t in trees),
+                       f"{where}: the trees' values do not match n_outputs_")
+        for k, tree in enumerate(trees):
+            tree._check_values(decoder, f"{where}: trees_[{k}]", classifier=False)
+
     # The targets' scale.
 
     def kept_summary(self, y, weight):
@@ -240,6 +258,19 @@ class Classification(Objective):
     def make_tree(self, arrays, n_features):
         """Return the :class:`Tree` of class fractions of the core's weighted class sums."""
         return Tree.from_weighted_counts(arrays, n_features)
+
+    def loss_unit(self, front):
+        """Return 1: the loss is a fraction of the weight."""
+        return 1.0
+
+    def check_trees(self, estimator, trees, decoder, where):
+        """Check that a loaded classifier's trees hold a class fraction per class."""
+        classes = getattr(estimator, "classes_", None)
+        decoder.expect(isinstance(classes, np.ndarray) and classes.ndim == 1
+                       and all(t.value.shape[1:] == (1, len(classes)) for t in trees),
+                       f"{where}: the trees' class fractions do not match classes_")
+        for k, tree in enumerate(trees):
+            tree._check_values(decoder, f"{where}: trees_[{k}]", classifier=True)
 
     def part_targets(self, y, n_rows, where):
         """Return one part's class labels, checked."""
