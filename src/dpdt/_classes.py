@@ -122,12 +122,13 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         ``core_params``, the estimator's own entries of the core's ``params`` (a classifier's
         ``criterion``); ``cart_size``, if given, returns the splits of a fully grown CART tree on
         the data, which bound the CART generator's (its pure nodes end it) in the estimate.
-        ``greedy_tree(estimator)``, if given, fits ``estimator`` (a twin of this one) on the
-        data and weights: the bins of ``max_bins="auto"`` keep the thresholds of the greedy tree
-        on exact thresholds, the CART generator's alone, so that the search finds that tree on
-        them and its own is never worse (the DPDT paper's guarantee, which quantile bins alone
-        break: the greedy split can sit inside a bin). A number of bins given is quantiles
-        only, as a fit over machines (``dpdt.dask``) makes them.
+        ``greedy_tree(estimator, y)``, if given, fits ``estimator`` (a twin of this one) on the
+        data, the core's targets ``y`` and the weights: the bins of ``max_bins="auto"`` keep the
+        thresholds of the greedy tree on exact thresholds, the CART generator's alone, so that
+        the search finds that tree on them and its own is never worse (the DPDT paper's
+        guarantee, which quantile bins alone break: the greedy split can sit inside a bin). A
+        number of bins given is quantiles only, as a fit over machines (``dpdt.dask``) makes
+        them.
         """
         n_samples, n_features = X.shape
         weight = np.ascontiguousarray(weight)
@@ -151,8 +152,8 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
             return {"codes": codes, "n_bins": n_bins, "upper": upper}
 
         def plan_of(estimator):
-            return estimator._fit_plan(n_samples, n_features, weight.sum(), objective, n_columns,
-                                       bin_data, X=X, loss_exponent=target_scale.loss_exponent,
+            return estimator._fit_plan(n_samples, n_features, weight.sum(), n_columns, bin_data,
+                                       X=X, loss_exponent=target_scale.loss_exponent,
                                        cart_size=cart_size)
 
         plan = plan_of(self)
@@ -199,13 +200,13 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         if objective_at(best, self.alpha) < objective_at(result["front"][0], self.alpha):
             result["front"] = [dict(best, alpha_min=self.alpha, alpha_max=self.alpha)]
 
-    def _fit_plan(self, n_samples, n_features, weight_total, objective, n_columns, bin_data, *,
-                  X=None, bins=None, loss_exponent=0, cart_size=None):
+    def _fit_plan(self, n_samples, n_features, weight_total, n_columns, bin_data, *, X=None,
+                  bins=None, loss_exponent=0, cart_size=None):
         """Resolve everything the core needs for a fit into plain values (a :class:`_FitPlan`).
 
-        ``weight_total`` is the sum of the normalised weights; the ``objective`` (of
-        ``n_columns`` target columns) gives the size of the leaf statistics and of the
-        per-sample quantities the histograms sum, for ``memory_limit``; the core's losses, and
+        ``weight_total`` is the sum of the normalised weights; the objective, of ``n_columns``
+        target columns, gives the size of the leaf statistics and of the per-sample
+        quantities the histograms sum, for ``memory_limit``; the core's losses, and
         so the alpha ranges, are multiplied by ``2**loss_exponent`` (``min_impurity_decrease``,
         in the losses' unit, is divided by it). ``bin_data(bins, random_state,
         n_threads, max_depth)`` returns the binned data (``codes``, ``n_bins``, ``upper``) when
@@ -213,6 +214,7 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         bounded search serves; ``bins`` given instead forces that many bins (``dpdt.dask``,
         whose data are on a cluster, passes ``X=None``). The other arguments are ``_fit_front``'s.
         """
+        objective = self._objective
         stat_dim = objective.stat_dim(n_columns)
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
         depth = search_depth(self.max_depth, n_samples)

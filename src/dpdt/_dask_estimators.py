@@ -270,9 +270,8 @@ class _DaskDPDTree(SaveMixin, BaseEstimator):
             codes = np.empty((0, n_features), dtype=np.uint16 if wide else np.uint8)
             return {"codes": codes, "n_bins": n_bins, "upper": upper}
 
-        plan = local._fit_plan(int(counts.sum()), n_features, total, objective, n_columns,
-                               bin_data, bins=bins,
-                               loss_exponent=scale["targets"].loss_exponent)
+        plan = local._fit_plan(int(counts.sum()), n_features, total, n_columns, bin_data,
+                               bins=bins, loss_exponent=scale["targets"].loss_exponent)
         return _Prepared(binned_parts, plan, scale, n_features, n_columns)
 
     def _finish(self, local, prepared, result):
