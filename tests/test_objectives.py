@@ -7,7 +7,7 @@ import pytest
 from numpy.testing import assert_array_equal
 
 import dpdt
-from dpdt import _core, _runner
+from dpdt import _core
 from dpdt._objectives import (
     CLASSIFICATION,
     NEWTON,
@@ -19,11 +19,13 @@ from dpdt._tree import Tree
 
 
 @pytest.mark.parametrize("objective", OBJECTIVES.values(), ids=OBJECTIVES)
-def test_every_objective_names_a_core_fit_the_runner_knows(objective):
+def test_every_objective_is_one_the_core_fits_by_its_name(objective):
     assert OBJECTIVES[objective.name] is objective
-    assert callable(getattr(_core, objective.fit_function))
-    assert _runner._PARAMS[objective.fit_function] is _core.Params
-    assert objective.fit_function in _runner._STOPPABLE
+    # The core names its list of objectives when it refuses another.
+    with pytest.raises(ValueError, match="kind must be one of") as refused:
+        _core.fit("no such objective", np.zeros((2, 1)), np.zeros(2, dtype=np.int32),
+                  np.ones(2), _core.Params())
+    assert f"'{objective.name}'" in str(refused.value)
     # Sent to the workers of a Dask fit: a copy is the same descriptor.
     assert pickle.loads(pickle.dumps(objective)) == objective
 
@@ -54,7 +56,7 @@ def test_statistics_sizes():
     assert SQUARED_ERROR.stat_dim(2) == 5 and SQUARED_ERROR.sample_quantities(2) == 5
     assert NEWTON.stat_dim(1) == 3
     with pytest.raises(NotImplementedError):
-        Objective("none", "fit_none").stat_dim(1)
+        Objective("none").stat_dim(1)
 
 
 @pytest.mark.parametrize("power", [-400, -3, 0, 5, 400])

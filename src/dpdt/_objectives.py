@@ -1,10 +1,10 @@
 """What Python knows of each objective of the core: one descriptor per objective.
 
-The core declares an objective's statistics, leaf value, loss and traits (``objective.hpp``).
-Its descriptor here says the rest, once, for every fit that uses it (the estimators, the
-data-parallel fits of ``dpdt.dask``, boosting's rounds): the name the core knows it by and the
-function that fits it, the size of its statistics, how a tree is built from the core's leaf
-values, and how its targets cross into the core and come back. The core's tolerances are
+The core declares an objective's statistics, leaf value, loss and traits (its header in
+``cpp/include/dpdt/objectives``). Its descriptor here says the rest, once, for every fit that
+uses it (the estimators, the data-parallel fits of ``dpdt.dask``, boosting's rounds): the name
+the core knows it by (its ``kName``), the size of its statistics, how a tree is built from the
+core's leaf values, and how its targets cross into the core and come back. The core's tolerances are
 absolute (see ``_validation``): targets reach it divided by powers of two, and centred where
 sums of squares would cancel, so that it never sees the user's units; the trees and losses it
 returns are scaled back by the same powers of two, exactly.
@@ -143,15 +143,12 @@ def _values(y, n_rows, where):
 class Objective:
     """The Python side of an objective of the core (the defaults: numeric targets, leaf means).
 
-    ``name`` is the core's name for it (the ``kind`` its dispatch reads) and ``fit_function``
-    the core function that fits its front of trees; ``splits_at_root`` says whether
-    ``dpdt.dask.fit`` can split that fit over processes. ``n_columns``, below, is the number
-    of target columns the core is told of (its ``n_classes`` argument): classes, outputs.
+    ``name`` is the core's name for it: the ``kind`` of ``_core.fit`` and of the core's other
+    functions that take one (its ``kName``). ``n_columns``, below, is the number of target
+    columns the core is told of (its ``n_classes`` argument): classes, outputs.
     """
 
     name: str
-    fit_function: str
-    splits_at_root: bool = True
 
     def stat_dim(self, n_columns):
         """Return the size of a leaf's statistics."""
@@ -359,7 +356,9 @@ class NewtonObjective(Objective):
         return 3
 
     def to_core(self, g, h, w, weight_scale, reg_lambda, gamma):
-        """Return the :class:`NewtonScale`, the core's (g, h, w) and its reg_lambda and gamma.
+        """Return the :class:`NewtonScale`, the core's (y, w) and its reg_lambda and gamma.
+
+        The core's y holds a row (g, h) per sample.
 
         ``g``, ``h`` and ``w`` come with the weights normalised (``training_weight``),
         divided by ``weight_scale``; ``reg_lambda`` and ``gamma`` are in the unit of the
@@ -377,17 +376,18 @@ class NewtonObjective(Objective):
         # A gamma beyond 2**1000 in the core's unit forbids every split, as the real one does;
         # capped, the core's sums of leaf losses stay finite.
         gamma = min(float(np.ldexp(gamma, b - 2 * a - s)), 2.0**1000)
-        arrays = tuple(np.ascontiguousarray(np.ldexp(x, -e)) for x, e in ((g, a), (h, b), (w, c)))
+        arrays = (np.column_stack((np.ldexp(g, -a), np.ldexp(h, -b))),
+                  np.ascontiguousarray(np.ldexp(w, -c)))
         return (NewtonScale(a, b, c, s), arrays,
                 {"reg_lambda": float(np.ldexp(reg_lambda, -b - s)), "gamma": gamma})
 
 
 #: The 0-1 loss of classification trees.
-CLASSIFICATION = Classification("classifier", "fit_classifier")
+CLASSIFICATION = Classification("classifier")
 #: The squared error of regression trees.
-SQUARED_ERROR = SquaredErrorObjective("regressor", "fit_regressor")
+SQUARED_ERROR = SquaredErrorObjective("regressor")
 #: Boosting's Newton objective: fitted per round on data prepared once.
-NEWTON = NewtonObjective("newton", "fit_newton", splits_at_root=False)
+NEWTON = NewtonObjective("newton")
 
 #: Every objective, by its core name.
 OBJECTIVES = {objective.name: objective for objective in (CLASSIFICATION, SQUARED_ERROR, NEWTON)}
