@@ -100,3 +100,23 @@ def test_the_newton_scale_is_exact(power):
     for a, b in zip(reference[1], scaled[1], strict=True):
         assert_array_equal(a, b)
     assert reference[2] == scaled[2]
+
+
+def test_only_the_objectives_that_split_at_the_root_are_split_over_a_cluster():
+    # Boosting's rounds inside a splitting runner stay local: the runner, without a client,
+    # could not split them.
+    pytest.importorskip("distributed")
+    from dpdt._runner import RUNNER
+    from dpdt.dask import _DaskRunner
+
+    rng = np.random.default_rng(3)
+    X, y = rng.normal(size=(80, 3)), rng.normal(size=80)
+    expected = dpdt.DPDTGradientBoostingRegressor(n_estimators=3, max_depth=2).fit(X, y)
+    token = RUNNER.set(_DaskRunner(client=None, chunks=None))
+    try:
+        boosted = dpdt.DPDTGradientBoostingRegressor(n_estimators=3, max_depth=2).fit(X, y)
+        with pytest.raises(AttributeError):   # a tree's fit is split: it needs the client
+            dpdt.DPDTreeRegressor(max_depth=2).fit(X, y)
+    finally:
+        RUNNER.reset(token)
+    assert_array_equal(boosted.predict(X), expected.predict(X))

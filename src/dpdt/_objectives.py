@@ -143,12 +143,14 @@ def _values(y, n_rows, where):
 class Objective:
     """The Python side of an objective of the core (the defaults: numeric targets, leaf means).
 
-    ``name`` is the core's name for it: the ``kind`` of ``_core.fit`` and of the core's other
-    functions that take one (its ``kName``). ``n_columns``, below, is the number of target
-    columns the core is told of (its ``n_classes`` argument): classes, outputs.
+    ``name`` is the core's name for it (the ``kind`` by which its fit, ``_core.fit``, and
+    its fits over machines dispatch); ``splits_at_root`` says whether ``dpdt.dask.fit`` can
+    split that fit over processes. ``n_columns``, below, is the number
+    of target columns the core is told of (its ``n_classes`` argument): classes, outputs.
     """
 
     name: str
+    splits_at_root: bool = True
 
     def stat_dim(self, n_columns):
         """Return the size of a leaf's statistics."""
@@ -356,9 +358,7 @@ class NewtonObjective(Objective):
         return 3
 
     def to_core(self, g, h, w, weight_scale, reg_lambda, gamma):
-        """Return the :class:`NewtonScale`, the core's (y, w) and its reg_lambda and gamma.
-
-        The core's y holds a row (g, h) per sample.
+        """Return the :class:`NewtonScale`, the core's (gh, w) and its reg_lambda and gamma.
 
         ``g``, ``h`` and ``w`` come with the weights normalised (``training_weight``),
         divided by ``weight_scale``; ``reg_lambda`` and ``gamma`` are in the unit of the
@@ -366,7 +366,8 @@ class NewtonObjective(Objective):
         with both divided by ``weight_scale``. Each power of two brings the largest near 1
         (h and reg_lambda share theirs, the larger's, so that it stays finite), reg_lambda in
         h's unit and gamma in the loss's, 2**(h - 2g). All exact: the tree is the same, its
-        values, impurities and weights scaled back by :meth:`NewtonScale.unscale_tree`.
+        values, impurities and weights scaled back by :meth:`NewtonScale.unscale_tree`. The
+        core's target ``gh`` holds the rows (g, h), shape (n_samples, 2).
         """
         s = binary_exponent(weight_scale)
         a, c = binary_exponent(g), binary_exponent(w)
@@ -376,8 +377,8 @@ class NewtonObjective(Objective):
         # A gamma beyond 2**1000 in the core's unit forbids every split, as the real one does;
         # capped, the core's sums of leaf losses stay finite.
         gamma = min(float(np.ldexp(gamma, b - 2 * a - s)), 2.0**1000)
-        arrays = (np.column_stack((np.ldexp(g, -a), np.ldexp(h, -b))),
-                  np.ascontiguousarray(np.ldexp(w, -c)))
+        gh = np.column_stack((np.ldexp(g, -a), np.ldexp(h, -b)))
+        arrays = (gh, np.ascontiguousarray(np.ldexp(w, -c)))
         return (NewtonScale(a, b, c, s), arrays,
                 {"reg_lambda": float(np.ldexp(reg_lambda, -b - s)), "gamma": gamma})
 
@@ -387,7 +388,7 @@ CLASSIFICATION = Classification("classifier")
 #: The squared error of regression trees.
 SQUARED_ERROR = SquaredErrorObjective("regressor")
 #: Boosting's Newton objective: fitted per round on data prepared once.
-NEWTON = NewtonObjective("newton")
+NEWTON = NewtonObjective("newton", splits_at_root=False)
 
 #: Every objective, by its core name.
 OBJECTIVES = {objective.name: objective for objective in (CLASSIFICATION, SQUARED_ERROR, NEWTON)}
