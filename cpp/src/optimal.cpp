@@ -1878,8 +1878,8 @@ void check_bounded(const Dataset& data, const Params& params, double alpha) {
 Shape search_optimal(const Dataset& data, const Classification& objective, const Params& params, double alpha,
                      double total, RunLoop& loop, FitStats& stats, double& lower_bound) {
     const int depth = params.max_depth;
-    // (n_tasks: 1 until setup has counted them.)
-    std::atomic<int64_t> states_seen{0}, tasks_done{0}, n_tasks{1};
+    // (n_tasks: 0, unknown, until setup has counted them: a report before then has no total.)
+    std::atomic<int64_t> states_seen{0}, tasks_done{0}, n_tasks{0};
     HeldBytes held(params.max_state_bytes, loop);
     // Half the budget for each cache (the depth-two rows are the larger part of the other).
     SolvedStates solved(cache_bytes(params) / 2, held);

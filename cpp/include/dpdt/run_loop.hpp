@@ -33,7 +33,7 @@ class JobGroup;
 
 // How far a running search is, as `poll` sees it: the states solved (BRANCHES: the branches
 // expanded), and the root's tasks done out of `root_tasks` (DPDT: one side of one root candidate
-// each, 0 until the root is expanded; the bounded search: the shallower root, then each feature).
+// each; the bounded search: the shallower root, then each feature), 0 until they are counted.
 struct Progress {
     int64_t states = 0;
     int64_t root_tasks = 0, root_tasks_done = 0;
