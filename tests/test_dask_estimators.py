@@ -249,6 +249,25 @@ def test_max_bins_none_and_exact_splitters_are_refused():
         DaskDPDTreeClassifier(splitter="screen").fit(X, y)
 
 
+@pytest.mark.parametrize("estimator", [DaskDPDTreeClassifier, DaskDPDTreeRegressor])
+@pytest.mark.parametrize("weight, chunks", [
+    (1e308, (20, 20, 20)),              # every partition's sum overflows
+    (6e307, (1, 1, 1, 57)),             # no single partition's does, the whole data's does
+], ids=["partitions", "whole"])
+def test_weights_summing_beyond_float64_are_refused_as_locally(client, estimator, weight,
+                                                               chunks):
+    X, y, _ = (classification_data if estimator is DaskDPDTreeClassifier
+               else regression_data)(n=60)
+    w = np.full(60, weight)
+    local = estimator._local_class(max_bins=8)
+    with pytest.raises(ValueError, match="sample_weight sums to about") as expected:
+        local.fit(X, y, w)
+    with pytest.raises(ValueError, match="sample_weight sums to about") as caught:
+        estimator(max_bins=8, client=client).fit(chunked(X, chunks), chunked(y, chunks),
+                                                 chunked(w, chunks))
+    assert str(caught.value) == str(expected.value)
+
+
 # ---------------------------------------------------------------- the whole data-parallel fit
 
 @needs_remote_core

@@ -672,20 +672,20 @@ def test_target_offset_changes_only_the_leaf_values(name, offset):
 
 
 def test_centre_of_the_targets_is_the_mean_whatever_the_order_or_parts():
-    from dpdt._validation import fixed_sums, fixed_units, mean_from_sums, order_free_mean
+    from dpdt._objectives import SQUARED_ERROR
 
     rng = np.random.default_rng(7)
     y = np.column_stack([rng.normal(3.0, 1.0, 5000), rng.lognormal(0.0, 2.0, 5000) * 1e-3])
     w = rng.uniform(0.01, 1.0, 5000)
-    mean = order_free_mean(y, w)
-    assert_allclose(mean, np.average(y, axis=0, weights=w), rtol=1e-13)
+    scale = SQUARED_ERROR.scale_of(y, w)
+    assert_allclose(scale.offset, np.average(y, axis=0, weights=w), rtol=1e-13)
     order = rng.permutation(5000)
-    assert_array_equal(order_free_mean(y[order], w[order]), mean)
-    # As a fit over machines finds it: the parts' exact sums, in the units of the whole.
-    largest = np.append(np.max(np.abs(w[:, None] * y), axis=0), w.max())
-    units = fixed_units(largest, 5000)
+    assert_array_equal(SQUARED_ERROR.scale_of(y[order], w[order]).offset, scale.offset)
+    # As a fit over machines finds it: the same reductions, over parts of the rows.
     cuts = [(0, 1), (1, 1), (1, 3333), (3333, 5000)]
-    parts = [fixed_sums(y[a:b], w[a:b], units) for a, b in cuts]
-    columns = [sum(p[0][j] for p in parts) for j in range(2)]
-    assert_array_equal(mean_from_sums(columns, sum(p[1] for p in parts), units), mean)
-    assert_array_equal(order_free_mean(np.zeros((3, 1)), np.ones(3)), [0.0])
+    kept = [dict(SQUARED_ERROR.kept_summary(y[a:b], w[a:b]), rows=b - a) for a, b in cuts]
+    parted = SQUARED_ERROR.fit_scale(
+        kept, lambda function, *args: [function(y[a:b], w[a:b], *args) for a, b in cuts])
+    assert (parted.first, parted.shift) == (scale.first, scale.shift)
+    assert_array_equal(parted.centre, scale.centre)
+    assert_array_equal(SQUARED_ERROR.scale_of(np.zeros((3, 1)), np.ones(3)).offset, [0.0])

@@ -12,6 +12,7 @@ from ._binning import bin_features
 from ._classes import LogProbaMixin
 from ._io import SaveMixin, register_estimator
 from ._losses import AbsoluteError, BinaryLogLoss, Huber, MultinomialLogLoss, SquaredError
+from ._objectives import NEWTON
 from ._params import BOOSTING, BOOSTING_REGRESSOR, declare
 from ._progress import reporter
 from ._runner import call_core, map_threads, n_threads
@@ -250,31 +251,15 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
         """Fit the tree optimal for the Newton objective of per-sample ``g``, ``h`` and ``w``.
 
         They come with the weights normalised (``training_weight``), divided by
-        ``weight_scale``; reg_lambda and gamma are in the unit of the user's weights, as in
-        XGBoost, and the objective in the normalised unit is the same with both divided by
-        ``weight_scale``. The core's tolerances are absolute (see ``_validation``): it gets g
-        divided by 2**a, h by 2**b and w by 2**c, each power of two bringing the largest near
-        1 (h and reg_lambda share theirs, the larger's, so that it stays finite), reg_lambda
-        in h's unit and gamma in the loss's, 2**(b - 2a). All exact: the tree is the same,
-        its values, impurities and weights scaled back.
+        ``weight_scale``; the objective scales them, reg_lambda and gamma for the core, and
+        its tree back (``_objectives.NewtonObjective.to_core``).
         """
-        s = binary_exponent(weight_scale)
-        a, c = binary_exponent(g), binary_exponent(w)
-        b = binary_exponent(h)
-        if self.reg_lambda > 0:
-            b = max(b, binary_exponent(self.reg_lambda) - s)
-        # A gamma beyond 2**1000 in the core's unit forbids every split, as the real one does;
-        # capped, the core's sums of leaf losses stay finite.
-        gamma = min(float(np.ldexp(self.gamma, b - 2 * a - s)), 2.0**1000)
-        result = call_core(
-            "fit_newton", prepared, np.ascontiguousarray(np.ldexp(g, -a)),
-            np.ascontiguousarray(np.ldexp(h, -b)), np.ascontiguousarray(np.ldexp(w, -c)),
-            params=options, reg_lambda=float(np.ldexp(self.reg_lambda, -b - s)), gamma=gamma)
+        scale, arrays, arguments = NEWTON.to_core(g, h, w, weight_scale, self.reg_lambda,
+                                                  self.gamma)
+        result = call_core(NEWTON.fit_function, prepared, *arrays, params=options, **arguments)
         # The tree optimal at alpha = 0: gamma is the boosting objective's own penalty.
-        tree = Tree.from_means(result["front"][0]["tree"], n_features)
-        tree.value = np.ldexp(tree.value, a - b)
-        tree.impurity = np.ldexp(tree.impurity, 2 * a - b + s)
-        tree.weighted_n_node_samples = np.ldexp(tree.weighted_n_node_samples, c + s)
+        tree = NEWTON.make_tree(result["front"][0]["tree"], n_features)
+        scale.unscale_tree(tree)
         return tree
 
     @staticmethod

@@ -25,6 +25,7 @@ from ._front import (
 )
 from ._io import SaveMixin, register_estimator
 from ._memory import estimate_states, fixed_fit_bytes, state_budget
+from ._objectives import CLASSIFICATION, SQUARED_ERROR
 from ._params import CLASSIFIER, REGRESSOR, declare
 from ._progress import core_seconds, reporter
 from ._runner import call_core, n_threads
@@ -38,10 +39,7 @@ from ._search_policy import (
 )
 from ._tree import Tree
 from ._validation import (
-    binary_exponent,
     check_feature_costs,
-    check_target_spread,
-    order_free_mean,
     training_weight,
     validate_numeric,
 )
@@ -101,6 +99,8 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
     come from its declaration in ``_params`` (``@declare``).
     """
 
+    # Set by each estimator: the objective it fits (an _objectives.Objective).
+    _objective = None
     # Whether "auto" at depth 3 adds the exact depth-2 candidates (see DPDTreeClassifier).
     _auto_exact_depth2 = False
 
@@ -110,41 +110,51 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         tags.input_tags.sparse = True   # densified by validate_numeric
         return tags
 
-    def _fit_front(self, X, weight, weight_scale, fit_core, make_tree, stat_dim,
-                   loss_exponent=0, sample_quantities=None, cart_size=None, greedy_tree=None):
+    def _fit_front(self, X, y, weight, weight_scale, n_columns, core_params=None,
+                   cart_size=None, greedy_tree=None):
         """Run the core on validated data and store the front, its trees and the statistics.
 
-        ``weight`` is normalised as ``training_weight`` returns it, and ``weight_scale`` the
-        factor it was divided by. The core's losses, and so the alpha ranges, are multiplied by
-        ``2**loss_exponent`` (``min_impurity_decrease``, in the losses' unit, is divided by it);
-        ``stat_dim`` is the size of the objective's leaf statistics and ``sample_quantities`` the
-        number of per-sample quantities its histograms sum (default ``stat_dim``), for
-        ``memory_limit``; ``cart_size``, if given, returns the splits of a fully grown CART tree on
+        ``y`` holds the training targets as the estimator's objective (``_objective``, an
+        :class:`~dpdt._objectives.Objective`) takes them (class codes, targets), of
+        ``n_columns`` columns for the core (classes, outputs); the objective's target scale
+        brings them to the core and its trees and losses back. ``weight`` is normalised as
+        ``training_weight`` returns it, and ``weight_scale`` the factor it was divided by.
+        ``core_params``, the estimator's own entries of the core's ``params`` (a classifier's
+        ``criterion``); ``cart_size``, if given, returns the splits of a fully grown CART tree on
         the data, which bound the CART generator's (its pure nodes end it) in the estimate.
-        ``greedy_tree(estimator)``, if given, fits ``estimator`` (a twin of this one) on the
-        data and weights: the bins of ``max_bins="auto"`` keep the thresholds of the greedy tree
-        on exact thresholds, the CART generator's alone, so that the search finds that tree on
-        them and its own is never worse (the DPDT paper's guarantee, which quantile bins alone
-        break: the greedy split can sit inside a bin). A number of bins given is quantiles
-        only, as a fit over machines (``dpdt.dask``) makes them.
+        ``greedy_tree(estimator, y)``, if given, fits ``estimator`` (a twin of this one) on the
+        data, the core's targets ``y`` and the weights: the bins of ``max_bins="auto"`` keep the
+        thresholds of the greedy tree on exact thresholds, the CART generator's alone, so that
+        the search finds that tree on them and its own is never worse (the DPDT paper's
+        guarantee, which quantile bins alone break: the greedy split can sit inside a bin). A
+        number of bins given is quantiles only, as a fit over machines (``dpdt.dask``) makes
+        them.
         """
         n_samples, n_features = X.shape
         weight = np.ascontiguousarray(weight)
+        objective = self._objective
+        target_scale = objective.scale_of(y, weight)
+        y = target_scale.to_core(y)
         keeps_greedy = greedy_tree is not None and isinstance(self.max_bins, str)
+
+        def fit_core(weight, params, **arguments):
+            return call_core(objective.fit_function, X, y, weight,
+                             params=dict(params, **(core_params or {})),
+                             **objective.core_arguments(n_columns), **arguments)
 
         def bin_data(bins, random_state, threads, depth):
             edges = None
             if keeps_greedy:
-                twin = greedy_tree(self._greedy_twin(depth))
+                twin = greedy_tree(self._greedy_twin(depth), y)
                 edges = tree_edges(X, twin.trees_[0])
             codes, n_bins, upper = bin_features(X, bins, random_state, n_threads=threads,
                                                 edges=edges)
             return {"codes": codes, "n_bins": n_bins, "upper": upper}
 
         def plan_of(estimator):
-            return estimator._fit_plan(n_samples, n_features, weight.sum(), stat_dim, bin_data,
-                                       X=X, loss_exponent=loss_exponent,
-                                       sample_quantities=sample_quantities, cart_size=cart_size)
+            return estimator._fit_plan(n_samples, n_features, weight.sum(), n_columns, bin_data,
+                                       X=X, loss_exponent=target_scale.loss_exponent,
+                                       cart_size=cart_size)
 
         plan = plan_of(self)
         progress = reporter(self.verbose, type(self).__name__, "root subproblems",
@@ -163,7 +173,7 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
             raise
         if plan.bounded and not result["stats"]["complete"]:
             self._keep_heuristic_if_better(result, weight, fit_core, plan_of)
-        self._store_front(result, plan, n_features, weight_scale, make_tree, loss_exponent)
+        self._store_front(result, plan, n_features, weight_scale, target_scale)
 
     def _keep_heuristic_if_better(self, result, weight, fit_core, plan_of):
         """Put DPDT's heuristic tree of ``alpha`` in ``result`` if better than the one found.
@@ -190,16 +200,22 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         if objective_at(best, self.alpha) < objective_at(result["front"][0], self.alpha):
             result["front"] = [dict(best, alpha_min=self.alpha, alpha_max=self.alpha)]
 
-    def _fit_plan(self, n_samples, n_features, weight_total, stat_dim, bin_data, *, X=None,
-                  bins=None, loss_exponent=0, sample_quantities=None, cart_size=None):
+    def _fit_plan(self, n_samples, n_features, weight_total, n_columns, bin_data, *, X=None,
+                  bins=None, loss_exponent=0, cart_size=None):
         """Resolve everything the core needs for a fit into plain values (a :class:`_FitPlan`).
 
-        ``weight_total`` is the sum of the normalised weights; ``bin_data(bins, random_state,
+        ``weight_total`` is the sum of the normalised weights; the objective, of ``n_columns``
+        target columns, gives the size of the leaf statistics and of the per-sample
+        quantities the histograms sum, for ``memory_limit``; the core's losses, and
+        so the alpha ranges, are multiplied by ``2**loss_exponent`` (``min_impurity_decrease``,
+        in the losses' unit, is divided by it). ``bin_data(bins, random_state,
         n_threads, max_depth)`` returns the binned data (``codes``, ``n_bins``, ``upper``) when
         the fit bins. ``X``, the data, decides whether it bins (``max_bins``) and whether the
         bounded search serves; ``bins`` given instead forces that many bins (``dpdt.dask``,
         whose data are on a cluster, passes ``X=None``). The other arguments are ``_fit_front``'s.
         """
+        objective = self._objective
+        stat_dim = objective.stat_dim(n_columns)
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
         depth = search_depth(self.max_depth, n_samples)
         if bins is None:
@@ -225,7 +241,7 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         fixed = fixed_fit_bytes(
             n_samples, n_features, depth, max(candidates), threads, stat_dim,
             n_bins=self.n_bins_, code_bytes=binned["codes"].itemsize if binned else 1,
-            sample_quantities=sample_quantities)
+            sample_quantities=objective.sample_quantities(n_columns))
         limit = None if self.memory_limit is None else int(self.memory_limit)
         state_bytes = state_budget(limit, fixed)
         max_states = min(self.max_states or 2**62, 2**62)
@@ -253,12 +269,18 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         )
         return _FitPlan(params, binned, splitters, bounded, int(fixed + estimate.bytes))
 
-    def _store_front(self, result, plan, n_features, weight_scale, make_tree, loss_exponent=0):
-        """Store the front, its trees and the statistics of the core's ``result`` for ``plan``."""
+    def _store_front(self, result, plan, n_features, weight_scale, target_scale):
+        """Store the front, its trees and the statistics of the core's ``result`` for ``plan``.
+
+        The trees and losses come back to the user's units: the weights' (``weight_scale``)
+        and the targets' (``target_scale``, the objective's, which scaled what the core read).
+        """
         front = result["front"]
-        self.trees_ = [make_tree(row["tree"], n_features) for row in front]
+        loss_exponent = target_scale.loss_exponent
+        self.trees_ = [self._objective.make_tree(row["tree"], n_features) for row in front]
         for tree in self.trees_:
             tree.weighted_n_node_samples *= weight_scale
+            target_scale.unscale_tree(tree)
         self.pareto_front_ = np.array(
             [(row["alpha_min"], row["alpha_max"], row["train_loss"], row["complexity"],
               tree.n_leaves, tree.max_depth) for row, tree in zip(front, self.trees_, strict=True)],
@@ -359,20 +381,7 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
             decoder.expect(tree.n_features == self.n_features_in_,
                            f"{where}: a tree has {tree.n_features} features, the estimator "
                            f"{self.n_features_in_}")
-        classes = getattr(self, "classes_", None)
-        if classes is not None:
-            # A classifier's trees hold one class fraction per class.
-            decoder.expect(isinstance(classes, np.ndarray) and classes.ndim == 1
-                           and all(t.value.shape[1:] == (1, len(classes)) for t in trees),
-                           f"{where}: the trees' class fractions do not match classes_")
-        else:
-            # A regressor's, one mean per output.
-            n_outputs = getattr(self, "n_outputs_", None)
-            decoder.expect(isinstance(n_outputs, int)
-                           and all(t.value.shape[1:] == (n_outputs, 1) for t in trees),
-                           f"{where}: the trees' values do not match n_outputs_")
-        for k, tree in enumerate(trees):
-            tree._check_values(decoder, f"{where}: trees_[{k}]", classifier=classes is not None)
+        self._objective.check_trees(self, trees, decoder, where)
 
     def _keep_selectable_rows(self):
         # The solver's hull also holds trees that tie with their neighbours at a single alpha and
@@ -439,8 +448,8 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         return max(1, int(self.max_features * n_features))
 
     def _loss_unit(self):
-        """Scale of the front's losses, for tie tolerances: 1, as the loss is a fraction."""
-        return 1.0
+        """Scale of the front's losses, for tie tolerances (the objective's)."""
+        return self._objective.loss_unit(self.pareto_front_)
 
     def _front_index(self, alpha, max_complexity=None):
         """Return the row of the tree of ``alpha`` among those within ``max_complexity``."""
@@ -711,6 +720,7 @@ class DPDTreeClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTree):
     2      0.376        inf         1    0.666667
     """
 
+    _objective = CLASSIFICATION
     # The default's extra exact depth-2 candidates (AUTO_EXACT_DEPTH2_WORK) pay off for the 0-1
     # loss; for squared error they doubled the fit time of the bundled benchmarks for no gain.
     _auto_exact_depth2 = True
@@ -745,11 +755,6 @@ class DPDTreeClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTree):
 
         y_codes = np.ascontiguousarray(y_encoded, dtype=np.int32)
 
-        def fit_core(weight, params, **arguments):
-            return call_core("fit_classifier", X, y_codes, weight,
-                             params=dict(params, criterion=self.criterion),
-                             n_classes=self.n_classes_, **arguments)
-
         def cart_size():
             # scikit-learn's trees read float32: beyond its range (or for weights it refuses)
             # there is no size, and the estimate stays on its data bound.
@@ -762,12 +767,12 @@ class DPDTreeClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTree):
                 return None
             return tree.tree_.node_count // 2
 
-        def greedy_tree(twin):
+        def greedy_tree(twin, y):
             # The class weights are in the weights already.
-            return twin.set_params(class_weight=None).fit(X, y_codes, sample_weight=weight)
+            return twin.set_params(class_weight=None).fit(X, y, sample_weight=weight)
 
-        self._fit_front(X, weight, weight_scale, fit_core, Tree.from_weighted_counts,
-                        stat_dim=self.n_classes_, sample_quantities=1, cart_size=cart_size,
+        self._fit_front(X, y_codes, weight, weight_scale, self.n_classes_,
+                        core_params={"criterion": self.criterion}, cart_size=cart_size,
                         greedy_tree=greedy_tree)
         return self
 
@@ -862,6 +867,8 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
     array([ 0., 10.])
     """
 
+    _objective = SQUARED_ERROR
+
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
         """Build the Pareto front of regression trees from the training set (X, y).
@@ -889,39 +896,13 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
         if not kept.all():
             X, targets, weight = X[kept], targets[kept], weight[kept]
 
-        # The core's tolerances are absolute (see _validation): it gets y divided by a power of
-        # two (exact) that brings it near 1, then centred, as sum w y^2 - (sum w y)^2 / W
-        # cancels badly far from the mean, then divided again to bring the centred values near
-        # 1. Its trees and losses are scaled back.
-        scale_exponent = binary_exponent(targets)
-        # The centre need not be the exact mean, only near it and the same whatever the rows'
-        # order, as a fit over machines finds it (dpdt.dask).
-        offset = order_free_mean(np.ldexp(targets, -scale_exponent), weight)
-        centred = np.ldexp(targets, -scale_exponent) - offset
-        shift = binary_exponent(centred)
-        centred = np.ascontiguousarray(np.ldexp(centred, -shift))
-        offset, exponent = np.ldexp(offset, scale_exponent), scale_exponent + shift
-        check_target_spread(np.average(np.square(centred).sum(axis=1), weights=weight), exponent)
+        # The objective centres and scales the targets for the core (_objectives.CentredScale).
+        def greedy_tree(twin, y):
+            return twin.fit(X, y, sample_weight=weight)
 
-        def fit_core(weight, params, **arguments):
-            return call_core("fit_regressor", X, centred, weight, params=params, **arguments)
-
-        def greedy_tree(twin):
-            return twin.fit(X, centred, sample_weight=weight)
-
-        self._fit_front(X, weight, weight_scale, fit_core, Tree.from_means,
-                        stat_dim=1 + 2 * centred.shape[1], loss_exponent=2 * exponent,
+        self._fit_front(X, targets, weight, weight_scale, self.n_outputs_,
                         greedy_tree=greedy_tree)
-        for tree in self.trees_:
-            tree.value = np.ldexp(tree.value, exponent) + offset[np.newaxis, :, np.newaxis]
-            tree.impurity = np.ldexp(tree.impurity, 2 * exponent)
         return self
-
-    def _loss_unit(self):
-        # Squared errors are in units of y squared: ties are judged relative to the single
-        # leaf's loss (the variance of y), so that the scale of y does not matter.
-        root = self.pareto_front_["train_loss"][-1]
-        return root if root > 0 else 1.0
 
     def predict(self, X):
         """Return the predicted value of each sample: the weighted mean of its leaf.

@@ -6,8 +6,10 @@ it (``_dask_partitions``), and the driver combines their small answers:
 
 1. a summary (rows, features, labels, largest weights): the classes, the weights' power-of-two
    scale and class weights, as the local fit derives them from the whole data;
-2. the rows kept (weight above zero): each partition's first global row id; for a regressor two
-   more passes give the targets' scale, mean and spread, as the local fit centres them;
+2. the rows kept (weight above zero): each partition's first global row id; then the targets'
+   scale, by the reductions the local fit makes on its one part (``Objective.fit_scale``,
+   ``_objectives``): a regressor's takes three more passes, for the targets' scale, mean and
+   spread;
 3. the bin edges' sketch: the rows of smallest hashed id (a uniform sample of at most
    ``_binning.BINNING_SAMPLES`` rows, the same for any partitioning) and each feature's
    largest value, merged pairwise on the cluster; the driver cuts the bins from it;
@@ -36,7 +38,6 @@ import numpy as np
 from dask.base import is_dask_collection
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context, clone
 from sklearn.utils.class_weight import compute_class_weight
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from . import _core
@@ -49,8 +50,7 @@ from ._params import CLASSIFIER, REGRESSOR, Param, declare
 from ._progress import reporter
 from ._runner import core_params
 from ._search_policy import needs_exact_thresholds
-from ._tree import Tree
-from ._validation import binary_exponent, check_target_spread, fixed_units, mean_from_sums
+from ._validation import binary_exponent
 
 #: The most bytes of histograms one round of a fit asks each partition for (and the driver gets,
 #: summed): the states beyond are asked for in later rounds, which changes no tree.
@@ -74,8 +74,9 @@ class _Prepared(NamedTuple):
     """A data-parallel fit ready to search: what ``_DaskDPDTree._prepare`` returns.
 
     The futures of the ``binned_parts`` (the partitions with training rows, binned), the
-    local fit's ``plan``, the weights' and targets' ``scale``, and the ``n_features``, the
-    core's ``n_classes`` (outputs for a regressor) and the losses' ``loss_exponent``.
+    local fit's ``plan``, the weights' and targets' ``scale`` (``scale["targets"]``, the
+    objective's target scale), and the ``n_features`` and the core's ``n_classes`` (its
+    argument for the target columns: classes, or outputs for a regressor).
     """
 
     binned_parts: list
@@ -83,7 +84,6 @@ class _Prepared(NamedTuple):
     scale: dict
     n_features: int
     n_classes: int
-    loss_exponent: int
 
 
 def _killed_workers_message(client, meta, error):
@@ -149,11 +149,13 @@ def _predict_block(function, columns, dtype, block):
 class _DaskDPDTree(SaveMixin, BaseEstimator):
     """Fit, ``to_local`` and prediction shared by the data-parallel DPDT estimators."""
 
-    # Set by each estimator: its in-memory class and the core's kind of objective.
+    # Set by each estimator: its in-memory class, whose objective it fits.
     _local_class = None
-    _kind = None
     # Tests: a callable of the round number, called after every round of the search.
     _on_round = None
+
+    def _objective(self):
+        return self._local_class._objective
 
     def _local_params(self):
         names = [param.name for param in self._local_class._params]
@@ -226,8 +228,8 @@ class _DaskDPDTree(SaveMixin, BaseEstimator):
 
         ``local`` (the in-memory estimator) gets its classes or outputs and its features.
         """
-        kind = self._kind
-        summaries = client.gather(_submit_all(client, parts.summary, data, kind,
+        objective = self._objective()
+        summaries = client.gather(_submit_all(client, parts.summary, data, objective,
                                               name="dpdt-summary",
                                               after=lambda k: (f"partition {k}",)))
         features = {s["features"] for s in summaries if s["rows"] > 0}
@@ -240,17 +242,18 @@ class _DaskDPDTree(SaveMixin, BaseEstimator):
         if not hasattr(meta, "iloc"):
             meta = np.empty((0, n_features))
         validate_data(local, meta, reset=True, skip_check_array=True)
-        scale, total = self._scale(local, summaries)
-        kept = client.gather(_submit_all(client, parts.kept_rows, data, kind, scale=dict(scale),
-                                         name="dpdt-kept"))
+        scale, total, n_columns = self._scale(local, summaries)
+        kept = client.gather(_submit_all(client, parts.kept_rows, data, objective,
+                                         scale=dict(scale), name="dpdt-kept"))
         counts = np.array([k["rows"] for k in kept], dtype=np.int64)
         first_ids = np.concatenate([[0], np.cumsum(counts)[:-1]])
-        if kind == "regressor":
-            self._centre(client, data, scale, kept)
-            stat_dim, loss_exponent = 1 + 2 * local.n_outputs_, 2 * scale["exponent_y"]
-            n_classes = local.n_outputs_
-        else:
-            stat_dim, loss_exponent, n_classes = local.n_classes_, 0, local.n_classes_
+
+        def reduce(function, *args):
+            return client.gather(_submit_all(client, parts.reduce_targets, data, objective,
+                                             function, args, scale=dict(scale),
+                                             name=f"dpdt-{function.__name__.strip('_')}"))
+
+        scale["targets"] = objective.fit_scale(kept, reduce)
         binned_parts = []
 
         def bin_data(bins, random_state, threads, max_depth):
@@ -261,28 +264,21 @@ class _DaskDPDTree(SaveMixin, BaseEstimator):
             wide = bins > np.iinfo(np.uint8).max
             filled = [k for k in range(len(data)) if counts[k] > 0]
             binned_parts.extend(_submit_all(
-                client, parts.binned, [data[k] for k in filled], kind, name="dpdt-binned",
+                client, parts.binned, [data[k] for k in filled], objective, name="dpdt-binned",
                 after=lambda j: (scale, int(first_ids[filled[j]]), upper, offset, wide)))
             distributed.wait(binned_parts)
             codes = np.empty((0, n_features), dtype=np.uint16 if wide else np.uint8)
             return {"codes": codes, "n_bins": n_bins, "upper": upper}
 
-        plan = local._fit_plan(int(counts.sum()), n_features, total, stat_dim, bin_data,
-                               bins=bins, loss_exponent=loss_exponent,
-                               sample_quantities=1 if kind == "classifier" else None)
-        return _Prepared(binned_parts, plan, scale, n_features, n_classes, loss_exponent)
+        plan = local._fit_plan(int(counts.sum()), n_features, total, n_columns, bin_data,
+                               bins=bins, loss_exponent=scale["targets"].loss_exponent)
+        return _Prepared(binned_parts, plan, scale, n_features, n_columns)
 
     def _finish(self, local, prepared, result):
         """Build the local estimator's state from the core's result, as ``_fit_front`` does."""
         scale = prepared.scale
-        make_tree = Tree.from_means if self._kind == "regressor" else Tree.from_weighted_counts
         local._store_front(result, prepared.plan, prepared.n_features, scale["weight_scale"],
-                           make_tree, prepared.loss_exponent)
-        if self._kind == "regressor":
-            for tree in local.trees_:
-                tree.value = (np.ldexp(tree.value, scale["exponent_y"])
-                              + scale["offset_y"][np.newaxis, :, np.newaxis])
-                tree.impurity = np.ldexp(tree.impurity, 2 * scale["exponent_y"])
+                           scale["targets"])
         self._local = local
         for name in ("classes_", "n_classes_", "n_outputs_", "n_features_in_",
                      "feature_names_in_", "pareto_front_", "stats_", "n_bins_", "is_optimal_"):
@@ -292,7 +288,8 @@ class _DaskDPDTree(SaveMixin, BaseEstimator):
     def _bin_edges(self, client, data, scale, first_ids, bins, random_state, threads):
         """Return (n_bins, upper) from the merged sketch of the partitions (module docstring)."""
         seed = int(random_state.randint(np.iinfo(np.int32).max))
-        sketches = _submit_all(client, parts.sample, data, self._kind, name="dpdt-sample",
+        sketches = _submit_all(client, parts.sample, data, self._objective(),
+                               name="dpdt-sample",
                                after=lambda k: (scale, int(first_ids[k]), seed,
                                                 BINNING_SAMPLES))
         merged = _tree_reduce(client, sketches, parts.merge_samples, BINNING_SAMPLES,
@@ -306,44 +303,39 @@ class _DaskDPDTree(SaveMixin, BaseEstimator):
         """Set the local estimator's classes or outputs; return the weights' scale and total.
 
         The scale is what ``_validation.training_weight`` derives from the whole data, from the
-        partitions' largest weights: the power of two the weights are divided by, and for a
-        classifier its classes and class_weight's factors (with the power of two that brings
-        the weighted largest weight into [1, 2)).
+        partitions' largest weights per group (``Objective.groups``: the classes of a
+        classifier): the power of two the weights are divided by, the groups' labels and
+        class_weight's factors (with the power of two that brings the weighted largest weight
+        into [1, 2)). Also returns the core's number of target columns.
         """
         filled = [s for s in summaries if s["rows"] > 0]
-        if self._kind == "regressor":
-            outputs = {s["outputs"] for s in filled}
-            if len(outputs) != 1:
-                raise ValueError(f"the partitions of y have different numbers of outputs: "
-                                 f"{sorted(outputs)}")
-            local.n_outputs_ = outputs.pop()
-            largest = np.array([s["max_weight"] for s in filled])
-            sums = np.array([s["weight_sum"] for s in filled])
-            exponent = binary_exponent(largest)
-            total, shift, scale = np.ldexp(sums.sum(), -exponent), 0, {}
-        else:
-            classes = np.unique(np.concatenate([s["labels"] for s in filled]))
-            check_classification_targets(classes)
-            local.classes_, local.n_classes_ = classes, len(classes)
-            rows, largest, sums = (np.zeros(len(classes)) for _ in range(3))
-            for s in filled:
-                at = np.searchsorted(classes, s["labels"])
-                rows[at] += s["label_rows"]
-                largest[at] = np.maximum(largest[at], s["label_max_weight"])
-                sums[at] += s["label_weight"]
-            exponent = binary_exponent(largest)
-            factors, shift = self._class_factors(classes, rows), 0
-            largest, sums = np.ldexp(largest, -exponent), np.ldexp(sums, -exponent)
-            if factors is not None:
-                if not np.all(np.isfinite(factors)) or np.any(factors < 0):
-                    raise ValueError("class_weight must be finite and non-negative")
-                largest = largest * factors
-                if not np.all(np.isfinite(largest)):
-                    raise ValueError("class_weight times sample_weight overflows float64")
-                shift = binary_exponent(largest)
-                sums = np.ldexp(sums * factors, -shift)
-            total = sums.sum()
-            scale = {"classes": classes, "factors": factors, "shift": shift}
+        columns = {s["columns"] for s in filled}
+        if len(columns) != 1:
+            raise ValueError(f"the partitions of y have different numbers of outputs: "
+                             f"{sorted(columns)}")
+        labels = np.unique(np.concatenate([s["labels"] for s in filled]))
+        attributes, n_columns = self._objective().fitted_shape(labels, columns.pop())
+        for name, value in attributes.items():
+            setattr(local, name, value)
+        rows, largest, sums = (np.zeros(len(labels)) for _ in range(3))
+        places = [np.searchsorted(labels, s["labels"]) for s in filled]
+        for s, at in zip(filled, places, strict=True):
+            rows[at] += s["label_rows"]
+            largest[at] = np.maximum(largest[at], s["label_max_weight"])
+        exponent = binary_exponent(largest)
+        for s, at in zip(filled, places, strict=True):
+            sums[at] += np.ldexp(s["label_weight"], s["weight_exponent"] - exponent)
+        factors, shift = self._class_factors(labels, rows), 0
+        largest = np.ldexp(largest, -exponent)
+        if factors is not None:
+            if not np.all(np.isfinite(factors)) or np.any(factors < 0):
+                raise ValueError("class_weight must be finite and non-negative")
+            largest = largest * factors
+            if not np.all(np.isfinite(largest)):
+                raise ValueError("class_weight times sample_weight overflows float64")
+            shift = binary_exponent(largest)
+            sums = np.ldexp(sums * factors, -shift)
+        total = sums.sum()
         if not total > 0:
             raise ValueError("sample_weight must be finite and sum to a positive value")
         exponent += shift
@@ -351,8 +343,9 @@ class _DaskDPDTree(SaveMixin, BaseEstimator):
             raise ValueError(f"sample_weight sums to about 2**{int(np.log2(total)) + exponent}, "
                              "beyond float64's range (node weights are reported in the "
                              "weights' unit): divide the weights by a common factor")
-        scale.update(exponent=exponent - shift, weight_scale=float(np.ldexp(1.0, exponent)))
-        return scale, total
+        scale = {"labels": labels, "factors": factors, "shift": shift,
+                 "exponent": exponent - shift, "weight_scale": float(np.ldexp(1.0, exponent))}
+        return scale, total, n_columns
 
     def _class_factors(self, classes, rows):
         """Return class_weight's factor of every class (None without class_weight)."""
@@ -364,44 +357,18 @@ class _DaskDPDTree(SaveMixin, BaseEstimator):
             return rows.sum() / (len(classes) * rows)
         return compute_class_weight(class_weight, classes=classes, y=classes)
 
-    def _centre(self, client, data, scale, kept):
-        """Add to ``scale`` the regressor's targets' scale and centre (``DPDTreeRegressor.fit``).
-
-        The centre is the local fit's to the bit: a weighted mean summed in fixed point
-        (``_validation.order_free_mean``), whose partition sums add up exactly.
-        """
-        y_exponent = binary_exponent(np.array([k["max_abs_y"] for k in kept]))
-        scale["y_exponent"] = y_exponent
-        largest = client.gather(_submit_all(client, parts.target_largest, data,
-                                            scale=dict(scale), name="dpdt-target-largest"))
-        units = fixed_units(np.max(largest, axis=0), sum(k["rows"] for k in kept))
-        scale["units"] = units
-        sums = client.gather(_submit_all(client, parts.target_sums, data, scale=dict(scale),
-                                         name="dpdt-target-sums"))
-        columns = [sum(column) for column in zip(*(s[0] for s in sums), strict=True)]
-        weight_sum = sum(s[1] for s in sums)
-        scale["offset"] = mean_from_sums(columns, weight_sum, units)
-        total = float(weight_sum) * units[-1]
-        spread = client.gather(_submit_all(client, parts.centred_spread, data, scale=dict(scale),
-                                           name="dpdt-spread"))
-        shift = binary_exponent(np.array([s["max_abs"] for s in spread]))
-        squares = np.ldexp(sum(s["squares"] for s in spread) / total, -2 * shift)
-        scale.update(y_shift=shift, exponent_y=y_exponent + shift,
-                     offset_y=np.ldexp(scale["offset"], y_exponent))
-        check_target_spread(squares, scale["exponent_y"])
-
     def _search(self, client, prepared):
         """Run the core's search on the driver, each round's histograms summed on the cluster."""
-        kind, binned = self._kind, prepared.plan.binned
-        n_classes = prepared.n_classes
+        objective, binned = self._objective(), prepared.plan.binned
+        n_columns = prepared.n_classes
         binned_parts = prepared.binned_parts
         n_bins, upper = binned["n_bins"], binned["upper"]
-        masses = client.gather([client.submit(parts.quantity_mass, kind, part, n_classes,
+        masses = client.gather([client.submit(parts.quantity_mass, objective, part, n_columns,
                                               key=f"dpdt-mass-{uuid.uuid4().hex}")
                                 for part in binned_parts])
         mass = np.sum(masses, axis=0)
-        fit = _core.RemoteFit(kind, core_params(_core.Params, prepared.plan.params), n_bins, upper,
-                              n_classes, mass, max_histogram_bytes=HISTOGRAM_BYTES)
+        fit = _core.RemoteFit(objective.name, core_params(_core.Params, prepared.plan.params),
+                              n_bins, upper, n_columns, mass, max_histogram_bytes=HISTOGRAM_BYTES)
         # A round asks for at most ROUND_BYTES of histograms: the rest wait for later rounds.
         # and at most an eighth of a worker's memory limit, as a worker holds a few answers.
         limits = [w.get("memory_limit") or 0
@@ -421,8 +388,8 @@ class _DaskDPDTree(SaveMixin, BaseEstimator):
                     driver = time.perf_counter() - tick
                     if len(offsets) == 1:
                         break
-                    answers = [client.submit(parts.histograms, kind, group, paths, offsets,
-                                             n_bins, upper, n_classes, mass, pure=False,
+                    answers = [client.submit(parts.histograms, objective, group, paths, offsets,
+                                             n_bins, upper, n_columns, mass, pure=False,
                                              workers=[worker], allow_other_workers=True)
                                for worker, group in _groups(client, binned_parts)]
                     total = _tree_reduce(client, answers, parts.add_answers,
@@ -625,7 +592,6 @@ class DaskDPDTreeClassifier(ClassifierMixin, _DaskDPDTree):
     """
 
     _local_class = DPDTreeClassifier
-    _kind = "classifier"
 
     def predict_proba(self, X):
         """Return the weighted class fractions of each sample's leaf (lazy on dask input).
@@ -688,7 +654,6 @@ class DaskDPDTreeRegressor(RegressorMixin, _DaskDPDTree):
     """
 
     _local_class = DPDTreeRegressor
-    _kind = "regressor"
 
     def predict(self, X):
         """Return the predicted value of each sample (lazy on dask input).

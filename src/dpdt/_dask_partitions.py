@@ -12,10 +12,10 @@ import threading
 import weakref
 
 import numpy as np
-from sklearn.utils.validation import _check_sample_weight, check_array, column_or_1d
+from sklearn.utils.validation import _check_sample_weight, check_array
 
 from . import _core
-from ._validation import fixed_sums
+from ._validation import binary_exponent
 
 # Rows converted to float64 at a time when a partition is binned: the core reads float64, and a
 # whole float32 partition copied at once would double its memory.
@@ -41,32 +41,6 @@ def _features(X, where):
         raise type(error)(f"{where}: {error}") from error
 
 
-def _labels(y, n_rows, where):
-    """Return a classifier's labels of one partition as a 1-d array, checked."""
-    y = column_or_1d(np.asarray(y), warn=True)
-    if len(y) != n_rows:
-        raise ValueError(f"{where}: X has {n_rows} rows and y {len(y)}: the partitions (chunks) "
-                         "of X and y must hold the same rows")
-    if y.dtype.kind == "f" and np.isnan(y).any():
-        raise ValueError(f"{where}: y contains NaN")
-    if y.dtype.kind == "O" and any(label is None for label in y):
-        raise ValueError(f"{where}: y contains None")
-    return y
-
-
-def _targets(y, n_rows, where):
-    """Return a regressor's targets of one partition as float64 of shape (n, n_outputs)."""
-    try:
-        y = check_array(y, dtype=np.float64, ensure_2d=False, ensure_min_samples=0,
-                        input_name="y")
-    except ValueError as error:
-        raise ValueError(f"{where}: {error}") from error
-    if y.ndim > 2 or len(y) != n_rows:
-        raise ValueError(f"{where}: X has {n_rows} rows and y has shape {y.shape}: the "
-                         "partitions (chunks) of X and y must hold the same rows")
-    return y[:, np.newaxis] if y.ndim == 1 else y
-
-
 def _weights(sample_weight, X, where):
     if X.shape[0] == 0:   # scikit-learn's check refuses an empty partition
         weight = np.zeros(0) if sample_weight is None else np.asarray(sample_weight, np.float64)
@@ -83,90 +57,60 @@ def _weights(sample_weight, X, where):
     return weight
 
 
-def summary(kind, X, y, sample_weight, where):
+def summary(objective, X, y, sample_weight, where):
     """Return what the driver needs of one partition before the weights can be scaled.
 
-    Rows and features, and for a classifier its labels with, per label, the rows, the largest
-    weight and the weights' sum (class weights scale per label); for a regressor the number of
-    outputs, the largest weight and the weights' sum.
+    Rows and features, the targets' columns (``objective.target_columns``), and per group of
+    ``objective.groups`` (the classes of a classifier, else one) its label, rows, largest
+    weight and weights' sum: class weights scale the groups apart. The sums are of the
+    weights divided by ``2**weight_exponent``, the power of two that brings the partition's
+    largest near 1 (exact), so that they cannot overflow where the whole data's scaled sum
+    does not.
     """
     X = _features(X, where)
     weight = _weights(sample_weight, X, where)
-    out = {"rows": X.shape[0], "features": X.shape[1]}
-    if kind == "classifier":
-        y = _labels(y, X.shape[0], where)
-        labels, codes = np.unique(y, return_inverse=True)
-        out["labels"] = labels
-        out["label_rows"] = np.bincount(codes, minlength=len(labels))
-        out["label_max_weight"] = np.zeros(len(labels))
-        np.maximum.at(out["label_max_weight"], codes, weight)
-        out["label_weight"] = np.bincount(codes, weights=weight, minlength=len(labels))
-    else:
-        out["outputs"] = _targets(y, X.shape[0], where).shape[1]
-        out["max_weight"] = float(np.max(weight, initial=0.0))
-        out["weight_sum"] = float(weight.sum())
-    return out
+    y = objective.part_targets(y, X.shape[0], where)
+    labels, codes = objective.groups(y)
+    largest = np.zeros(len(labels))
+    np.maximum.at(largest, codes, weight)
+    exponent = binary_exponent(weight)
+    return {"rows": X.shape[0], "features": X.shape[1],
+            "columns": objective.target_columns(y), "labels": labels,
+            "label_rows": np.bincount(codes, minlength=len(labels)),
+            "label_max_weight": largest, "weight_exponent": exponent,
+            "label_weight": np.bincount(codes, weights=np.ldexp(weight, -exponent),
+                                        minlength=len(labels))}
 
 
-def training_rows(kind, X, y, sample_weight, scale):
-    """Return the partition's training rows: features, labels or targets, normalised weights.
+def training_rows(objective, X, y, sample_weight, scale):
+    """Return the partition's training rows: features, targets (``objective.encode``), weights.
 
-    ``scale`` is the driver's: the exponent the weights are divided by (a power of two), and for
-    a classifier the classes and the factors of class_weight per class. Rows whose weight is
-    zero after the division are dropped, as ``_validation.training_weight`` drops them.
+    ``scale`` is the driver's: the exponent the weights are divided by (a power of two), and
+    the groups' labels and class weights' factors. Rows whose weight is zero after the division
+    are dropped, as ``_validation.training_weight`` drops them.
     """
     X = _features(X, "")
     weight = np.ldexp(_weights(sample_weight, X, ""), -scale["exponent"])
-    if kind == "classifier":
-        codes = np.searchsorted(scale["classes"], _labels(y, X.shape[0], ""))
-        if scale.get("factors") is not None:
-            weight = np.ldexp(weight * scale["factors"][codes], -scale["shift"])
-        y = codes.astype(np.int32)
-    else:
-        y = _targets(y, X.shape[0], "")
+    y, weight = objective.encode(objective.part_targets(y, X.shape[0], ""), weight, scale)
     kept = weight > 0
     if not kept.all():
         X, y, weight = X[kept], y[kept], weight[kept]
     return X, y, weight
 
 
-def kept_rows(kind, X, y, sample_weight, scale):
-    """Return the number of training rows of the partition and, for a regressor, max |y|."""
-    _, y, weight = training_rows(kind, X, y, sample_weight, scale)
-    out = {"rows": len(weight)}
-    if kind == "regressor":
-        out["max_abs_y"] = float(np.max(np.abs(y), initial=0.0))
-    return out
+def kept_rows(objective, X, y, sample_weight, scale):
+    """Return the number of training rows of the partition, with its ``kept_summary``."""
+    _, y, weight = training_rows(objective, X, y, sample_weight, scale)
+    return dict(objective.kept_summary(y, weight), rows=len(weight))
 
 
-def _scaled_targets(X, y, sample_weight, scale):
-    _, y, weight = training_rows("regressor", X, y, sample_weight, scale)
-    return np.ldexp(y, -scale["y_exponent"]), weight
+def reduce_targets(objective, function, args, X, y, sample_weight, scale):
+    """Return ``function(y, weight, *args)`` on the partition's training targets and weights.
 
-
-def target_largest(X, y, sample_weight, scale):
-    """Return a regressor's partition maxima of |weight x scaled target| per output, and weight."""
-    values, weight = _scaled_targets(X, y, sample_weight, scale)
-    return np.append(np.max(np.abs(weight[:, np.newaxis] * values), axis=0, initial=0.0),
-                     np.max(weight, initial=0.0))
-
-
-def target_sums(X, y, sample_weight, scale):
-    """Return a regressor's partition sums of weight x scaled target and of weight, exact.
-
-    In fixed point (``_validation.fixed_sums`` in the units ``scale["units"]``): Python ints
-    whose sum over the partitions is the sum over all rows, as the local fit centres on it.
+    A step of ``objective.fit_scale``, which finds the targets' scale from such answers.
     """
-    values, weight = _scaled_targets(X, y, sample_weight, scale)
-    return fixed_sums(values, weight, scale["units"])
-
-
-def centred_spread(X, y, sample_weight, scale):
-    """Return a regressor's partition maximum of |centred target| and its weighted squares."""
-    _, y, weight = training_rows("regressor", X, y, sample_weight, scale)
-    centred = np.ldexp(y, -scale["y_exponent"]) - scale["offset"]
-    return {"max_abs": float(np.max(np.abs(centred), initial=0.0)),
-            "squares": float(np.square(centred).sum(axis=1) @ weight)}
+    _, y, weight = training_rows(objective, X, y, sample_weight, scale)
+    return function(y, weight, *args)
 
 
 def row_keys(seed, ids):
@@ -190,14 +134,14 @@ def _bottom(keys, ids, values, size):
     return keys[order], ids[order], values[order]
 
 
-def sample(kind, X, y, sample_weight, scale, first_id, seed, size):
+def sample(objective, X, y, sample_weight, scale, first_id, seed, size):
     """Return the partition's part of the bin edges' sketch.
 
     The ``size`` training rows of smallest key (``row_keys``), their keys, ids and features
     (float64), and the largest present value of every feature (NaN where none is):
     :func:`merge_samples` merges two such parts into the part of their union.
     """
-    X, _, _ = training_rows(kind, X, y, sample_weight, scale)
+    X, _, _ = training_rows(objective, X, y, sample_weight, scale)
     ids = np.arange(first_id, first_id + X.shape[0], dtype=np.int64)
     keys, ids, values = _bottom(row_keys(seed, ids), ids, X, size)
     maxima = np.fmax.reduce(X, axis=0, initial=np.nan).astype(np.float64)
@@ -211,27 +155,24 @@ def merge_samples(a, b, size):
     return keys, ids, values, np.fmax(a[3], b[3])
 
 
-def binned(kind, X, y, sample_weight, scale, first_id, upper, offset, wide):
+def binned(objective, X, y, sample_weight, scale, first_id, upper, offset, wide):
     """Return the partition's binned training rows: (codes, y, weight, first_id).
 
-    y is the class codes (int32) or, for a regressor, the targets centred and scaled as the
-    local fit scales them (float64, C order).
+    y is the targets as the core reads them, scaled as the local fit scales them
+    (``scale["targets"]``, the objective's target scale).
     """
-    X, y, weight = training_rows(kind, X, y, sample_weight, scale)
+    X, y, weight = training_rows(objective, X, y, sample_weight, scale)
     codes = np.empty(X.shape, dtype=np.uint16 if wide else np.uint8)
     for start in range(0, X.shape[0], _CODE_BLOCK_ROWS):
         block = np.ascontiguousarray(X[start:start + _CODE_BLOCK_ROWS], dtype=np.float64)
         codes[start:start + len(block)] = _core.bin_codes(block, upper, offset, wide=wide)
-    if kind == "regressor":
-        centred = np.ldexp(y, -scale["y_exponent"]) - scale["offset"]
-        y = np.ascontiguousarray(np.ldexp(centred, -scale["y_shift"]))
-    return codes, y, np.ascontiguousarray(weight), int(first_id)
+    return codes, scale["targets"].to_core(y), np.ascontiguousarray(weight), int(first_id)
 
 
-def quantity_mass(kind, part, n_classes):
+def quantity_mass(objective, part, n_columns):
     """Return the partition's share of the fixed-point scale's mass (``_core.quantity_mass``)."""
     codes, y, weight, _ = part
-    return _core.quantity_mass(kind, y, weight, n_classes)
+    return _core.quantity_mass(objective.name, y, weight, n_columns)
 
 
 def _row_cache(codes):
@@ -250,7 +191,7 @@ def _row_cache(codes):
         return cache
 
 
-def histograms(kind, binned_parts, paths, offsets, n_bins, upper, n_classes, mass):
+def histograms(objective, binned_parts, paths, offsets, n_bins, upper, n_columns, mass):
     """Return the (counts, hashes, histograms) of the states ``paths`` over some partitions.
 
     The partitions' answers are added into one set of arrays in place, so that a task holds
@@ -258,8 +199,8 @@ def histograms(kind, binned_parts, paths, offsets, n_bins, upper, n_classes, mas
     """
     total = None
     for codes, y, weight, first_id in binned_parts:
-        total = _core.state_histograms(kind, codes, y, weight, first_id, paths, offsets,
-                                       n_bins=n_bins, upper=upper, n_classes=n_classes,
+        total = _core.state_histograms(objective.name, codes, y, weight, first_id, paths,
+                                       offsets, n_bins=n_bins, upper=upper, n_classes=n_columns,
                                        mass=mass, into=total, cache=_row_cache(codes))
     return total
 

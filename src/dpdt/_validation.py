@@ -119,18 +119,6 @@ def mean_from_sums(column_sums, weight_sum, units):
     return np.array([float(s) * u / total for s, u in zip(column_sums, units[:-1], strict=True)])
 
 
-def order_free_mean(values, weight):
-    """Return the weighted mean of each column of ``values``, the same for any order of the rows.
-
-    numpy's average depends on the order of the additions in its last bits; this one, summed
-    in fixed point, is what a fit split over machines computes from its parts too.
-    """
-    largest = np.append(np.max(np.abs(weight[:, np.newaxis] * values), axis=0, initial=0.0),
-                        np.max(weight, initial=0.0))
-    units = fixed_units(largest, len(weight))
-    return mean_from_sums(*fixed_sums(values, weight, units), units)
-
-
 def check_target_spread(spread, exponent):
     """Raise ValueError unless ``spread * 4**exponent``, y's mean squared error, is a float64.
 

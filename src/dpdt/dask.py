@@ -33,12 +33,14 @@ require("dask.dataframe", "dpdt.dask")
 
 from ._classes import DPDTreeClassifier, DPDTreeRegressor  # noqa: E402
 from ._dask_estimators import DaskDPDTreeClassifier, DaskDPDTreeRegressor  # noqa: E402
+from ._objectives import OBJECTIVES  # noqa: E402
 from ._runner import RUNNER, run  # noqa: E402
 
 __all__ = ["DaskDPDTreeClassifier", "DaskDPDTreeRegressor", "fit"]
 
 # The core functions whose fits can be split at the root.
-_SPLITTABLE = ("fit_classifier", "fit_regressor")
+_SPLITTABLE = frozenset(objective.fit_function for objective in OBJECTIVES.values()
+                        if objective.splits_at_root)
 
 # The search statistics that add up over the processes of a distributed fit.
 _ADDITIVE_STATS = ("states", "candidates", "exact_scans", "sample_reads", "cache_hits",
