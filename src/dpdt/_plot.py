@@ -256,11 +256,11 @@ def _node_texts(estimator, tree, nodes, truncated, names, class_names, decimals,
 
 
 def _box_style(estimator, tree, node, truncated, colours):
-    """Return the box of a node: tinted by class for a classifier's leaves."""
+    """Return the box of a node: tinted by class (or a policy's action) for the leaves."""
     box = dict(boxstyle="round,pad=0.3", linewidth=0.8)
     if node in truncated:
         return dict(box, facecolor="white", edgecolor="#aaaaaa", linestyle="--")
-    if tree.feature[node] < 0 and is_classifier(estimator):
+    if tree.feature[node] < 0 and (is_classifier(estimator) or hasattr(estimator, "actions_")):
         colour = colours(int(np.argmax(node_value(tree, node))))
         # Opaque tints, so that the edges drawn centre to centre hide behind the boxes.
         tint = 0.65 + 0.35 * np.array(colour)[:3]
