@@ -1,6 +1,6 @@
 """Gradient boosting with DPDT trees, the Newton objective, and DPDT inside AdaBoost.
 
-- the Newton objective of the core's ``fit_newton``: node values and losses equal their closed forms
+- the Newton objective of the core's ``fit``: node values and losses equal their closed forms
   recomputed by routing the samples, and the exhaustive splitter equals a brute-force
   enumeration of every tree of depth <= 2 (optimum, tie-break, Pareto front);
 - ``DPDTGradientBoostingClassifier``/``Regressor``: monotone training loss, a one-round
@@ -45,11 +45,11 @@ ATOL = 1e-9
 # --------------------------------------------------------------------------------------------
 def newton_fit(X, g, h, w, reg_lambda, gamma, max_depth, splitter="exhaustive", candidates=3,
                complexity="n_splits", n_threads=1):
-    """The core's ``fit_newton`` on (X, weighted g, weighted h, w), every parameter spelled out."""
+    """The core's Newton fit on (X, weighted g, weighted h, w), every parameter spelled out."""
     prepared = call_core("prepare", np.ascontiguousarray(X, dtype=np.float64))
     return call_core(
-        "fit_newton", prepared, np.ascontiguousarray(g, dtype=np.float64),
-        np.ascontiguousarray(h, dtype=np.float64), np.ascontiguousarray(w, dtype=np.float64),
+        "fit", "newton", prepared, np.column_stack((g, h)).astype(np.float64),
+        np.ascontiguousarray(w, dtype=np.float64),
         reg_lambda=float(reg_lambda), gamma=float(gamma), params=dict(
             max_depth=max_depth, candidates=[candidates] * max_depth,
             splitters=[splitter] * max_depth, complexity=complexity, min_samples_split=2,

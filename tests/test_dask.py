@@ -157,7 +157,7 @@ def test_corrupt_solutions_are_refused():
                   complexity="expected_tests")
 
     def fit(**arguments):
-        return run("fit_classifier", args, params, dict(arguments, n_classes=4))
+        return run("fit", ("classifier", *args), params, dict(arguments, n_classes=4))
 
     n = fit(count_root_tasks=True)["root_tasks"]
     solutions = fit(root_tasks=list(range(n)))["solutions"]

@@ -155,8 +155,8 @@ def test_a_local_core_fit_on_the_binned_partitions_is_the_local_fit(client):
         est, client, chunked(X, CHUNKS["uneven"]), chunked(y, CHUNKS["uneven"]),
         chunked(weight, CHUNKS["uneven"]))
     binned = prepared.plan.binned
-    result = _core.fit_classifier(
-        np.zeros((len(w), X.shape[1])), y_codes, w,
+    result = _core.fit(
+        "classifier", np.zeros((len(w), X.shape[1])), y_codes, w,
         core_params(_core.Params, dict(prepared.plan.params, criterion=est.criterion)),
         n_classes=prepared.n_classes, codes=codes, n_bins=binned["n_bins"],
         upper=binned["upper"])
@@ -179,8 +179,9 @@ def test_a_local_core_fit_on_the_binned_regression_partitions_is_the_local_fit(c
         est, client, chunked(X, CHUNKS["single-rows"]), chunked(y, CHUNKS["single-rows"]),
         chunked(weight, CHUNKS["single-rows"]))
     binned = prepared.plan.binned
-    result = _core.fit_regressor(
-        np.zeros((len(w), X.shape[1])), targets, w, core_params(_core.Params, prepared.plan.params),
+    result = _core.fit(
+        "regressor", np.zeros((len(w), X.shape[1])), targets, w,
+        core_params(_core.Params, prepared.plan.params),
         codes=codes, n_bins=binned["n_bins"], upper=binned["upper"])
     est._finish(local, prepared, result)
     reference = DPDTreeRegressor(max_depth=3, max_bins=12).fit(X, y, weight)
@@ -198,8 +199,8 @@ def test_dataframes_give_feature_names_and_lazy_predictions(client):
     local, prepared, _, (codes, _, _) = prepared_arrays(est, client, ddf, labels, weights)
     assert_array_equal(local.feature_names_in_, frame.columns)
     assert_array_equal(codes, bin_features(X[weight > 0], 16, np.random.RandomState(0))[0])
-    result = _core.fit_classifier(
-        np.zeros((len(codes), X.shape[1])), np.concatenate(
+    result = _core.fit(
+        "classifier", np.zeros((len(codes), X.shape[1])), np.concatenate(
             [b[1] for b in client.gather(prepared.binned_parts)]),
         np.concatenate([b[2] for b in client.gather(prepared.binned_parts)]),
         core_params(_core.Params, dict(prepared.plan.params, criterion=est.criterion)),

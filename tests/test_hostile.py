@@ -574,7 +574,7 @@ def test_core_arguments_of_a_wrong_type_are_clear_errors():
     bins = dict(n_bins=np.ones(3, dtype=np.int32), upper=np.zeros(3))
 
     def fit_core(**arguments):
-        return run("fit_classifier", data, {}, dict(arguments, n_classes=2))
+        return run("fit", ("classifier", *data), {}, dict(arguments, n_classes=2))
 
     with pytest.raises(ValueError, match="codes, n_bins"):
         fit_core(codes=np.zeros((20, 3), dtype=np.uint8))
@@ -585,7 +585,7 @@ def test_core_arguments_of_a_wrong_type_are_clear_errors():
     with pytest.raises(ValueError, match="exclude each other"):
         fit_core(count_root_tasks=True, root_tasks=[0])
     with pytest.raises(TypeError, match="params"):
-        _core.fit_classifier(*data, {}, n_classes=2)   # a dict is not the struct
+        _core.fit("classifier", *data, {}, n_classes=2)   # a dict is not the struct
 
 
 def misaligned(array):
@@ -603,8 +603,8 @@ def test_misaligned_arrays_reach_the_core_aligned():
     X = rng.rand(60, 3)
     data = (X, (X[:, 0] + rng.rand(60) > 1).astype(np.int32), rng.rand(60))
     params = dict(max_depth=2, candidates=[2, 2], splitters=["cart", "cart"])
-    expected = run("fit_classifier", data, params, dict(n_classes=2))
-    got = run("fit_classifier", tuple(misaligned(a) for a in data), params, dict(n_classes=2))
+    expected = run("fit", ("classifier", *data), params, dict(n_classes=2))
+    got = run("fit", ("classifier", *(misaligned(a) for a in data)), params, dict(n_classes=2))
     for want, have in zip(expected["front"], got["front"], strict=True):
         for key, value in want["tree"].items():
             assert_array_equal(have["tree"][key], value)

@@ -1,6 +1,7 @@
 """The objectives' descriptors: what the core and the estimators rely on them for."""
 
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -18,12 +19,18 @@ from dpdt._objectives import (
 from dpdt._tree import Tree
 
 
+def test_the_descriptors_are_the_core_objectives():
+    # The core names its objectives when asked for another.
+    with pytest.raises(ValueError, match="kind must be one of") as error:
+        _core.fit("no such objective", np.zeros((2, 1)), np.zeros(2, dtype=np.int32),
+                  np.ones(2), _core.Params())
+    assert set(re.findall(r"'(\w+)'", str(error.value))) == set(OBJECTIVES)
+    assert _runner._PARAMS["fit"] is _core.Params and "fit" in _runner._STOPPABLE
+
+
 @pytest.mark.parametrize("objective", OBJECTIVES.values(), ids=OBJECTIVES)
-def test_every_objective_names_a_core_fit_the_runner_knows(objective):
+def test_every_objective_is_listed_by_name_and_pickles(objective):
     assert OBJECTIVES[objective.name] is objective
-    assert callable(getattr(_core, objective.fit_function))
-    assert _runner._PARAMS[objective.fit_function] is _core.Params
-    assert objective.fit_function in _runner._STOPPABLE
     # Sent to the workers of a Dask fit: a copy is the same descriptor.
     assert pickle.loads(pickle.dumps(objective)) == objective
 

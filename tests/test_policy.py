@@ -219,10 +219,10 @@ def test_save_and_load_round_trip(tmp_path):
 
 
 @pytest.mark.parametrize("rewards, message", [
-    (np.zeros(10), "2D"),
+    (np.zeros(10), "2-D"),
     (np.r_[np.nan, np.zeros(19)].reshape(10, 2), "NaN"),
-    (np.zeros((9, 2)), "9"),
-    (pd.DataFrame(np.zeros((10, 2)), columns=["a", "a"]), "duplicates"),
+    (np.zeros((9, 2)), "inconsistent numbers of samples"),
+    (pd.DataFrame(np.zeros((10, 2)), columns=["a", "a"]), "unique column names"),
 ])
 def test_invalid_rewards_are_refused(rewards, message):
     with pytest.raises(ValueError, match=message):
@@ -235,6 +235,19 @@ def test_score_refuses_other_actions():
         policy.score(np.arange(6.0)[:, None], np.zeros((6, 2)))
 
 
-@parametrize_with_checks([DPDTreePolicy(max_depth=2)])
+# The targets are rewards (named so in fit and score, as the policy libraries name them), and
+# predictions are actions, not the targets' shape: the checks that assume either.
+NOT_Y = {
+    "check_fit_score_takes_y": "fit(X, rewards) and score(X, rewards)",
+    "check_n_features_in_after_fitting": "calls score(X, y=...)",
+    "check_sample_weight_equivalence_on_dense_data": "calls fit(X, y=...); see "
+    "test_weights_act_as_repeated_rows",
+    "check_sample_weight_equivalence_on_sparse_data": "calls fit(X, y=...)",
+    "check_estimator_sparse_array": "expects predictions shaped as the targets",
+    "check_estimator_sparse_matrix": "expects predictions shaped as the targets",
+}
+
+
+@parametrize_with_checks([DPDTreePolicy(max_depth=2)], expected_failed_checks=lambda _: NOT_Y)
 def test_sklearn_compatible_estimator(estimator, check):
     check(estimator)

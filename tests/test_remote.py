@@ -34,16 +34,16 @@ def local_call(estimator, X, y, sample_weight=None):
     return calls[-1], run(*calls[-1])
 
 
-def kind_of(name, y, arguments):
-    if name == "fit_classifier":
-        return "classifier", arguments["n_classes"]
-    return "regressor", y.shape[1]
+def width_of(kind, y, arguments):
+    if kind == "classifier":
+        return arguments["n_classes"]
+    return y.shape[1]
 
 
 def remote_fit(call, cuts, max_states=0, max_histogram_bytes=0):
     """The remote rounds on the rows cut at `cuts`; returns the RemoteFit."""
-    name, (X, y, w), params, arguments = call
-    kind, k = kind_of(name, y, arguments)
+    name, (kind, X, y, w), params, arguments = call
+    k = width_of(kind, y, arguments)
     codes, n_bins, upper = arguments["codes"], arguments["n_bins"], arguments["upper"]
     bounds = [0, *cuts, len(w)]
     parts = [(codes[a:b], y[a:b], w[a:b], a) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
@@ -137,7 +137,7 @@ def test_caps_on_rounds_and_memory_change_no_result(max_states, max_histogram_by
 def test_histograms_are_exact_sums_over_any_partition():
     X, y, w = classification(n=1000, classes=2, seed=5)
     call, _ = local_call(DPDTreeClassifier(max_depth=2, max_bins=16, random_state=0), X, y, w)
-    _, (_, y, w), _, arguments = call
+    _, (_, _, y, w), _, arguments = call
     codes, n_bins, upper = arguments["codes"], arguments["n_bins"], arguments["upper"]
     mass = _core.quantity_mass("classifier", y, w, 2)
     # The root, a child, and a grandchild through a missing-value route.
@@ -175,7 +175,7 @@ def test_histograms_are_exact_sums_over_any_partition():
 def test_bad_calls_raise_clear_errors():
     X, y, w = classification(n=500, classes=2)
     call, _ = local_call(DPDTreeClassifier(max_depth=2, max_bins=16, random_state=0), X, y, w)
-    _, (_, y, w), params, arguments = call
+    _, (_, _, y, w), params, arguments = call
     codes, n_bins, upper = arguments["codes"], arguments["n_bins"], arguments["upper"]
     mass = _core.quantity_mass("classifier", y, w, 2)
     struct = core_params(_core.Params, params)

@@ -21,6 +21,7 @@
 #include "dpdt/binning.hpp"
 #include "dpdt/branches.hpp"
 #include "dpdt/memory.hpp"
+#include "dpdt/objectives.hpp"
 #include "dpdt/optimal.hpp"
 #include "dpdt/remote.hpp"
 #include "dpdt/solver.hpp"
@@ -286,81 +287,73 @@ nb::dict with_layout(Array2<double> X, const Bins& bins, Go&& go) {
     });
 }
 
-nb::dict fit_classifier(Array2<double> X, Array1<int32_t> y, Array1<double> sample_weight, dpdt::Params params,
-                        int n_classes, nb::object progress, double progress_seconds, std::optional<AnyCodes> codes,
-                        std::optional<Array1<int32_t>> n_bins, std::optional<Array1<double>> upper,
-                        bool count_root_tasks, std::optional<std::vector<int64_t>> root_tasks,
-                        std::optional<std::vector<nb::bytes>> root_solutions, const dpdt::SharedStop* stop) {
-    if (y.shape(0) != X.shape(0)) throw nb::value_error("X and y must have the same number of rows");
-    if (n_classes < 1) throw nb::value_error("n_classes must be >= 1");
-    for (size_t i = 0; i < y.shape(0); ++i)
-        if (y(i) < 0 || y(i) >= n_classes) throw nb::value_error("class codes must be in [0, n_classes)");
-    dpdt::Classification objective;
-    objective.y = y.data();
-    objective.w = sample_weight.data();
-    objective.n_classes = n_classes;
-    objective.criterion = params.criterion;
-    check_shapes(X, sample_weight, params);
-    const Call call{progress, progress_seconds, root_plan(count_root_tasks, std::move(root_tasks), std::move(root_solutions)),
-                    stop};
-    return with_layout(X, Bins{codes, n_bins, upper},
-                       [&](auto&& make_data) { return run_fit(make_data, objective, params, call); });
-}
-
-nb::dict fit_regressor(Array2<double> X, Array2<double> y, Array1<double> sample_weight, dpdt::Params params,
-                       nb::object progress, double progress_seconds, std::optional<AnyCodes> codes,
-                       std::optional<Array1<int32_t>> n_bins, std::optional<Array1<double>> upper,
-                       bool count_root_tasks, std::optional<std::vector<int64_t>> root_tasks,
-                       std::optional<std::vector<nb::bytes>> root_solutions, const dpdt::SharedStop* stop) {
-    if (y.shape(0) != X.shape(0)) throw nb::value_error("X and y must have the same number of rows");
-    if (y.shape(1) < 1) throw nb::value_error("y needs at least one output");
-    dpdt::SquaredError objective;
-    objective.y = y.data();
-    objective.w = sample_weight.data();
-    objective.n_outputs = static_cast<int>(y.shape(1));
-    check_shapes(X, sample_weight, params);
-    const Call call{progress, progress_seconds, root_plan(count_root_tasks, std::move(root_tasks), std::move(root_solutions)),
-                    stop};
-    return with_layout(X, Bins{codes, n_bins, upper},
-                       [&](auto&& make_data) { return run_fit(make_data, objective, params, call); });
-}
-
 // ---- Fits over machines (dpdt.dask; dpdt/remote.hpp) ----------------------------------------
 
-// The objective of `kind` ("classifier" or "regressor") on y and sample_weight (a driver's: none),
-// passed to go(objective).
+// ---- Objectives, chosen by name from the list (dpdt/objectives.hpp) ----------------------------
+
+template <class T>
+struct Tag {
+    using type = T;
+};
+
+template <class... O>
+std::string objective_names(dpdt::ObjectiveList<O...>) {
+    std::string names;
+    ((names += (names.empty() ? "'" : ", '") + std::string(O::kName) + "'"), ...);
+    return names;
+}
+
+// go(Tag<O>{}) for the objective O of the list named `kind`.
+template <class Go, class O, class... Rest>
+auto by_name(const std::string& kind, dpdt::ObjectiveList<O, Rest...>, Go&& go) {
+    if (kind == O::kName) return go(Tag<O>{});
+    if constexpr (sizeof...(Rest) > 0)
+        return by_name(kind, dpdt::ObjectiveList<Rest...>{}, std::forward<Go>(go));
+    else
+        throw nb::value_error(("kind must be one of " + objective_names(dpdt::Objectives{})).c_str());
+}
+
+// The objective O over y (an array of O's Target type, one row per sample; None for the driver of a
+// fit over machines) and the n weights w; its `make` checks the rest.
+template <class O>
+O make_objective(const nb::object& y, const double* w, int64_t n, dpdt::ObjectiveInputs inputs) {
+    inputs.w = w;
+    if (!y.is_none()) {
+        using T = typename O::Target;
+        static_assert(std::is_same_v<T, int32_t> || std::is_same_v<T, double>, "a target is int32 or float64");
+        constexpr bool kVector = O::kTargetDims == 1;
+        std::conditional_t<kVector, Array1<T>, Array2<T>> values;
+        if (!nb::try_cast(y, values, false))
+            throw nb::type_error((std::string("y must be a C-contiguous ") +
+                                  (std::is_same_v<T, int32_t> ? "int32" : "float64") + (kVector ? " vector" : " matrix") +
+                                  " for the objective '" + O::kName + "'")
+                                     .c_str());
+        inputs.y = values.data();
+        inputs.rows = static_cast<int64_t>(values.shape(0));
+        inputs.columns = kVector ? 1 : static_cast<int64_t>(values.shape(values.ndim() - 1));
+        if (inputs.rows != n) throw nb::value_error("y needs one row per sample");
+    }
+    return O::make(inputs);
+}
+
+// Calls go(objective) with the objective of the list (dpdt/objectives.hpp) named `kind`, made from
+// `inputs` with y (an array of its Target type, or None for the driver of a fit over machines) and
+// the n weights w.
 template <class Go>
-auto with_objective(const std::string& kind, const nb::object& y, const double* w, int64_t n, int n_classes,
-                    dpdt::Criterion criterion, Go&& go) {
-    if (kind == "classifier") {
-        if (n_classes < 1) throw nb::value_error("n_classes must be >= 1");
-        dpdt::Classification objective;
-        objective.n_classes = n_classes;
-        objective.criterion = criterion;
-        objective.w = w;
-        if (!y.is_none()) {
-            const auto codes = nb::cast<Array1<int32_t>>(y, false);
-            if (static_cast<int64_t>(codes.shape(0)) != n) throw nb::value_error("y needs one entry per row");
-            for (int64_t i = 0; i < n; ++i)
-                if (codes(i) < 0 || codes(i) >= n_classes) throw nb::value_error("class codes must be in [0, n_classes)");
-            objective.y = codes.data();
-        }
-        return go(objective);
-    }
-    if (kind == "regressor") {
-        if (n_classes < 1) throw nb::value_error("a regressor needs n_classes = its number of outputs, >= 1");
-        dpdt::SquaredError objective;
-        objective.n_outputs = n_classes;
-        objective.w = w;
-        if (!y.is_none()) {
-            const auto values = nb::cast<Array2<double>>(y, false);
-            if (static_cast<int64_t>(values.shape(0)) != n || static_cast<int64_t>(values.shape(1)) != n_classes)
-                throw nb::value_error("y must have one row per sample and n_classes (outputs) columns");
-            objective.y = values.data();
-        }
-        return go(objective);
-    }
-    throw nb::value_error("kind must be 'classifier' or 'regressor'");
+auto with_objective(const std::string& kind, const nb::object& y, const double* w, int64_t n,
+                    dpdt::ObjectiveInputs inputs, Go&& go) {
+    return by_name(kind, dpdt::Objectives{}, [&](auto tag) {
+        using O = typename decltype(tag)::type;
+        return go(make_objective<O>(y, w, n, inputs));
+    });
+}
+
+// The inputs of a fit over machines: only the target's width, which its parts cannot tell (the
+// classes of a classifier, the columns of a matrix target).
+dpdt::ObjectiveInputs width_of(int n_classes) {
+    dpdt::ObjectiveInputs inputs;
+    inputs.width = n_classes;
+    return inputs;
 }
 
 std::vector<double> as_vector(Array1<double> a) { return std::vector<double>(a.data(), a.data() + a.shape(0)); }
@@ -390,7 +383,7 @@ std::vector<dpdt::Path> read_paths(Array1<int32_t> steps, Array1<int64_t> offset
 nb::ndarray<nb::numpy, double> quantity_mass(const std::string& kind, nb::object y, Array1<double> sample_weight,
                                              int n_classes) {
     const auto n = static_cast<int64_t>(sample_weight.shape(0));
-    return with_objective(kind, y, sample_weight.data(), n, n_classes, dpdt::Criterion::Gini, [&](const auto& obj) {
+    return with_objective(kind, y, sample_weight.data(), n, width_of(n_classes), [&](const auto& obj) {
         using O = std::decay_t<decltype(obj)>;
         std::vector<double> mass = dpdt::FixedQuantities<O>::mass_of(obj, n);
         const size_t columns = mass.size();
@@ -413,7 +406,7 @@ nb::tuple state_histograms(const std::string& kind, AnyCodes codes, nb::object y
         throw nb::value_error("the rows' ids (first_id onwards) must stay below 2**31 - 1");
     const std::vector<dpdt::Path> requested = read_paths(paths, path_offsets);
     const std::vector<double> fit_mass = as_vector(mass);
-    return with_objective(kind, y, sample_weight.data(), n, n_classes, dpdt::Criterion::Gini, [&](const auto& obj) {
+    return with_objective(kind, y, sample_weight.data(), n, width_of(n_classes), [&](const auto& obj) {
         return std::visit(
             [&](const auto& c) {
                 const auto p = static_cast<int64_t>(c.shape(1));
@@ -448,7 +441,11 @@ nb::tuple state_histograms(const std::string& kind, AnyCodes codes, nb::object y
     });
 }
 
-// The driver of a fit over machines, for Python: a classifier's or a regressor's RemoteFit.
+// The driver of a fit over machines, for Python: the RemoteFit of any objective of the list.
+template <class... O>
+std::variant<std::unique_ptr<dpdt::RemoteFit<O>>...> remote_fit_of(dpdt::ObjectiveList<O...>);
+using AnyRemoteFit = decltype(remote_fit_of(dpdt::Objectives{}));
+
 class RemoteFitHandle {
   public:
     RemoteFitHandle(const std::string& kind, dpdt::Params params, Array1<int32_t> n_bins, Array1<double> upper,
@@ -459,7 +456,9 @@ class RemoteFitHandle {
         check_feature_costs(params, static_cast<int64_t>(n_bins.shape(0)));
         std::vector<int32_t> bins(n_bins.data(), n_bins.data() + n_bins.shape(0));
         const std::vector<double> uppers = as_vector(upper);
-        with_objective(kind, nb::none(), nullptr, 0, n_classes, params.criterion, [&](const auto& obj) {
+        dpdt::ObjectiveInputs inputs = width_of(n_classes);
+        inputs.criterion = params.criterion;
+        with_objective(kind, nb::none(), nullptr, 0, inputs, [&](const auto& obj) {
             using O = std::decay_t<decltype(obj)>;
             value_dim_ = static_cast<size_t>(obj.value_dim());
             auto fit = std::make_unique<dpdt::RemoteFit<O>>(obj, params, bins, uppers, as_vector(mass));
@@ -517,9 +516,7 @@ class RemoteFitHandle {
     int64_t dropped_histograms() const { return std::visit([](auto& f) { return f->dropped_histograms(); }, fit_); }
 
   private:
-    std::variant<std::unique_ptr<dpdt::RemoteFit<dpdt::Classification>>,
-                 std::unique_ptr<dpdt::RemoteFit<dpdt::SquaredError>>>
-        fit_;
+    AnyRemoteFit fit_;
     size_t value_dim_ = 1;
 };
 
@@ -620,31 +617,50 @@ PreparedData prepare(Array2<double> X, std::optional<AnyCodes> codes, std::optio
     });
 }
 
-nb::dict fit_newton(const PreparedData& prepared, Array1<double> gradient, Array1<double> hessian,
-                    Array1<double> sample_weight, dpdt::Params params, double reg_lambda, double gamma,
-                    const dpdt::SharedStop* stop) {
-    const size_t n = static_cast<size_t>(prepared.n);
-    if (gradient.shape(0) != n || hessian.shape(0) != n || sample_weight.shape(0) != n)
-        throw nb::value_error("gradient, hessian and sample_weight need one entry per prepared row");
-    check_feature_costs(params, prepared.p);
-    Call call;
-    call.stop = stop;
-    dpdt::Newton objective;
-    objective.g = gradient.data();
-    objective.h = hessian.data();
-    objective.w = sample_weight.data();
-    objective.reg_lambda = reg_lambda;
-    objective.gamma = gamma;
-    return std::visit(
-        [&](const auto& layout) {
-            if constexpr (std::is_same_v<std::decay_t<decltype(layout)>, dpdt::Dataset>)
-                return run_fit([&](const dpdt::Poll&) -> const dpdt::Dataset& { return layout; }, objective, params,
-                               call);
-            else
-                return run_fit([&](const dpdt::Poll&) -> const auto& { return layout.data; }, objective, params,
-                               call);
-        },
-        prepared.layout);
+// The fit of the objective named `kind` (dpdt/objectives.hpp) on X, an array or, for many fits
+// on the same X (boosting), a PreparedData; y is the objective's target, and n_classes, reg_lambda
+// and gamma the scalars of its ObjectiveInputs.
+using AnyX = std::variant<Array2<double>, const PreparedData*>;
+
+nb::dict fit(const std::string& kind, AnyX X, nb::object y, Array1<double> sample_weight, dpdt::Params params,
+             int n_classes, double reg_lambda, double gamma, nb::object progress, double progress_seconds,
+             std::optional<AnyCodes> codes, std::optional<Array1<int32_t>> n_bins, std::optional<Array1<double>> upper,
+             bool count_root_tasks, std::optional<std::vector<int64_t>> root_tasks,
+             std::optional<std::vector<nb::bytes>> root_solutions, const dpdt::SharedStop* stop) {
+    if (y.is_none()) throw nb::value_error("a fit needs y");
+    dpdt::ObjectiveInputs inputs;
+    inputs.width = n_classes;
+    inputs.criterion = params.criterion;
+    inputs.reg_lambda = reg_lambda;
+    inputs.gamma = gamma;
+    const Bins bins{codes, n_bins, upper};
+    const PreparedData* prepared = X.index() == 1 ? std::get<1>(X) : nullptr;
+    if (prepared == nullptr) {
+        check_shapes(std::get<0>(X), sample_weight, params);
+    } else {
+        if (bins.given()) throw nb::value_error("prepared data has its bins already (prepare())");
+        if (static_cast<int64_t>(sample_weight.shape(0)) != prepared->n)
+            throw nb::value_error("sample_weight needs one entry per prepared row");
+        check_feature_costs(params, prepared->p);
+    }
+    const int64_t n = static_cast<int64_t>(sample_weight.shape(0));
+    const Call call{progress, progress_seconds, root_plan(count_root_tasks, std::move(root_tasks), std::move(root_solutions)),
+                    stop};
+    return with_objective(kind, y, sample_weight.data(), n, inputs, [&](const auto& objective) {
+        if (prepared == nullptr)
+            return with_layout(std::get<0>(X), bins,
+                               [&](auto&& make_data) { return run_fit(make_data, objective, params, call); });
+        return std::visit(
+            [&](const auto& layout) {
+                if constexpr (std::is_same_v<std::decay_t<decltype(layout)>, dpdt::Dataset>)
+                    return run_fit([&](const dpdt::Poll&) -> const dpdt::Dataset& { return layout; }, objective,
+                                   params, call);
+                else
+                    return run_fit([&](const dpdt::Poll&) -> const auto& { return layout.data; }, objective, params,
+                                   call);
+            },
+            prepared->layout);
+    });
 }
 
 nb::dict fit_branches(nb::ndarray<const int32_t, nb::numpy, nb::ndim<2>, nb::c_contig, nb::device::cpu> X,
@@ -766,16 +782,15 @@ NB_MODULE(_core, m) {
     bind_params<dpdt::Params>(m, "Params", "Every knob of a DPDT fit (dpdt/params.hpp documents each field).");
     bind_params<dpdt::BranchesParams>(m, "BranchesParams", "Every knob of a BRANCHES search (dpdt/branches.hpp).");
 
-    m.def("fit_classifier", &fit_classifier, "X"_a.noconvert(), "y"_a.noconvert(), "sample_weight"_a.noconvert(),
-          "params"_a, nb::kw_only(), "n_classes"_a, "progress"_a.none() = nb::none(), "progress_seconds"_a = 1.0,
-          "codes"_a.noconvert().none() = nb::none(), "n_bins"_a.noconvert().none() = nb::none(),
-          "upper"_a.noconvert().none() = nb::none(), "count_root_tasks"_a = false, "root_tasks"_a.none() = nb::none(),
-          "root_solutions"_a.none() = nb::none(), "stop"_a.none() = nb::none());
-    m.def("fit_regressor", &fit_regressor, "X"_a.noconvert(), "y"_a.noconvert(), "sample_weight"_a.noconvert(),
-          "params"_a, nb::kw_only(), "progress"_a.none() = nb::none(), "progress_seconds"_a = 1.0,
-          "codes"_a.noconvert().none() = nb::none(), "n_bins"_a.noconvert().none() = nb::none(),
-          "upper"_a.noconvert().none() = nb::none(), "count_root_tasks"_a = false, "root_tasks"_a.none() = nb::none(),
-          "root_solutions"_a.none() = nb::none(), "stop"_a.none() = nb::none());
+    m.def("fit", &fit, "kind"_a, "X"_a.noconvert(), "y"_a, "sample_weight"_a.noconvert(), "params"_a, nb::kw_only(),
+          "n_classes"_a = 0, "reg_lambda"_a = 1.0, "gamma"_a = 0.0, "progress"_a.none() = nb::none(),
+          "progress_seconds"_a = 1.0, "codes"_a.noconvert().none() = nb::none(),
+          "n_bins"_a.noconvert().none() = nb::none(), "upper"_a.noconvert().none() = nb::none(),
+          "count_root_tasks"_a = false, "root_tasks"_a.none() = nb::none(), "root_solutions"_a.none() = nb::none(),
+          "stop"_a.none() = nb::none(),
+          "The fit of the objective named `kind` (the kName of one of dpdt/objectives.hpp's list) on X, float64 "
+          "(n, p) or a PreparedData: y is the objective's target, as its header declares (Target, kTargetDims), "
+          "n_classes its width where y cannot tell it, reg_lambda and gamma the Newton objective's.");
     m.def("quantity_mass", &quantity_mass, "kind"_a, "y"_a, "sample_weight"_a.noconvert(), "n_classes"_a,
           "Sum over the rows of each fixed-point quantity's absolute value (dpdt/remote.hpp): add the machines' "
           "arrays and pass the total as `mass`.");
@@ -803,7 +818,7 @@ NB_MODULE(_core, m) {
              "done.")
         .def("add", &RemoteFitHandle::add, "paths"_a.noconvert(), "path_offsets"_a.noconvert(), "counts"_a.noconvert(),
              "hashes"_a.noconvert(), "hists"_a.noconvert(), "Records the summed answers for these paths.")
-        .def("result", &RemoteFitHandle::result, "The complete fit, as fit_classifier / fit_regressor return it.")
+        .def("result", &RemoteFitHandle::result, "The complete fit, as fit returns it.")
         .def_prop_ro("histogram_size", &RemoteFitHandle::histogram_size)
         .def_prop_ro("rounds", &RemoteFitHandle::rounds)
         .def_prop_ro("states", &RemoteFitHandle::states)
@@ -826,9 +841,6 @@ NB_MODULE(_core, m) {
           "(numpy's searchsorted, side='left'), or the feature's bin count for NaN; uint16 if wide, else uint8.");
     m.def("prepare", &prepare, "X"_a.noconvert(), nb::kw_only(), "codes"_a.noconvert().none() = nb::none(),
           "n_bins"_a.noconvert().none() = nb::none(), "upper"_a.noconvert().none() = nb::none(),
-          "stop"_a.none() = nb::none());
-    m.def("fit_newton", &fit_newton, "prepared"_a, "gradient"_a.noconvert(), "hessian"_a.noconvert(),
-          "sample_weight"_a.noconvert(), "params"_a, nb::kw_only(), "reg_lambda"_a, "gamma"_a,
           "stop"_a.none() = nb::none());
     nb::class_<dpdt::SharedStop>(m, "Stop",
                                  "Stops the fits it is given (their `stop`) together: cancel() interrupts them, and a "

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "dpdt/dataset.hpp"
-#include "dpdt/objective.hpp"
+#include "dpdt/objectives/classification.hpp"
 #include "dpdt/run_loop.hpp"
 
 namespace dpdt {

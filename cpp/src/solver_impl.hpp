@@ -1,6 +1,6 @@
-// The solver's definitions, included by one translation unit per objective (solver_*.cpp): the
-// search is instantiated for every objective and layout, and one unit for all of them was the
-// build's critical path.
+// The solver's definitions, included by one translation unit per objective, which
+// cpp/CMakeLists.txt generates from the list in dpdt/objectives.hpp: the search is instantiated
+// for every objective and layout, and one unit for all of them was the build's critical path.
 #pragma once
 #include "dpdt/solver.hpp"
 

@@ -256,7 +256,7 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
         """
         scale, arrays, arguments = NEWTON.to_core(g, h, w, weight_scale, self.reg_lambda,
                                                   self.gamma)
-        result = call_core(NEWTON.fit_function, prepared, *arrays, params=options, **arguments)
+        result = call_core("fit", NEWTON.name, prepared, *arrays, params=options, **arguments)
         # The tree optimal at alpha = 0: gamma is the boosting objective's own penalty.
         tree = NEWTON.make_tree(result["front"][0]["tree"], n_features)
         scale.unscale_tree(tree)

@@ -138,7 +138,7 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         keeps_greedy = greedy_tree is not None and isinstance(self.max_bins, str)
 
         def fit_core(weight, params, **arguments):
-            return call_core(objective.fit_function, X, y, weight,
+            return call_core("fit", objective.name, X, y, weight,
                              params=dict(params, **(core_params or {})),
                              **objective.core_arguments(n_columns), **arguments)
 

@@ -143,14 +143,13 @@ def _values(y, n_rows, where):
 class Objective:
     """The Python side of an objective of the core (the defaults: numeric targets, leaf means).
 
-    ``name`` is the core's name for it (the ``kind`` its dispatch reads) and ``fit_function``
-    the core function that fits its front of trees; ``splits_at_root`` says whether
-    ``dpdt.dask.fit`` can split that fit over processes. ``n_columns``, below, is the number
+    ``name`` is the core's name for it (the ``kind`` by which its fit, ``_core.fit``, and
+    its fits over machines dispatch); ``splits_at_root`` says whether ``dpdt.dask.fit`` can
+    split that fit over processes. ``n_columns``, below, is the number
     of target columns the core is told of (its ``n_classes`` argument): classes, outputs.
     """
 
     name: str
-    fit_function: str
     splits_at_root: bool = True
 
     def stat_dim(self, n_columns):
@@ -359,7 +358,7 @@ class NewtonObjective(Objective):
         return 3
 
     def to_core(self, g, h, w, weight_scale, reg_lambda, gamma):
-        """Return the :class:`NewtonScale`, the core's (g, h, w) and its reg_lambda and gamma.
+        """Return the :class:`NewtonScale`, the core's (gh, w) and its reg_lambda and gamma.
 
         ``g``, ``h`` and ``w`` come with the weights normalised (``training_weight``),
         divided by ``weight_scale``; ``reg_lambda`` and ``gamma`` are in the unit of the
@@ -367,7 +366,8 @@ class NewtonObjective(Objective):
         with both divided by ``weight_scale``. Each power of two brings the largest near 1
         (h and reg_lambda share theirs, the larger's, so that it stays finite), reg_lambda in
         h's unit and gamma in the loss's, 2**(h - 2g). All exact: the tree is the same, its
-        values, impurities and weights scaled back by :meth:`NewtonScale.unscale_tree`.
+        values, impurities and weights scaled back by :meth:`NewtonScale.unscale_tree`. The
+        core's target ``gh`` holds the rows (g, h), shape (n_samples, 2).
         """
         s = binary_exponent(weight_scale)
         a, c = binary_exponent(g), binary_exponent(w)
@@ -377,7 +377,8 @@ class NewtonObjective(Objective):
         # A gamma beyond 2**1000 in the core's unit forbids every split, as the real one does;
         # capped, the core's sums of leaf losses stay finite.
         gamma = min(float(np.ldexp(gamma, b - 2 * a - s)), 2.0**1000)
-        arrays = tuple(np.ascontiguousarray(np.ldexp(x, -e)) for x, e in ((g, a), (h, b), (w, c)))
+        gh = np.column_stack((np.ldexp(g, -a), np.ldexp(h, -b)))
+        arrays = (gh, np.ascontiguousarray(np.ldexp(w, -c)))
         return (NewtonScale(a, b, c, s), arrays,
                 {"reg_lambda": float(np.ldexp(reg_lambda, -b - s)), "gamma": gamma})
 
@@ -444,14 +445,14 @@ class PolicyObjective(Objective):
 
 
 #: The 0-1 loss of classification trees.
-CLASSIFICATION = Classification("classifier", "fit_classifier")
+CLASSIFICATION = Classification("classifier")
 #: The squared error of regression trees.
-SQUARED_ERROR = SquaredErrorObjective("regressor", "fit_regressor")
+SQUARED_ERROR = SquaredErrorObjective("regressor")
 #: Boosting's Newton objective: fitted per round on data prepared once.
-NEWTON = NewtonObjective("newton", "fit_newton", splits_at_root=False)
+NEWTON = NewtonObjective("newton", splits_at_root=False)
 
 #: Policy trees: the regret of choosing one action per leaf.
-POLICY = PolicyObjective("policy", "fit_policy", splits_at_root=False)
+POLICY = PolicyObjective("policy", splits_at_root=False)
 
 #: Every objective, by its core name.
 OBJECTIVES = {objective.name: objective

@@ -2,12 +2,7 @@
 
 import numpy as np
 from sklearn.base import _fit_context
-from sklearn.utils.validation import (
-    _check_sample_weight,
-    check_array,
-    check_consistent_length,
-    check_is_fitted,
-)
+from sklearn.utils.validation import _check_sample_weight, check_array, check_consistent_length
 
 from ._classes import _BaseDPDTree
 from ._io import register_estimator
@@ -17,17 +12,19 @@ from ._tree import TREE_LEAF
 from ._validation import training_weight, validate_numeric
 
 
-def _check_rewards(rewards, n_samples=None):
-    """Return the rewards as float64 (n_samples, n_actions) and the actions' names, checked."""
-    names = None
+def _action_names(rewards):
+    """Return the column names of a DataFrame of rewards, or None."""
     if hasattr(rewards, "columns") and hasattr(rewards, "iloc"):
-        names = np.asarray(rewards.columns)
-    rewards = check_array(rewards, dtype=np.float64, ensure_2d=True, input_name="rewards")
-    if n_samples is not None and len(rewards) != n_samples:
-        raise ValueError(f"X has {n_samples} samples and rewards {len(rewards)}")
-    if names is not None and len(set(names.tolist())) != len(names):
-        raise ValueError("the columns of rewards name each action once: they have duplicates")
-    return rewards, names
+        return np.asarray(rewards.columns)
+    return None
+
+
+def _as_table(rewards):
+    """Return validated rewards as (n_samples, n_actions), refusing a single column of them."""
+    if rewards.ndim != 2:
+        raise ValueError(f"rewards must be 2-D, of shape (n_samples, n_actions): one column "
+                         f"per action, got shape {rewards.shape}")
+    return np.ascontiguousarray(rewards, dtype=np.float64)
 
 
 @register_estimator
@@ -121,8 +118,10 @@ class DPDTreePolicy(_BaseDPDTree):
         self : DPDTreePolicy
             The fitted estimator.
         """
-        X = validate_numeric(self, X, reset=True)
-        rewards, names = _check_rewards(rewards, len(X))
+        names = _action_names(rewards)
+        X, rewards = validate_numeric(self, X, rewards, reset=True, multi_output=True,
+                                      y_numeric=True)
+        rewards = _as_table(rewards)
         self.n_actions_ = rewards.shape[1]
         self.actions_ = names if names is not None else np.arange(self.n_actions_)
         weight, kept, weight_scale = training_weight(sample_weight, X)
@@ -154,7 +153,8 @@ class DPDTreePolicy(_BaseDPDTree):
         actions : ndarray of shape (n_samples,)
             The chosen action, as in :attr:`actions_` (ties: the first action).
         """
-        return self.actions_[np.argmax(self.predict_value(X), axis=1)]
+        values = self.predict_value(X)
+        return self.actions_[np.argmax(values, axis=1)]
 
     def predict_value(self, X):
         """Return the mean training reward of each action in each sample's leaf.
@@ -190,19 +190,17 @@ class DPDTreePolicy(_BaseDPDTree):
         score : float
             The weighted mean of each sample's reward for the action the policy chooses.
         """
-        check_is_fitted(self)
         chosen = np.argmax(self.predict_value(X), axis=1)
-        frame_names = None
-        if hasattr(rewards, "columns") and hasattr(rewards, "iloc"):
-            frame_names = list(rewards.columns)
-        rewards, _ = _check_rewards(rewards, len(chosen))
+        names = _action_names(rewards)
+        rewards = _as_table(check_array(rewards, dtype=np.float64, ensure_2d=False,
+                                        input_name="rewards"))
+        check_consistent_length(chosen, rewards)
         if rewards.shape[1] != self.n_actions_:
             raise ValueError(f"rewards has {rewards.shape[1]} columns, the policy "
                              f"{self.n_actions_} actions")
-        if frame_names is not None and set(frame_names) == set(self.actions_.tolist()):
-            rewards = rewards[:, [frame_names.index(a) for a in self.actions_.tolist()]]
+        if names is not None and set(names.tolist()) == set(self.actions_.tolist()):
+            rewards = rewards[:, [names.tolist().index(a) for a in self.actions_.tolist()]]
         weight = _check_sample_weight(sample_weight, rewards)
-        check_consistent_length(rewards, weight)
         return float(np.average(rewards[np.arange(len(chosen)), chosen], weights=weight))
 
     def __sklearn_tags__(self):

@@ -26,7 +26,6 @@ import numpy as np
 from joblib import cpu_count, effective_n_jobs
 
 from . import _core
-from ._objectives import OBJECTIVES
 
 #: None, or a callable ``runner(name, args, params, arguments)`` that performs
 #: ``run(name, args, params, arguments)`` in its own way and returns the same result.
@@ -36,8 +35,7 @@ RUNNER = ContextVar("dpdt_core_runner", default=None)
 STOP = ContextVar("dpdt_stop", default=None)
 
 # The core functions that run a loop, and so take a ``stop``.
-_STOPPABLE = frozenset({objective.fit_function for objective in OBJECTIVES.values()}
-                       | {"fit_branches", "prepare", "bin_uppers", "bin_codes"})
+_STOPPABLE = frozenset({"fit", "fit_branches", "prepare", "bin_uppers", "bin_codes"})
 
 # The core's choices by the names the estimators take: its enums' members, in declaration order.
 SPLITTERS = tuple(_core.Splitter.__members__)
@@ -69,8 +67,10 @@ def n_threads(n_jobs):
 
 
 # The parameter struct of each core function that takes one.
-_PARAMS = {objective.fit_function: _core.Params for objective in OBJECTIVES.values()}
-_PARAMS["fit_branches"] = _core.BranchesParams
+_PARAMS = {
+    "fit": _core.Params,
+    "fit_branches": _core.BranchesParams,
+}
 
 
 def call_core(name, *args, params=None, **arguments):

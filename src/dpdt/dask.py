@@ -38,9 +38,12 @@ from ._runner import RUNNER, run  # noqa: E402
 
 __all__ = ["DaskDPDTreeClassifier", "DaskDPDTreeRegressor", "fit"]
 
-# The core functions whose fits can be split at the root.
-_SPLITTABLE = frozenset(objective.fit_function for objective in OBJECTIVES.values()
-                        if objective.splits_at_root)
+
+
+def _splittable(name, args):
+    """Whether the core call ``name(*args)`` is a fit that can be split at the root."""
+    return name == "fit" and OBJECTIVES[args[0]].splits_at_root
+
 
 # The search statistics that add up over the processes of a distributed fit.
 _ADDITIVE_STATS = ("states", "candidates", "exact_scans", "sample_reads", "cache_hits",
@@ -75,7 +78,7 @@ class _DaskRunner:
         self.chunks = chunks
 
     def __call__(self, name, args, params, arguments):
-        if name not in _SPLITTABLE:
+        if not _splittable(name, args):
             return run(name, args, params, arguments)
         if params.get("time_limit", 0.0) > 0:
             raise ValueError("a fit with a time_limit cannot be split over a cluster")

@@ -1,5 +1,5 @@
 // The features as the solver reads them: columns and the presorted order. Targets and sample
-// weights belong to the objective (dpdt/objective.hpp), so one Dataset serves many fits.
+// weights belong to the objective (dpdt/objectives.hpp), so one Dataset serves many fits.
 #pragma once
 #include <cstdint>
 #include <vector>

@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "dpdt/dataset.hpp"
-#include "dpdt/objective.hpp"
+#include "dpdt/objectives/base.hpp"
 #include "dpdt/run_loop.hpp"
 #include "dpdt/split_search.hpp"
 #include "dpdt/subset_hash.hpp"
@@ -709,7 +709,7 @@ class BinnedLayout {
             stop_point();
             SplitRecord& best = out[a];
             const int32_t f = features[a];
-            if constexpr (O::kNewtonGain) {
+            if constexpr (O::kGainIsNewtonFraction) {
                 scan_newton_gains(obj, scanner, f, parent, tol, best);
                 continue;
             }

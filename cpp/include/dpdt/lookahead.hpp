@@ -201,7 +201,7 @@ class Lookahead {
         const double* col = data_.column(g);
         double best = std::numeric_limits<double>::infinity();
         if (col[subset_[0]] == col[subset_[m - 1]]) return best;
-        if constexpr (O::kClassCounts) {
+        if constexpr (O::kZeroOneLossOnCounts) {
             const int K = obj_.n_classes;
             const double* cw = stats_.data();
             double total = 0.0;

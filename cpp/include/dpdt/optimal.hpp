@@ -3,7 +3,7 @@
 // whole Pareto front, which is what makes an optimal depth-3 or depth-4 tree affordable.
 #pragma once
 #include "dpdt/dataset.hpp"
-#include "dpdt/objective.hpp"
+#include "dpdt/objectives/classification.hpp"
 #include "dpdt/params.hpp"
 #include "dpdt/solver.hpp"
 

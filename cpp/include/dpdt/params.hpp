@@ -45,8 +45,8 @@ struct Params {
     Criterion criterion = Criterion::Gini;
     // When > 0, every state with two or more levels left also takes the split of best exact depth-2
     // lookahead (dpdt/lookahead.hpp) as a candidate, if finding it reads at most this many sample
-    // ids; a search that would read more adds nothing. Classification and squared error on exact
-    // thresholds without missing values; other fits ignore it.
+    // ids; a search that would read more adds nothing. Objectives whose loss grows with the samples
+    // (dpdt/objectives/base.hpp), on exact thresholds without missing values; other fits ignore it.
     int64_t exact_depth2_work = 0;
     Complexity complexity = Complexity::ExpectedTests;
     Front front = Front::Convex;

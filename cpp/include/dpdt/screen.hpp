@@ -168,7 +168,7 @@ class Screen {
             if ((j & 4095) == 0) stop_point();
             const int32_t i = locals[j];
             const uint16_t* c = &codes_[static_cast<size_t>(i) * p_];
-            if constexpr (O::kClassCounts) {
+            if constexpr (O::kZeroOneLossOnCounts) {
                 // The sample's class and weight read once, not once per feature (hist may alias them).
                 const int32_t id = ids_[i], k = obj_.y[id];
                 const double w = obj_.w[id];
@@ -290,7 +290,7 @@ class Screen {
     // Best loss of a leaf or a single split of the samples whose histogram is `hist`.
     double stump(const double* hist) {
         double best = std::numeric_limits<double>::infinity();
-        if constexpr (O::kClassCounts) {
+        if constexpr (O::kZeroOneLossOnCounts) {
             scan_class_splits(hist, [&](int32_t, int32_t, const Sides& s) {
                 best = std::min(best, std::max(0.0, s.w_left - s.top_left) + std::max(0.0, s.w_right - s.top_right));
             });
@@ -311,7 +311,7 @@ class Screen {
         Generated best;
         sum_total(hist);
         const double parent = obj_.generator_impurity(total_.data());
-        if constexpr (O::kClassCounts) {
+        if constexpr (O::kZeroOneLossOnCounts) {
             if (obj_.criterion == Criterion::Gini) {
                 scan_class_splits(hist, [&](int32_t f, int32_t b, const Sides& s) {
                     const double decrease =

@@ -10,7 +10,7 @@
 
 #include "dpdt/dataset.hpp"
 #include "dpdt/layout.hpp"
-#include "dpdt/objective.hpp"
+#include "dpdt/objectives.hpp"
 #include "dpdt/params.hpp"
 #include "dpdt/run_loop.hpp"
 #include "dpdt/tree.hpp"
@@ -80,7 +80,7 @@ class BadSolution : public std::invalid_argument {
 
 // `poll` (dpdt/run_loop.hpp) is called every few milliseconds from the calling thread while worker
 // threads solve; returning true stops the fit, which then throws Interrupted. Instantiated for the
-// objectives of dpdt/objective.hpp.
+// objectives of the list in dpdt/objectives.hpp.
 template <class O>
 FitResult fit(const Dataset& data, const O& objective, const Params& params, const Poll& poll,
               const RootPlan& plan = RootPlan{});

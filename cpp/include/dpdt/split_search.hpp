@@ -1,5 +1,5 @@
 // Split search on a node whose samples are kept sorted by every feature, generic over the
-// objective (dpdt/objective.hpp), with classification's hot loops specialised.
+// objective (dpdt/objectives.hpp), with classification's hot loops specialised.
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -12,7 +12,7 @@
 #endif
 
 #include "dpdt/dataset.hpp"
-#include "dpdt/objective.hpp"
+#include "dpdt/objectives/classification.hpp"
 #include "dpdt/params.hpp"
 #include "dpdt/run_loop.hpp"
 
@@ -98,7 +98,7 @@ inline bool cut_between(double x, double next) { return x != next && x == x; }
 template <class O>
 void node_stats(const O& obj, const int32_t* ids, int32_t n, double* stats) {
     std::fill(stats, stats + obj.dim(), 0.0);
-    if constexpr (O::kClassCounts) {
+    if constexpr (O::kZeroOneLossOnCounts) {
         if (obj.n_classes == 2) {
             // In registers, the same sums: consecutive samples of one class would otherwise wait
             // on each other's store.
@@ -329,7 +329,7 @@ template <class O, class Visit>
 void generator_scores(const Dataset& data, const O& obj, const int32_t* ids, int32_t m, int64_t f,
                       const LeafLimits& limits, const double* stats, std::vector<double>& left,
                       std::vector<double>& right, Visit&& visit, const double* floor = nullptr) {
-    if constexpr (O::kClassCounts) {
+    if constexpr (O::kZeroOneLossOnCounts) {
         classification_scores(data, obj, ids, m, f, limits, stats, visit, floor);
     } else {
         const double parent = obj.generator_impurity(stats);
@@ -367,7 +367,7 @@ void best_loss_splits(const Dataset& data, const O& obj, NodeView node, const Le
         for_each_order(data, node, f, order_scratch, [&](ScanOrder order) {
             const int32_t* ids = order.ids;
             SplitRecord found;
-            if constexpr (O::kClassCounts) {
+            if constexpr (O::kZeroOneLossOnCounts) {
                 found = detail::best_01_split(data, obj, ids, node.m, f, limits, stats, scratch, lowest + tol);
             } else {
                 detail::scan_thresholds(data, obj, ids, node.m, f, limits, stats, left, right,

@@ -1,0 +1,109 @@
+// What the solver optimises, as traits: the sufficient statistics of a sample set, and the loss,
+// tie-break, generator impurity and output value read from them. Every objective is a sum over
+// leaves of a function of the leaf's statistics, which is what makes the dynamic programme exact.
+// An objective is one header of dpdt/objectives/ (a struct deriving from Objective<itself>) and
+// one line of the list in dpdt/objectives.hpp; the solver's instantiations, the binding's dispatch
+// and the drivers of fits over machines follow from that list.
+//
+// An objective declares, with no default:
+//   kName                  the name callers choose it by (the binding's `kind`);
+//   Target, kTargetDims    the type of its target y and whether y is a vector (1) or a matrix (2);
+//   make(inputs)           the objective over the caller's y and weights (ObjectiveInputs), which
+//                          it checks (std::invalid_argument; y is null for the driver of a fit
+//                          over machines, which sees no rows);
+//   dim(), add(s, i)       the size of its statistics and how sample i adds to them;
+//   loss(s)                the loss of a leaf of statistics s;
+//   value_dim(), value(s, out)   the leaf's output.
+// The rest has defaults here, which an objective overrides where it knows better.
+//
+// The histograms of the binned layout sum per-sample quantities in fixed point, so that a sibling
+// found by subtraction is bit-identical to one summed directly (dpdt/layout.hpp). An objective
+// names those quantities (`fixed_dim`, `quantities`), how a sample adds them to the statistics
+// (`add_fixed`), and which quantity's unit each statistic is counted in (`quantity_of`); by
+// default the quantities are the sample's own statistics.
+//
+// What the generic search may assume of an objective is a trait, asked as O::kName. Each is named
+// for what it allows, and its default, here, allows nothing: an objective that does not declare a
+// trait gets the general path, slower perhaps but right.
+//   kGeneratorIsLoss       the generator's score is the loss's decrease, so its best split is the
+//                          loss's best (the last level then needs no separate loss scan);
+//   kLossGrowsWithSamples  a leaf's loss is >= 0 and never drops when samples are added: the
+//                          bounds of the lookahead splitter and of the exact depth-2 candidate
+//                          (dpdt/lookahead.hpp) hold, which they need;
+//   kZeroOneLossOnCounts   the statistics are the weighted counts of the class codes y (n_classes
+//                          of them), the loss the weighted 0-1 loss and the generator's scores
+//                          Classification's impurity decreases: the counting scans of
+//                          split_search.hpp, screen.hpp and lookahead.hpp apply, which are written
+//                          for Classification (an objective with class counts and another loss,
+//                          such as a cost-sensitive one, must leave this false);
+//   kGainIsNewtonFraction  the statistics are [W, G, H] and the loss -G^2 / (2 (H + reg_lambda))
+//                          + gamma: the binned scan compares gains as fractions (layout.hpp).
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
+#include "dpdt/params.hpp"
+
+namespace dpdt {
+
+// What a caller hands an objective's `make`: the target and the weights as plain views, and the
+// scalars some objectives read. Free of Python, so that the core builds and is tested on its own.
+struct ObjectiveInputs {
+    // The target: `rows` x `columns` values of the objective's Target type, row-major (columns is
+    // 1 for a vector); null for the driver of a fit over machines.
+    const void* y = nullptr;
+    int64_t rows = 0, columns = 0;
+    const double* w = nullptr;   // the sample weights, one per row; null for a driver
+    // The target's width: the classes of a classifier, the columns of a matrix target (0: y's own,
+    // which a driver, without y, cannot read).
+    int width = 0;
+    Criterion criterion = Criterion::Gini;   // a classifier's impurity
+    double reg_lambda = 1.0, gamma = 0.0;    // the Newton objective's regularisation
+};
+
+// The defaults of what an objective may declare (see above). O is the objective deriving from it.
+template <class O>
+struct Objective {
+    static constexpr bool kGeneratorIsLoss = false;
+    static constexpr bool kLossGrowsWithSamples = false;
+    static constexpr bool kZeroOneLossOnCounts = false;
+    static constexpr bool kGainIsNewtonFraction = false;
+
+    // The fixed-point quantities of sample i: its own statistics.
+    int fixed_dim() const { return self().dim(); }
+    void quantities(int32_t i, double* q) const {
+        std::fill(q, q + self().dim(), 0.0);
+        self().add(q, i);
+    }
+    void add_fixed(int64_t* s, int32_t, const int64_t* q) const {
+        for (int d = 0; d < self().dim(); ++d) s[d] += q[d];
+    }
+    int quantity_of(int d) const { return d; }
+    // The statistics start with the total weight.
+    double weight(const double* s) const { return s[0]; }
+    // Whether a split may lower the leaf's loss: a leaf that cannot stays one whatever alpha.
+    bool improvable(const double*) const { return true; }
+    // Breaks ties between equal losses (lower is better): no preference.
+    double tie(const double*) const { return 0.0; }
+    // What the CART-like generator's splits decrease: the loss itself.
+    double generator_impurity(const double* s) const { return self().loss(s); }
+    // What the generator maximises over the splits of a sample set whose generator impurity is
+    // `parent` into children of statistics l and r.
+    double generator_score(double parent, const double* l, const double* r) const {
+        return parent - self().generator_impurity(l) - self().generator_impurity(r);
+    }
+    // At least the generator score of any split of s (the solver's CART generator prunes with
+    // it): none known.
+    double generator_score_bound(const double*) const { return std::numeric_limits<double>::infinity(); }
+    // The node's impurity as the fitted tree reports it: the loss per unit weight.
+    double node_impurity(const double* s) const {
+        const double w = self().weight(s);
+        return w > 0.0 ? self().loss(s) / w : 0.0;
+    }
+
+  private:
+    const O& self() const { return static_cast<const O&>(*this); }
+};
+
+}  // namespace dpdt

@@ -1,6 +1,0 @@
-#include "solver_impl.hpp"
-
-namespace dpdt {
-DPDT_INSTANTIATE(Classification)
-DPDT_INSTANTIATE_REMOTE(Classification)
-}  // namespace dpdt
