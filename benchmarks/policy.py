@@ -328,8 +328,8 @@ def section_binarised(quick, out, causal, thresholds):
     for data in sets:
         X_bin, X_test_bin = binarise(data.X, data.X_test, thresholds)
         for depth in (2, 3):
-            pair = [run("dpdt-exact", data, depth, X_bin, X_test_bin, time_limit=120),
-                    run("streed", data, depth, X_bin, X_test_bin, time_limit=120),
+            pair = [run("dpdt-exact", data, depth, X_bin, X_test_bin, time_limit=60),
+                    run("streed", data, depth, X_bin, X_test_bin, time_limit=60),
                     run("econml", data, depth, X_bin, X_test_bin)]
             rows += pair
             if not all("train" in r for r in pair[:2]):
@@ -390,8 +390,8 @@ def section_causal(quick, out, causal, thresholds):
         for depth in (2, 3, 4, 5):
             rows += [run("dpdt", data, depth), run("econml", data, depth)]
             if depth <= 3:
-                rows += [run("dpdt-exact", data, depth, time_limit=120),
-                         run("streed", data, depth, X_bin, X_test_bin, time_limit=120)]
+                rows += [run("dpdt-exact", data, depth, time_limit=60),
+                         run("streed", data, depth, X_bin, X_test_bin, time_limit=60)]
     _print_rows(rows, out, "Causal sets: doubly robust test values (outcome in training "
                 "standard deviations)")
     print("\n| depth | " + " | ".join(SOLVERS) + " |", file=out)

@@ -251,3 +251,22 @@ NOT_Y = {
 @parametrize_with_checks([DPDTreePolicy(max_depth=2)], expected_failed_checks=lambda _: NOT_Y)
 def test_sklearn_compatible_estimator(estimator, check):
     check(estimator)
+
+
+def test_pictures_name_the_actions():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from dpdt import export_html, plot_pareto, plot_tree
+
+    rng = np.random.default_rng(9)
+    X = rng.random((200, 2))
+    R = pd.DataFrame(rng.normal(size=(200, 2)), columns=["no", "yes"])
+    R["yes"] += 2 * (X[:, 0] > 0.5)
+    policy = DPDTreePolicy(max_depth=2).fit(X, R)
+    texts = [t.get_text() for t in plot_tree(policy).texts]
+    assert any(text.startswith("action: yes") for text in texts)
+    assert '"actions":["no","yes"]' in export_html(policy)
+    ax = plot_pareto(policy, X_test=X, y_test=R)
+    assert "mean regret" in ax.get_ylabel()

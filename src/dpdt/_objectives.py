@@ -18,6 +18,7 @@ process (one part: all the rows) and a fit over a cluster (one part per partitio
 from dataclasses import dataclass
 
 import numpy as np
+from sklearn.metrics import mean_squared_error
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, column_or_1d
 
@@ -176,6 +177,16 @@ class Objective:
         """
         root = front["train_loss"][-1]
         return root if root > 0 else 1.0
+
+    #: What ``train_loss`` measures, as pictures of the front name it.
+    loss_name = "mean squared error"
+
+    def held_out_loss(self, model, X, y):
+        """Return the loss of ``model``'s current tree on ``(X, y)``, as ``train_loss``'s.
+
+        The squared error, summed over the outputs.
+        """
+        return float(np.sum(mean_squared_error(y, model.predict(X), multioutput="raw_values")))
 
     def check_trees(self, estimator, trees, decoder, where):
         """Check that a loaded estimator's trees hold what a fit makes: a mean per output."""
@@ -433,6 +444,13 @@ class PolicyObjective(Objective):
     def fit_scale(self, kept, reduce):
         """Return the :class:`RewardScale`: the largest spread of a row's rewards near 1."""
         return RewardScale(binary_exponent(np.array(reduce(_largest_spread, 0))))
+
+    loss_name = "mean regret"
+
+    def held_out_loss(self, model, X, y):
+        """Return the mean regret of ``model``'s policy on the rewards ``y`` of ``X``."""
+        best = float(np.mean(np.max(np.asarray(y, dtype=np.float64), axis=1)))
+        return best - model.score(X, y)
 
     def check_trees(self, estimator, trees, decoder, where):
         """Check that a loaded policy's trees hold a mean reward per action."""
