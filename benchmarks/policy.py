@@ -430,14 +430,14 @@ def main(argv=None):
         print(f"# Policy trees ({len(causal)} causal sets from {args.data})", file=out)
         if "tiny" in args.sections:
             section_tiny(args.quick, out)
-        if "binarised" in args.sections:
-            section_binarised(args.quick, out, causal, args.thresholds)
         if "certified" in args.sections:
             section_certified(args.quick, out)
         if "greedy" in args.sections:
             section_greedy(args.quick, out, causal)
         if "causal" in args.sections:
             section_causal(args.quick, out, causal, args.thresholds)
+        if "binarised" in args.sections:
+            section_binarised(args.quick, out, causal, args.thresholds)
 
 
 if __name__ == "__main__":

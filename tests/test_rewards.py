@@ -143,6 +143,17 @@ def test_missing_values_in_X_are_taken():
                                              random_state=0)).all()
 
 
+def test_a_feature_missing_for_every_sample_of_an_action_is_left_out():
+    # Gradient boosting refuses a feature with no value; the feature carries nothing there.
+    X, treatment, outcome, _ = confounded(400, 7)
+    X[treatment == 2, 1] = np.nan
+    X[:, 2] = np.nan
+    rewards = doubly_robust_rewards(X, treatment, outcome, cv=2, random_state=0)
+    assert np.isfinite(rewards).all()
+    frame = doubly_robust_rewards(pd.DataFrame(X), treatment, outcome, cv=2, random_state=0)
+    np.testing.assert_allclose(frame.to_numpy(), rewards)
+
+
 @pytest.mark.parametrize("change, message", [
     (dict(treatment=np.r_[np.zeros(30), np.ones(29)]), "inconsistent numbers of samples"),
     (dict(outcome=np.ones(61)), "inconsistent numbers of samples"),

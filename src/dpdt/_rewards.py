@@ -138,16 +138,15 @@ def doubly_robust_rewards(X, treatment, outcome, *, actions=None, outcome_model=
             mine = train[codes[train] == a]
             model = _model(outcome_model, HistGradientBoostingRegressor, rng,
                            early_stopping=True)
-            model.fit(_safe_indexing(X, mine), outcome[mine])
-            mu[test, a] = np.asarray(model.predict(X_test), dtype=np.float64).reshape(-1)
+            mu[test, a] = _fit_predict(model, _safe_indexing(X, mine), outcome[mine],
+                                       X_test, "predict")
         if known is None:
             # Early stopping holds out a stratified tenth, which needs a few samples of each
             # action; without it the propensities overfit towards 0 and 1.
             rare = np.bincount(codes[train], minlength=n_actions).min() < 10
             model = _model(propensity_model, HistGradientBoostingClassifier, rng,
                            early_stopping=not rare)
-            model.fit(X_train, codes[train])
-            proba = np.asarray(model.predict_proba(X_test), dtype=np.float64)
+            proba = _fit_predict(model, X_train, codes[train], X_test, "predict_proba")
             # The columns follow the classifier's classes_, which are the codes 0..k-1 as every
             # action is among the training samples.
             propensity[test] = proba[:, np.searchsorted(model.classes_, np.arange(n_actions))]
@@ -206,7 +205,34 @@ def _folds(cv, rng):
 
 def _row_stand_in(X):
     """Return an array with X's rows, for a splitter that only counts them."""
-    return np.zeros((len(X) if hasattr(X, "__len__") else X.shape[0], 1))
+    return np.zeros((_rows(X), 1))
+
+
+def _fit_predict(model, X_fit, y_fit, X_predict, method):
+    """Fit ``model`` and return ``method``'s output on ``X_predict`` as float64.
+
+    Features that are missing for every sample the model is fitted on (a feature not recorded
+    for one action, say) carry nothing and break some models (scikit-learn's gradient
+    boosting): they are left out of that model's fit and prediction.
+    """
+    try:
+        empty = np.isnan(np.asarray(X_fit, dtype=np.float64)).all(axis=0)
+    except (TypeError, ValueError):   # not all numbers: the model's business
+        empty = None
+    if empty is not None and empty.any():
+        kept = np.flatnonzero(~empty)
+        if not kept.size:   # nothing to learn from: a constant feature stands in
+            X_fit, X_predict = np.zeros((len(y_fit), 1)), np.zeros((_rows(X_predict), 1))
+        else:
+            X_fit = _safe_indexing(X_fit, kept, axis=1)
+            X_predict = _safe_indexing(X_predict, kept, axis=1)
+    model.fit(X_fit, y_fit)
+    output = np.asarray(getattr(model, method)(X_predict), dtype=np.float64)
+    return output.reshape(-1) if method == "predict" else output
+
+
+def _rows(X):
+    return len(X) if hasattr(X, "__len__") else X.shape[0]
 
 
 def _model(given, default, rng, **settings):
