@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 from _policy_brute import all_policy_trees, best_objective, best_policy_value, policy_reward
 from _trees import assert_tree_equal
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from dpdt import DPDTreeClassifier, DPDTreePolicy, export_text, load
@@ -270,3 +271,18 @@ def test_pictures_name_the_actions():
     assert '"actions":["no","yes"]' in export_html(policy)
     ax = plot_pareto(policy, X_test=X, y_test=R)
     assert "mean regret" in ax.get_ylabel()
+
+
+def test_threads_and_time_limit():
+    rng = np.random.default_rng(10)
+    X = rng.random((3000, 5))
+    R = rng.normal(size=(3000, 3))
+    R[:, 2] += (X[:, 0] > 0.5) + (X[:, 1] > 0.3)
+    one = DPDTreePolicy(max_depth=4, n_jobs=1).fit(X, R)
+    two = DPDTreePolicy(max_depth=4, n_jobs=2).fit(X, R)
+    assert_tree_equal(one.tree_, two.tree_)
+    greedy = DPDTreePolicy(max_depth=4, splitter="cart", candidates=1).fit(X, R)
+    with pytest.warns(ConvergenceWarning, match="time_limit"):
+        stopped = DPDTreePolicy(max_depth=4, splitter="exhaustive", time_limit=1e-6).fit(X, R)
+    assert not stopped.is_optimal_
+    assert train_reward(stopped, X, R) >= train_reward(greedy, X, R) - 1e-9
