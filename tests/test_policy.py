@@ -224,6 +224,8 @@ def test_save_and_load_round_trip(tmp_path):
     (np.r_[np.nan, np.zeros(19)].reshape(10, 2), "NaN"),
     (np.zeros((9, 2)), "inconsistent numbers of samples"),
     (pd.DataFrame(np.zeros((10, 2)), columns=["a", "a"]), "unique column names"),
+    (np.tile([-1e308, 1e308], (10, 1)), "differ by more than float64"),
+    (np.r_[np.inf, np.zeros(19)].reshape(10, 2), "infinity"),
 ])
 def test_invalid_rewards_are_refused(rewards, message):
     with pytest.raises(ValueError, match=message):

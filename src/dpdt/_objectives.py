@@ -443,7 +443,11 @@ class PolicyObjective(Objective):
 
     def fit_scale(self, kept, reduce):
         """Return the :class:`RewardScale`: the largest spread of a row's rewards near 1."""
-        return RewardScale(binary_exponent(np.array(reduce(_largest_spread, 0))))
+        spread = np.array(reduce(_largest_spread, 0))
+        if not np.all(np.isfinite(spread)):
+            raise ValueError("the rewards of a sample differ by more than float64 holds: "
+                             "divide them by a common factor")
+        return RewardScale(binary_exponent(spread))
 
     loss_name = "mean regret"
 
