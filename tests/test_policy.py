@@ -288,3 +288,16 @@ def test_threads_and_time_limit():
         stopped = DPDTreePolicy(max_depth=4, splitter="exhaustive", time_limit=1e-6).fit(X, R)
     assert not stopped.is_optimal_
     assert train_reward(stopped, X, R) >= train_reward(greedy, X, R) - 1e-9
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_select_tree_gets_the_best_policy_within_a_leaf_budget(seed):
+    X, R, w = tiny(seed, n=10, p=2)
+    trees = all_policy_trees(X, R, w, max_depth=2)
+    policy = DPDTreePolicy(max_depth=2, splitter="exhaustive", front="pareto",
+                           complexity="n_splits").fit(X, R, w)
+    for leaves in (1, 2, 3, 4):
+        best = trees["reward"][trees["n_splits"] <= leaves - 1].max()
+        policy.select_tree(max_leaves=leaves)
+        assert policy.get_n_leaves() <= leaves
+        assert train_reward(policy, X, R, w) == pytest.approx(best, rel=1e-12, abs=1e-12)
