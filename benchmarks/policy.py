@@ -267,6 +267,8 @@ def run(solver, data, depth, X=None, X_test=None, time_limit=60.0):
         fit = SOLVERS[solver](X, data.rewards, depth, X_test, time_limit)
     except (NotImplementedError, ImportError) as error:
         return dict(row, note=f"n/a: {error}")
+    finally:
+        print(f"  {data.name} depth {depth} {solver} done", file=sys.stderr, flush=True)
     row["seconds"] = fit.seconds
     row["certified"] = fit.certified
     if fit.train is None:
