@@ -26,6 +26,7 @@ from dpdt import (
     DPDTGradientBoostingRegressor,
     DPDTreeClassifier,
     DPDTreeClassifierCV,
+    DPDTreePolicy,
     DPDTreeRegressor,
     DPDTreeRegressorCV,
     MultiwayGreedyClassifier,
@@ -56,6 +57,8 @@ def _estimators():
     return {
         "tree": (DPDTreeClassifier(max_depth=2, front="pareto"), frame, names),
         "regressor": (DPDTreeRegressor(max_depth=2), X[:, :2], X[:, 2:]),
+        "policy": (DPDTreePolicy(max_depth=2), frame,
+                   pd.DataFrame(X[:, 1:], columns=["wait", "drug", "surgery"])),
         "classifier CV": (DPDTreeClassifierCV(max_depths=[1, 2], cv=2), X, y),
         "regressor CV": (DPDTreeRegressorCV(max_depths=[1, 2], cv=2), X[:, :3], X[:, 3]),
         "boosting": (DPDTGradientBoostingClassifier(n_estimators=2, max_depth=2), X, y),

@@ -1,13 +1,14 @@
 """The objectives' descriptors: what the core and the estimators rely on them for."""
 
 import pickle
+import re
 
 import numpy as np
 import pytest
 from numpy.testing import assert_array_equal
 
 import dpdt
-from dpdt import _core
+from dpdt import _core, _runner
 from dpdt._objectives import (
     CLASSIFICATION,
     NEWTON,
@@ -18,14 +19,18 @@ from dpdt._objectives import (
 from dpdt._tree import Tree
 
 
-@pytest.mark.parametrize("objective", OBJECTIVES.values(), ids=OBJECTIVES)
-def test_every_objective_is_one_the_core_fits_by_its_name(objective):
-    assert OBJECTIVES[objective.name] is objective
-    # The core names its list of objectives when it refuses another.
-    with pytest.raises(ValueError, match="kind must be one of") as refused:
+def test_the_descriptors_are_the_core_objectives():
+    # The core names its objectives when asked for another.
+    with pytest.raises(ValueError, match="kind must be one of") as error:
         _core.fit("no such objective", np.zeros((2, 1)), np.zeros(2, dtype=np.int32),
                   np.ones(2), _core.Params())
-    assert f"'{objective.name}'" in str(refused.value)
+    assert set(re.findall(r"'(\w+)'", str(error.value))) == set(OBJECTIVES)
+    assert _runner._PARAMS["fit"] is _core.Params and "fit" in _runner._STOPPABLE
+
+
+@pytest.mark.parametrize("objective", OBJECTIVES.values(), ids=OBJECTIVES)
+def test_every_objective_is_listed_by_name_and_pickles(objective):
+    assert OBJECTIVES[objective.name] is objective
     # Sent to the workers of a Dask fit: a copy is the same descriptor.
     assert pickle.loads(pickle.dumps(objective)) == objective
 

@@ -17,6 +17,8 @@ if TYPE_CHECKING:   # for tools that read the source; at run time, see __getattr
     from ._multiway_tree import MultiwayTree
     from ._onehot import OneHotEncoded
     from ._plot import plot_pareto, plot_tree
+    from ._policy import DPDTreePolicy
+    from ._rewards import doubly_robust_rewards
     from ._sklearn import to_sklearn
     from ._tree import Tree
 
@@ -27,9 +29,9 @@ __all__ = [
     "DPDTGradientBoostingClassifier",
     "DPDTGradientBoostingRegressor",
     "DPDTreeClassifierCV", "DPDTreeRegressorCV",
-    "DPDTreeClassifier", "DPDTreeRegressor", "Tree", "datasets", "export_text",
+    "DPDTreeClassifier", "DPDTreeRegressor", "DPDTreePolicy", "Tree", "datasets", "export_text",
     "export_graphviz", "export_html", "to_sklearn", "load", "OneHotEncoded",
-    "plot_tree", "plot_pareto"]
+    "plot_tree", "plot_pareto", "doubly_robust_rewards"]
 
 
 def _import_public_api():
@@ -44,6 +46,7 @@ def _import_public_api():
     global DPDTGradientBoostingClassifier, DPDTGradientBoostingRegressor
     global DPDTreeClassifier, DPDTreeRegressor, DPDTreeClassifierCV, DPDTreeRegressorCV
     global export_text, export_graphviz, export_html, to_sklearn, load, plot_tree, plot_pareto
+    global DPDTreePolicy, doubly_robust_rewards
     from ._boosting import DPDTGradientBoostingClassifier, DPDTGradientBoostingRegressor
     from ._branches import BranchesClassifier, MultiwayGreedyClassifier
     from ._classes import DPDTreeClassifier, DPDTreeRegressor
@@ -54,6 +57,8 @@ def _import_public_api():
     from ._multiway_tree import MultiwayTree
     from ._onehot import OneHotEncoded
     from ._plot import plot_pareto, plot_tree
+    from ._policy import DPDTreePolicy
+    from ._rewards import doubly_robust_rewards
     from ._sklearn import to_sklearn
     from ._tree import Tree
 

@@ -214,6 +214,8 @@ def explorer_data(estimator, X_test=None, y_test=None, *, X=None, y=None,
         "classifier": classifier,
         "features": display_feature_names(estimator, names),
         "classes": [str(c) for c in estimator.classes_] if classifier else None,
+        "actions": ([str(a) for a in estimator.actions_] if hasattr(estimator, "actions_")
+                    else None),
         "samples": _samples(estimator, X_test, y_test, max_samples),
         "colours": page_colours(),
     }
@@ -258,7 +260,7 @@ def explorer_data(estimator, X_test=None, y_test=None, *, X=None, y=None,
                    for depth, rows in front_data["curves"]],
         "same_scale": bool(front_data["same_scale"]),
         "xlabel": front_data["xlabel"],
-        "ylabel": "accuracy" if classifier else "mean squared error",
+        "ylabel": front_data["loss_name"],
         "validation_label": front_data["validation_label"],
     })
     return data

@@ -237,11 +237,18 @@ def _dot_label(text):
 
 
 def node_prediction(estimator, value, class_names=None, decimals=3):
-    """Return what a node predicts as text: its majority class, or its value(s) in regression.
+    """Return what a node predicts as text: a class, value(s), or a policy's action.
 
-    ``value`` is the node's row of class fractions (classification) or of output means.
+    A classifier's majority class, a regressor's value (one per output), a policy's action of
+    largest mean reward and that reward.
+
+    ``value`` is the node's row of class fractions (classification), of output means, or of
+    mean rewards per action (a policy).
     """
     value = np.asarray(value).ravel()
+    if hasattr(estimator, "actions_"):   # a policy: the action of largest mean reward
+        best = int(np.argmax(value))
+        return f"action: {estimator.actions_[best]} (mean reward {value[best]:.{decimals}f})"
     if hasattr(estimator, "classes_"):
         names = class_names if class_names is not None else [str(c) for c in estimator.classes_]
         return f"class: {names[int(np.argmax(value))]}"

@@ -4,7 +4,6 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import is_classifier
-from sklearn.metrics import mean_squared_error
 from sklearn.utils._param_validation import Interval, validate_parameter_constraints
 
 PARETO_DTYPE = np.dtype([
@@ -75,10 +74,11 @@ def alpha_inside(alpha_min, alpha_max):
 def held_out_figures(estimator, X, y):
     """Return, per tree of a fitted estimator's front, its accuracy (or MSE) on ``(X, y)``.
 
-    Accuracy for a classifier, mean squared error for a regressor (the figures the front's
-    ``train_loss`` gives on the training data); NaN for a tree that no alpha selects (the
-    trees between the hull's of ``front="pareto"``). Each tree is selected by an alpha inside
-    its range, no refit; the estimator (a CV estimator's ``best_estimator_``) is left as it was.
+    Accuracy for a classifier, else the loss of the estimator's objective (mean squared
+    error, a policy's mean regret): the figures the front's ``train_loss`` gives on the
+    training data. NaN for a tree that no alpha selects (the trees between the hull's of
+    ``front="pareto"``). Each tree is selected by an alpha inside its range, no refit; the
+    estimator (a CV estimator's ``best_estimator_``) is left as it was.
     """
     model = getattr(estimator, "best_estimator_", estimator)
     params = model.get_params()
@@ -93,8 +93,7 @@ def held_out_figures(estimator, X, y):
             select["alpha"] = alpha_inside(row["alpha_min"], row["alpha_max"])
             model.set_params(**select)
             figures[k] = (model.score(X, y) if is_classifier(model)
-                          else float(np.sum(mean_squared_error(
-                              y, model.predict(X), multioutput="raw_values"))))
+                          else model._objective.held_out_loss(model, X, y))
     finally:
         model.set_params(**kept)
     return figures

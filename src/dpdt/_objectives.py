@@ -18,6 +18,7 @@ process (one part: all the rows) and a fit over a cluster (one part per partitio
 from dataclasses import dataclass
 
 import numpy as np
+from sklearn.metrics import mean_squared_error
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, column_or_1d
 
@@ -176,6 +177,16 @@ class Objective:
         """
         root = front["train_loss"][-1]
         return root if root > 0 else 1.0
+
+    #: What ``train_loss`` measures, as pictures of the front name it.
+    loss_name = "mean squared error"
+
+    def held_out_loss(self, model, X, y):
+        """Return the loss of ``model``'s current tree on ``(X, y)``, as ``train_loss``'s.
+
+        The squared error, summed over the outputs.
+        """
+        return float(np.sum(mean_squared_error(y, model.predict(X), multioutput="raw_values")))
 
     def check_trees(self, estimator, trees, decoder, where):
         """Check that a loaded estimator's trees hold what a fit makes: a mean per output."""
@@ -383,6 +394,78 @@ class NewtonObjective(Objective):
                 {"reg_lambda": float(np.ldexp(reg_lambda, -b - s)), "gamma": gamma})
 
 
+@dataclass(frozen=True, eq=False)
+class RewardScale:
+    """Rewards less each row's least, divided by ``2**exponent``.
+
+    A reward common to every action of a sample changes no policy's regret, and without it
+    the regret is no difference of large numbers: the core's tolerances, relative to the
+    rewards' sums, then hold whatever the rewards' offset. The power of two brings the largest
+    shifted reward near 1 (exact, as for the other objectives). The core's leaf values are
+    then the mean rewards above each sample's least: :meth:`unscale_tree` brings them to the
+    rewards' unit, and the estimator adds back the mean of the rows' least per node.
+    """
+
+    exponent: int
+
+    @property
+    def loss_exponent(self):
+        """The regret is in the rewards' unit: the core's, over ``2**exponent``."""
+        return self.exponent
+
+    def to_core(self, y):
+        """Return the rewards ``y`` (n_samples, n_actions) as the core reads them."""
+        shifted = y - y.min(axis=1, keepdims=True)
+        return np.ascontiguousarray(np.ldexp(shifted, -self.exponent))
+
+    def unscale_tree(self, tree):
+        """Bring a tree fitted on ``to_core(y)`` back to the rewards' unit, in place."""
+        tree.value = np.ldexp(tree.value, self.exponent)
+        tree.impurity = np.ldexp(tree.impurity, self.exponent)
+
+
+def _largest_spread(y, weight, exponent):
+    """Return the rows' largest reward above the row's least (``exponent`` unused)."""
+    return float(np.max(y.max(axis=1) - y.min(axis=1), initial=0.0))
+
+
+@dataclass(frozen=True)
+class PolicyObjective(Objective):
+    """Policy trees: the regret against each sample's best action, from a reward per action.
+
+    Statistics are [W, sum w max_a r_a, sum w r_1, ..., sum w r_k]; a leaf's values are the
+    mean reward of each action (the policy takes their argmax).
+    """
+
+    def stat_dim(self, n_columns):
+        """Return the size of a leaf's statistics: weight, best reward, one sum per action."""
+        return 2 + n_columns
+
+    def fit_scale(self, kept, reduce):
+        """Return the :class:`RewardScale`: the largest spread of a row's rewards near 1."""
+        spread = np.array(reduce(_largest_spread, 0))
+        if not np.all(np.isfinite(spread)):
+            raise ValueError("the rewards of a sample differ by more than float64 holds: "
+                             "divide them by a common factor")
+        return RewardScale(binary_exponent(spread))
+
+    loss_name = "mean regret"
+
+    def held_out_loss(self, model, X, y):
+        """Return the mean regret of ``model``'s policy on the rewards ``y`` of ``X``."""
+        best = float(np.mean(np.max(np.asarray(y, dtype=np.float64), axis=1)))
+        return best - model.score(X, y)
+
+    def check_trees(self, estimator, trees, decoder, where):
+        """Check that a loaded policy's trees hold a mean reward per action."""
+        actions = getattr(estimator, "actions_", None)
+        decoder.expect(isinstance(actions, np.ndarray) and actions.ndim == 1
+                       and all(t.value.shape[1:] == (len(actions), 1) for t in trees),
+                       f"{where}: the trees' values do not match actions_")
+        for k, tree in enumerate(trees):
+            tree._check_values(decoder, f"{where}: trees_[{k}]", classifier=False)
+
+
 #: The 0-1 loss of classification trees.
 CLASSIFICATION = Classification("classifier")
 #: The squared error of regression trees.
@@ -390,5 +473,9 @@ SQUARED_ERROR = SquaredErrorObjective("regressor")
 #: Boosting's Newton objective: fitted per round on data prepared once.
 NEWTON = NewtonObjective("newton", splits_at_root=False)
 
+#: Policy trees: the regret of choosing one action per leaf.
+POLICY = PolicyObjective("policy", splits_at_root=False)
+
 #: Every objective, by its core name.
-OBJECTIVES = {objective.name: objective for objective in (CLASSIFICATION, SQUARED_ERROR, NEWTON)}
+OBJECTIVES = {objective.name: objective
+              for objective in (CLASSIFICATION, SQUARED_ERROR, NEWTON, POLICY)}

@@ -448,6 +448,31 @@ REGRESSOR = derive(
     """),
     drop={"class_weight"})
 
+# Where the policy tree differs: its loss is the regret (no criterion, no class weights), and its
+# alpha is in the rewards' unit.
+POLICY = derive(
+    TREE,
+    SPLITTER.but(doc="""
+    The split generator, or one per depth; see :class:`DPDTreeClassifier`. Generators score a
+    split by the decrease of the regret (the greedy criterion of econml's ``PolicyTree``).
+    """),
+    ALPHA.but(doc="""
+    Weight of the complexity penalty, in the rewards' unit: a split (an expected test, with
+    ``complexity="expected_tests"``) must raise the mean reward per sample by ``alpha`` to be
+    worth it. Can be changed with ``set_params`` after fitting. Multiplying the rewards by c
+    multiplies the front's alpha ranges by c: the same ``alpha``, multiplied too, selects the
+    same tree, and the default 0 the same tree at any scale.
+    """),
+    MIN_IMPURITY_DECREASE.but(doc="""
+    A split of the CART generator must decrease the regret by at least this much, per unit of
+    total weight, in the rewards' unit. The exact search of the last level does not use it.
+    """),
+    FULL_FRONT.but(doc="""
+    False computes the tree of the current ``alpha`` only (the front's row of ``alpha``);
+    changing ``alpha`` then needs a refit.
+    """),
+    drop={"criterion", "class_weight"})
+
 # ------------------------------------------------------------------ the cross-validated trees
 
 # Tree parameters a CV estimator handles itself (max_depth is the depth when max_depths is None,

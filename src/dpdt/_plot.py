@@ -256,11 +256,11 @@ def _node_texts(estimator, tree, nodes, truncated, names, class_names, decimals,
 
 
 def _box_style(estimator, tree, node, truncated, colours):
-    """Return the box of a node: tinted by class for a classifier's leaves."""
+    """Return the box of a node: tinted by class (or a policy's action) for the leaves."""
     box = dict(boxstyle="round,pad=0.3", linewidth=0.8)
     if node in truncated:
         return dict(box, facecolor="white", edgecolor="#aaaaaa", linestyle="--")
-    if tree.feature[node] < 0 and is_classifier(estimator):
+    if tree.feature[node] < 0 and (is_classifier(estimator) or hasattr(estimator, "actions_")):
         colour = colours(int(np.argmax(node_value(tree, node))))
         # Opaque tints, so that the edges drawn centre to centre hide behind the boxes.
         tint = 0.65 + 0.35 * np.array(colour)[:3]
@@ -642,7 +642,7 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None, X_test=No
     ax.set_xlabel(data["xlabel"])
     shown = ["train"] + (["validation"] if curves and same_scale else []) + (
         ["test"] if test is not None else [])
-    what = "accuracy" if classifier else "mean squared error"
+    what = data["loss_name"]
     ax.set_ylabel(f"{what} ({', '.join(shown)})" if len(shown) > 1 else f"train {what}")
     ax.grid(True, alpha=0.3)
     ax.set_title("Pareto front (numbers: leaves)", fontsize=10)
@@ -731,8 +731,10 @@ def pareto_data(estimator, *, X=None, y=None, show_cart=True, X_test=None, y_tes
     what = "expected tests per sample" if getattr(estimator, "complexity", "") == \
         "expected_tests" else "number of splits"
     order = np.argsort(estimator.pareto_front_, order="complexity", kind="stable")
+    model = getattr(estimator, "best_estimator_", estimator)
     return {
         "classifier": classifier,
+        "loss_name": "accuracy" if classifier else model._objective.loss_name,
         "order": order,
         "front": estimator.pareto_front_[order],
         "steps": getattr(estimator, "front", "convex") == "pareto",

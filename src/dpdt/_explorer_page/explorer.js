@@ -26,6 +26,8 @@
   const READABLE = 0.75;
   const $ = (id) => document.getElementById(id);
   const classifier = data.classifier;
+  // A policy's actions (its leaves show the action of largest mean reward), else null.
+  const actions = data.actions;
   const multiway = !!data.multiway;
   const rows = data.rows;
   const nRows = multiway ? 1 : rows.root.length;
@@ -146,6 +148,7 @@
   function prediction(t, node) {
     const v = t.value[node];
     if (classifier) return className(argmax(v));
+    if (actions) return "action " + actions[argmax(v)];
     return "value " + (v.length === 1 ? fmt(v[0]) : "[" + v.map((x) => fmt(x, 3)).join(", ") +
       "]");
   }
@@ -486,6 +489,8 @@
       return "n=" + t.n[k] + " · " + share + "% " + (t.feature[k] >= 0 ? className(best) :
         "pure");
     }
+    if (actions) return "n=" + t.n[k] + " · reward " + fmt(Math.max(...v), 3) +
+      (t.feature[k] >= 0 ? " " + actions[argmax(v)] : "");
     if (t.feature[k] >= 0) return "n=" + t.n[k] + " · mean " + (v.length === 1 ? fmt(v[0], 3) :
       "[" + v.map((x) => fmt(x, 3)).join(", ") + "]");
     return "n=" + t.n[k] + " · mse " + fmt(t.impurity[k], 3);
@@ -506,6 +511,10 @@
       const purity = K > 1 ? (v[best] - 1 / K) / (1 - 1 / K) : 1;
       return [mix(PALETTE[best % PALETTE.length], 0.12 + 0.38 * purity),
         PALETTE[best % PALETTE.length]];
+    }
+    if (actions) {
+      const best = argmax(v);
+      return [mix(PALETTE[best % PALETTE.length], 0.35), PALETTE[best % PALETTE.length]];
     }
     const share = (v[0] - valueRange[0]) / ((valueRange[1] - valueRange[0]) || 1);
     return [mix("#56B4E9", 0.08 + 0.5 * share), "#0072B2"];

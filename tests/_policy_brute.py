@@ -1,0 +1,142 @@
+"""Brute-force ground truth for policy trees on tiny data (numpy only, no dpdt import).
+
+A policy tree assigns each leaf the action of largest total weighted reward among its samples
+(ties: the lowest action index) and earns that total; a tree earns the sum over its leaves. It
+is penalised per split: ``alpha * W_s`` with ``complexity="expected_tests"`` (``W_s`` the
+weight reaching the split), ``alpha * W`` with ``"n_splits"`` (``W`` the total weight), so
+that ``(best reward - earned + penalties) / W`` is ``train_loss + alpha * complexity`` with the
+train loss the mean regret against each sample's best action.
+
+Splits follow dpdt's trees (docs/guide.md, "Missing values"): a threshold between consecutive
+distinct present values of a feature at the node, ``x <= t`` left, and, where the node has
+missing values of that feature, every such threshold twice (missing values left, or right),
+plus the split of present values against missing ones; both sides non-empty.
+
+The search is the Bellman recursion over sample sets with memoisation, its last level
+vectorised, so depth 3 is affordable on a few dozen samples; :func:`all_policy_trees` lists
+every tree instead (tiny data only), for fronts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def _as_inputs(X, R, w):
+    X = np.asarray(X, dtype=float)
+    R = np.asarray(R, dtype=float)
+    w = np.ones(len(R)) if w is None else np.asarray(w, dtype=float)
+    assert X.ndim == 2 and R.ndim == 2 and len(X) == len(R) == len(w) and np.all(w > 0)
+    return X, R, w
+
+
+def partitions(X, idx):
+    """Every (feature, go_left mask over ``idx``) a split of the node holding ``idx`` makes."""
+    for f in range(X.shape[1]):
+        x = X[idx, f]
+        missing = np.isnan(x)
+        present = np.unique(x[~missing])
+        thresholds = present if missing.any() else present[:-1]
+        for t in thresholds:
+            for missing_left in ((False, True) if missing.any() else (False,)):
+                go_left = np.where(missing, missing_left, x <= t)
+                if go_left.any() and not go_left.all():
+                    yield f, go_left
+
+
+def leaf_reward(R, w, idx):
+    """Total weighted reward of the best single action on ``idx``, and that action."""
+    totals = w[idx] @ R[idx]
+    action = int(np.argmax(totals))
+    return float(totals[action]), action
+
+
+def _best_stump(X, R, w, idx, penalty):
+    """Best of the leaf and every split into two leaves, minus ``penalty`` for a split."""
+    best, _ = leaf_reward(R, w, idx)
+    weighted = w[idx, np.newaxis] * R[idx]
+    for f in range(X.shape[1]):
+        x = X[idx, f]
+        missing = np.isnan(x)
+        order = np.argsort(np.where(missing, np.inf, x), kind="stable")
+        n_present = int((~missing).sum())
+        xs = x[order][:n_present]
+        prefix = np.cumsum(weighted[order][:n_present], axis=0)
+        # Boundaries after each last copy of a distinct value.
+        ends = np.flatnonzero(np.r_[xs[1:] != xs[:-1], True]) if n_present else np.array([], int)
+        nan_sum = weighted[missing].sum(axis=0)
+        present_sum = prefix[-1] if n_present else np.zeros(R.shape[1])
+        for e in ends:
+            left = prefix[e]
+            right = present_sum - left
+            options = [(left, right + nan_sum, e + 1, n_present - e - 1 + missing.sum())]
+            if missing.any():
+                options.append((left + nan_sum, right, e + 1 + missing.sum(), n_present - e - 1))
+            for lsum, rsum, nl, nr in options:
+                if nl and nr:
+                    best = max(best, lsum.max() + rsum.max() - penalty)
+    return best
+
+
+def best_policy_value(X, R, w=None, max_depth=2, alpha=0.0, complexity="expected_tests"):
+    """Largest ``reward - penalties`` (weighted totals) of a tree of depth <= ``max_depth``."""
+    X, R, w = _as_inputs(X, R, w)
+    W = w.sum()
+    memo = {}
+
+    def best(idx, d):
+        key = (idx.tobytes(), d)
+        if key in memo:
+            return memo[key]
+        penalty = alpha * (w[idx].sum() if complexity == "expected_tests" else W)
+        if d == 1:
+            value = _best_stump(X, R, w, idx, penalty)
+        else:
+            value, _ = leaf_reward(R, w, idx)
+            if d > 1:
+                for _, go_left in partitions(X, idx):
+                    value = max(value, best(idx[go_left], d - 1) + best(idx[~go_left], d - 1)
+                                - penalty)
+        memo[key] = value
+        return value
+
+    return best(np.arange(len(R)), max_depth)
+
+
+def best_objective(X, R, w=None, max_depth=2, alpha=0.0, complexity="expected_tests"):
+    """Least ``train_loss + alpha * complexity``: mean regret against each sample's best."""
+    X, R, w = _as_inputs(X, R, w)
+    ceiling = float(w @ R.max(axis=1))
+    return (ceiling - best_policy_value(X, R, w, max_depth, alpha, complexity)) / w.sum()
+
+
+def policy_reward(actions, R, w=None):
+    """Total weighted reward of taking ``actions`` (one action index per sample)."""
+    R = np.asarray(R, dtype=float)
+    w = np.ones(len(R)) if w is None else np.asarray(w, dtype=float)
+    return float(w @ R[np.arange(len(R)), np.asarray(actions)])
+
+
+def all_policy_trees(X, R, w=None, max_depth=2):
+    """Every tree of depth <= ``max_depth``: arrays ``reward``, ``tested_weight``, ``n_splits``.
+
+    ``tested_weight`` sums the weight reaching each split (W times the expected tests). Tiny
+    data only: the count multiplies the splits of every node.
+    """
+    X, R, w = _as_inputs(X, R, w)
+    assert len(R) <= 12 and X.shape[1] <= 3 and max_depth <= 2, "tiny problems only"
+
+    def trees(idx, d):
+        reward, _ = leaf_reward(R, w, idx)
+        found = [(np.array([reward]), np.zeros(1), np.zeros(1, int))]
+        if d > 0:
+            for _, go_left in partitions(X, idx):
+                lr, lt, ls = trees(idx[go_left], d - 1)
+                rr, rt, rs = trees(idx[~go_left], d - 1)
+                found.append(((lr[:, None] + rr[None, :]).ravel(),
+                              (lt[:, None] + rt[None, :]).ravel() + w[idx].sum(),
+                              (ls[:, None] + rs[None, :]).ravel() + 1))
+        return tuple(np.concatenate(part) for part in zip(*found, strict=True))
+
+    reward, tested, splits = trees(np.arange(len(R)), max_depth)
+    return {"reward": reward, "tested_weight": tested, "n_splits": splits}

@@ -1,0 +1,303 @@
+"""DPDTreePolicy against brute force, across scales, saved and loaded, and as an estimator."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from _policy_brute import all_policy_trees, best_objective, best_policy_value, policy_reward
+from _trees import assert_tree_equal
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from dpdt import DPDTreeClassifier, DPDTreePolicy, export_text, load
+
+
+def tiny(seed, n=24, p=3, k=3, missing=0.0, integer_rewards=False):
+    """Tiny data: few distinct feature values, rewards continuous or small integers (ties)."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 5, (n, p)).astype(float)
+    if missing:
+        X[rng.random(X.shape) < missing] = np.nan
+    R = rng.integers(-2, 3, (n, k)).astype(float) if integer_rewards else rng.normal(size=(n, k))
+    return X, R, rng.random(n) + 0.1
+
+
+def train_reward(policy, X, R, w=None):
+    """Total weighted reward of the policy's actions on the training rows."""
+    return policy_reward(policy.predict(X), R, w)
+
+
+# ------------------------------------------------------------------ optimality: brute force
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("depth", [1, 2, 3])
+@pytest.mark.parametrize("k", [2, 4, 6])
+def test_exhaustive_search_reaches_the_brute_force_optimum(seed, depth, k):
+    X, R, w = tiny(seed, n=18 if depth == 3 else 24, k=k)
+    policy = DPDTreePolicy(max_depth=depth, splitter="exhaustive").fit(X, R, w)
+    best = best_policy_value(X, R, w, depth)
+    assert train_reward(policy, X, R, w) == pytest.approx(best, rel=1e-12, abs=1e-12)
+    assert policy.is_optimal_
+    # The front reports the tree's regret, the brute force's optimum.
+    assert policy.objective_ == pytest.approx(best_objective(X, R, w, depth), abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_ties_and_integer_rewards(seed):
+    # Small integer rewards tie between actions and between trees everywhere.
+    X, R, w = tiny(seed, integer_rewards=True)
+    for depth in (1, 2):
+        policy = DPDTreePolicy(max_depth=depth, splitter="exhaustive").fit(X, R)
+        assert train_reward(policy, X, R) == pytest.approx(best_policy_value(X, R, None, depth))
+
+
+def test_tied_actions_go_to_the_first():
+    X = np.zeros((4, 1))
+    R = np.array([[1.0, 1.0, 0.0], [0.0, 2.0, 2.0], [2.0, 0.0, 1.0], [1.0, 1.0, 1.0]])
+    policy = DPDTreePolicy(max_depth=2).fit(X, R)   # actions 0 and 1 earn 4, action 2 earns 4
+    np.testing.assert_array_equal(policy.predict(X), [0, 0, 0, 0])
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("depth", [1, 2])
+def test_missing_values_reach_the_brute_force_optimum(seed, depth):
+    X, R, w = tiny(seed, n=16, missing=0.3)
+    policy = DPDTreePolicy(max_depth=depth, splitter="exhaustive", max_bins=None).fit(X, R, w)
+    best = best_policy_value(X, R, w, depth)
+    # Prediction routes missing values as the fit did: the reward reported is the reward.
+    assert train_reward(policy, X, R, w) == pytest.approx(best, rel=1e-12, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("complexity", ["expected_tests", "n_splits"])
+def test_front_is_the_brute_force_trade_off(seed, complexity):
+    # Every alpha selects a tree of the brute force's least objective.
+    X, R, w = tiny(seed, n=10, p=2)
+    policy = DPDTreePolicy(max_depth=2, splitter="exhaustive", complexity=complexity)
+    policy.fit(X, R, w)
+    trees = all_policy_trees(X, R, w, max_depth=2)
+    spread = np.ptp(R)
+    for alpha in (0.0, 0.01 * spread, 0.05 * spread, 0.2 * spread, 10 * spread):
+        expected = best_objective(X, R, w, 2, alpha, complexity)
+        assert policy.set_params(alpha=alpha).objective_ == pytest.approx(expected, abs=1e-12)
+    assert len(trees["reward"]) > len(policy.pareto_front_)
+
+
+def test_weights_act_as_repeated_rows():
+    X, R, _ = tiny(3, n=20)
+    counts = np.arange(20) % 3 + 1
+    weighted = DPDTreePolicy(max_depth=2, splitter="exhaustive").fit(X, R, counts)
+    repeated = DPDTreePolicy(max_depth=2, splitter="exhaustive").fit(
+        np.repeat(X, counts, axis=0), np.repeat(R, counts, axis=0))
+    assert_tree_equal(weighted.tree_, repeated.tree_, skip=("n_node_samples",
+                                                            "weighted_n_node_samples"),
+                      rtol=1e-12)
+
+
+def test_default_is_at_least_the_greedy_tree():
+    rng = np.random.default_rng(0)
+    X = rng.random((3000, 6))
+    R = rng.normal(size=(3000, 4))
+    R[np.arange(3000), ((X[:, 0] > 0.5) * 2 + (X[:, 1] > 0.3)).astype(int)] += 1.0
+    for depth in (2, 3, 4):
+        greedy = DPDTreePolicy(max_depth=depth, splitter="cart", candidates=1).fit(X, R)
+        default = DPDTreePolicy(max_depth=depth).fit(X, R)
+        assert train_reward(default, X, R) >= train_reward(greedy, X, R) - 1e-9
+
+
+@pytest.mark.parametrize("splitter", ["cart", "topk"])
+def test_splitters_serve_policies(splitter):
+    X, R, w = tiny(4, n=60)
+    policy = DPDTreePolicy(max_depth=3, splitter=splitter, candidates=2).fit(X, R, w)
+    exact = DPDTreePolicy(max_depth=3, splitter="exhaustive").fit(X, R, w)
+    assert train_reward(policy, X, R, w) <= train_reward(exact, X, R, w) + 1e-9
+    assert not policy.is_optimal_ and np.isnan(policy.lower_bound_)
+
+
+# ------------------------------------------------------------------------------ invariance
+
+@pytest.mark.parametrize("change", [
+    lambda R: R * 1e-9, lambda R: R * 1e9, lambda R: R * 3.7,
+    lambda R: R + 1e6, lambda R: R + np.arange(len(R))[:, None] * 1e3])
+def test_scale_and_offsets_of_the_rewards_give_the_same_tree(change):
+    rng = np.random.default_rng(1)
+    X = rng.random((400, 4))
+    R = rng.normal(size=(400, 3))
+    R[:, 1] += X[:, 0] > 0.4
+    R[:, 2] += (X[:, 1] > 0.6) * 1.5
+    changed = change(R)
+    for params in (dict(max_depth=3), dict(max_depth=2, splitter="exhaustive")):
+        one = DPDTreePolicy(**params).fit(X, R)
+        other = DPDTreePolicy(**params).fit(X, changed)
+        assert_tree_equal(one.tree_, other.tree_, skip=("value", "impurity"))
+        np.testing.assert_array_equal(one.predict(X), other.predict(X))
+        # The leaves hold the mean rewards, in the rewards' unit.
+        leaves = other.tree_.apply(X)
+        for leaf in np.unique(leaves):
+            np.testing.assert_allclose(other.tree_.value[leaf, :, 0],
+                                       changed[leaves == leaf].mean(axis=0), rtol=1e-9)
+
+
+def test_alpha_is_in_the_rewards_unit():
+    rng = np.random.default_rng(2)
+    X = rng.random((300, 3))
+    R = rng.normal(size=(300, 2))
+    R[:, 1] += X[:, 0] > 0.5
+    one = DPDTreePolicy(max_depth=3, splitter="exhaustive").fit(X, R)
+    scaled = DPDTreePolicy(max_depth=3, splitter="exhaustive").fit(X, R * 1000.0)
+    np.testing.assert_allclose(scaled.pareto_front_["train_loss"],
+                               one.pareto_front_["train_loss"] * 1000.0, rtol=1e-9)
+    for alpha in (0.01, 0.05, 0.2):
+        assert_tree_equal(one.set_params(alpha=alpha).tree_,
+                          scaled.set_params(alpha=alpha * 1000.0).tree_, skip=("value",
+                                                                               "impurity"))
+
+
+# ----------------------------------------------------------------------- the same objective
+
+def test_one_hot_rewards_are_classification():
+    # The regret of one-hot rewards is the 0-1 loss: the optimal policy is the optimal tree.
+    rng = np.random.default_rng(5)
+    X = rng.integers(0, 6, (80, 3)).astype(float)
+    y = (X[:, 0] + X[:, 1] + rng.integers(0, 3, 80)) % 3
+    w = rng.random(80) + 0.5
+    clf = DPDTreeClassifier(max_depth=2, splitter="exhaustive").fit(X, y, w)
+    policy = DPDTreePolicy(max_depth=2, splitter="exhaustive").fit(X, np.eye(3)[y.astype(int)],
+                                                                   w)
+    assert policy.pareto_front_["train_loss"][0] == pytest.approx(
+        clf.pareto_front_["train_loss"][0], abs=1e-12)
+
+
+def test_cost_sensitive_classification():
+    # Rewards are minus the cost of predicting each class: the policy is the classifier of
+    # least total cost, which differs from the most accurate one.
+    rng = np.random.default_rng(6)
+    X = rng.random((500, 2))
+    y = (X[:, 0] + 0.3 * rng.normal(size=500) > 0.5).astype(int)
+    cost = np.where(np.eye(2)[y] == 1, 0.0, 1.0)
+    cost[y == 1, 0] = 10.0   # missing a positive costs ten times a false alarm
+    policy = DPDTreePolicy(max_depth=2, splitter="exhaustive").fit(X, -cost)
+    clf = DPDTreeClassifier(max_depth=2, splitter="exhaustive").fit(X, y)
+    policy_cost = cost[np.arange(500), policy.predict(X)].sum()
+    assert policy_cost <= cost[np.arange(500), clf.predict(X)].sum()
+    assert policy_cost == pytest.approx(-best_policy_value(X, -cost, None, 2))
+
+
+# -------------------------------------------------------------------------- the estimator
+
+def test_dataframe_actions_predict_and_score():
+    rng = np.random.default_rng(7)
+    X = pd.DataFrame(rng.random((200, 2)), columns=["age", "income"])
+    R = pd.DataFrame(rng.normal(size=(200, 3)), columns=["wait", "drug", "surgery"])
+    R["surgery"] += 2 * (X["age"] > 0.7)
+    policy = DPDTreePolicy(max_depth=2).fit(X, R)
+    assert list(policy.actions_) == ["wait", "drug", "surgery"]
+    assert set(policy.predict(X)) <= {"wait", "drug", "surgery"}
+    assert policy.predict(X.iloc[[0]])[0] in policy.actions_
+    chosen = np.argmax(policy.predict_value(X), axis=1)
+    assert policy.score(X, R) == pytest.approx(R.to_numpy()[np.arange(200), chosen].mean())
+    # Columns in another order are matched by name.
+    assert policy.score(X, R[["surgery", "wait", "drug"]]) == pytest.approx(policy.score(X, R))
+    w = rng.random(200)
+    assert policy.score(X, R, w) == pytest.approx(
+        np.average(R.to_numpy()[np.arange(200), chosen], weights=w))
+    assert "action: surgery" in export_text(policy)
+    assert list(policy.feature_names_in_) == ["age", "income"]
+
+
+def test_save_and_load_round_trip(tmp_path):
+    rng = np.random.default_rng(8)
+    X = rng.random((150, 3))
+    X[::9, 1] = np.nan
+    R = pd.DataFrame(rng.normal(size=(150, 2)), columns=["no", "yes"])
+    policy = DPDTreePolicy(max_depth=3).fit(X, R)
+    policy.save(tmp_path / "policy.json")
+    loaded = load(tmp_path / "policy.json")
+    assert type(loaded) is DPDTreePolicy
+    np.testing.assert_array_equal(loaded.predict(X), policy.predict(X))
+    np.testing.assert_array_equal(loaded.actions_, policy.actions_)
+    for a, b in zip(policy.trees_, loaded.trees_, strict=True):
+        assert_tree_equal(a, b)
+
+
+@pytest.mark.parametrize("rewards, message", [
+    (np.zeros(10), "2-D"),
+    (np.r_[np.nan, np.zeros(19)].reshape(10, 2), "NaN"),
+    (np.zeros((9, 2)), "inconsistent numbers of samples"),
+    (pd.DataFrame(np.zeros((10, 2)), columns=["a", "a"]), "unique column names"),
+    (np.tile([-1e308, 1e308], (10, 1)), "differ by more than float64"),
+    (np.r_[np.inf, np.zeros(19)].reshape(10, 2), "infinity"),
+])
+def test_invalid_rewards_are_refused(rewards, message):
+    with pytest.raises(ValueError, match=message):
+        DPDTreePolicy().fit(np.zeros((10, 2)), rewards)
+
+
+def test_score_refuses_other_actions():
+    policy = DPDTreePolicy(max_depth=1).fit(np.arange(6.0)[:, None], np.eye(3)[[0, 1, 2] * 2])
+    with pytest.raises(ValueError, match="3 actions"):
+        policy.score(np.arange(6.0)[:, None], np.zeros((6, 2)))
+
+
+# The targets are rewards (named so in fit and score, as the policy libraries name them), and
+# predictions are actions, not the targets' shape: the checks that assume either.
+NOT_Y = {
+    "check_fit_score_takes_y": "fit(X, rewards) and score(X, rewards)",
+    "check_n_features_in_after_fitting": "calls score(X, y=...)",
+    "check_sample_weight_equivalence_on_dense_data": "calls fit(X, y=...); see "
+    "test_weights_act_as_repeated_rows",
+    "check_sample_weight_equivalence_on_sparse_data": "calls fit(X, y=...)",
+    "check_estimator_sparse_array": "expects predictions shaped as the targets",
+    "check_estimator_sparse_matrix": "expects predictions shaped as the targets",
+}
+
+
+@parametrize_with_checks([DPDTreePolicy(max_depth=2)], expected_failed_checks=lambda _: NOT_Y)
+def test_sklearn_compatible_estimator(estimator, check):
+    check(estimator)
+
+
+def test_pictures_name_the_actions():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from dpdt import export_html, plot_pareto, plot_tree
+
+    rng = np.random.default_rng(9)
+    X = rng.random((200, 2))
+    R = pd.DataFrame(rng.normal(size=(200, 2)), columns=["no", "yes"])
+    R["yes"] += 2 * (X[:, 0] > 0.5)
+    policy = DPDTreePolicy(max_depth=2).fit(X, R)
+    texts = [t.get_text() for t in plot_tree(policy).texts]
+    assert any(text.startswith("action: yes") for text in texts)
+    assert '"actions":["no","yes"]' in export_html(policy)
+    ax = plot_pareto(policy, X_test=X, y_test=R)
+    assert "mean regret" in ax.get_ylabel()
+
+
+def test_threads_and_time_limit():
+    rng = np.random.default_rng(10)
+    X = rng.random((3000, 5))
+    R = rng.normal(size=(3000, 3))
+    R[:, 2] += (X[:, 0] > 0.5) + (X[:, 1] > 0.3)
+    one = DPDTreePolicy(max_depth=4, n_jobs=1).fit(X, R)
+    two = DPDTreePolicy(max_depth=4, n_jobs=2).fit(X, R)
+    assert_tree_equal(one.tree_, two.tree_)
+    greedy = DPDTreePolicy(max_depth=4, splitter="cart", candidates=1).fit(X, R)
+    with pytest.warns(ConvergenceWarning, match="time_limit"):
+        stopped = DPDTreePolicy(max_depth=4, splitter="exhaustive", time_limit=1e-6).fit(X, R)
+    assert not stopped.is_optimal_
+    assert train_reward(stopped, X, R) >= train_reward(greedy, X, R) - 1e-9
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_select_tree_gets_the_best_policy_within_a_leaf_budget(seed):
+    X, R, w = tiny(seed, n=10, p=2)
+    trees = all_policy_trees(X, R, w, max_depth=2)
+    policy = DPDTreePolicy(max_depth=2, splitter="exhaustive", front="pareto",
+                           complexity="n_splits").fit(X, R, w)
+    for leaves in (1, 2, 3, 4):
+        best = trees["reward"][trees["n_splits"] <= leaves - 1].max()
+        policy.select_tree(max_leaves=leaves)
+        assert policy.get_n_leaves() <= leaves
+        assert train_reward(policy, X, R, w) == pytest.approx(best, rel=1e-12, abs=1e-12)
