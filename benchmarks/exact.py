@@ -537,7 +537,8 @@ def stopped_shortfalls(cell, name=DPDT.name):
     """Return what a dpdt fit stopped by its limit lacks, as text, or "" when it lacks nothing.
 
     Stopped, its tree must be at least as accurate as DPDT's default tree and as every anchor's
-    tree stopped at the same limit, not claim optimality, and carry a finite lower bound.
+    tree stopped at the same limit, not claim optimality, and carry a finite lower bound that
+    proves something (above 0 when its tree errs).
     """
     ours = next((r for r in cell if r["solver"] == name), None)
     if ours is None or ours.get("certified"):
@@ -548,6 +549,8 @@ def stopped_shortfalls(cell, name=DPDT.name):
     bound = ours.get("lower_bound")
     if bound is None or not math.isfinite(bound):
         lacks.append("no finite lower bound")
+    elif bound <= 0 < 1.0 - ours["accuracy"]:
+        lacks.append("lower bound 0, nothing proven")
     elif 1.0 - bound < ours["accuracy"] - 1e-12:
         lacks.append(f"bound {1 - bound:.4f} below its own tree")
     for r in cell:
@@ -599,7 +602,7 @@ def summarise(rows, time_limit, name=DPDT.name):
              for (data, depth), cell in stopped.items() if stopped_shortfalls(cell, name)]
     lines.append(f"{name} stopped by its limit ({len(stopped)} cells) returns a tree at least as "
                  "accurate as DPDT's default and as each anchor stopped at the same limit, with a "
-                 "finite lower bound: " + verdict(not short, short))
+                 "finite lower bound above 0: " + verdict(not short, short))
     return lines
 
 

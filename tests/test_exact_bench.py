@@ -231,7 +231,8 @@ def test_ratio_and_verdicts_on_every_kind_of_cell():
         "dpdt's process's peak memory (the fit's own and an idle child's, as a user measures a "
         "process) within 2x of the anchor's in every cell: PASS",
         "dpdt stopped by its limit (0 cells) returns a tree at least as accurate as DPDT's "
-        "default and as each anchor stopped at the same limit, with a finite lower bound: PASS"]
+        "default and as each anchor stopped at the same limit, with a finite lower bound above 0: "
+        "PASS"]
     slow = [_row("A", True, 1.0), _row("B", False, 0.1), _row("dpdt", True, 3.0, peak_mb=90)]
     assert exact.ratio(slow, 60) == (3.0, "3.0x (A)")
     assert exact.summarise(slow, 60)[2].endswith("FAIL (d depth 3 3.0x (A))")
@@ -255,10 +256,13 @@ def test_ratio_and_verdicts_on_every_kind_of_cell():
     assert exact.bound_text(stopped[1]) == "<= 0.9900 (gap 4.00 pts)"
     assert exact.summarise(stopped, 60)[5].endswith(
         "(1 cells) returns a tree at least as accurate as DPDT's default and as each anchor "
-        "stopped at the same limit, with a finite lower bound: FAIL (d depth 3: 0.9600 by A "
-        "against 0.9500)")
+        "stopped at the same limit, with a finite lower bound above 0: FAIL (d depth 3: 0.9600 "
+        "by A against 0.9500)")
     stopped[0]["errors"], stopped[0]["accuracy"] = 5, 0.95
     assert exact.summarise(stopped, 60)[5].endswith(": PASS")
+    stopped[1]["lower_bound"] = 0.0
+    assert exact.summarise(stopped, 60)[5].endswith(
+        "FAIL (d depth 3: lower bound 0, nothing proven)")
     stopped[1]["lower_bound"] = float("nan")
     assert exact.bound_text(stopped[1]) == "no bound (NaN)"
     assert exact.summarise(stopped, 60)[5].endswith("FAIL (d depth 3: no finite lower bound)")
