@@ -66,7 +66,7 @@ PAGE = (
     # The exact anchors on the continuous and CP4IM binary sets, and with --data on the wide
     # corpus's classification sets (shared/datasets/wide beside the checkout, as the wide
     # section reads it) at depth 3: up to 120 s per fit, and about 10 cells where both dpdt and
-    # ConTree take the whole limit (about 80 min in all on a shared 2-core machine).
+    # ConTree take the whole limit (about an hour in all on a shared 2-core machine).
     Section("exact", "exact", ("--time-limit", "120", "--data")),
     Section("generalization", "generalization"),
     Section("generalization-nested", "generalization", ("--nested",),
