@@ -3,17 +3,20 @@
 For every data set and depth, each solver fits the optimal classification tree of that depth
 (the fewest training misclassifications, no regularisation, one thread) under the same time
 limit per fit, and the table gives whether it certified its tree optimal within the limit, its
-fit seconds and its training accuracy; dpdt's row adds the ratio of its time to the fastest
-anchor that certified (issue 35's goal is a ratio below 1 everywhere). Every certified tree is
-an optimum of the same problem, so certified training accuracies must agree: a mismatch is
-printed loudly and fails a verdict, since it means a bug in a solver or in how it is called.
+fit seconds, its peak memory and its training accuracy; dpdt's row adds the ratios of its time
+and of its peak memory to the fastest anchor that certified (or, when none did, its memory to
+the first anchor that ran). Every certified tree is an optimum of the same problem, so
+certified training accuracies must agree: a mismatch is printed loudly and fails a verdict,
+since it means a bug in a solver or in how it is called.
 
 Solvers (the anchors are optional, ``pip install ".[bench]"``; a missing one is named and its
 rows skipped, the rest still runs):
 
 - dpdt: ``DPDTreeClassifier(max_depth=d, splitter="exhaustive", full_front=False, n_jobs=1,
   time_limit=...)``, certified when ``is_optimal_``; with ``--n-jobs N``, also on N threads
-  (rows "dpdt n_jobs=N", their ratio to the same one-thread anchors).
+  (rows "dpdt n_jobs=N", their ratio to the same one-thread anchors). Not certified, its row
+  gives what its ``lower_bound_`` proves: the best training accuracy any tree of that depth
+  can reach, and the gap to its own tree in points (hundredths) of accuracy.
 - ConTree (``pycontree``; Briţa, van der Linden and Demirović, AAAI 2025): continuous features,
   ``complexity_cost=0``, ``max_gap=0``; certified unless it warns that the fit exceeded its
   time limit.
@@ -22,26 +25,45 @@ rows skipped, the rest still runs):
   ``fit_result.is_optimal()``.
 - DL8.5 (``pydl8.5``; Aglin, Nijssen and Schaus, AAAI 2020): certified unless ``timeout_``; its
   time limit is whole seconds (rounded up).
+- DPDT default: ``DPDTreeClassifier(max_depth=d, n_jobs=1)``, fitted only in the cells where
+  some solver stopped at its limit, so that a stopped dpdt tree can be checked against the
+  heuristic tree a user gets by default.
 
-All four count depth as scikit-learn does (a stump has depth 1): on heart-cleveland at depths 1
-to 3 each returned a tree of that depth and the same training accuracy, and every run checks the
-agreement again.
+All four exact solvers count depth as scikit-learn does (a stump has depth 1): on
+heart-cleveland at depths 1 to 3 each returned a tree of that depth and the same training
+accuracy, and every run checks the agreement again.
 
-Data: the bundled continuous sets (``dpdt.datasets.list_datasets("classification")``, depths 3
-and 4), where dpdt and ConTree run; STreeD and DL8.5 take binary features only (pystreed would
-binarise continuous features into a few quantile thresholds, which is a different problem, and
-DL8.5 reads its features as 0/1 items), so they are skipped there rather than binarised. And the
-CP4IM binary sets of issue 35's table (``data/binary``, depths 4 and 5), their standard encoding
-for STreeD, MurTree and DL8.5, where dpdt, STreeD and DL8.5 run (a 0/1 column is a continuous
-feature too, but ConTree is not the standard anchor there and is skipped).
+Data: the bundled continuous sets (``dpdt.datasets.list_datasets("classification")``, their
+training splits, depths 3 and 4), where dpdt and ConTree run; STreeD and DL8.5 take binary
+features only (pystreed would binarise continuous features into a few quantile thresholds,
+which is a different problem, and DL8.5 reads its features as 0/1 items), so they are skipped
+there rather than binarised. The CP4IM binary sets of issue 35's table (``data/binary``, depths
+4 and 5), their standard encoding for STreeD, MurTree and DL8.5, where dpdt, STreeD and DL8.5
+run (a 0/1 column is a continuous feature too, but ConTree is not the standard anchor there and
+is skipped). With ``--data [DIR]`` (by default ``shared/datasets/wide`` beside the checkout, as
+``wide.py`` reads it), the classification sets of the wide corpus of at most ``WIDE_MAX_ROWS``
+training rows, at depth 3, where dpdt and ConTree run as on the continuous sets. They are read
+by ``wide.py``'s loader and fitted on their training split, as every other set here and as
+``wide.py`` fits them (the test split stays unseen by every benchmark; an exact solver's
+objective is the training loss). Features as given: the categorical codes are ordinal numbers.
+ConTree rejects NaN, so a missing value is replaced, for every solver alike, by one less than
+the least observed value of its feature: missing stays a value of its own that one threshold
+can separate from the rest, and every solver fits the same matrix.
 
-Each anchor fits in a forked child process, killed ``GRACE`` seconds after its own time limit,
-so that a solver that overruns or crashes costs one row, not the run. dpdt fits in this process.
-Every solver is first fitted once, untimed, on a few rows (imports and first-call costs).
+Each fit runs in a forked child process, killed ``GRACE`` seconds after its own time limit or
+as soon as its resident memory passes ``MEMORY_CAP_MB``, so that a solver that overruns,
+crashes or swells costs one row, not the run (or the machine). Peak memory is the child's
+high-water resident set (``VmHWM`` of ``/proc/<pid>/status``, read by the child when its fit
+ends and sampled by the parent while it runs, so a killed child has one too) minus that of an
+idle child forked at the same point, which holds the same modules and data: the fit's own
+memory, the data's copy into the solver's layout included. Every solver is first fitted once,
+untimed, in the parent process on a few rows (imports and first-call costs), before any child
+is forked.
 
 Run ``python benchmarks/exact.py [--time-limit S] [--datasets bank anneal ...] [--depths 3 4]
-[--n-jobs 2]``.
-Prints a markdown table and one line per target; timings are reported, never asserted.
+[--n-jobs 2] [--data [DIR]] [--json OUT]``.
+Prints a markdown table and one line per target; timings are reported, never asserted (compare
+ratios, which the machine's load affects alike, rather than seconds across runs).
 """
 
 import argparse
@@ -49,6 +71,7 @@ import contextlib
 import functools
 import importlib.util
 import io
+import json
 import math
 import multiprocessing
 import os
@@ -56,10 +79,12 @@ import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 import dpdt
+import wide
 from _common import progress, verdict
 from dpdt import DPDTreeClassifier
 from table1 import binary_names, load_binary
@@ -67,20 +92,28 @@ from table1 import binary_names, load_binary
 # The CP4IM sets of issue 35's table.
 BINARY_SETS = ("anneal", "heart-cleveland", "hypothyroid", "kr-vs-kp", "australian-credit",
                "diabetes")
-DEPTHS = {"continuous": (3, 4), "binary": (4, 5)}
+DEPTHS = {"continuous": (3, 4), "binary": (4, 5), "wide": (3,)}
 TIME_LIMIT = 60.0
-# Seconds an anchor's child process gets beyond its own time limit before it is killed.
+# Seconds a child process gets beyond its own time limit before it is killed.
 GRACE = 30.0
+# Resident memory at which a child is killed: 30 times ConTree's largest peak seen here, and
+# far below the machine's memory, which other jobs share.
+MEMORY_CAP_MB = 6144
+# Seconds between two reads of a running child's memory.
+SAMPLE_SECONDS = 0.2
+# The wide corpus's classification sets up to this many training rows.
+WIDE_MAX_ROWS = 50_000
 
 
 @dataclass(frozen=True)
 class Solver:
-    """One exact solver of the table.
+    """One solver of the table.
 
     ``make(depth, time_limit)`` returns the unfitted estimator; ``certified(model, caught)``
     says whether the fitted ``model`` proved its tree optimal, ``caught`` being the warnings
     its fit raised. ``kinds`` are the data kinds it runs on; ``binary_input`` gives it ``X``
-    as 0/1 integers instead of floats; ``isolate`` fits it in a child process.
+    as 0/1 integers instead of floats; ``report(model)``, when given, returns more of the fit
+    to keep in its row.
     """
 
     name: str
@@ -90,7 +123,7 @@ class Solver:
     make: Callable
     certified: Callable
     binary_input: bool = False
-    isolate: bool = True
+    report: Callable = None
 
 
 def _make_dpdt(depth, time_limit, n_jobs=1):
@@ -121,16 +154,31 @@ def _contree_certified(model, caught):
     return not any("exceeds time limit" in str(w.message) for w in caught)
 
 
+def _plain(value):
+    """Return ``value`` as JSON can hold it (numpy scalars as Python numbers)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _dpdt_report(model):
+    # The objective is the training error rate (alpha = 0): 1 - lower_bound_ bounds every
+    # tree's training accuracy.
+    return dict(lower_bound=float(model.lower_bound_),
+                stats={key: _plain(value) for key, value in model.stats_.items()})
+
+
 def dpdt_solver(n_jobs=1):
     """Return dpdt's solver on ``n_jobs`` threads (named ``dpdt`` on one)."""
     return Solver("dpdt" if n_jobs == 1 else f"dpdt n_jobs={n_jobs}", "dpdt", "dpdt",
-                  ("continuous", "binary"), functools.partial(_make_dpdt, n_jobs=n_jobs),
-                  lambda model, caught: bool(model.is_optimal_), isolate=False)
+                  ("continuous", "binary", "wide"), functools.partial(_make_dpdt, n_jobs=n_jobs),
+                  lambda model, caught: bool(model.is_optimal_), report=_dpdt_report)
 
 
 DPDT = dpdt_solver()
+DEFAULT = Solver("DPDT default", "dpdt", "dpdt", ("continuous", "binary", "wide"),
+                 lambda depth, time_limit: DPDTreeClassifier(max_depth=depth, n_jobs=1),
+                 lambda model, caught: False)
 ANCHORS = (
-    Solver("ConTree", "pycontree", "pycontree", ("continuous",), _make_contree,
+    Solver("ConTree", "pycontree", "pycontree", ("continuous", "wide"), _make_contree,
            _contree_certified),
     Solver("STreeD", "pystreed", "pystreed", ("binary",), _make_streed,
            lambda model, caught: bool(model.fit_result.is_optimal()), binary_input=True),
@@ -150,13 +198,65 @@ def continuous_names():
     return list(dpdt.datasets.list_datasets("classification"))
 
 
+# The wide corpus's sets that add_wide read, by name.
+_WIDE = {}
+
+
+def without_nan(X):
+    """Return ``X`` with each feature's NaN replaced by one less than its least observed value.
+
+    ConTree rejects NaN; this keeps "missing" a value of its own, below every other, that one
+    threshold separates (a feature missing everywhere becomes 0).
+    """
+    X = np.array(X, dtype=np.float64)
+    missing = np.isnan(X)
+    if missing.any():
+        for j in np.flatnonzero(missing.any(axis=0)):
+            seen = X[~missing[:, j], j]
+            X[missing[:, j], j] = seen.min() - 1.0 if len(seen) else 0.0
+    return X
+
+
+def add_wide(data_dir, max_rows=None):
+    """Read the wide corpus's classification sets of at most ``max_rows`` training rows
+    (None: ``WIDE_MAX_ROWS``).
+
+    Returns
+    -------
+    names : list of str
+        The sets read, in the order of their names; :func:`load` then loads them.
+    skipped : list of str
+        The classification sets of more training rows.
+    """
+    sets, skipped = wide.load(data_dir, max_rows=WIDE_MAX_ROWS if max_rows is None else max_rows)
+    skipped = [name for name in skipped if str(np.load(Path(data_dir) / f"{name}.npz")["task"])
+               == "classification"]
+    names = []
+    for data in sets:
+        if data.kind == "classification":
+            _WIDE[data.name] = data
+            names.append(data.name)
+    return names, skipped
+
+
 def load(name):
-    """Return ``(X, y, kind)``: a bundled continuous set's training split, or a binary set."""
+    """Return ``(X, y, kind)``: a set's training split (a wide set's without NaN, see
+    :func:`without_nan`), or a binary set."""
+    if name in _WIDE:
+        return without_nan(_WIDE[name].X_train), _WIDE[name].y_train, "wide"
     if name in continuous_names():
         data = dpdt.datasets.load(name)
         return data["X_train"], data["y_train"], "continuous"
     X, y = load_binary(name)
     return X, y, "binary"
+
+
+def describe(X, y):
+    """Return what sizes an exact search: rows, features, classes, distinct values per feature."""
+    distinct = [len(np.unique(column)) for column in np.asarray(X).T]
+    return dict(n=len(y), p=X.shape[1], classes=len(np.unique(y)),
+                distinct_max=max(distinct), distinct_median=float(np.median(distinct)),
+                thresholds=int(sum(d - 1 for d in distinct)))
 
 
 def fit_solver(solver, X, y, depth, time_limit):
@@ -166,7 +266,7 @@ def fit_solver(solver, X, y, depth, time_limit):
     -------
     result : dict
         ``certified`` (bool), fit ``seconds``, training ``errors`` (misclassified samples) and
-        ``accuracy``.
+        ``accuracy``, and what ``solver.report`` adds.
     """
     X = X.astype(np.int32) if solver.binary_input else np.asarray(X, dtype=np.float64)
     model = solver.make(depth, time_limit)
@@ -176,38 +276,61 @@ def fit_solver(solver, X, y, depth, time_limit):
         model.fit(X, y)
         seconds = time.perf_counter() - start
         errors = int(np.sum(np.asarray(model.predict(X)).ravel() != y))
-    return dict(certified=bool(solver.certified(model, caught)), seconds=seconds, errors=errors,
-                accuracy=1.0 - errors / len(y))
+    result = dict(certified=bool(solver.certified(model, caught)), seconds=seconds,
+                  errors=errors, accuracy=1.0 - errors / len(y))
+    if solver.report is not None:
+        result.update(solver.report(model))
+    return result
 
 
-def _child(solver, X, y, depth, time_limit, pipe):
+def _high_water_kb(pid="self"):
+    """Return a process's peak resident memory (VmHWM, kB), or 0 once it is gone."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def _child(work, pipe):
     # The anchors print from C++: silence this process's stdout and stderr.
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)
     os.dup2(devnull, 2)
     try:
-        result = fit_solver(solver, X, y, depth, time_limit)
+        result = work()
     except Exception as error:  # reported in the table, never fatal to the run
         result = dict(error=f"{type(error).__name__}: {error}")
+    result["peak_kb"] = _high_water_kb()
     pipe.send(result)
 
 
-def fit_isolated(solver, X, y, depth, time_limit, grace=GRACE):
-    """Run :func:`fit_solver` in a forked child, killed ``grace`` s after the time limit.
+def isolated(work, timeout, grace=GRACE, memory_cap_mb=MEMORY_CAP_MB):
+    """Run ``work()`` in a forked child, killed ``grace`` s after ``timeout`` or at the cap.
 
     Returns
     -------
     result : dict
-        As :func:`fit_solver`, or ``{"error": ...}`` when the fit raised, crashed or was
-        killed.
+        What ``work`` returned, or ``{"error": ...}`` when it raised, crashed or was killed;
+        ``peak_kb`` too, the child's peak resident memory in kB.
     """
     context = multiprocessing.get_context("fork")
     receive, send = context.Pipe(duplex=False)
-    child = context.Process(target=_child, args=(solver, X, y, depth, time_limit, send))
+    child = context.Process(target=_child, args=(work, send))
     child.start()
     send.close()
-    result = None
-    answered = receive.poll(time_limit + grace)
+    result, peak, swollen = None, 0, False
+    deadline = time.monotonic() + timeout + grace
+    answered = False
+    while not answered and time.monotonic() < deadline:
+        answered = receive.poll(SAMPLE_SECONDS)
+        peak = max(peak, _high_water_kb(child.pid))
+        if peak > memory_cap_mb * 1024:
+            swollen = True
+            break
     if answered:
         with contextlib.suppress(EOFError):  # the child died without a word
             result = receive.recv()
@@ -219,9 +342,31 @@ def fit_isolated(solver, X, y, depth, time_limit, grace=GRACE):
         child.kill()
         child.join()
     if result is None:
-        result = dict(error=f"killed after {time_limit + grace:g} s" if killed
+        result = dict(error=f"killed at {memory_cap_mb} MB of resident memory" if swollen
+                      else f"killed after {timeout + grace:g} s" if killed
                       else f"crashed (exit status {child.exitcode})")
+    result["peak_kb"] = max(peak, result.get("peak_kb", 0))
     return result
+
+
+def fit_isolated(solver, X, y, depth, time_limit, grace=GRACE, baseline_kb=0):
+    """Run :func:`fit_solver` in a forked child (see :func:`isolated`).
+
+    Returns
+    -------
+    result : dict
+        As :func:`fit_solver`, or ``{"error": ...}`` when the fit raised, crashed or was
+        killed; and ``peak_mb``, the child's peak resident memory less ``baseline_kb``, in MB.
+    """
+    result = isolated(functools.partial(fit_solver, solver, X, y, depth, time_limit),
+                      time_limit, grace)
+    result["peak_mb"] = (result.pop("peak_kb") - baseline_kb) / 1024
+    return result
+
+
+def baseline_kb():
+    """Return the peak resident memory (kB) of a child forked now that does nothing."""
+    return isolated(dict, 0.0)["peak_kb"]
 
 
 def warm_up(solvers):
@@ -233,8 +378,8 @@ def warm_up(solvers):
             fit_solver(solver, X, y[:60], 1, TIME_LIMIT)
 
 
-def run(cells, solvers, time_limit, on_cell=None):
-    """Fit every solver that takes its data on every cell.
+def run(cells, solvers, time_limit, on_cell=None, default=DEFAULT):
+    """Fit every solver that takes its data on every cell, one fit at a time.
 
     Parameters
     ----------
@@ -246,29 +391,29 @@ def run(cells, solvers, time_limit, on_cell=None):
         Seconds per fit.
     on_cell : callable or None, default=None
         Called with each cell's rows as soon as the cell is done.
+    default : Solver or None, default=DEFAULT
+        Fitted last in the cells where a solver did not certify (None: never).
 
     Returns
     -------
     rows : list of dict
-        One per (cell, solver that takes the cell's data): ``data``, ``kind``, ``n``,
-        ``depth``, ``solver``, and the keys of :func:`fit_solver` or ``error``.
+        One per (cell, solver that takes the cell's data): ``data``, ``kind``, the keys of
+        :func:`describe`, ``depth``, ``solver``, and the keys of :func:`fit_isolated`.
     """
     rows = []
     for name, depth in progress(cells, "exact"):
         X, y, kind = load(name)
+        about = describe(X, y)
+        idle = baseline_kb()
         cell = []
-        for solver in solvers:
-            if kind not in solver.kinds:
+        for solver in solvers + [default]:
+            if solver is None or kind not in solver.kinds:
                 continue
-            if solver.isolate:
-                result = fit_isolated(solver, X, y, depth, time_limit)
-            else:
-                try:
-                    result = fit_solver(solver, X, y, depth, time_limit)
-                except Exception as error:  # a row of the table, like an anchor's failure
-                    result = dict(error=f"{type(error).__name__}: {error}")
-            cell.append(dict(data=name, kind=kind, n=len(y), depth=depth, solver=solver.name,
-                             **result))
+            if solver is default and all(r.get("certified") for r in cell):
+                continue
+            result = fit_isolated(solver, X, y, depth, time_limit, baseline_kb=idle)
+            cell.append(dict(data=name, kind=kind, **about, depth=depth, solver=solver.name,
+                             time_limit=time_limit, baseline_mb=idle / 1024, **result))
         rows += cell
         if on_cell is not None:
             on_cell(cell)
@@ -285,14 +430,26 @@ def mismatch(cell):
 
 
 def is_ours(row):
-    """Return True for a row of dpdt (on any number of threads)."""
+    """Return True for a row of dpdt's exact solver (on any number of threads)."""
     return row["solver"].split()[0] == DPDT.name
+
+
+def is_anchor(row):
+    """Return True for a row of an anchor (neither dpdt's exact solver nor its default)."""
+    return not is_ours(row) and row["solver"] != DEFAULT.name
 
 
 def fastest_anchor(cell, name=DPDT.name):
     """Return the row of the cell's fastest certified anchor, or None."""
-    anchors = [r for r in cell if not is_ours(r) and r.get("certified")]
+    anchors = [r for r in cell if is_anchor(r) and r.get("certified")]
     return min(anchors, key=lambda r: r["seconds"], default=None)
+
+
+def reference_anchor(cell):
+    """Return the anchor dpdt's memory is compared with: the fastest certified one, else the
+    first that ran; or None."""
+    ran = [r for r in cell if is_anchor(r) and "error" not in r]
+    return fastest_anchor(cell) or (ran[0] if ran else None)
 
 
 def ratio(cell, time_limit, name=DPDT.name):
@@ -317,27 +474,90 @@ def ratio(cell, time_limit, name=DPDT.name):
     return value, f"{value:.1f}x ({fastest['solver']})"
 
 
-HEADER = ("| data | depth | solver | certified | seconds | train accuracy "
-          "| dpdt / fastest certified anchor |")
+def memory_ratio(cell, name=DPDT.name, whole=False):
+    """Return dpdt's peak memory over the reference anchor's (see :func:`reference_anchor`),
+    and its text; ``(None, "-")`` without both.
+
+    The fit's own memory (at least 1 MB each, against noise), or with ``whole`` the process's:
+    the fit's own plus the idle child's, as the memory of a process that imported the solver,
+    loaded the data and fitted is measured.
+    """
+    ours = next((r for r in cell if r["solver"] == name), None)
+    anchor = reference_anchor(cell)
+    if ours is None or anchor is None or ours.get("peak_mb") is None:
+        return None, "-"
+    if whole:
+        value = ((ours["peak_mb"] + ours.get("baseline_mb", 0.0))
+                 / (anchor["peak_mb"] + anchor.get("baseline_mb", 0.0)))
+        return value, f"{value:.2f}x ({anchor['solver']})"
+    value = ours["peak_mb"] / max(anchor["peak_mb"], 1.0)
+    return value, f"{value:.1f}x ({anchor['solver']})"
+
+
+def bound_text(row):
+    """Return what a stopped dpdt fit proved: the best training accuracy any tree can reach."""
+    bound = row.get("lower_bound")
+    if row.get("certified") or bound is None:
+        return ""
+    if not math.isfinite(bound):
+        return "no bound (NaN)"
+    best = 1.0 - bound
+    return f"<= {best:.4f} (gap {100 * (best - row['accuracy']):.2f} pts)"
+
+
+HEADER = ("| data | depth | rows x features | solver | certified | seconds | peak MB "
+          "| train accuracy | best accuracy proven possible | dpdt / anchor: time | memory |")
 
 
 def cell_lines(cell, time_limit, name=DPDT.name):
     """Return the table rows of one cell, and a loud line when certified accuracies differ."""
     lines = []
     for r in cell:
+        size = f"{r['n']} x {r['p']}" if "p" in r else str(r.get("n", "-"))
+        head = f"| {r['data']} | {r['depth']} | {size} | {r['solver']} "
+        peak = f"{r['peak_mb']:.0f}" if r.get("peak_mb") is not None else "-"
         if "error" in r:
-            lines.append(f"| {r['data']} | {r['depth']} | {r['solver']} | failed: {r['error']} "
-                         f"| - | - | - |")
+            lines.append(head + f"| failed: {r['error']} | - | {peak} | - | - | - | - |")
             continue
-        lines.append(f"| {r['data']} | {r['depth']} | {r['solver']} "
-                     f"| {'yes' if r['certified'] else 'no'} | {r['seconds']:.3f} "
-                     f"| {r['accuracy']:.4f} "
-                     f"| {ratio(cell, time_limit, r['solver'])[1] if is_ours(r) else ''} |")
+        ours = is_ours(r)
+        certified = ("yes" if r["certified"] else "no") if r["solver"] != DEFAULT.name \
+            else "heuristic"
+        lines.append(head + f"| {certified} | {r['seconds']:.3f} | {peak} "
+                     f"| {r['accuracy']:.4f} | {bound_text(r)} "
+                     f"| {ratio(cell, time_limit, r['solver'])[1] if ours else ''} "
+                     f"| {memory_ratio(cell, r['solver'])[1] if ours else ''} |")
     bad = mismatch(cell)
     if bad:
         lines.append(f"\n**MISMATCH on {cell[0]['data']} depth {cell[0]['depth']}: certified "
                      f"training accuracies differ ({bad}); a solver or its call is wrong.**\n")
     return lines
+
+
+def stopped_shortfalls(cell, name=DPDT.name):
+    """Return what a dpdt fit stopped by its limit lacks, as text, or "" when it lacks nothing.
+
+    Stopped, its tree must be at least as accurate as DPDT's default tree and as every anchor's
+    tree stopped at the same limit, not claim optimality, and carry a finite lower bound that
+    proves something (above 0 when its tree errs).
+    """
+    ours = next((r for r in cell if r["solver"] == name), None)
+    if ours is None or ours.get("certified"):
+        return ""
+    if "error" in ours:
+        return ours["error"]
+    lacks = []
+    bound = ours.get("lower_bound")
+    if bound is None or not math.isfinite(bound):
+        lacks.append("no finite lower bound")
+    elif bound <= 0 < 1.0 - ours["accuracy"]:
+        lacks.append("lower bound 0, nothing proven")
+    elif 1.0 - bound < ours["accuracy"] - 1e-12:
+        lacks.append(f"bound {1 - bound:.4f} below its own tree")
+    for r in cell:
+        if (r["solver"] == DEFAULT.name or (is_anchor(r) and not r.get("certified"))) \
+                and "error" not in r and r["accuracy"] > ours["accuracy"] + 1e-12:
+            lacks.append(f"{r['accuracy']:.4f} by {r['solver']} against {ours['accuracy']:.4f}")
+    return "; ".join(lacks)
 
 
 def summarise(rows, time_limit, name=DPDT.name):
@@ -358,10 +578,31 @@ def summarise(rows, time_limit, name=DPDT.name):
     slow = []
     for (data, depth), cell in anchored.items():
         value, text = ratio(cell, time_limit, name)
-        if value is None or value >= 1:
+        if value is not None and value > 1:
             slow.append(f"{data} depth {depth} {text}")
-    lines.append(f"{name} faster than the fastest certified anchor in each of those cells: "
-                 + verdict(not slow, slow))
+    lines.append(f"{name} certified no slower than the fastest certified anchor in each of "
+                 "those it certified: " + verdict(not slow, slow))
+    heavy, process = [], []
+    for (data, depth), cell in cells.items():
+        value, text = memory_ratio(cell, name)
+        ours = next((r for r in cell if r["solver"] == name), None)
+        if value is not None and value > 2:
+            heavy.append(f"{data} depth {depth} {ours['peak_mb']:.0f} MB, {text}")
+        value, text = memory_ratio(cell, name, whole=True)
+        if value is not None and value > 2:
+            process.append(f"{data} depth {depth} {text}")
+    lines.append(f"{name}'s peak memory, the fit's own, within 2x of the anchor's in every "
+                 "cell: " + verdict(not heavy, heavy))
+    lines.append(f"{name}'s process's peak memory (the fit's own and an idle child's, as a user "
+                 "measures a process) within 2x of the anchor's in every cell: "
+                 + verdict(not process, process))
+    stopped = {key: cell for key, cell in cells.items()
+               if any(r["solver"] == name and not r.get("certified") for r in cell)}
+    short = [f"{data} depth {depth}: {stopped_shortfalls(cell, name)}"
+             for (data, depth), cell in stopped.items() if stopped_shortfalls(cell, name)]
+    lines.append(f"{name} stopped by its limit ({len(stopped)} cells) returns a tree at least as "
+                 "accurate as DPDT's default and as each anchor stopped at the same limit, with a "
+                 "finite lower bound above 0: " + verdict(not short, short))
     return lines
 
 
@@ -385,44 +626,83 @@ def main(argv=None):
         prog="exact", description="dpdt's exact solver against ConTree, STreeD and DL8.5.")
     parser.add_argument("--time-limit", type=float, default=TIME_LIMIT,
                         help=f"seconds per fit, every solver alike (default: {TIME_LIMIT:g})")
-    parser.add_argument("--datasets", nargs="+", choices=names, default=default,
-                        metavar="NAME",
+    parser.add_argument("--datasets", nargs="+", default=default, metavar="NAME",
                         help=f"data sets (default: {', '.join(default)}; also: the other "
-                             f"binary sets of data/binary)")
+                             f"binary sets of data/binary, and with --data the wide sets, "
+                             f"which --data adds all of unless some are named here)")
+    parser.add_argument("--data", type=Path, nargs="?", const=wide.DEFAULT_DATA, metavar="DIR",
+                        help=f"add the wide corpus's classification sets of at most "
+                             f"{WIDE_MAX_ROWS} training rows, at depth 3 (DIR: default "
+                             f"shared/datasets/wide beside the checkout)")
     parser.add_argument("--depths", nargs="+", type=int, metavar="D",
                         help="depths for every data set (default: 3 4 on continuous sets, "
-                             "4 5 on binary ones)")
+                             "4 5 on binary ones, 3 on wide ones)")
     parser.add_argument("--n-jobs", type=int, metavar="N",
                         help="also time dpdt on N threads, in rows of their own (the anchors "
                              "run on one)")
+    parser.add_argument("--json", type=Path, metavar="OUT",
+                        help="save the rows (with dpdt's stats_) as JSON after every cell")
+    parser.add_argument("--load", type=Path, metavar="IN",
+                        help="print the table and verdicts of rows saved by --json (of a whole "
+                             "or an interrupted run) instead of fitting")
     args = parser.parse_args(argv)
+    if args.load:
+        rows = json.loads(args.load.read_text(encoding="utf-8"))
+        return print_saved(rows, rows[0].get("time_limit", args.time_limit) if rows
+                           else args.time_limit)
     if args.time_limit <= 0:
         parser.error("--time-limit must be positive")
     if args.depths is not None and min(args.depths) < 1:
         parser.error("--depths must be >= 1")
     if args.n_jobs is not None and args.n_jobs < 2:
         parser.error("--n-jobs must be >= 2 (one thread is always timed)")
+    wide_names, too_large = [], []
+    if args.data is not None:
+        if not args.data.is_dir():
+            parser.error(f"no corpus folder {args.data}")
+        wide_names, too_large = add_wide(args.data)
+    unknown = [n for n in args.datasets if n not in names and n not in wide_names]
+    if unknown:
+        parser.error(f"argument --datasets: invalid choice: {', '.join(unknown)} (choose from "
+                     f"{', '.join(names + wide_names)})")
+    # Wide sets named in --datasets are the only ones run; else --data adds them all.
+    named = [n for n in args.datasets if n in wide_names]
+    datasets = list(dict.fromkeys(args.datasets + ([] if named else wide_names)))
+    wide_names = named or wide_names
 
     anchors = [a for a in ANCHORS if available(a)]
     missing = [a for a in ANCHORS if not available(a)]
     threaded = [dpdt_solver(args.n_jobs)] if args.n_jobs else []
     solvers = [*anchors, DPDT, *threaded]
-    kinds = {name: "continuous" if name in continuous else "binary" for name in args.datasets}
-    cells = [(name, depth) for name in args.datasets
+    kinds = {name: "wide" if name in wide_names else "continuous" if name in continuous
+             else "binary" for name in datasets}
+    cells = [(name, depth) for name in datasets
              for depth in (args.depths or DEPTHS[kinds[name]])]
     versions = ", ".join(f"{s.name} {_version(s.package)}" for s in solvers)
     print(f"One thread each (unless named), time limit {args.time_limit:g} s per fit; {versions}. "
-          "Objective: training misclassifications, no regularisation.")
+          "Objective: training misclassifications, no regularisation. Peak MB: the fit's child "
+          "process's peak resident memory less an idle child's.")
+    if wide_names:
+        print(f"Wide corpus ({args.data.name}): the {len(wide_names)} classification sets of at "
+              f"most {WIDE_MAX_ROWS} training rows, their training splits, NaN replaced by one "
+              "less than the feature's least value for every solver"
+              + (f"; not run (more rows): {', '.join(too_large)}." if too_large else "."))
     if missing:
         print("Missing anchors, their rows skipped: "
               + ", ".join(f"{a.name} (pip install {a.package})" for a in missing) + ".")
     print()
     print(HEADER)
     print("|---" * (HEADER.count("|") - 1) + "|")
-    warm_up(solvers)
-    rows = run(cells, solvers, args.time_limit,
-               on_cell=lambda cell: print("\n".join(cell_lines(cell, args.time_limit)),
-                                          flush=True))
+    warm_up([*solvers, DEFAULT])
+    rows = []
+
+    def on_cell(cell):
+        rows.extend(cell)
+        print("\n".join(cell_lines(cell, args.time_limit)), flush=True)
+        if args.json:
+            args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+
+    run(cells, solvers, args.time_limit, on_cell=on_cell)
     print()
     for line in summarise(rows, args.time_limit):
         print(f"- {line}")
@@ -430,6 +710,21 @@ def main(argv=None):
         print(f"- {summarise(rows, args.time_limit, solver.name)[2]}")
     if missing:
         print(f"- anchors not run: {', '.join(a.name for a in missing)}")
+    return 0
+
+
+def print_saved(rows, time_limit):
+    """Print the table and verdicts of saved rows, as the run that made them printed them."""
+    print(HEADER)
+    print("|---" * (HEADER.count("|") - 1) + "|")
+    cells = {}
+    for r in rows:
+        cells.setdefault((r["data"], r["depth"]), []).append(r)
+    for cell in cells.values():
+        print("\n".join(cell_lines(cell, time_limit)))
+    print()
+    for line in summarise(rows, time_limit):
+        print(f"- {line}")
     return 0
 
 
