@@ -363,8 +363,9 @@ struct ScanK {
 // (start_task): the search is the same however many rounds ran.
 struct RootSeed {
     // Round r's task evaluates the seed and the cuts of the search's first steps(r) steps: the
-    // first round only the seed, each next one about as many cuts as all before it.
-    static int64_t steps(int round) { return (int64_t{1} << round) - 1; }
+    // first round the seed and two more (a good tree early, from the best-ranked features), each
+    // next one as many cuts as all before it.
+    static int64_t steps(int round) { return 3 * (int64_t{1} << round) - 1; }
     std::atomic<bool> busy{false};    // a round's task (or the feature's search) holds it
     std::atomic<bool> ready{false};   // the fields below are written
     Outcome best;                     // the best tree then
@@ -372,7 +373,7 @@ struct RootSeed {
     std::vector<Interval> queue;      // the intervals left, best first
     int64_t done = 0;                 // the steps taken
 };
-// The rounds before the root features' searches: the last one takes them to 2^15 - 1 steps.
+// The rounds before the root features' searches: the last one takes them to 3 * 2^15 - 1 steps.
 constexpr int kRootRounds = 16;
 struct RootTask {
     int32_t feature = -1;
