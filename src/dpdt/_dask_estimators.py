@@ -50,7 +50,7 @@ from ._params import CLASSIFIER, REGRESSOR, Param, declare
 from ._progress import reporter
 from ._runner import core_params
 from ._search_policy import needs_exact_thresholds
-from ._validation import binary_exponent
+from ._validation import binary_exponent, weighted_by_class
 
 #: The most bytes of histograms one round of a fit asks each partition for (and the driver gets,
 #: summed): the states beyond are asked for in later rounds, which changes no tree.
@@ -328,11 +328,7 @@ class _DaskDPDTree(SaveMixin, BaseEstimator):
         factors, shift = self._class_factors(labels, rows), 0
         largest = np.ldexp(largest, -exponent)
         if factors is not None:
-            if not np.all(np.isfinite(factors)) or np.any(factors < 0):
-                raise ValueError("class_weight must be finite and non-negative")
-            largest = largest * factors
-            if not np.all(np.isfinite(largest)):
-                raise ValueError("class_weight times sample_weight overflows float64")
+            largest = weighted_by_class(largest, factors)
             shift = binary_exponent(largest)
             sums = np.ldexp(sums * factors, -shift)
         total = sums.sum()

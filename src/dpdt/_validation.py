@@ -134,6 +134,20 @@ def check_target_spread(spread, exponent):
                          f"(below {np.finfo(np.float64).tiny:.1e}); rescale y")
 
 
+def weighted_by_class(weight, factor):
+    """Return ``weight * factor`` for class_weight's factors, refused where it cannot be trusted.
+
+    A negative factor would turn its samples into removed ones (or worse, let them cancel
+    others) without a word; a product that overflows would reach the core as inf.
+    """
+    if not np.all(np.isfinite(factor)) or np.any(factor < 0):
+        raise ValueError("class_weight must be finite and non-negative")
+    weighted = weight * factor
+    if not np.all(np.isfinite(weighted)):
+        raise ValueError("class_weight times sample_weight overflows float64")
+    return weighted
+
+
 def training_weight(sample_weight, X, factor=None, reports_total=True):
     """Return the validated weights, normalised, the mask of the samples that count, and the scale.
 
@@ -151,13 +165,7 @@ def training_weight(sample_weight, X, factor=None, reports_total=True):
     exponent = binary_exponent(weight)
     weight = np.ldexp(weight, -exponent)
     if factor is not None:
-        # class_weight's factors: a negative one would turn its samples into removed ones (or
-        # worse, let them cancel others) without a word.
-        if not np.all(np.isfinite(factor)) or np.any(factor < 0):
-            raise ValueError("class_weight must be finite and non-negative")
-        weight = weight * factor
-        if not np.all(np.isfinite(weight)):
-            raise ValueError("class_weight times sample_weight overflows float64")
+        weight = weighted_by_class(weight, factor)
         shift = binary_exponent(weight)
         weight, exponent = np.ldexp(weight, -shift), exponent + shift
     total = weight.sum()
