@@ -140,3 +140,57 @@ def all_policy_trees(X, R, w=None, max_depth=2):
 
     reward, tested, splits = trees(np.arange(len(R)), max_depth)
     return {"reward": reward, "tested_weight": tested, "n_splits": splits}
+
+
+def all_policy_assignments(X, R, C, w=None, max_depth=2):
+    """Every tree of depth <= ``max_depth`` with every action at each leaf: ``reward``, ``cost``.
+
+    ``C`` holds the cost of each action, per sample (n, k) or for all (k,); both totals are
+    weighted. Tiny data only: each leaf multiplies the count by the number of actions.
+    """
+    X, R, w = _as_inputs(X, R, w)
+    C = np.broadcast_to(np.asarray(C, dtype=float), R.shape)
+    assert len(R) <= 12 and X.shape[1] <= 3 and max_depth <= 2, "tiny problems only"
+
+    def trees(idx, d):
+        found = [(w[idx] @ R[idx], w[idx] @ C[idx])]   # a leaf, one entry per action
+        if d > 0:
+            for _, go_left in partitions(X, idx):
+                lr, lc = trees(idx[go_left], d - 1)
+                rr, rc = trees(idx[~go_left], d - 1)
+                found.append(((lr[:, None] + rr[None, :]).ravel(),
+                              (lc[:, None] + rc[None, :]).ravel()))
+        return tuple(np.concatenate(part) for part in zip(*found, strict=True))
+
+    reward, cost = trees(np.arange(len(R)), max_depth)
+    return {"reward": reward, "cost": cost}
+
+
+def hull_vertices(cost, reward, tol=1e-9):
+    """The (cost, reward) points that some price ``p >= 0`` makes the only best of ``reward - p
+    * cost``, in the limit ``p -> 0`` for the best reward: the vertices of the upper convex hull,
+    dearest first. ``tol`` is relative to the spreads of the points.
+
+    Found as the points whose interval of such prices is not empty: the bounds each other point
+    puts on it, checked over the points that no other beats on both cost and reward.
+    """
+    cu, ru = np.ptp(cost) or 1.0, np.ptp(reward) or 1.0
+    points = np.unique(np.column_stack([cost / cu, reward / ru]).round(10), axis=0)
+    efficient = [P for P in points
+                 if not np.any((points[:, 0] <= P[0] + tol) & (points[:, 1] >= P[1] - tol)
+                               & ((points[:, 0] < P[0] - tol) | (points[:, 1] > P[1] + tol)))]
+    vertices = []
+    for P in efficient:
+        # Points within tol of P in both are P itself, to rounding.
+        others = np.array([Q for Q in efficient if np.any(np.abs(Q - P) > tol)])
+        if not len(others):
+            vertices.append(P)
+            continue
+        dearer, cheaper = others[others[:, 0] > P[0]], others[others[:, 0] < P[0]]
+        low = max(0.0, np.max((dearer[:, 1] - P[1]) / (dearer[:, 0] - P[0]), initial=0.0))
+        high = np.min((P[1] - cheaper[:, 1]) / (P[0] - cheaper[:, 0]), initial=np.inf)
+        if high - low > tol * max(1.0, high if np.isfinite(high) else 1.0) and not any(
+                np.all(np.abs(V - P) <= tol) for V in vertices):
+            vertices.append(P)
+    vertices = np.array(sorted(vertices, key=lambda P: -P[0]))
+    return vertices[:, 0] * cu, vertices[:, 1] * ru
