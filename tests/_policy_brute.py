@@ -175,7 +175,9 @@ def hull_vertices(cost, reward, tol=1e-9):
     puts on it, checked over the points that no other beats on both cost and reward.
     """
     cu, ru = np.ptp(cost) or 1.0, np.ptp(reward) or 1.0
-    points = np.unique(np.column_stack([cost / cu, reward / ru]).round(10), axis=0)
+    scaled = np.column_stack([cost / cu, reward / ru])
+    # One point per position (to rounding), its coordinates as computed.
+    points = scaled[np.unique(scaled.round(10), axis=0, return_index=True)[1]]
     efficient = [P for P in points
                  if not np.any((points[:, 0] <= P[0] + tol) & (points[:, 1] >= P[1] - tol)
                                & ((points[:, 0] < P[0] - tol) | (points[:, 1] > P[1] + tol)))]
