@@ -1,4 +1,4 @@
-"""Budgets of policy trees: the front of value against cost, against brute force and across scales."""
+"""Budgets of policy trees: the front of value against cost, by brute force and across scales."""
 
 import json
 
