@@ -165,6 +165,23 @@ def test_scale_of_rewards_and_costs_gives_the_same_trees(factor):
         np.testing.assert_array_equal(base.predict(X), costs.predict(X))
 
 
+@pytest.mark.parametrize("factor", [1e-320, 2.0**-1000, 1e300])
+def test_costs_of_extreme_size_give_the_same_trees(factor):
+    # Prices are rewards per unit of cost: beyond float64 for costs of 1e-320, yet the fits
+    # see the same tables of rewards less price times costs.
+    X, R, C, w = tiny(5, n=12, p=3, costs="action")
+    base = exact(max_depth=2).fit(X, R, w, action_costs=C)
+    scaled = exact(max_depth=2).fit(X, R, w, action_costs=C * factor)
+    assert len(base.cost_front_) == len(scaled.cost_front_)
+    for x, y in zip(base.cost_trees_, scaled.cost_trees_, strict=True):
+        assert_tree_equal(x, y, skip=("value", "impurity"))
+    np.testing.assert_allclose(scaled.cost_front_["cost"], base.cost_front_["cost"] * factor,
+                               rtol=1e-6 if factor < 1e-300 else 1e-12)
+    for n in base.cost_front_["cost"]:
+        np.testing.assert_array_equal(base.select_tree(max_cost=n).predict(X),
+                                      scaled.select_tree(max_cost=n * factor).predict(X))
+
+
 def test_offsets_of_rewards_and_costs_give_the_same_trees():
     X, R, C, w = tiny(2, n=12, p=3)
     base = DPDTreePolicy(max_depth=2).fit(X, R, w, action_costs=C)
@@ -303,11 +320,20 @@ def test_load_refuses_a_broken_front(tmp_path, change, message):
     (np.r_[0.0, -1.0, 1.0], "non-negative"),
     (np.r_[[-1e-300], np.zeros(29)].reshape(10, 3), "non-negative"),
     (["a", "b", "c"], "numbers"),
+    (np.array([0, 1j, 1]), "numbers"),
 ])
 def test_invalid_costs_are_refused(costs, message):
     X, R, _, _ = tiny(0)
     with pytest.raises(ValueError, match=message):
         DPDTreePolicy(max_depth=1).fit(X, R, action_costs=costs)
+
+
+@pytest.mark.parametrize("costs, weight", [([0.0, 1e308, 1.0], None),
+                                           ([0.0, 100.0, 1.0], np.full(10, 1e307))])
+def test_overflowing_totals_are_refused(costs, weight):
+    X, R, _, _ = tiny(0)
+    with pytest.raises(ValueError, match="overflows float64: divide them"):
+        DPDTreePolicy(max_depth=1).fit(X, R, weight, action_costs=costs)
 
 
 def test_budgets_out_of_reach_are_refused():

@@ -14,9 +14,11 @@ from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
+from sklearn.utils.validation import check_array
 
 from ._front import TIE_TOL
 from ._runner import map_threads
+from ._validation import binary_exponent
 
 #: The rows of ``cost_front_``, from the dearest point (the best policy, price 0) to the cheapest.
 COST_DTYPE = np.dtype([
@@ -48,7 +50,8 @@ def check_action_costs(action_costs, n_samples, actions, named):
                              f"{actions.tolist()}")
         action_costs = np.asarray(action_costs)[..., [names.index(a) for a in actions.tolist()]]
     try:
-        costs = np.asarray(action_costs, dtype=np.float64)
+        costs = check_array(action_costs, dtype=np.float64, ensure_2d=False, allow_nd=True,
+                            ensure_all_finite=False, input_name="action_costs")
     except (TypeError, ValueError) as error:
         raise ValueError(f"action_costs must be numbers: {error}") from None
     n_actions = len(actions)
@@ -84,12 +87,25 @@ class _Point:
 def budget_front(fit_at, X, rewards, costs, weight, alpha, first, threads):
     """Return ``cost_front_``, its trees and the number of fits made.
 
-    ``fit_at(price, n_jobs)`` fits the policy of ``price`` (``inf``: the least cost) on
-    ``n_jobs`` threads and returns its tree and complexity; ``first`` is that of price 0,
-    already fitted. ``rewards``, ``costs`` (n_samples, n_actions) and ``weight`` (the user's)
-    are those of the training samples ``X``; ``alpha`` prices the complexity as the fits do,
-    so the front is that of ``value - alpha * complexity``. ``threads`` is the fits' budget.
+    ``fit_at(table, n_jobs)`` fits the policy of the rewards ``table`` on ``n_jobs`` threads
+    (with ``alpha`` 0 for the table of least cost, minus the costs) and returns its tree and
+    complexity; ``first`` is that of ``rewards``, already fitted. ``rewards``, ``costs``
+    (n_samples, n_actions) and ``weight`` (the user's) are those of the training samples
+    ``X``; ``alpha`` prices the complexity as the fits do, so the front is that of ``value -
+    alpha * complexity``. ``threads`` is the fits' budget. Raises ValueError if the total
+    cost or reward of a policy overflows float64.
     """
+    with np.errstate(over="ignore"):
+        overflows = not (np.isfinite(weight @ costs.max(axis=1))
+                         and np.isfinite(weight @ np.ptp(rewards, axis=1)))
+    if overflows:
+        raise ValueError("the total cost or reward of a policy (action_costs or rewards times "
+                         "sample_weight, summed) overflows float64: divide them by a common "
+                         "factor")
+    # The costs' unit does not matter (the prices take its inverse): divided by a power of two,
+    # exactly, the prices stay finite for costs of any size.
+    shift = binary_exponent(costs)
+    costs = np.ldexp(costs, -shift)
     total = weight.sum()
     best = np.average(rewards.max(axis=1), weights=weight)
     # Per-sample constants change no comparison between policies: offsets are left out of the
@@ -107,13 +123,20 @@ def budget_front(fit_at, X, rewards, costs, weight, alpha, first, threads):
         value = float(np.average(reward, weights=weight))
         net = float(weight @ (reward - low_reward)) - alpha * total * complexity
         u = float(weight @ (cost - low_cost)) / cost_scale if cost_scale > 0 else 0.0
+        with np.errstate(over="ignore"):
+            price = float(np.ldexp(price, -shift))
         return _Point(u, net / reward_scale, tree, complexity, price, value,
-                      float(weight @ cost), best - value)
+                      float(np.ldexp(weight @ cost, shift)), best - value)
+
+    def fit_at_price(price, n_jobs):
+        # The least cost, whatever the complexity, is the limit of growing prices.
+        table = -costs if np.isinf(price) else rewards - price * costs
+        return fit_at(table, n_jobs=n_jobs, least_cost=np.isinf(price))
 
     points = [point(*first, 0.0)]
     n_fits = 1
     if cost_scale > 0:   # else every policy costs the same: the best one is the front
-        points.append(point(*fit_at(np.inf, threads), np.inf))
+        points.append(point(*fit_at_price(np.inf, threads), np.inf))
         n_fits += 1
     fitted = set()
     while True:
@@ -123,8 +146,8 @@ def budget_front(fit_at, X, rewards, costs, weight, alpha, first, threads):
             break
         prices = [_slope(points[a], points[b]) * reward_scale / cost_scale for a, b in edges]
         concurrent = min(threads, len(prices))
-        found = map_threads(partial(fit_at, n_jobs=max(1, threads // concurrent)), prices,
-                            concurrent)
+        found = map_threads(partial(fit_at_price, n_jobs=max(1, threads // concurrent)),
+                            prices, concurrent)
         n_fits += len(prices)
         for edge, price, (tree, complexity) in zip(edges, prices, found, strict=True):
             fitted.add(edge)
@@ -132,7 +155,8 @@ def budget_front(fit_at, X, rewards, costs, weight, alpha, first, threads):
             if not any(abs(new.u - p.u) <= TIE_TOL and abs(new.z - p.z) <= TIE_TOL
                        for p in points):
                 points.append(new)
-    return _rows(points, _upper_hull(points)[::-1], reward_scale, cost_scale), n_fits
+    unit = reward_scale / cost_scale if cost_scale > 0 else 0.0   # no edge without costs
+    return _rows(points, _upper_hull(points)[::-1], unit, shift), n_fits
 
 
 def _slope(cheap, dear):
@@ -164,13 +188,18 @@ def _upper_hull(points):
     return hull
 
 
-def _rows(points, vertices, reward_scale, cost_scale):
-    """Return the front's rows (dearest first) and trees, from its ``vertices``."""
+def _rows(points, vertices, unit, shift):
+    """Return the front's rows (dearest first) and trees, from its ``vertices``.
+
+    ``unit`` turns a slope of the rescaled points into a price of the costs divided by
+    ``2**shift``.
+    """
     chosen = [points[k] for k in vertices]
     # A vertex is the best from the price of the edge to its dearer neighbour to that of the
-    # edge to its cheaper one: in reward per unit of cost.
-    slopes = [_slope(cheap, dear) * reward_scale / cost_scale
-              for dear, cheap in zip(chosen, chosen[1:], strict=False)]
+    # edge to its cheaper one: in reward per unit of cost (infinite if beyond float64).
+    with np.errstate(over="ignore"):
+        slopes = [float(np.ldexp(_slope(cheap, dear) * unit, -shift))
+                  for dear, cheap in zip(chosen, chosen[1:], strict=False)]
     lows, highs = [0.0, *slopes], [*slopes, np.inf]
     front = np.array(
         [(low, high, p.price, p.cost, p.value, p.regret, p.complexity, p.tree.n_leaves,

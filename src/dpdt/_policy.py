@@ -217,14 +217,11 @@ class DPDTreePolicy(_BaseDPDTree):
         """Find :attr:`cost_front_`, this estimator's own front being that of price 0."""
         certified = []
 
-        def fit_at(price, n_jobs):
+        def fit_at(table, n_jobs, least_cost):
             twin = clone(self).set_params(max_cost=None, verbose=0, n_jobs=n_jobs)
-            if np.isinf(price):
-                # The least cost, whatever the complexity: the limit of growing prices.
+            if least_cost:
                 twin.set_params(alpha=0.0)
-                twin._fit_rewards(X, -costs, weight, weight_scale)
-            else:
-                twin._fit_rewards(X, rewards - price * costs, weight, weight_scale)
+            twin._fit_rewards(X, table, weight, weight_scale)
             certified.append(twin.is_optimal_)
             row = twin._current_row()
             return twin.trees_[row], float(twin.pareto_front_["complexity"][row])
