@@ -351,3 +351,13 @@ def test_budgets_out_of_reach_are_refused():
     policy.select_tree(max_cost=1e9)
     with pytest.raises(ValueError, match="fitted for alpha=0.0"):
         policy.set_params(alpha=0.5).predict(X)
+
+
+def test_texts_name_the_net_reward_of_a_budget():
+    from dpdt import export_text
+
+    X, R, _, w = tiny(0, costs="action")
+    policy = DPDTreePolicy(max_depth=2).fit(X, R, w, action_costs=[0.0, 1.0, 1.0])
+    assert "mean reward" in export_text(policy) and "net reward" not in export_text(policy)
+    policy.select_tree(max_cost=2.0)
+    assert "net reward" in export_text(policy) and "mean reward" not in export_text(policy)

@@ -400,6 +400,10 @@ class DPDTreePolicy(_BaseDPDTree):
     def predict_value(self, X):
         """Return the mean training reward of each action in each sample's leaf.
 
+        With ``max_cost``, the tree of :attr:`cost_front_` holds the net rewards at its price
+        p, the mean of ``rewards - p * costs`` (see :attr:`cost_trees_`), and these are
+        returned: their largest is the action.
+
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
