@@ -365,7 +365,8 @@ class DPDTreePolicy(_BaseDPDTree):
         numbers = np.column_stack([front[name] for name in
                                    ("cost", "value", "train_loss", "complexity")])
         prices = front["price_min"], front["price_max"]
-        decoder.expect(np.all(np.isfinite(numbers)) and np.all(front["cost"] >= 0)
+        decoder.expect(np.all(np.isfinite(numbers)) and np.all(numbers[:, [0, 2, 3]] >= 0)
+                       and np.all(front["price"] >= 0)
                        and np.all(np.diff(front["cost"]) < 0)
                        and np.all(np.diff(front["value"]) <= 0)
                        and prices[0][0] == 0 and np.isinf(prices[1][-1])
