@@ -296,10 +296,20 @@ def _tampered(tmp_path, policy, change):
     return path
 
 
+def _column(document, name):
+    return document["attributes"]["cost_front_"]["data"][name]
+
+
 @pytest.mark.parametrize("change, message", [
     (lambda d: d["attributes"].pop("cost_trees_"), "cost_front_ and cost_trees_"),
     (lambda d: (d["attributes"].pop("cost_front_"), d["attributes"].pop("cost_trees_"),
                 d["attributes"].pop("_cost_alpha")), "max_cost is set"),
+    (lambda d: _column(d, "price").__setitem__(1, -5.0), "values no fit makes"),
+    (lambda d: _column(d, "cost").reverse(), "values no fit makes"),
+    (lambda d: _column(d, "price_max").__setitem__(0, 1e300), "values no fit makes"),
+    (lambda d: _column(d, "train_loss").__setitem__(0, "nan"), "values no fit makes"),
+    (lambda d: _column(d, "n_leaves").__setitem__(0, 99), "does not describe its trees"),
+    (lambda d: d["attributes"].__setitem__("_cost_alpha", "x"), "_cost_alpha"),
 ])
 def test_load_refuses_a_broken_front(tmp_path, change, message):
     X, R, C, w = tiny(3)
