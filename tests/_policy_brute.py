@@ -143,9 +143,10 @@ def all_policy_trees(X, R, w=None, max_depth=2):
 
 
 def all_policy_assignments(X, R, C, w=None, max_depth=2):
-    """Every tree of depth <= ``max_depth`` with every action at each leaf: ``reward``, ``cost``.
+    """Every tree of depth <= ``max_depth`` with every action at each leaf: arrays ``reward``,
+    ``cost`` and ``tested_weight`` (as :func:`all_policy_trees` counts it).
 
-    ``C`` holds the cost of each action, per sample (n, k) or for all (k,); both totals are
+    ``C`` holds the cost of each action, per sample (n, k) or for all (k,); the totals are
     weighted. Tiny data only: each leaf multiplies the count by the number of actions.
     """
     X, R, w = _as_inputs(X, R, w)
@@ -153,17 +154,18 @@ def all_policy_assignments(X, R, C, w=None, max_depth=2):
     assert len(R) <= 12 and X.shape[1] <= 3 and max_depth <= 2, "tiny problems only"
 
     def trees(idx, d):
-        found = [(w[idx] @ R[idx], w[idx] @ C[idx])]   # a leaf, one entry per action
+        # A leaf, one entry per action.
+        found = [(w[idx] @ R[idx], w[idx] @ C[idx], np.zeros(R.shape[1]))]
         if d > 0:
             for _, go_left in partitions(X, idx):
-                lr, lc = trees(idx[go_left], d - 1)
-                rr, rc = trees(idx[~go_left], d - 1)
-                found.append(((lr[:, None] + rr[None, :]).ravel(),
-                              (lc[:, None] + rc[None, :]).ravel()))
+                left, right = trees(idx[go_left], d - 1), trees(idx[~go_left], d - 1)
+                reward, cost, tested = ((a[:, None] + b[None, :]).ravel()
+                                        for a, b in zip(left, right, strict=True))
+                found.append((reward, cost, tested + w[idx].sum()))
         return tuple(np.concatenate(part) for part in zip(*found, strict=True))
 
-    reward, cost = trees(np.arange(len(R)), max_depth)
-    return {"reward": reward, "cost": cost}
+    reward, cost, tested = trees(np.arange(len(R)), max_depth)
+    return {"reward": reward, "cost": cost, "tested_weight": tested}
 
 
 def hull_vertices(cost, reward, tol=1e-9):

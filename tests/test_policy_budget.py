@@ -64,6 +64,24 @@ def test_front_is_the_brute_force_hull(seed, depth, k, costs):
 
 
 @pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("scale", [0.01, 0.05, 100.0])
+def test_alpha_prices_the_complexity_on_the_front(seed, scale):
+    # The front of value - alpha * expected tests; the largest alpha leaves single leaves.
+    X, R, C, w = tiny(seed, costs="action")
+    alpha = scale * np.ptp(R)
+    policy = exact(max_depth=2, alpha=alpha).fit(X, R, w, action_costs=C)
+    trees = all_policy_assignments(X, R, C, w, 2)
+    cost, net = hull_vertices(trees["cost"], trees["reward"] - alpha * trees["tested_weight"])
+    front = policy.cost_front_
+    np.testing.assert_allclose(front["cost"], cost, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose((front["value"] - alpha * front["complexity"]) * w.sum(), net,
+                               rtol=1e-9, atol=1e-12)
+    if scale == 100.0:
+        assert np.all(front["n_leaves"] == 1)
+    assert policy.select_tree(max_cost=1.0).alpha == alpha
+
+
+@pytest.mark.parametrize("seed", range(4))
 def test_ties_of_integer_rewards_and_costs(seed):
     # Small integers tie trees in cost, in value and on the hull's edges: no point on an edge
     # is a vertex, and of equal costs or values only the better or cheaper counts.
