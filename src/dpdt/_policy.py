@@ -108,7 +108,8 @@ class DPDTreePolicy(_BaseDPDTree):
         take at most ``2K - 1`` fits, side by side on ``n_jobs`` threads; the result does not
         depend on their number): with ``splitter="exhaustive"`` every row is certified the
         optimum of its prices, else it is DPDT's tree for them. Fitted for the ``alpha`` and
-        ``max_complexity`` of the fit; ``time_limit`` is one deadline for all its fits.
+        ``max_complexity`` of the fit; ``time_limit`` is one deadline for all its fits, and
+        ``memory_limit`` bounds each of them (up to ``n_jobs`` run at once).
     cost_trees_ : list of Tree
         The trees of :attr:`cost_front_`. A tree fitted at price p holds in ``value`` the
         mean of ``rewards - p * costs`` per action, whose largest is the leaf's action (the
