@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 from _policy_brute import all_policy_assignments, hull_vertices, policy_reward
 from _trees import assert_tree_equal
+from sklearn.exceptions import ConvergenceWarning
 
 from dpdt import DPDTreePolicy, load
 
@@ -221,6 +222,21 @@ def test_threads_give_the_same_front():
     np.testing.assert_array_equal(one.cost_front_, three.cost_front_)
     for a, b in zip(one.cost_trees_, three.cost_trees_, strict=True):
         assert_tree_equal(a, b)
+
+
+def test_time_limit_is_one_deadline_for_the_front():
+    rng = np.random.default_rng(6)
+    X = rng.random((3000, 5))
+    R = rng.normal(size=(3000, 3))
+    R[:, 1] += X[:, 0]
+    with pytest.warns(ConvergenceWarning) as caught:
+        policy = DPDTreePolicy(max_depth=4, splitter="exhaustive", time_limit=1e-6).fit(
+            X, R, action_costs=[0.0, 1.0, 1.0])
+    # The fits of price 0 and of the least cost always run; past the deadline no other.
+    assert policy.stats_["budget_fits"] == 2 and not policy.is_optimal_
+    budget = [str(w.message) for w in caught if "cost_front_" in str(w.message)]
+    assert len(budget) == 1 and "not every price was fitted" in budget[0]
+    assert treated(policy.select_tree(max_cost=0.0), X, np.ones(3000)) == 0
 
 
 def test_weights_act_as_repeated_rows():

@@ -7,7 +7,8 @@ its upper convex hull, are then found by the non-inferior set scheme (Cohon's, a
 Severance use it for parametric problems): fit at price 0 and at an infinite price, then at the
 price of each edge between neighbouring points found, the slope of the line through them; a
 fit above that line is a new point and splits the edge, one on it confirms the edge. ``K``
-points take at most ``2K - 1`` fits, those of one round run side by side.
+points take ``2K - 1`` fits when each is an optimum (more for a heuristic search, whose points
+can hide one another), those of one round side by side.
 """
 
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ import numpy as np
 from sklearn.utils.validation import check_array
 
 from ._front import TIE_TOL
-from ._runner import map_threads
+from ._runner import STOP, map_threads
 from ._validation import binary_exponent
 
 #: The rows of ``cost_front_``, from the dearest point (the best policy, price 0) to the cheapest.
@@ -85,15 +86,17 @@ class _Point:
 
 
 def budget_front(fit_at, X, rewards, costs, weight, alpha, first, threads):
-    """Return ``cost_front_``, its trees and the number of fits made.
+    """Return ``cost_front_``, its trees, the number of fits made and whether all were.
 
     ``fit_at(table, n_jobs)`` fits the policy of the rewards ``table`` on ``n_jobs`` threads
     (with ``alpha`` 0 for the table of least cost, minus the costs) and returns its tree and
     complexity; ``first`` is that of ``rewards``, already fitted. ``rewards``, ``costs``
     (n_samples, n_actions) and ``weight`` (the user's) are those of the training samples
     ``X``; ``alpha`` prices the complexity as the fits do, so the front is that of ``value -
-    alpha * complexity``. ``threads`` is the fits' budget. Raises ValueError if the total
-    cost or reward of a policy overflows float64.
+    alpha * complexity``. ``threads`` is the fits' budget. Past the deadline of the context's
+    stop (:func:`_runner.shared_stop`), no further round of fits is started, and the front is
+    that of the points found. Raises ValueError if the total cost or reward of a policy
+    overflows float64.
     """
     with np.errstate(over="ignore"):
         overflows = not (np.isfinite(weight @ costs.max(axis=1))
@@ -139,10 +142,11 @@ def budget_front(fit_at, X, rewards, costs, weight, alpha, first, threads):
         points.append(point(*fit_at_price(np.inf, threads), np.inf))
         n_fits += 1
     fitted = set()
+    stop = STOP.get()
     while True:
         hull = _upper_hull(points)
         edges = [edge for edge in zip(hull, hull[1:], strict=False) if edge not in fitted]
-        if not edges:
+        if not edges or (stop is not None and stop.remaining <= 0):
             break
         prices = [_slope(points[a], points[b]) * reward_scale / cost_scale for a, b in edges]
         concurrent = min(threads, len(prices))
@@ -156,7 +160,7 @@ def budget_front(fit_at, X, rewards, costs, weight, alpha, first, threads):
                        for p in points):
                 points.append(new)
     unit = reward_scale / cost_scale if cost_scale > 0 else 0.0   # no edge without costs
-    return _rows(points, _upper_hull(points)[::-1], unit, shift), n_fits
+    return _rows(points, _upper_hull(points)[::-1], unit, shift), n_fits, not edges
 
 
 def _slope(cheap, dear):

@@ -1,9 +1,11 @@
 """Policy trees: the tree that assigns each sample the action of highest total reward."""
 
+import warnings
 from contextlib import nullcontext
 
 import numpy as np
 from sklearn.base import _fit_context, clone
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import validate_parameter_constraints
 from sklearn.utils.validation import (
     _check_sample_weight,
@@ -105,10 +107,12 @@ class DPDTreePolicy(_BaseDPDTree):
         ``depth``; ``price_min`` and ``price_max``, the prices (reward per unit of cost) for
         which the row is the best; ``price``, the one its tree was fitted at. Each row is one
         fit on ``rewards - price * costs``, found by the non-inferior set scheme (``K`` rows
-        take at most ``2K - 1`` fits, side by side on ``n_jobs`` threads; the result does not
-        depend on their number): with ``splitter="exhaustive"`` every row is certified the
-        optimum of its prices, else it is DPDT's tree for them. Fitted for the ``alpha`` and
-        ``max_complexity`` of the fit; ``time_limit`` is one deadline for all its fits, and
+        take ``2K - 1`` fits with ``splitter="exhaustive"``, more with a heuristic search,
+        whose points can hide one another; side by side on ``n_jobs`` threads, the result
+        not depending on their number): with ``splitter="exhaustive"`` every row is
+        certified the optimum of its prices, else it is DPDT's tree for them. Fitted for the
+        ``alpha`` and ``max_complexity`` of the fit; ``time_limit`` is one deadline for all
+        its fits (past it, no further price is fitted, with a ``ConvergenceWarning``), and
         ``memory_limit`` bounds each of them (up to ``n_jobs`` run at once).
     cost_trees_ : list of Tree
         The trees of :attr:`cost_front_`. A tree fitted at price p holds in ``value`` the
@@ -229,12 +233,35 @@ class DPDTreePolicy(_BaseDPDTree):
 
         row = self._current_row()
         first = (self.trees_[row], float(self.pareto_front_["complexity"][row]))
-        (self.cost_front_, self.cost_trees_), n_fits = budget_front(
-            fit_at, X, rewards, costs, weight * weight_scale, float(self.alpha), first,
-            n_threads(self.n_jobs))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ConvergenceWarning)
+            (self.cost_front_, self.cost_trees_), n_fits, complete = budget_front(
+                fit_at, X, rewards, costs, weight * weight_scale, float(self.alpha), first,
+                n_threads(self.n_jobs))
         self._cost_alpha = float(self.alpha)
         self.stats_["budget_fits"] = n_fits
-        self.is_optimal_ = self.is_optimal_ and all(certified)
+        self.is_optimal_ = self.is_optimal_ and all(certified) and complete
+        self._warn_budget_limits(caught, n_fits, complete)
+
+    def _warn_budget_limits(self, caught, n_fits, complete):
+        """Warn once for the fits of the front that limits cut short, and for those not made.
+
+        ``caught`` are the fits' warnings, the others re-issued.
+        """
+        cut = [w for w in caught if issubclass(w.category, ConvergenceWarning)]
+        for w in caught:
+            if w not in cut:
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        if not cut and complete:
+            return
+        # A fit's warning opens with the limit that stopped it ("max_states=1000 reached").
+        limits = sorted({str(w.message).split(":")[0] for w in cut})
+        head = ("" if complete else f"time_limit={self.time_limit} s expired: cost_front_ "
+                f"holds the policies of the {n_fits} fits made, not every price was fitted; ")
+        stopped = (f"{len(cut)} of the budget front's fits were cut short "
+                   f"({'; '.join(limits)}) and returned the best trees explored so far"
+                   if cut else "")
+        warnings.warn(f"{head}{stopped}".rstrip("; "), ConvergenceWarning, stacklevel=4)
 
     def _greedy_twin(self, max_depth):
         # The greedy tree is fitted on rewards alone.
