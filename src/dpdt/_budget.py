@@ -7,8 +7,9 @@ its upper convex hull, are then found by the non-inferior set scheme (Cohon's, a
 Severance use it for parametric problems): fit at price 0 and at an infinite price, then at the
 price of each edge between neighbouring points found, the slope of the line through them; a
 fit above that line is a new point and splits the edge, one on it confirms the edge. ``K``
-points take ``2K - 1`` fits when each is an optimum (more for a heuristic search, whose points
-can hide one another), those of one round side by side.
+points take ``2K - 1`` fits when each is an optimum (one more for each end whose first fit is
+beaten by a tie: as good and cheaper, or as cheap and better), more for a heuristic search,
+whose points can hide one another; those of one round run side by side.
 """
 
 from dataclasses import dataclass

@@ -107,7 +107,7 @@ class DPDTreePolicy(_BaseDPDTree):
         ``depth``; ``price_min`` and ``price_max``, the prices (reward per unit of cost) for
         which the row is the best; ``price``, the one its tree was fitted at. Each row is one
         fit on ``rewards - price * costs``, found by the non-inferior set scheme (``K`` rows
-        take ``2K - 1`` fits with ``splitter="exhaustive"``, more with a heuristic search,
+        take about ``2K - 1`` fits with ``splitter="exhaustive"``, more with a heuristic search,
         whose points can hide one another; side by side on ``n_jobs`` threads, the result
         not depending on their number): with ``splitter="exhaustive"`` every row is
         certified the optimum of its prices, else it is DPDT's tree for them. Fitted for the
