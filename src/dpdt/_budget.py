@@ -89,15 +89,15 @@ class _Point:
 def budget_front(fit_at, X, rewards, costs, weight, alpha, first, threads):
     """Return ``cost_front_``, its trees, the number of fits made and whether all were.
 
-    ``fit_at(table, n_jobs)`` fits the policy of the rewards ``table`` on ``n_jobs`` threads
-    (with ``alpha`` 0 for the table of least cost, minus the costs) and returns its tree and
-    complexity; ``first`` is that of ``rewards``, already fitted. ``rewards``, ``costs``
-    (n_samples, n_actions) and ``weight`` (the user's) are those of the training samples
-    ``X``; ``alpha`` prices the complexity as the fits do, so the front is that of ``value -
-    alpha * complexity``. ``threads`` is the fits' budget. Past the deadline of the context's
-    stop (:func:`_runner.shared_stop`), no further round of fits is started, and the front is
-    that of the points found. Raises ValueError if the total cost or reward of a policy
-    overflows float64.
+    ``fit_at(table, n_jobs=, least_cost=)`` fits the policy of the rewards ``table`` on
+    ``n_jobs`` threads (``least_cost``: the table is minus the costs, to fit with ``alpha`` 0)
+    and returns its tree and complexity; ``first`` is that of ``rewards``, already fitted.
+    ``rewards``, ``costs`` (n_samples, n_actions) and ``weight`` (the user's) are those of the
+    training samples ``X``; ``alpha`` prices the complexity as the fits do, so the front is
+    that of ``value - alpha * complexity``. ``threads`` is the fits' budget. Past the
+    deadline of the context's stop (:func:`_runner.shared_stop`), no further round of fits
+    is started, and the front is that of the points found. Raises ValueError if the total
+    cost or reward of a policy overflows float64.
     """
     with np.errstate(over="ignore"):
         overflows = not (np.isfinite(weight @ costs.max(axis=1))
