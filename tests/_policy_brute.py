@@ -140,3 +140,61 @@ def all_policy_trees(X, R, w=None, max_depth=2):
 
     reward, tested, splits = trees(np.arange(len(R)), max_depth)
     return {"reward": reward, "tested_weight": tested, "n_splits": splits}
+
+
+def all_policy_assignments(X, R, C, w=None, max_depth=2):
+    """Every tree of depth <= ``max_depth`` with every action at each leaf: arrays ``reward``,
+    ``cost`` and ``tested_weight`` (as :func:`all_policy_trees` counts it).
+
+    ``C`` holds the cost of each action, per sample (n, k) or for all (k,); the totals are
+    weighted. Tiny data only: each leaf multiplies the count by the number of actions.
+    """
+    X, R, w = _as_inputs(X, R, w)
+    C = np.broadcast_to(np.asarray(C, dtype=float), R.shape)
+    assert len(R) <= 12 and X.shape[1] <= 3 and max_depth <= 2, "tiny problems only"
+
+    def trees(idx, d):
+        # A leaf, one entry per action.
+        found = [(w[idx] @ R[idx], w[idx] @ C[idx], np.zeros(R.shape[1]))]
+        if d > 0:
+            for _, go_left in partitions(X, idx):
+                left, right = trees(idx[go_left], d - 1), trees(idx[~go_left], d - 1)
+                reward, cost, tested = ((a[:, None] + b[None, :]).ravel()
+                                        for a, b in zip(left, right, strict=True))
+                found.append((reward, cost, tested + w[idx].sum()))
+        return tuple(np.concatenate(part) for part in zip(*found, strict=True))
+
+    reward, cost, tested = trees(np.arange(len(R)), max_depth)
+    return {"reward": reward, "cost": cost, "tested_weight": tested}
+
+
+def hull_vertices(cost, reward, tol=1e-9):
+    """The (cost, reward) points that some price ``p >= 0`` makes the only best of ``reward - p
+    * cost``, in the limit ``p -> 0`` for the best reward: the vertices of the upper convex hull,
+    dearest first. ``tol`` is relative to the spreads of the points.
+
+    Found as the points whose interval of such prices is not empty: the bounds each other point
+    puts on it, checked over the points that no other beats on both cost and reward.
+    """
+    cu, ru = np.ptp(cost) or 1.0, np.ptp(reward) or 1.0
+    scaled = np.column_stack([cost / cu, reward / ru])
+    # One point per position (to rounding), its coordinates as computed.
+    points = scaled[np.unique(scaled.round(10), axis=0, return_index=True)[1]]
+    efficient = [P for P in points
+                 if not np.any((points[:, 0] <= P[0] + tol) & (points[:, 1] >= P[1] - tol)
+                               & ((points[:, 0] < P[0] - tol) | (points[:, 1] > P[1] + tol)))]
+    vertices = []
+    for P in efficient:
+        # Points within tol of P in both are P itself, to rounding.
+        others = np.array([Q for Q in efficient if np.any(np.abs(Q - P) > tol)])
+        if not len(others):
+            vertices.append(P)
+            continue
+        dearer, cheaper = others[others[:, 0] > P[0]], others[others[:, 0] < P[0]]
+        low = max(0.0, np.max((dearer[:, 1] - P[1]) / (dearer[:, 0] - P[0]), initial=0.0))
+        high = np.min((P[1] - cheaper[:, 1]) / (P[0] - cheaper[:, 0]), initial=np.inf)
+        if high - low > tol * max(1.0, high if np.isfinite(high) else 1.0) and not any(
+                np.all(np.abs(V - P) <= tol) for V in vertices):
+            vertices.append(P)
+    vertices = np.array(sorted(vertices, key=lambda P: -P[0]))
+    return vertices[:, 0] * cu, vertices[:, 1] * ru

@@ -59,6 +59,10 @@ def _estimators():
         "regressor": (DPDTreeRegressor(max_depth=2), X[:, :2], X[:, 2:]),
         "policy": (DPDTreePolicy(max_depth=2), frame,
                    pd.DataFrame(X[:, 1:], columns=["wait", "drug", "surgery"])),
+        # A budget's front, its tree selected by max_cost.
+        "policy budget": (DPDTreePolicy(max_depth=2, max_cost=20.0), frame,
+                          pd.DataFrame(X[:, 1:], columns=["wait", "drug", "surgery"]),
+                          {"action_costs": [0.0, 1.0, 2.0]}),
         "classifier CV": (DPDTreeClassifierCV(max_depths=[1, 2], cv=2), X, y),
         "regressor CV": (DPDTreeRegressorCV(max_depths=[1, 2], cv=2), X[:, :3], X[:, 3]),
         "boosting": (DPDTGradientBoostingClassifier(n_estimators=2, max_depth=2), X, y),
@@ -78,9 +82,9 @@ def _estimators():
 def saved(tmp_path_factory):
     directory = tmp_path_factory.mktemp("models")
     files = {}
-    for name, (estimator, X, y) in _estimators().items():
+    for name, (estimator, X, y, *fit_params) in _estimators().items():
         path = directory / f"{name}.json"
-        estimator.fit(X, y).save(path)
+        estimator.fit(X, y, **(fit_params[0] if fit_params else {})).save(path)
         files[name] = (json.loads(path.read_text()), X)
     return files
 

@@ -248,7 +248,9 @@ def node_prediction(estimator, value, class_names=None, decimals=3):
     value = np.asarray(value).ravel()
     if hasattr(estimator, "actions_"):   # a policy: the action of largest mean reward
         best = int(np.argmax(value))
-        return f"action: {estimator.actions_[best]} (mean reward {value[best]:.{decimals}f})"
+        # The tree of a budget holds the rewards less its price times the costs.
+        what = "net reward" if getattr(estimator, "max_cost", None) is not None else "mean reward"
+        return f"action: {estimator.actions_[best]} ({what} {value[best]:.{decimals}f})"
     if hasattr(estimator, "classes_"):
         names = class_names if class_names is not None else [str(c) for c in estimator.classes_]
         return f"class: {names[int(np.argmax(value))]}"

@@ -56,6 +56,15 @@ def within_complexity(complexity, max_complexity):
     return np.asarray(complexity) <= max_complexity * (1 + TIE_TOL) + TIE_TOL
 
 
+def within_cost(cost, max_cost):
+    """Return the mask of the total costs within ``max_cost``, to a relative rounding.
+
+    Relative only: costs have any unit, and one of 1e-9 per treated sample must still tell
+    N treated samples from N + 1.
+    """
+    return np.asarray(cost) <= max_cost * (1 + TIE_TOL)
+
+
 def alpha_inside(alpha_min, alpha_max):
     """Return an alpha strictly inside ``[alpha_min, alpha_max]`` (``alpha_min`` if it is a point).
 
@@ -82,7 +91,8 @@ def held_out_figures(estimator, X, y):
     """
     model = getattr(estimator, "best_estimator_", estimator)
     params = model.get_params()
-    kept = {name: params[name] for name in ("alpha", "max_complexity") if name in params}
+    kept = {name: params[name] for name in ("alpha", "max_complexity", "max_cost")
+            if name in params}
     figures = np.full(len(model.pareto_front_), np.nan)
     try:
         for k, row in enumerate(model.pareto_front_):

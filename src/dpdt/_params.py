@@ -448,8 +448,19 @@ REGRESSOR = derive(
     """),
     drop={"class_weight"})
 
-# Where the policy tree differs: its loss is the regret (no criterion, no class weights), and its
-# alpha is in the rewards' unit.
+MAX_COST = Param(
+    "max_cost", None, [Interval(Real, 0, None, closed="left"), None], "float or None", """
+    A budget on the total cost of the policy's actions over the training samples (the sum of
+    ``sample_weight`` times the chosen action's cost, ``action_costs`` of :meth:`fit`):
+    predictions use the tree of :attr:`cost_front_` of largest value within it, the dearest
+    such point. The points are the convex hull's of (cost, value): a budget between two of
+    them gets the cheaper one, not the best tree of that cost (:attr:`lower_bound_` bounds
+    what that one could reach). Can be changed with ``set_params`` after fitting, as
+    :meth:`select_tree` does. None means no budget: the best policy whatever its cost.
+    """)
+
+# Where the policy tree differs: its loss is the regret (no criterion, no class weights), its
+# alpha is in the rewards' unit, and it takes a budget on the costs of its actions.
 POLICY = derive(
     TREE,
     SPLITTER.but(doc="""
@@ -471,7 +482,7 @@ POLICY = derive(
     False computes the tree of the current ``alpha`` only (the front's row of ``alpha``);
     changing ``alpha`` then needs a refit.
     """),
-    drop={"criterion", "class_weight"})
+    drop={"criterion", "class_weight"}, after={"max_complexity": (MAX_COST,)})
 
 # ------------------------------------------------------------------ the cross-validated trees
 
