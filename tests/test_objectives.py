@@ -13,6 +13,7 @@ from dpdt._objectives import (
     CLASSIFICATION,
     NEWTON,
     OBJECTIVES,
+    POLICY,
     SQUARED_ERROR,
     Objective,
 )
@@ -36,18 +37,19 @@ def test_every_objective_is_listed_by_name_and_pickles(objective):
 
 
 def test_the_estimators_objectives_are_the_listed_ones():
-    from dpdt.dask import DaskDPDTreeClassifier, DaskDPDTreeRegressor
+    from dpdt.dask import DaskDPDTreeClassifier, DaskDPDTreePolicy, DaskDPDTreeRegressor
 
     assert dpdt.DPDTreeClassifier._objective is CLASSIFICATION
     assert dpdt.DPDTreeRegressor._objective is SQUARED_ERROR
-    for estimator in (DaskDPDTreeClassifier, DaskDPDTreeRegressor):
+    for estimator in (DaskDPDTreeClassifier, DaskDPDTreeRegressor, DaskDPDTreePolicy):
         assert estimator()._objective() is estimator._local_class._objective
 
 
 @pytest.mark.parametrize("objective, y", [
     (CLASSIFICATION, np.array([0, 1, 1, 2], dtype=np.int32)),
     (SQUARED_ERROR, np.array([[1.0, -2.0], [3.0, 0.5], [0.0, 0.0], [7.0, 1.0]])),
-], ids=["classification", "squared_error"])
+    (POLICY, np.array([[1.0, -2.0, 0.0], [3.0, 0.5, 1.0], [0.0, 0.0, 0.0], [7.0, 1.0, 2.0]])),
+], ids=["classification", "squared_error", "policy"])
 def test_the_core_knows_each_data_parallel_objective_by_its_name(objective, y):
     n_columns = 3 if objective is CLASSIFICATION else y.shape[1]
     w = np.ones(len(y))
