@@ -232,6 +232,13 @@ def test_explorer_page_of_the_front(tables, tmp_path, capsys):
     (["{d}/rewards.csv", "--rewards", "treat,control", "--test", "{d}/only.csv"],
      "only.csv: no columns 'age', 'dose', 'bmi' for the features"),
     (["{d}/arrays.npz", "--rewards", "a,b"], "give a CSV or Parquet file"),
+    (["{d}/header.csv", "--rewards", "treat,control"], "header.csv: no rows, only the columns"),
+    (["{d}/spread.csv", "--rewards", "treat,control"],
+     "the rewards of a sample differ by more than float64 holds"),
+    (["{d}/few.csv", "--treatment", "arm", "--outcome", "gain"],
+     "few.csv: Cannot have number of splits n_splits=5 greater than the number of samples"),
+    (["{d}/causal.csv", "--treatment", "arm", "--outcome", "gain", "--folds", "1"],
+     "causal.csv: cv must be an int >= 2"),
     (["{d}/absent.csv", "--rewards", "a,b"], "no such file"),
 ])
 def test_bad_input_names_the_problem(tables, capsys, argv, message):
@@ -249,6 +256,11 @@ def test_bad_input_names_the_problem(tables, capsys, argv, message):
     causal.assign(arm=causal.arm.where(np.arange(400) != 3)).to_csv(d / "no_arm.csv",
                                                                      index=False)
     np.savez(d / "arrays.npz", X=np.zeros((4, 2)), y=np.zeros(4))
+    frame.iloc[:0].to_csv(d / "header.csv", index=False)
+    frame.assign(treat=np.where(np.arange(300) == 4, 1.5e308, 0.0),
+                 control=np.where(np.arange(300) == 4, -1.5e308, 0.0)).to_csv(
+        d / "spread.csv", index=False)
+    causal.iloc[:4].to_csv(d / "few.csv", index=False)
     capsys.readouterr()
     assert main(["policy", *[a.format(d=d) for a in argv]]) == 2
     err = capsys.readouterr().err

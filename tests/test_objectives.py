@@ -2,6 +2,7 @@
 
 import pickle
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -127,3 +128,13 @@ def test_only_the_objectives_that_split_at_the_root_are_split_over_a_cluster():
     finally:
         RUNNER.reset(token)
     assert_array_equal(boosted.predict(X), expected.predict(X))
+
+
+@pytest.mark.parametrize("rewards", [[[-1e308, 1e308]], [[1.7e308, -1e308], [0.0, 1.0]],
+                                     [[-np.finfo(float).max, 0.0, np.finfo(float).max]]])
+def test_rewards_whose_spread_overflows_are_one_error_and_no_warning(rewards):
+    rewards = np.array(rewards)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="differ by more than float64 holds"):
+            POLICY.scale_of(rewards, np.ones(len(rewards)))

@@ -754,6 +754,9 @@ def _policy_data(args, path, features=None, actions=None):
     if isinstance(table, dict):
         raise CommandError(f"{path}: dpdt policy reads named columns (--rewards, --treatment, "
                            "--outcome); give a CSV or Parquet file")
+    if len(table) == 0:   # pandas reads the columns of a header alone as text
+        raise CommandError(f"{path}: no rows, only the columns "
+                           f"{', '.join(map(str, table.columns))}")
     if args.rewards is not None:
         names = _column_names(args.rewards, "--rewards")
         if len(names) < 2:

@@ -428,8 +428,13 @@ class RewardScale:
 
 
 def _largest_spread(y, weight, exponent):
-    """Return the rows' largest reward above the row's least (``exponent`` unused)."""
-    return float(np.max(y.max(axis=1) - y.min(axis=1), initial=0.0))
+    """Return the rows' largest reward above the row's least (``exponent`` unused).
+
+    Infinite when a spread overflows float64, which :meth:`PolicyObjective.fit_scale` refuses
+    (so no overflow warning comes before its error).
+    """
+    with np.errstate(over="ignore"):
+        return float(np.max(y.max(axis=1) - y.min(axis=1), initial=0.0))
 
 
 @dataclass(frozen=True)
