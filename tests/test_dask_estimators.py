@@ -459,7 +459,7 @@ def test_a_worker_killed_mid_fit_recomputes_its_partitions():
 
 @needs_remote_core
 def test_the_docstring_examples_run():
-    for estimator in (DaskDPDTreeClassifier, DaskDPDTreeRegressor):
+    for estimator in (DaskDPDTreeClassifier, DaskDPDTreeRegressor, DaskDPDTreePolicy):
         finder = doctest.DocTestFinder()
         runner = doctest.DocTestRunner()
         for test in finder.find(estimator, globs={}):
