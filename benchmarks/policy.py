@@ -34,21 +34,21 @@ Solvers (one thread everywhere; the default models of the rewards too):
   certifies its tree (``is_optimal_``) when it completes;
 - ``dpdt``: ``DPDTreePolicy(max_depth=d)``, the default.
 
-Sections and the checks of each:
+Sections, in the order printed, and the checks of each:
 
-1. *tiny*: dpdt-exact, STreeD (its binary columns: one per distinct value, so the same
-   partitions) and econml against brute force at depths 1-3; check: the exact optimum equals
-   the brute force.
-2. *binarised*: dpdt-exact and STreeD on the same binary features (synthetic 2 000 rows, the
-   causal sets' train splits) at depths 2-3; check: the same optimal reward.
-3. *certified*: dpdt-exact at depth 2 on 10^6 rows x 10 continuous features x 3 actions and at
-   depth 3 on 20 000 rows; check: certified within 60 s each.
-4. *greedy*: dpdt against econml at depths 4-6 on synthetic sets (20 000 rows, 10 features,
+1. *causal*: test values at depths 2-5 (dpdt, econml; dpdt-exact and STreeD at 2-3); check:
+   dpdt's mean test value >= econml's at each depth.
+2. *greedy*: dpdt against econml at depths 4-6 on synthetic sets (20 000 rows, 10 features,
    2/5/20 actions) and the causal sets, and at depth 5 on 10^6 rows x 20 features x 5 actions;
    checks: training reward >= econml's on every set, time <= 3x econml's, the 10^6-row fit
    under 60 s.
-5. *causal*: test values at depths 2-5 (dpdt, econml; dpdt-exact and STreeD at 2-3); check:
-   dpdt's mean test value >= econml's at each depth.
+3. *binarised*: dpdt-exact and STreeD on the same binary features (synthetic 2 000 rows, the
+   causal sets' train splits) at depths 2-3; check: the same optimal reward.
+4. *certified*: dpdt-exact at depth 2 on 10^6 rows x 10 continuous features x 3 actions and at
+   depth 3 on 20 000 rows; check: certified within 60 s each.
+5. *tiny*: dpdt-exact, STreeD (its binary columns: one per distinct value, so the same
+   partitions) and econml against brute force at depths 1-3; check: the exact optimum equals
+   the brute force.
 
 Run ``python benchmarks/policy.py [--data DIR] [--sections tiny binarised certified greedy
 causal] [--quick]``; ``--quick`` shrinks every size (a smoke run, its checks not the issue's).
@@ -280,8 +280,9 @@ def run(solver, data, depth, X=None, X_test=None, time_limit=60.0):
 
 
 # ------------------------------------------------------------------------------- sections
-def _print_rows(rows, out, title):
-    print(f"\n## {title}\n", file=out)
+def _print_rows(rows, out, title=None):
+    if title is not None:
+        print(f"\n### {title}\n", file=out)
     print("| set | depth | solver | train reward | test value | seconds | certified | "
           "time / econml |", file=out)
     print("|---|---|---|---|---|---|---|---|", file=out)
@@ -394,9 +395,11 @@ def section_causal(quick, out, causal, thresholds):
             if depth <= 3:
                 rows += [run("dpdt-exact", data, depth, time_limit=60),
                          run("streed", data, depth, X_bin, X_test_bin, time_limit=60)]
-    _print_rows(rows, out, "Causal sets: doubly robust test values (outcome in training "
-                "standard deviations)")
-    print("\n| depth | " + " | ".join(SOLVERS) + " |", file=out)
+    # The means over the sets first, then each set's rows.
+    print("\n### Causal sets: doubly robust test values (outcome in training standard "
+          "deviations)\n", file=out)
+    print(f"Mean test value over the {len(causal)} sets:\n", file=out)
+    print("| depth | " + " | ".join(SOLVERS) + " |", file=out)
     print("|---|" + "---|" * len(SOLVERS), file=out)
     failures = []
     for depth in (2, 3, 4, 5):
@@ -410,7 +413,8 @@ def section_causal(quick, out, causal, thresholds):
         if means["dpdt"] is None or means["econml"] is None or means["dpdt"] < means["econml"]:
             failures.append(f"d={depth}")
     print(f"\nCheck, dpdt's mean test value >= econml's at each depth: "
-          f"{verdict(not failures, failures)}", file=out)
+          f"{verdict(not failures, failures)}\n", file=out)
+    _print_rows(rows, out)
     return rows
 
 
@@ -429,17 +433,20 @@ def main(argv=None):
         causal = []
         if {"binarised", "greedy", "causal"} & set(args.sections) and args.data.exists():
             causal = causal_sets(args.data, args.sets, args.max_rows)
-        print(f"# Policy trees ({len(causal)} causal sets from {args.data})", file=out)
-        if "tiny" in args.sections:
-            section_tiny(args.quick, out)
-        if "certified" in args.sections:
-            section_certified(args.quick, out)
-        if "greedy" in args.sections:
-            section_greedy(args.quick, out, causal)
+        print(f"{len(causal)} causal sets from {args.data}; one thread for every solver.",
+              file=out)
+        # The real causal sets first: what a user of policy trees meets; then the synthetic
+        # sets and the checks against the anchors.
         if "causal" in args.sections:
             section_causal(args.quick, out, causal, args.thresholds)
+        if "greedy" in args.sections:
+            section_greedy(args.quick, out, causal)
         if "binarised" in args.sections:
             section_binarised(args.quick, out, causal, args.thresholds)
+        if "certified" in args.sections:
+            section_certified(args.quick, out)
+        if "tiny" in args.sections:
+            section_tiny(args.quick, out)
 
 
 if __name__ == "__main__":

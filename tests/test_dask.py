@@ -20,6 +20,7 @@ from dpdt import (  # noqa: E402
     DPDTGradientBoostingClassifier,
     DPDTreeClassifier,
     DPDTreeClassifierCV,
+    DPDTreePolicy,
     DPDTreeRegressor,
 )
 from dpdt._runner import run  # noqa: E402
@@ -93,6 +94,24 @@ def test_multioutput_regressor_is_the_local_fit(client):
     assert_array_equal(est.predict(X), local.predict(X))
 
 
+def test_policy_is_the_local_fit(client):
+    # Real rewards, weights, missing values, the exhaustive search at the last level: the
+    # policy objective splits at the root as the others do.
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(300, 4))
+    rewards = np.column_stack([X[:, 0], -X[:, 0], 0.5 * X[:, 1]]) + rng.normal(size=(300, 3))
+    X[rng.random(X.shape) < 0.05] = np.nan
+    weight = rng.uniform(0.5, 2.0, size=300)
+    for params in (dict(max_depth=3, candidates=(4, 3)),
+                   dict(max_depth=3, splitter=["topk", "topk", "exhaustive"], max_bins=16)):
+        local = DPDTreePolicy(**params).fit(X, rewards, weight)
+        assert len(local.pareto_front_) > 2
+        est = dpdt.dask.fit(DPDTreePolicy(**params), X, rewards, weight, client=client, chunks=3)
+        assert_same_fit(est, local)
+        assert_array_equal(est.predict(X), local.predict(X))
+        assert est.score(X, rewards) == local.score(X, rewards)
+
+
 def test_fits_with_missing_values_are_the_local_fit(client):
     X, y, weight = classification_data()
     X[np.random.default_rng(2).random(X.shape) < 0.05] = np.nan
@@ -125,7 +144,7 @@ def test_a_root_that_is_a_leaf(client, make):
 ])
 def test_unsupported_estimators_are_refused(client, est):
     X, y, _ = classification_data(50)
-    with pytest.raises(TypeError, match="DPDTreeClassifier or a DPDTreeRegressor"):
+    with pytest.raises(TypeError, match="DPDTreeClassifier, DPDTreeRegressor or DPDTreePolicy"):
         dpdt.dask.fit(est, X, y, client=client)
 
 

@@ -24,6 +24,7 @@ from sklearn.base import clone  # noqa: E402
 import dpdt._dask_estimators as dask_estimators  # noqa: E402
 from dpdt import (  # noqa: E402
     DPDTreeClassifier,
+    DPDTreePolicy,
     DPDTreeRegressor,
     _core,
     export_html,
@@ -33,7 +34,11 @@ from dpdt import (  # noqa: E402
 from dpdt._binning import bin_features  # noqa: E402
 from dpdt._dask_inputs import input_partitions  # noqa: E402
 from dpdt._runner import core_params  # noqa: E402
-from dpdt.dask import DaskDPDTreeClassifier, DaskDPDTreeRegressor  # noqa: E402
+from dpdt.dask import (  # noqa: E402
+    DaskDPDTreeClassifier,
+    DaskDPDTreePolicy,
+    DaskDPDTreeRegressor,
+)
 
 needs_remote_core = pytest.mark.skipif(
     not hasattr(_core, "RemoteFit"), reason="the core has no RemoteFit yet (issue 34)")
@@ -75,6 +80,18 @@ def regression_data(n=300, seed=1):
     # fit's to the bit.
     y = np.stack([np.round(4 * X[:, 0]) + (X[:, 1] > 0) * 8, np.round(X[:, 2] * 3)], axis=1)
     return X, y, rng.integers(0, 3, size=n).astype(float)
+
+
+def policy_data(n=300, seed=2):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 4))
+    X[rng.random(X.shape) < 0.05] = np.nan
+    # Small integer rewards and weights: every sum of the leaves' mean rewards is exact, so they
+    # are the local fit's to the bit.
+    base = np.nan_to_num(X[:, :2])
+    rewards = np.column_stack([np.round(3 * base[:, 0]), -np.round(2 * base[:, 0]),
+                               np.round(2 * base[:, 1]) + 1]) + rng.integers(-2, 3, size=(n, 3))
+    return X, rewards.astype(float), rng.integers(0, 3, size=n).astype(float)
 
 
 def chunked(values, chunks):
@@ -297,6 +314,74 @@ def test_regressor_is_the_local_binned_fit(client, chunks):
 
 
 @needs_remote_core
+@pytest.mark.parametrize("chunks", CHUNKS)
+def test_policy_is_the_local_binned_fit(client, chunks):
+    X, rewards, weight = policy_data()
+    params = dict(max_depth=3, max_bins=16, candidates=(3, 2))
+    parts = [chunked(a, CHUNKS[chunks]) for a in (X, rewards, weight)]
+    est = DaskDPDTreePolicy(**params, client=client).fit(*parts)
+    reference = DPDTreePolicy(**params).fit(X, rewards, weight)
+    assert len(reference.trees_) > 2 and reference.n_actions_ == est.n_actions_ == 3
+    # The leaves' mean rewards too: the core's values above each row's least, plus its mean.
+    assert_same_fit(est.to_local(), reference)
+    assert_array_equal(est.actions_, [0, 1, 2])
+    assert_array_equal(est.predict(chunked(X, (150, 150))).compute(), reference.predict(X))
+    assert_array_equal(est.predict_value(X), reference.predict_value(X))
+    assert est.score(*parts) == reference.score(X, rewards, weight)
+    assert est.score(X, rewards) == reference.score(X, rewards)
+
+
+@needs_remote_core
+@pytest.mark.parametrize("estimator, data", [
+    (DaskDPDTreeClassifier, classification_data), (DaskDPDTreeRegressor, regression_data),
+    (DaskDPDTreePolicy, policy_data)], ids=["classifier", "regressor", "policy"])
+def test_a_partition_of_zero_weights_is_fitted_as_its_rows_are_locally(client, estimator,
+                                                                       data):
+    # Rows of weight zero are dropped; a partition of them is no error (the local fit on the
+    # concatenation has no partitions).
+    X, y, weight = data()
+    weight = np.where(np.arange(len(weight)) < 40, 0.0, weight + 1)
+    params = dict(max_depth=2, max_bins=16)
+    est = estimator(**params, client=client).fit(
+        *(chunked(a, (40, 1, 259)) for a in (X, y, weight)))
+    reference = estimator._local_class(**params).fit(X, y, weight)
+    assert_same_fit(est.to_local(), reference)
+
+
+@needs_remote_core
+def test_policy_on_dataframes_of_real_rewards(client, tmp_path):
+    # The rewards' columns name the actions; real rewards: the same trees and front, the leaves'
+    # mean rewards to rounding (summed over the partitions in another order).
+    X, _, _ = policy_data(400, seed=5)
+    rng = np.random.default_rng(6)
+    frame = pd.DataFrame(X, columns=["age", "dose", "bmi", "sex"])
+    base = np.nan_to_num(X[:, :2])
+    rewards = pd.DataFrame({"treat": 1e3 * base[:, 0], "control": -1e3 * base[:, 0],
+                            "other": 5e2 * base[:, 1]}) + rng.normal(0, 1e3, size=(400, 3))
+    weight = pd.Series(rng.random(400))
+    est = DaskDPDTreePolicy(max_depth=3, max_bins=32, client=client).fit(
+        *(dd.from_pandas(v, npartitions=3, sort=False) for v in (frame, rewards, weight)))
+    reference = DPDTreePolicy(max_depth=3, max_bins=32).fit(frame, rewards, weight)
+    assert len(reference.trees_) > 2
+    assert_array_equal(est.actions_, ["treat", "control", "other"])
+    local = est.to_local()
+    assert_front_equal(local.pareto_front_, reference.pareto_front_)
+    for k, (a, b) in enumerate(zip(local.trees_, reference.trees_, strict=True)):
+        assert_tree_equal(a, b, msg=f"tree {k}", rtol=1e-12)
+    dask_frame = dd.from_pandas(frame, npartitions=2, sort=False)
+    assert_array_equal(est.predict(dask_frame).compute(), reference.predict(frame))
+    assert export_text(local) == export_text(reference)
+    # Columns named as the actions, in another order, are put in theirs.
+    shuffled = dd.from_pandas(rewards[["other", "treat", "control"]], npartitions=2, sort=False)
+    assert est.score(dask_frame, shuffled) == pytest.approx(reference.score(frame, rewards),
+                                                            rel=1e-12)
+    est.save(tmp_path / "policy.json")
+    loaded = load(tmp_path / "policy.json")
+    assert isinstance(loaded, DaskDPDTreePolicy) and loaded.client is None
+    assert_array_equal(loaded.predict(frame), reference.predict(frame))
+
+
+@needs_remote_core
 def test_regressor_on_real_targets_is_the_local_binned_fit(client):
     # The targets' weighted mean is summed in fixed point, over the partitions as over the rows.
     rng = np.random.default_rng(3)
@@ -374,7 +459,7 @@ def test_a_worker_killed_mid_fit_recomputes_its_partitions():
 
 @needs_remote_core
 def test_the_docstring_examples_run():
-    for estimator in (DaskDPDTreeClassifier, DaskDPDTreeRegressor):
+    for estimator in (DaskDPDTreeClassifier, DaskDPDTreeRegressor, DaskDPDTreePolicy):
         finder = doctest.DocTestFinder()
         runner = doctest.DocTestRunner()
         for test in finder.find(estimator, globs={}):

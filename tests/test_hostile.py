@@ -27,6 +27,7 @@ from dpdt import (
     DPDTGradientBoostingClassifier,
     DPDTGradientBoostingRegressor,
     DPDTreeClassifier,
+    DPDTreePolicy,
     DPDTreeRegressor,
     MultiwayGreedyClassifier,
     MultiwayTree,
@@ -762,3 +763,23 @@ def test_a_huge_list_of_depths_is_a_clear_error(depths):
     DPDTreeClassifierCV(max_depths=range(1, 1025))._validate_params()
     model = DPDTreeClassifierCV(max_depths=range(2**40, 2**40 + 3), cv=2).fit(X, y)
     assert model.max_depth_ in range(2**40, 2**40 + 3) and model.predict(X).shape == (8,)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: (DPDTreeRegressor(max_depth=1), np.repeat([1e308, -1e308], 5),
+             "too spread out"),
+    lambda: (DPDTreePolicy(max_depth=1), np.tile([-1e308, 1e308], (10, 1)),
+             "differ by more than float64"),
+    lambda: (DPDTreeClassifier(max_depth=1), np.arange(10) % 2, None),
+])
+def test_huge_values_of_both_signs_give_no_warning(make):
+    # scikit-learn's finiteness check sums them to inf - inf; the fit's own answer is all.
+    estimator, y, error = make()
+    X = np.repeat([[1e308], [-1e308]], 5, axis=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        if error is None:
+            estimator.fit(X, y)
+        else:
+            with pytest.raises(ValueError, match=error):
+                estimator.fit(X, y)

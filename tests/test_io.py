@@ -257,6 +257,10 @@ def test_every_public_estimator_is_registered():
     assert set(_ESTIMATORS) == set(public)
     assert all(_ESTIMATORS[name] is cls for name, cls in public.items())
     assert all(name in _ESTIMATORS for name in _OPTIONAL_MODULES) == (len(modules) == 2)
+    # A file of any of dpdt.dask's estimators loads without importing it first.
+    if len(modules) == 2:
+        assert {name for name, cls in public.items()
+                if cls.__module__.startswith("dpdt._dask")} == set(_OPTIONAL_MODULES)
 
 
 def test_a_taken_type_tag_cannot_be_registered_again():

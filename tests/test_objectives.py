@@ -2,6 +2,7 @@
 
 import pickle
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -13,6 +14,7 @@ from dpdt._objectives import (
     CLASSIFICATION,
     NEWTON,
     OBJECTIVES,
+    POLICY,
     SQUARED_ERROR,
     Objective,
 )
@@ -36,18 +38,19 @@ def test_every_objective_is_listed_by_name_and_pickles(objective):
 
 
 def test_the_estimators_objectives_are_the_listed_ones():
-    from dpdt.dask import DaskDPDTreeClassifier, DaskDPDTreeRegressor
+    from dpdt.dask import DaskDPDTreeClassifier, DaskDPDTreePolicy, DaskDPDTreeRegressor
 
     assert dpdt.DPDTreeClassifier._objective is CLASSIFICATION
     assert dpdt.DPDTreeRegressor._objective is SQUARED_ERROR
-    for estimator in (DaskDPDTreeClassifier, DaskDPDTreeRegressor):
+    for estimator in (DaskDPDTreeClassifier, DaskDPDTreeRegressor, DaskDPDTreePolicy):
         assert estimator()._objective() is estimator._local_class._objective
 
 
 @pytest.mark.parametrize("objective, y", [
     (CLASSIFICATION, np.array([0, 1, 1, 2], dtype=np.int32)),
     (SQUARED_ERROR, np.array([[1.0, -2.0], [3.0, 0.5], [0.0, 0.0], [7.0, 1.0]])),
-], ids=["classification", "squared_error"])
+    (POLICY, np.array([[1.0, -2.0, 0.0], [3.0, 0.5, 1.0], [0.0, 0.0, 0.0], [7.0, 1.0, 2.0]])),
+], ids=["classification", "squared_error", "policy"])
 def test_the_core_knows_each_data_parallel_objective_by_its_name(objective, y):
     n_columns = 3 if objective is CLASSIFICATION else y.shape[1]
     w = np.ones(len(y))
@@ -125,3 +128,13 @@ def test_only_the_objectives_that_split_at_the_root_are_split_over_a_cluster():
     finally:
         RUNNER.reset(token)
     assert_array_equal(boosted.predict(X), expected.predict(X))
+
+
+@pytest.mark.parametrize("rewards", [[[-1e308, 1e308]], [[1.7e308, -1e308], [0.0, 1.0]],
+                                     [[-np.finfo(float).max, 0.0, np.finfo(float).max]]])
+def test_rewards_whose_spread_overflows_are_one_error_and_no_warning(rewards):
+    rewards = np.array(rewards)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="differ by more than float64 holds"):
+            POLICY.scale_of(rewards, np.ones(len(rewards)))

@@ -1,4 +1,4 @@
-"""The ``dpdt`` command line: fit, pareto, show, predict, explore.
+"""The ``dpdt`` command line: fit, pareto, policy, show, predict, explore.
 
 Only the standard library is imported with this module: the estimators, numpy, pandas,
 scikit-learn and matplotlib are imported by the commands that use them, so that ``dpdt
@@ -46,7 +46,9 @@ def format_front(estimator, X_test=None, y_test=None):
     model = getattr(estimator, "best_estimator_", estimator)   # a CV estimator's refit
     front = model.pareto_front_
     classifier = hasattr(estimator, "classes_")
-    columns = ["alpha from", "alpha to", "train accuracy" if classifier else "train MSE"]
+    # A policy's loss is its regret: the mean reward of each sample's best action, less its own.
+    loss = "accuracy" if classifier else "regret" if hasattr(model, "actions_") else "MSE"
+    columns = ["alpha from", "alpha to", f"train {loss}"]
     cells = [[], [], [f"{1 - loss if classifier else loss:.4f}" for loss in front["train_loss"]]]
     # A tree of a Pareto front that no alpha selects has no alpha range.
     selectable = ~np.isnan(front["alpha_min"])
@@ -64,7 +66,7 @@ def format_front(estimator, X_test=None, y_test=None):
         columns.append(f"validation {scoring}")
         cells.append([f"{v:.4f}" if np.isfinite(v) else "-" for v in validation])
     if X_test is not None:
-        columns.append("test accuracy" if classifier else "test MSE")
+        columns.append(f"test {loss}")
         figures = held_out_figures(estimator, X_test, y_test)
         cells.append([("-" if np.isnan(v) else f"{v:.4f}" if classifier else f"{v:.6g}")
                       for v in figures])
@@ -83,8 +85,12 @@ def format_front(estimator, X_test=None, y_test=None):
     else:
         complexity = f"complexity: the number of splits{costs}."
     lines = ["One row per tree of the front; an alpha from 'alpha from' to 'alpha to' predicts "
-             "with it.", complexity, "",
-             "| " + " | ".join(columns) + " |", "|" + "---:|" * len(columns)]
+             "with it.", complexity]
+    if loss == "regret":
+        lines.append("regret: the mean, over the samples, of the reward of their best action "
+                     "less that of the tree's action (the tree's value is their best actions' "
+                     "mean reward less its regret).")
+    lines += ["", "| " + " | ".join(columns) + " |", "|" + "---:|" * len(columns)]
     lines += ["| " + " | ".join(row) + " |" for row in zip(*cells, strict=True)]
     notes = []
     if single.any():
@@ -318,7 +324,8 @@ def _records(model):
     return {"tree": (_params.CLASSIFIER, _params.REGRESSOR),
             "cv": (_params.CLASSIFIER_CV, _params.REGRESSOR_CV),
             "branches": (_params.BRANCHES, ()),
-            "boosting": (_params.BOOSTING, _params.BOOSTING_REGRESSOR)}[model]
+            "boosting": (_params.BOOSTING, _params.BOOSTING_REGRESSOR),
+            "policy": (_params.POLICY, ())}[model]
 
 
 def _classes(model):
@@ -335,6 +342,10 @@ def _classes(model):
         from ._branches import BranchesClassifier
 
         return BranchesClassifier, None
+    if model == "policy":
+        from ._policy import DPDTreePolicy
+
+        return DPDTreePolicy, None
     from ._boosting import DPDTGradientBoostingClassifier, DPDTGradientBoostingRegressor
 
     return DPDTGradientBoostingClassifier, DPDTGradientBoostingRegressor
@@ -581,6 +592,20 @@ def _fit_and_report(args):
     """
     name, X, y, X_test, y_test, regression = _training_data(args)
     estimator = _estimator(args, regression, X)
+    model, X, X_test, features, seconds = _fit_table(estimator, X, y, X_test)
+    what = ("regression" if regression
+            else f"{len(estimator.classes_)} classes")
+    print(f"# {name}: {X.shape[0]} samples, {features}, {what}; fitted in {seconds:.3f} s\n")
+    return estimator, model, X, y, X_test, y_test
+
+
+def _fit_table(estimator, X, y, X_test):
+    """Fit ``estimator`` on (X, y); return (model, X, X_test, features, seconds).
+
+    A model fitted on one-hot encoded categories is reported on the encoded tables: ``model``
+    is the model inside, ``X`` and ``X_test`` the encoded tables, and ``features`` (a phrase
+    for the report's first line) says which columns were encoded.
+    """
     from ._onehot import OneHotEncoded
 
     if isinstance(estimator, OneHotEncoded):
@@ -599,10 +624,7 @@ def _fit_and_report(args):
                      "columns)")
         X = estimator.transform(X)
         X_test = None if X_test is None else estimator.transform(X_test)
-    what = ("regression" if regression
-            else f"{len(estimator.classes_)} classes")
-    print(f"# {name}: {X.shape[0]} samples, {features}, {what}; fitted in {seconds:.3f} s\n")
-    return estimator, model, X, y, X_test, y_test
+    return model, X, X_test, features, seconds
 
 
 def _chosen_by_cv(estimator, folds):
@@ -658,6 +680,192 @@ def _print_metrics(estimator, X, y, X_test, y_test):
     if X_test is not None:
         line += f", test {_metrics(estimator, X_test, y_test)}"
     print(line)
+
+
+# ---------------------------------------------------------------------------------------------
+# Policy trees
+
+
+def _check_rewards_form(args):
+    """Refuse a command that names both forms of the rewards, or neither, or half of one."""
+    causal = [flag for flag in ("treatment", "outcome") if getattr(args, flag) is not None]
+    if args.rewards is not None and causal:
+        raise CommandError(f"give --rewards (a column per action) or --treatment and --outcome "
+                           f"(doubly robust rewards), not both: --rewards and --{causal[0]} "
+                           "were given")
+    if args.rewards is None and not causal:
+        raise CommandError("name the rewards: --rewards A,B,... (the reward of each action, a "
+                           "column each) or --treatment T --outcome Y (the action each sample "
+                           "received, and its outcome)")
+    if len(causal) == 1:
+        other = "outcome" if causal[0] == "treatment" else "treatment"
+        raise CommandError(f"--{causal[0]} needs --{other}: the doubly robust rewards are made "
+                           "from the action each sample received and its outcome")
+
+
+def _column_names(text, flag):
+    """Return the names of a comma-separated list of columns, refusing empty and repeated ones."""
+    names = [name.strip() for name in text.split(",")]
+    if not all(names):
+        raise CommandError(f"{flag} {text!r}: an empty column name (separate names by commas)")
+    repeated = [name for k, name in enumerate(names) if name in names[:k]]
+    if repeated:
+        raise CommandError(f"{flag} names the column {repeated[0]!r} twice")
+    return names
+
+
+def _columns(table, names, path, flag):
+    """Return the columns ``names`` of a table, naming those it does not have."""
+    missing = [name for name in names if name not in table.columns]
+    if missing:
+        listed = ", ".join(map(repr, missing))
+        raise CommandError(f"{path}: no column{'s' if len(missing) > 1 else ''} {listed} for "
+                           f"{flag} (columns: {', '.join(map(str, table.columns))})")
+    return table[names]
+
+
+def _check_numbers(frame, path, what):
+    """Refuse the columns of ``frame`` that are not all finite numbers, naming them."""
+    import numpy as np
+
+    for name in frame.columns:
+        values = frame[name]
+        if values.dtype.kind not in "biuf":
+            text = values.dropna().astype(str)
+            words = [value for value in text if not _is_number(value)]
+            example = f", e.g. {words[0]!r}" if words else ""
+            raise CommandError(f"{path}: the {what} column {name!r} is not numeric (dtype "
+                               f"{values.dtype}{example})")
+        if values.isna().any():
+            raise CommandError(f"{path}: the {what} column {name!r} has missing values")
+        if values.dtype.kind == "f" and np.isinf(values.to_numpy()).any():
+            raise CommandError(f"{path}: the {what} column {name!r} has infinite values")
+
+
+def _policy_data(args, path, features=None, actions=None):
+    """Return (X, rewards) of a data file for ``dpdt policy``; rewards' columns are the actions.
+
+    The rewards are the columns ``--rewards`` names, or the doubly robust scores of the
+    ``--treatment`` and ``--outcome`` columns, cross-fitted on this file's rows alone (for a
+    held-out file too: its rewards use no model fitted on the training rows). ``features``
+    and ``actions`` are the training file's, for a held-out file.
+    """
+    table = _read_table(path)
+    if isinstance(table, dict):
+        raise CommandError(f"{path}: dpdt policy reads named columns (--rewards, --treatment, "
+                           "--outcome); give a CSV or Parquet file")
+    if len(table) == 0:   # pandas reads the columns of a header alone as text
+        raise CommandError(f"{path}: no rows, only the columns "
+                           f"{', '.join(map(str, table.columns))}")
+    if args.rewards is not None:
+        names = _column_names(args.rewards, "--rewards")
+        if len(names) < 2:
+            raise CommandError(f"--rewards names one column ({names[0]!r}): a policy chooses "
+                               "among at least two actions, the reward of each in a column")
+        rewards = _columns(table, names, path, "--rewards")
+        _check_numbers(rewards, path, "reward")
+        used = {name: "--rewards" for name in names}
+    else:
+        if args.treatment == args.outcome:
+            raise CommandError(f"--treatment and --outcome name the same column "
+                               f"{args.treatment!r}")
+        treatment = _columns(table, [args.treatment], path, "--treatment")[args.treatment]
+        outcome = _columns(table, [args.outcome], path, "--outcome")
+        _check_numbers(outcome, path, "outcome")
+        if treatment.isna().any():
+            raise CommandError(f"{path}: the treatment column {args.treatment!r} has missing "
+                               "values")
+        used = {args.treatment: "--treatment", args.outcome: "--outcome"}
+    if features is None and args.features is not None:
+        features = _column_names(args.features, "--features")
+        taken = [name for name in features if name in used]
+        if taken:
+            raise CommandError(f"--features and {used[taken[0]]} both name {taken[0]!r}: a "
+                               "column is a feature or what the actions are judged by, not both")
+    if features is None:
+        features = [name for name in table.columns if name not in used]
+        if not features:
+            raise CommandError(f"{path}: no feature columns besides those of "
+                               f"{' and '.join(sorted(set(used.values())))}")
+    X = _columns(table, list(features), path, "--features" if args.features else "the features")
+    _check_features(X, path, ENCODED)
+    if args.rewards is not None:
+        return X, rewards.astype("float64")
+    return X, _doubly_robust(args, path, X, treatment, outcome[args.outcome], actions)
+
+
+def _doubly_robust(args, path, X, treatment, outcome, actions):
+    """Return the doubly robust rewards of a file's rows, a column per action."""
+    import numpy as np
+
+    from ._onehot import OneHotColumns, is_categorical
+    from ._rewards import doubly_robust_rewards
+
+    if actions is None:
+        actions = np.unique(treatment.to_numpy())
+        if len(actions) < 2:
+            raise CommandError(f"{path}: the treatment column {args.treatment!r} holds one "
+                               f"action only ({actions[0]!r}): a policy chooses among at least "
+                               "two")
+    if any(is_categorical(X[name]) for name in X.columns):
+        X = OneHotColumns().fit(X).transform(X)   # the outcome and propensity models' input
+    try:
+        return doubly_robust_rewards(X, treatment.to_numpy(), outcome.to_numpy(),
+                                     actions=actions, cv=args.folds, random_state=0)
+    except ValueError as error:
+        raise CommandError(f"{path}: {error}") from None
+
+
+def _policy(args):
+    import numpy as np
+
+    from ._export import export_text
+
+    _check_rewards_form(args)
+    X, rewards = _policy_data(args, args.data)
+    X_test = rewards_test = None
+    if args.test is not None:
+        X_test, rewards_test = _policy_data(args, args.test, features=list(X.columns),
+                                            actions=rewards.columns.to_numpy())
+    estimator = _estimator(args, False, X)
+    model, X, X_test, features, seconds = _fit_table(estimator, X, rewards, X_test)
+    actions = ", ".join(map(str, model.actions_))
+    source = ("" if args.rewards is not None else
+              f", doubly robust rewards of {args.treatment!r} and {args.outcome!r} "
+              f"({args.folds}-fold cross-fitted)")
+    print(f"# {Path(args.data).name}: {X.shape[0]} samples, {features}, {model.n_actions_} "
+          f"actions ({actions}){source}; fitted in {seconds:.3f} s\n")
+    status = (", certified optimal" if model.is_optimal_ else "")
+    print(f"Policy for alpha = {model.alpha:g}{status}:\n")
+    print(export_text(model))
+    line = f"policy value (mean reward of its actions): train {model.score(X, rewards):.6g}"
+    if X_test is not None:
+        line += f", test {model.score(X_test, rewards_test):.6g}"
+    print(line)
+    means = rewards.to_numpy().mean(axis=0)
+    print("one action for all: " + ", ".join(f"{action} {mean:.6g}" for action, mean in
+                                              zip(model.actions_, means, strict=True))
+          + f" (train); each sample's best action: {np.mean(rewards.max(axis=1)):.6g}")
+    print("\nPareto front (one fit, every alpha):\n")
+    print(format_front(model, X_test, rewards_test))
+    stats = model.stats_
+    print(f"\n{stats['states']} states, {stats['candidates']} candidate splits, "
+          f"{stats['cache_hits']} cache hits")
+    if args.explore is not None:
+        _write_page(args, model, X_test, rewards_test, X, rewards)
+    return _save(args, estimator)
+
+
+def _write_page(args, model, X_test, y_test, X, y):
+    """Write the explorer page where --explore says (- for stdout)."""
+    from ._explorer import export_html
+
+    if args.explore == STDOUT:
+        args.stdout.write(export_html(model, None, X_test, y_test, X=X, y=y))
+        return
+    path = _file_to_write(args.explore, "--explore")
+    export_html(model, path, X_test, y_test, X=X, y=y)
+    print(f"\nexplorer page written to {path}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -895,6 +1103,37 @@ def _pareto_parser(pareto):
                         help="resolution of the picture, in dots per inch (default: 120)")
 
 
+def _policy_parser(policy):
+    policy.set_defaults(model="policy")
+    policy.add_argument("data", help="training data: .csv or .parquet, one row per sample")
+    policy.add_argument("--rewards", metavar="A,B,...",
+                        help="the columns of the rewards, one per action (higher is better); "
+                             "each column names its action")
+    policy.add_argument("--treatment", metavar="COLUMN",
+                        help="the action each sample received; with --outcome, the rewards are "
+                             "doubly robust scores (dpdt.doubly_robust_rewards), instead of "
+                             "--rewards")
+    policy.add_argument("--outcome", metavar="COLUMN",
+                        help="the outcome observed after the sample's treatment (higher is "
+                             "better)")
+    policy.add_argument("--folds", type=int, default=5, metavar="K",
+                        help="cross-fitting folds of the doubly robust rewards (default: 5)")
+    policy.add_argument("--features", metavar="X,Y,...",
+                        help="the feature columns (default: every column but the rewards', "
+                             "or the treatment and outcome)")
+    policy.add_argument("--test", help="held-out data with the same columns: the policy's test "
+                                       "value (with --treatment, rewards cross-fitted on it "
+                                       "alone)")
+    _add_model_options(policy, ("policy",))
+    policy.add_argument("-v", "--verbose", action="count", default=0,
+                        help="report the fit's progress on stderr")
+    policy.add_argument("--out", help="save the fitted policy to this JSON file (- for stdout, "
+                                      "the report then goes to stderr)")
+    policy.add_argument("--explore", metavar="PAGE",
+                        help="write the explorer page of the policy's front to this HTML file "
+                             "(- for stdout)")
+
+
 def _show_parser(show):
     show.add_argument("model", help="a model saved by `dpdt fit --out` or estimator.save")
     show.add_argument("--alpha", type=float, help="show the tree of the front for this alpha")
@@ -926,6 +1165,8 @@ def _predict_parser(predict):
 COMMANDS = {
     "fit": ("fit a model, print it and its Pareto front", _fit_parser),
     "pareto": ("fit, print and draw the Pareto front", _pareto_parser),
+    "policy": ("fit a policy tree: which action for which sample, from the rewards of each "
+               "action or from a treatment and its outcome", _policy_parser),
     "show": ("print (or draw) a saved model", _show_parser),
     "explore": ("write the explorer page of a saved model: its whole Pareto front and every "
                 "tree, in one HTML file", _explore_parser),
@@ -947,6 +1188,9 @@ def build_parser(command=None):
             add_options(sub)
     return parser
 
+
+# The options that name a file to write, which `-` sends to stdout.
+OUTPUTS = ("out", "plot", "png", "explore")
 
 # Exceptions whose message is the whole explanation.
 _EXPLAINED = (ValueError, TypeError, ImportError, OSError)
@@ -981,14 +1225,17 @@ def main(argv=None):
     prefix = f"dpdt {args.command}"
     # An output to stdout keeps stdout for itself: the report goes to stderr.
     args.stdout = sys.stdout
-    to_stdout = [flag for flag in ("out", "plot", "png") if getattr(args, flag, None) == STDOUT]
+    to_stdout = [flag for flag in OUTPUTS if getattr(args, flag, None) == STDOUT]
     report = sys.stderr if to_stdout and args.command != "predict" else sys.stdout
     try:
         with warnings.catch_warnings(), contextlib.redirect_stdout(report):
             warnings.showwarning = _one_line(prefix)
             import numpy as np
 
-            for flag in ("out", "plot", "png"):   # a file that cannot be written: say so first
+            if len(to_stdout) > 1:
+                raise CommandError(f"{' and '.join('--' + f for f in to_stdout)} both write to "
+                                   "stdout: send one of them to a file")
+            for flag in OUTPUTS:   # a file that cannot be written: say so first
                 if getattr(args, flag, None) not in (None, STDOUT):
                     _file_to_write(getattr(args, flag), f"--{flag}")
             with np.printoptions(precision=4):

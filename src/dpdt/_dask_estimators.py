@@ -1,6 +1,7 @@
 """Data-parallel DPDT fits on Dask: the data stay in their partitions, the driver runs the search.
 
-The estimators of ``dpdt.dask`` (:class:`DaskDPDTreeClassifier`, :class:`DaskDPDTreeRegressor`).
+The estimators of ``dpdt.dask`` (:class:`DaskDPDTreeClassifier`, :class:`DaskDPDTreeRegressor`,
+:class:`DaskDPDTreePolicy`).
 A fit makes a few passes over the partitions, each a task per partition on the worker that holds
 it (``_dask_partitions``), and the driver combines their small answers:
 
@@ -35,6 +36,7 @@ import dask.array as da
 import dask.dataframe as dd
 import distributed
 import numpy as np
+import pandas as pd
 from dask.base import is_dask_collection
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context, clone
 from sklearn.utils.class_weight import compute_class_weight
@@ -46,7 +48,8 @@ from ._binning import AUTO_MAX_BINS, BINNING_SAMPLES
 from ._classes import DPDTreeClassifier, DPDTreeRegressor
 from ._dask_inputs import input_partitions
 from ._io import SaveMixin, register_estimator
-from ._params import CLASSIFIER, REGRESSOR, Param, declare
+from ._params import CLASSIFIER, POLICY, REGRESSOR, Param, declare
+from ._policy import DPDTreePolicy, node_means
 from ._progress import reporter
 from ._runner import core_params
 from ._search_policy import needs_exact_thresholds
@@ -75,8 +78,9 @@ class _Prepared(NamedTuple):
 
     The futures of the ``binned_parts`` (the partitions with training rows, binned), the
     local fit's ``plan``, the weights' and targets' ``scale`` (``scale["targets"]``, the
-    objective's target scale), and the ``n_features`` and the core's ``n_classes`` (its
-    argument for the target columns: classes, or outputs for a regressor).
+    objective's target scale), the ``n_features`` and the core's ``n_classes`` (its
+    argument for the target columns: classes, outputs for a regressor, actions for a policy),
+    and the raw partitions ``data`` (delayed (X, y, weight)), for a pass after the search.
     """
 
     binned_parts: list
@@ -84,6 +88,7 @@ class _Prepared(NamedTuple):
     scale: dict
     n_features: int
     n_classes: int
+    data: list = ()
 
 
 def _killed_workers_message(client, meta, error):
@@ -214,19 +219,22 @@ class _DaskDPDTree(SaveMixin, BaseEstimator):
         if getattr(client, "asynchronous", False):
             raise ValueError("the data-parallel fit needs a synchronous distributed.Client")
         local = self._local_class(**self._local_params())
+        # A dataframe's columns name the targets (a policy's actions).
+        names = np.asarray(y.columns) if isinstance(y, (dd.DataFrame, pd.DataFrame)) else None
         data, meta = input_partitions(client, X, y, sample_weight)
         try:
-            prepared = self._prepare(client, local, data, meta, bins)
+            prepared = self._prepare(client, local, data, meta, bins, names=names)
             result = self._search(client, prepared)
+            self._finish(local, prepared, result)
         except distributed.KilledWorker as error:
             raise MemoryError(_killed_workers_message(client, meta, error)) from error
-        self._finish(local, prepared, result)
         return self
 
-    def _prepare(self, client, local, data, meta, bins):
+    def _prepare(self, client, local, data, meta, bins, names=None):
         """Return the fit's :class:`_Prepared`: the partitions binned on the cluster, the plan.
 
-        ``local`` (the in-memory estimator) gets its classes or outputs and its features.
+        ``local`` (the in-memory estimator) gets its classes, outputs or actions (named by
+        ``names``, the columns of a dataframe of targets) and its features.
         """
         objective = self._objective()
         summaries = client.gather(_submit_all(client, parts.summary, data, objective,
@@ -242,7 +250,7 @@ class _DaskDPDTree(SaveMixin, BaseEstimator):
         if not hasattr(meta, "iloc"):
             meta = np.empty((0, n_features))
         validate_data(local, meta, reset=True, skip_check_array=True)
-        scale, total, n_columns = self._scale(local, summaries)
+        scale, total, n_columns = self._scale(local, summaries, names)
         kept = client.gather(_submit_all(client, parts.kept_rows, data, objective,
                                          scale=dict(scale), name="dpdt-kept"))
         counts = np.array([k["rows"] for k in kept], dtype=np.int64)
@@ -272,18 +280,23 @@ class _DaskDPDTree(SaveMixin, BaseEstimator):
 
         plan = local._fit_plan(int(counts.sum()), n_features, total, n_columns, bin_data,
                                bins=bins, loss_exponent=scale["targets"].loss_exponent)
-        return _Prepared(binned_parts, plan, scale, n_features, n_columns)
+        return _Prepared(binned_parts, plan, scale, n_features, n_columns, data)
 
     def _finish(self, local, prepared, result):
         """Build the local estimator's state from the core's result, as ``_fit_front`` does."""
         scale = prepared.scale
         local._store_front(result, prepared.plan, prepared.n_features, scale["weight_scale"],
                            scale["targets"])
+        self._finish_trees(local, prepared)
         self._local = local
-        for name in ("classes_", "n_classes_", "n_outputs_", "n_features_in_",
-                     "feature_names_in_", "pareto_front_", "stats_", "n_bins_", "is_optimal_"):
+        for name in ("classes_", "n_classes_", "n_outputs_", "actions_", "n_actions_",
+                     "n_features_in_", "feature_names_in_", "pareto_front_", "stats_", "n_bins_",
+                     "is_optimal_"):
             if hasattr(local, name):
                 setattr(self, name, getattr(local, name))
+
+    def _finish_trees(self, local, prepared):
+        """Complete the trees of the core's result where the estimator's values need it."""
 
     def _bin_edges(self, client, data, scale, first_ids, bins, random_state, threads):
         """Return (n_bins, upper) from the merged sketch of the partitions (module docstring)."""
@@ -299,7 +312,7 @@ class _DaskDPDTree(SaveMixin, BaseEstimator):
         return _core.bin_uppers(np.ascontiguousarray(columns), np.ascontiguousarray(maxima),
                                 max_bins=int(bins), n_threads=threads)
 
-    def _scale(self, local, summaries):
+    def _scale(self, local, summaries, names=None):
         """Set the local estimator's classes or outputs; return the weights' scale and total.
 
         The scale is what ``_validation.training_weight`` derives from the whole data, from the
@@ -314,7 +327,7 @@ class _DaskDPDTree(SaveMixin, BaseEstimator):
             raise ValueError(f"the partitions of y have different numbers of outputs: "
                              f"{sorted(columns)}")
         labels = np.unique(np.concatenate([s["labels"] for s in filled]))
-        attributes, n_columns = self._objective().fitted_shape(labels, columns.pop())
+        attributes, n_columns = self._objective().fitted_shape(labels, columns.pop(), names)
         for name, value in attributes.items():
             setattr(local, name, value)
         rows, largest, sums = (np.zeros(len(labels)) for _ in range(3))
@@ -422,7 +435,7 @@ class _DaskDPDTree(SaveMixin, BaseEstimator):
 
         Returns
         -------
-        estimator : DPDTreeClassifier or DPDTreeRegressor
+        estimator : DPDTreeClassifier, DPDTreeRegressor or DPDTreePolicy
             A copy of the tree fitted on the cluster, with this estimator's parameters (its
             current ``alpha`` and ``max_complexity`` select its tree).
         """
@@ -491,8 +504,11 @@ class _DaskDPDTree(SaveMixin, BaseEstimator):
         decoder.expect(local.n_features_in_ == self.n_features_in_
                        and np.array_equal(getattr(local, "classes_", []),
                                           getattr(self, "classes_", []))
-                       and getattr(local, "n_outputs_", None) == getattr(self, "n_outputs_", None),
-                       f"{where}: _local does not match n_features_in_, classes_ or n_outputs_")
+                       and getattr(local, "n_outputs_", None) == getattr(self, "n_outputs_", None)
+                       and np.array_equal(getattr(local, "actions_", []),
+                                          getattr(self, "actions_", [])),
+                       f"{where}: _local does not match n_features_in_, classes_, n_outputs_ "
+                       "or actions_")
 
     def _lazy(self, X, method, columns, dtype):
         """Return ``method`` of the local tree on X: lazy on a dask collection."""
@@ -667,3 +683,129 @@ class DaskDPDTreeRegressor(RegressorMixin, _DaskDPDTree):
         check_is_fitted(self, "_local")
         columns = None if self.n_outputs_ == 1 else self.n_outputs_
         return self._lazy(X, "predict", columns, np.float64)
+
+
+def _chosen_rewards(values, rewards):
+    """Return each row's reward for the action of largest value (a block of rows)."""
+    return rewards[np.arange(len(rewards)), np.argmax(values, axis=1)]
+
+
+@register_estimator
+@declare(POLICY + (CLIENT,))
+class DaskDPDTreePolicy(_DaskDPDTree):
+    __doc__ = """DPDT policy tree fitted on Dask collections where their partitions live.
+
+    The data-parallel :class:`~dpdt.DPDTreePolicy`, as :class:`DaskDPDTreeClassifier` is the
+    classifier's: ``fit(X, rewards, sample_weight)`` takes the rewards of every action for
+    every sample partitioned as X (a dask dataframe's columns name the actions), and the
+    tree, front and actions are those of the local fit on the concatenated data with the same
+    bin edges. The leaves' mean rewards take one more pass over the partitions after the
+    search, for the mean per node of each row's least reward (which the search leaves out).
+""" + _ATTRIBUTES + """    actions_ : ndarray of shape (n_actions,)
+        The actions: the column names of a dataframe of rewards, else ``0 .. n_actions - 1``.
+    n_actions_ : int
+        The number of actions.
+
+    Examples
+    --------
+    >>> import dask.array as da
+    >>> import numpy as np
+    >>> from distributed import Client, LocalCluster
+    >>> from dpdt.dask import DaskDPDTreePolicy
+    >>> X = np.arange(8.0).reshape(-1, 1)
+    >>> rewards = np.column_stack([X[:, 0] < 3, X[:, 0] >= 3]).astype(float)
+    >>> cluster = LocalCluster(n_workers=2, processes=False, dashboard_address=":0")
+    >>> client = Client(cluster)
+    >>> policy = DaskDPDTreePolicy(max_depth=1, max_bins=8, client=client)
+    >>> policy = policy.fit(da.from_array(X, chunks=3), da.from_array(rewards, chunks=3))
+    >>> policy.predict(np.array([[1.0], [6.0]]))
+    array([0, 1])
+    >>> client.close(); cluster.close()
+    """
+
+    _local_class = DPDTreePolicy
+
+    def _finish_trees(self, local, prepared):
+        """Bring the trees' values back to the rewards, as ``DPDTreePolicy.fit`` does.
+
+        The core's values are the mean rewards above each row's least: the least's mean per
+        node is added, from the partitions' sums per leaf, added over the cluster.
+        """
+        client = self._client()
+        answers = _submit_all(client, parts.leaf_sums, prepared.data, self._objective(),
+                              local.trees_, scale=dict(prepared.scale), name="dpdt-leaf-sums")
+        sums = _tree_reduce(client, answers, parts.add_answers, name="dpdt-leaf-sums-add")
+        sums = sums.result()
+        for k, tree in enumerate(local.trees_):
+            means = node_means(tree, sums[2 * k], sums[2 * k + 1])
+            tree.value += means[:, np.newaxis, np.newaxis]
+
+    def predict(self, X):
+        """Return the chosen action of each sample (lazy on dask input).
+
+        Parameters
+        ----------
+        X : dask array, dask dataframe or array-like of shape (n_samples, n_features)
+            Input samples.
+
+        Returns
+        -------
+        actions : dask array or ndarray of shape (n_samples,)
+            As in :attr:`actions_`; a dask array for a dask collection, computed when asked.
+        """
+        check_is_fitted(self, "_local")
+        return self._lazy(X, "predict", None, self.actions_.dtype)
+
+    def predict_value(self, X):
+        """Return the mean training reward of each action in each sample's leaf (lazy).
+
+        Parameters
+        ----------
+        X : dask array, dask dataframe or array-like of shape (n_samples, n_features)
+            Input samples.
+
+        Returns
+        -------
+        values : dask array or ndarray of shape (n_samples, n_actions)
+            Columns ordered as :attr:`actions_`.
+        """
+        check_is_fitted(self, "_local")
+        return self._lazy(X, "predict_value", self.n_actions_, np.float64)
+
+    def score(self, X, rewards, sample_weight=None):
+        """Return the mean reward of the policy's actions on (X, rewards), computed.
+
+        Parameters
+        ----------
+        X : dask array, dask dataframe or array-like of shape (n_samples, n_features)
+            Samples.
+        rewards : dask array, dask dataframe or array-like of shape (n_samples, n_actions)
+            The reward of each action for each sample, columns ordered as :attr:`actions_`
+            (or named by them), partitioned as X when X is a dask collection.
+        sample_weight : dask array, array-like of shape (n_samples,) or None, default=None
+            Weights of the mean; None means uniform.
+
+        Returns
+        -------
+        score : float
+            The weighted mean of each sample's reward for the action the policy chooses.
+        """
+        check_is_fitted(self, "_local")
+        if not is_dask_collection(X):
+            return self.to_local().score(X, rewards, sample_weight)
+        if isinstance(rewards, dd.DataFrame):
+            if set(rewards.columns) == set(self.actions_.tolist()):
+                rewards = rewards[list(self.actions_.tolist())]
+            rewards = rewards.to_dask_array(lengths=True)
+        values = self.predict_value(X)
+        if any(np.isnan(values.chunks[0])):   # a dataframe's partitions: rows not yet counted
+            values = values.compute_chunk_sizes()
+        rewards = da.asarray(rewards).rechunk({0: values.chunks[0], 1: -1})
+        if rewards.shape[1] != self.n_actions_:
+            raise ValueError(f"rewards has {rewards.shape[1]} columns, the policy "
+                             f"{self.n_actions_} actions")
+        chosen = da.map_blocks(_chosen_rewards, values, rewards, drop_axis=1, dtype=np.float64)
+        if sample_weight is None:
+            return float(chosen.mean().compute())
+        weight = da.asarray(sample_weight).rechunk(chosen.chunks)
+        return float(da.average(chosen, weights=weight).compute())

@@ -8,6 +8,7 @@ numbers them, after the rows of weight zero are dropped: partition ``k`` holds t
 ``first_id .. first_id + n_k - 1`` of the concatenation.
 """
 
+import inspect
 import threading
 import weakref
 
@@ -15,6 +16,7 @@ import numpy as np
 from sklearn.utils.validation import _check_sample_weight, check_array
 
 from . import _core
+from ._policy import leaf_sums as sums_of
 from ._validation import binary_exponent
 
 # Rows converted to float64 at a time when a partition is binned: the core reads float64, and a
@@ -41,6 +43,14 @@ def _features(X, where):
         raise type(error)(f"{where}: {error}") from error
 
 
+# A partition may weigh nothing, as some rows of a local fit do: the whole data's weights must
+# sum to a positive value, which the driver checks. scikit-learn >= 1.7 refuses weights that are
+# all zero unless told.
+_ZERO_WEIGHTS = ({"allow_all_zero_weights": True}
+                 if "allow_all_zero_weights" in inspect.signature(_check_sample_weight).parameters
+                 else {})
+
+
 def _weights(sample_weight, X, where):
     if X.shape[0] == 0:   # scikit-learn's check refuses an empty partition
         weight = np.zeros(0) if sample_weight is None else np.asarray(sample_weight, np.float64)
@@ -49,7 +59,7 @@ def _weights(sample_weight, X, where):
         return weight
     try:
         weight = _check_sample_weight(sample_weight, X, dtype=np.float64,
-                                      ensure_non_negative=True)
+                                      ensure_non_negative=True, **_ZERO_WEIGHTS)
     except ValueError as error:
         raise ValueError(f"{where}: {error}") from error
     if not np.all(np.isfinite(weight)):
@@ -211,3 +221,17 @@ def add_answers(a, b):
     Not in place: the answers are other tasks' results, which a retried task would read again.
     """
     return tuple(x + y for x, y in zip(a, b, strict=True))
+
+
+def leaf_sums(objective, trees, X, y, sample_weight, scale):
+    """Return the partition's sums per leaf of every tree: its rows' offsets and weights.
+
+    The offsets are ``objective.row_offsets`` of the training targets (a policy's least
+    reward per row); per tree, :func:`dpdt._policy.leaf_sums` of them, in one flat tuple that
+    :func:`add_answers` adds over the partitions.
+    """
+    X, y, weight = training_rows(objective, X, y, sample_weight, scale)
+    if X.shape[0] == 0:
+        return tuple(np.zeros(tree.node_count) for tree in trees for _ in range(2))
+    X, offsets = np.ascontiguousarray(X, dtype=np.float64), objective.row_offsets(y)
+    return tuple(part for tree in trees for part in sums_of(tree, X, offsets, weight))

@@ -69,7 +69,8 @@ _CLASS_OF = {}        # tag -> {name or None: class}
 _ESTIMATORS = {}      # class name -> estimator class
 # Estimators registered by modules dpdt does not import itself (their dependencies are optional):
 # a file naming one imports its module, from this fixed table.
-_OPTIONAL_MODULES = {"DaskDPDTreeClassifier": "dpdt.dask", "DaskDPDTreeRegressor": "dpdt.dask"}
+_OPTIONAL_MODULES = {"DaskDPDTreeClassifier": "dpdt.dask", "DaskDPDTreeRegressor": "dpdt.dask",
+                     "DaskDPDTreePolicy": "dpdt.dask"}
 
 
 def register_type(tag, *, name=None):

@@ -244,8 +244,11 @@ class Objective:
         """
         return y, weight
 
-    def fitted_shape(self, labels, columns):
-        """Return (the fitted estimator's attributes of the targets' shape, ``n_columns``)."""
+    def fitted_shape(self, labels, columns, names=None):
+        """Return (the fitted estimator's attributes of the targets' shape, ``n_columns``).
+
+        ``names`` are the targets' column names, when they came in a dataframe.
+        """
         return {"n_outputs_": columns}, columns
 
 
@@ -301,7 +304,7 @@ class Classification(Objective):
             weight = np.ldexp(weight * scale["factors"][codes], -scale["shift"])
         return codes.astype(np.int32), weight
 
-    def fitted_shape(self, labels, columns):
+    def fitted_shape(self, labels, columns, names=None):
         """Return ``classes_`` and ``n_classes_``, and the number of classes."""
         check_classification_targets(labels)
         return {"classes_": labels, "n_classes_": len(labels)}, len(labels)
@@ -425,8 +428,13 @@ class RewardScale:
 
 
 def _largest_spread(y, weight, exponent):
-    """Return the rows' largest reward above the row's least (``exponent`` unused)."""
-    return float(np.max(y.max(axis=1) - y.min(axis=1), initial=0.0))
+    """Return the rows' largest reward above the row's least (``exponent`` unused).
+
+    Infinite when a spread overflows float64, which :meth:`PolicyObjective.fit_scale` refuses
+    (so no overflow warning comes before its error).
+    """
+    with np.errstate(over="ignore"):
+        return float(np.max(y.max(axis=1) - y.min(axis=1), initial=0.0))
 
 
 @dataclass(frozen=True)
@@ -451,6 +459,23 @@ class PolicyObjective(Objective):
 
     loss_name = "mean regret"
 
+    def fitted_shape(self, labels, columns, names=None):
+        """Return ``n_actions_`` and ``actions_`` (the rewards' column names, else indices)."""
+        if names is not None and len(names) != columns:
+            raise ValueError(f"the rewards name {len(names)} actions but have {columns} "
+                             "columns")
+        actions = np.asarray(names) if names is not None else np.arange(columns)
+        return {"n_actions_": columns, "actions_": actions}, columns
+
+    def row_offsets(self, y):
+        """Return what the core's rewards leave out of each row of ``y``: its least reward.
+
+        The core's leaf values are the mean rewards above each row's least
+        (:meth:`RewardScale.to_core`); the least's mean over a node's samples brings them back
+        to the rewards.
+        """
+        return y.min(axis=1)
+
     def held_out_loss(self, model, X, y):
         """Return the mean regret of ``model``'s policy on the rewards ``y`` of ``X``."""
         best = float(np.mean(np.max(np.asarray(y, dtype=np.float64), axis=1)))
@@ -474,7 +499,7 @@ SQUARED_ERROR = SquaredErrorObjective("regressor")
 NEWTON = NewtonObjective("newton", splits_at_root=False)
 
 #: Policy trees: the regret of choosing one action per leaf.
-POLICY = PolicyObjective("policy", splits_at_root=False)
+POLICY = PolicyObjective("policy")
 
 #: Every objective, by its core name.
 OBJECTIVES = {objective.name: objective

@@ -487,9 +487,23 @@ class DPDTreePolicy(_BaseDPDTree):
 
 def _node_means(tree, X, values, weight):
     """Return the weighted mean of ``values`` over the training samples of each node."""
+    return node_means(tree, *leaf_sums(tree, X, values, weight))
+
+
+def leaf_sums(tree, X, values, weight):
+    """Return the sums of ``weight * values`` and of ``weight`` over the samples of each leaf.
+
+    Indexed by node (zero for a split node); the sums of parts of the rows add up to the
+    whole's, for :func:`node_means`.
+    """
     leaves = tree.apply(X)
-    sums = np.bincount(leaves, weights=weight * values, minlength=tree.node_count)
-    totals = np.bincount(leaves, weights=weight, minlength=tree.node_count)
+    return (np.bincount(leaves, weights=weight * values, minlength=tree.node_count),
+            np.bincount(leaves, weights=weight, minlength=tree.node_count))
+
+
+def node_means(tree, sums, totals):
+    """Return the weighted mean of every node from its leaves' sums (:func:`leaf_sums`)."""
+    sums, totals = np.array(sums, dtype=np.float64), np.array(totals, dtype=np.float64)
     # Preorder: children come after their parent, so a reverse pass sums them up.
     for node in range(tree.node_count - 1, -1, -1):
         left = tree.children_left[node]

@@ -23,9 +23,12 @@ def validate_numeric(estimator, X, y="no_validation", *, reset, **check_params):
     names them and the ways to use them. ``check_params`` go to ``validate_data``.
     """
     try:
-        validated = validate_data(estimator, X, y, reset=reset, dtype=np.float64, order="C",
-                                  accept_sparse=("csr", "csc"), ensure_all_finite="allow-nan",
-                                  **check_params)
+        # scikit-learn's finiteness check sums the values first, and a sum of huge finite
+        # values of both signs is inf - inf: no error (an exact check follows), no warning.
+        with np.errstate(over="ignore", invalid="ignore"):
+            validated = validate_data(estimator, X, y, reset=reset, dtype=np.float64,
+                                      order="C", accept_sparse=("csr", "csc"),
+                                      ensure_all_finite="allow-nan", **check_params)
     except ValueError as error:   # strings (objects that are no numbers raise TypeError)
         columns = _non_numeric_columns(X)
         if not columns:

@@ -2,9 +2,9 @@
 
 ``pip install "dpdt[dask]"`` installs what this module needs (``dask[dataframe,distributed]``).
 
-:class:`DaskDPDTreeClassifier` and :class:`DaskDPDTreeRegressor` fit on dask arrays or
-dataframes where their partitions live: the workers bin their partitions and answer the
-driver's search with histograms, summed on the cluster; X is never gathered
+:class:`DaskDPDTreeClassifier`, :class:`DaskDPDTreeRegressor` and :class:`DaskDPDTreePolicy`
+fit on dask arrays or dataframes where their partitions live: the workers bin their partitions
+and answer the driver's search with histograms, summed on the cluster; X is never gathered
 (``_dask_estimators``). Their tree is exactly the local binned fit's on the concatenated data.
 
 :func:`fit` is for data that fit in one process but a search too slow for it: it splits a fit
@@ -31,12 +31,16 @@ from ._optional import require
 distributed = require("distributed", "dpdt.dask")
 require("dask.dataframe", "dpdt.dask")
 
-from ._classes import DPDTreeClassifier, DPDTreeRegressor  # noqa: E402
-from ._dask_estimators import DaskDPDTreeClassifier, DaskDPDTreeRegressor  # noqa: E402
+from ._classes import _BaseDPDTree  # noqa: E402
+from ._dask_estimators import (  # noqa: E402
+    DaskDPDTreeClassifier,
+    DaskDPDTreePolicy,
+    DaskDPDTreeRegressor,
+)
 from ._objectives import OBJECTIVES  # noqa: E402
 from ._runner import RUNNER, run  # noqa: E402
 
-__all__ = ["DaskDPDTreeClassifier", "DaskDPDTreeRegressor", "fit"]
+__all__ = ["DaskDPDTreeClassifier", "DaskDPDTreePolicy", "DaskDPDTreeRegressor", "fit"]
 
 
 
@@ -157,15 +161,15 @@ def fit(estimator, X, y, sample_weight=None, *, client, chunks=None):
 
     Parameters
     ----------
-    estimator : DPDTreeClassifier or DPDTreeRegressor
+    estimator : DPDTreeClassifier, DPDTreeRegressor or DPDTreePolicy
         The estimator to fit, in place. Its ``time_limit`` must be None (a search stopped by
         the clock depends on the machine that runs it) and its ``full_front`` True. Boosting
         and the cross-validated estimators are not split: fit them locally, or run their folds
         through joblib's Dask backend.
     X : array-like of shape (n_samples, n_features)
         Training samples, as for ``estimator.fit``.
-    y : array-like of shape (n_samples,) or (n_samples, n_outputs)
-        Targets, as for ``estimator.fit``.
+    y : array-like of shape (n_samples,), (n_samples, n_outputs) or (n_samples, n_actions)
+        Targets (a policy's rewards), as for ``estimator.fit``.
     sample_weight : array-like of shape (n_samples,), default=None
         Non-negative sample weights; None means uniform.
     client : distributed.Client
@@ -179,7 +183,7 @@ def fit(estimator, X, y, sample_weight=None, *, client, chunks=None):
 
     Returns
     -------
-    estimator : DPDTreeClassifier or DPDTreeRegressor
+    estimator : DPDTreeClassifier, DPDTreeRegressor or DPDTreePolicy
         The fitted estimator. Its ``stats_`` count the work of every process (the states,
         candidates, exact scans and cache hits of the driver and of every worker task, so at
         least those of a local fit), and ``stats_["seconds"]`` is the wall-clock time of the
@@ -188,8 +192,8 @@ def fit(estimator, X, y, sample_weight=None, *, client, chunks=None):
     Raises
     ------
     TypeError
-        If the estimator is not a :class:`~dpdt.DPDTreeClassifier` or a
-        :class:`~dpdt.DPDTreeRegressor`.
+        If the estimator is not a :class:`~dpdt.DPDTreeClassifier`, a
+        :class:`~dpdt.DPDTreeRegressor` or a :class:`~dpdt.DPDTreePolicy`.
     ValueError
         If the estimator has a ``time_limit`` or ``full_front=False``, or ``chunks`` is not a
         positive int.
@@ -218,9 +222,9 @@ def fit(estimator, X, y, sample_weight=None, *, client, chunks=None):
     >>> round(clf.score(X, y), 3)
     0.993
     """
-    if not isinstance(estimator, (DPDTreeClassifier, DPDTreeRegressor)):
-        raise TypeError("dpdt.dask.fit splits the fit of a DPDTreeClassifier or a "
-                        f"DPDTreeRegressor, not of {type(estimator).__name__}; fit other "
+    if not (isinstance(estimator, _BaseDPDTree) and estimator._objective.splits_at_root):
+        raise TypeError("dpdt.dask.fit splits the fit of a DPDTreeClassifier, DPDTreeRegressor "
+                        f"or DPDTreePolicy, not of {type(estimator).__name__}; fit other "
                         "estimators locally or run their model selection through joblib's "
                         "Dask backend")
     if estimator.time_limit is not None:
