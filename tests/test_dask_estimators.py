@@ -584,3 +584,11 @@ def test_a_saved_regressor_loads_and_predicts(client, tmp_path):
     loaded = load(tmp_path / "model.json")
     assert type(loaded) is DaskDPDTreeRegressor
     assert_array_equal(loaded.predict(X), est.predict(X))
+
+
+def test_a_policy_budget_is_refused_before_any_data_moves(client):
+    # The costs of the actions are an argument of the in-memory fit only.
+    X = da.from_array(np.arange(8.0).reshape(-1, 1), chunks=4)
+    rewards = da.from_array(np.ones((8, 2)), chunks=4)
+    with pytest.raises(ValueError, match="data-parallel fit takes no action_costs"):
+        DaskDPDTreePolicy(max_depth=1, max_bins=8, max_cost=1.0, client=client).fit(X, rewards)

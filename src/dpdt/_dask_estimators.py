@@ -725,6 +725,19 @@ class DaskDPDTreePolicy(_DaskDPDTree):
 
     _local_class = DPDTreePolicy
 
+    def fit(self, X, y, sample_weight=None):
+        """Fit the policy tree on the partitions of ``X`` where they live.
+
+        As :meth:`_DaskDPDTree.fit`, with ``y`` the rewards of every action. A budget
+        (``max_cost``) needs the costs of the actions, which only the in-memory fit takes:
+        it is refused before any data moves.
+        """
+        if self.max_cost is not None:
+            raise ValueError(f"max_cost={self.max_cost!r}: the data-parallel fit takes no "
+                             "action_costs; set max_cost=None, or fit the in-memory "
+                             "DPDTreePolicy with action_costs")
+        return super().fit(X, y, sample_weight)
+
     def _finish_trees(self, local, prepared):
         """Bring the trees' values back to the rewards, as ``DPDTreePolicy.fit`` does.
 
