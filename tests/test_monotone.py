@@ -28,12 +28,13 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _data(seed, n=240, p=4, classifier=False, weights=False):
-    """A signal that rises with feature 0 and falls with feature 1, with a bump on each that
-    an unconstrained tree follows (so the constraints bind), and a free interaction."""
+    """A signal that rises then falls along feature 0, falls then rises along feature 1, and
+    has an interaction of features 2 and 3: no monotone tree follows it, and the unconstrained
+    trees break every constraint of the tests (so that they bind)."""
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, p)).round(2)
-    signal = (X[:, 0] + np.sin(4 * X[:, 0]) - X[:, 1] - 0.8 * np.sin(4 * X[:, 1])
-              + 0.5 * X[:, 2] * X[:, 3])
+    signal = (2.0 * (X[:, 0] > 0) - 3.0 * (X[:, 0] > 1) - 2.0 * (X[:, 1] > 0)
+              + 3.0 * (X[:, 1] > 1) + X[:, 2] * X[:, 3])
     y = signal + rng.normal(scale=0.5, size=n)
     if classifier:
         y = (y > 0).astype(int)
@@ -178,6 +179,23 @@ def test_every_tree_is_monotone_whatever_the_options(classifier, cst, options):
 
 
 @pytest.mark.parametrize("classifier", [False, True])
+@pytest.mark.parametrize("weights", [False, True])
+def test_the_fronts_losses_are_those_of_the_clipped_trees_predictions(classifier, weights):
+    # A clipped leaf predicts its clipped value (for a classifier, the class that value
+    # favours, which need not be its majority): the loss the search minimised is the one the
+    # returned tree makes.
+    X, y, w = _data(11, classifier=classifier, weights=weights)
+    w = np.ones(len(y)) if w is None else w
+    model = _tree_class(classifier)(max_depth=3, front="pareto", monotonic_cst=[1, -1, 1, 0])
+    model.fit(X, y, sample_weight=w)
+    for k in range(len(model.trees_)):
+        model.set_params(alpha=0.0, max_complexity=float(model.pareto_front_["complexity"][k]))
+        errors = (model.predict(X) != y) if classifier else (model.predict(X) - y) ** 2
+        loss = model.pareto_front_["train_loss"][model._current_row()]
+        assert np.isclose(np.average(errors, weights=w), loss, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("classifier", [False, True])
 @pytest.mark.parametrize("cst", CONSTRAINTS)
 def test_sample_weights_and_the_single_alpha_fit(classifier, cst):
     X, y, w = _data(5, classifier=classifier, weights=True)
@@ -246,8 +264,10 @@ def test_every_boosting_round_is_monotone(options, cst):
     classifier = options.pop("classifier")
     X, y, w = _data(9, classifier=classifier, weights=True)
     cls = DPDTGradientBoostingClassifier if classifier else DPDTGradientBoostingRegressor
-    model = cls(n_estimators=8, max_depth=3, learning_rate=0.5, monotonic_cst=cst, **options)
-    model.fit(X, y, sample_weight=w)
+    model = cls(n_estimators=8, max_depth=3, learning_rate=0.5, **options)
+    free = model.fit(X, y, sample_weight=w).estimators_
+    assert any(violations(tree, cst, classifier=False) for trees in free for tree in trees)
+    model.set_params(monotonic_cst=cst).fit(X, y, sample_weight=w)
     for trees in model.estimators_:
         for tree in trees:
             assert_monotone(tree, cst, classifier=False)   # the raw score

@@ -91,7 +91,7 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
             min_samples_split=2, min_samples_leaf=min(self.min_samples_leaf, X.shape[0] + 1),
             min_weight_leaf=0.0,
             min_impurity_decrease=0.0, max_features=0, random_state=0, max_states=2**62,
-            **({"monotonic_cst": monotonic_cst} if monotonic_cst else {}))  # PRE-MERGE
+            monotonic_cst=monotonic_cst)
         # One tree per class and round: the classes' trees are independent, so threads take them
         # whole; otherwise the threads share each tree's search.
         threads = n_threads(self.n_jobs)

@@ -260,7 +260,7 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         bounded = self._bounded(splitters, depth, bins, X, monotonic_cst)
         single = {"single_alpha": float(self.alpha)} if bounded else {}
         params = dict(
-            feature_costs=feature_costs, max_depth=depth,
+            feature_costs=feature_costs, monotonic_cst=monotonic_cst, max_depth=depth,
             candidates=candidates, splitters=splitters, exact_depth2_work=exact_depth2_work,
             complexity=self.complexity, front=self.front,
             **self._sample_limits(n_samples),
@@ -273,7 +273,6 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
             estimated_states=float(estimate.states), estimated_state_bytes=float(estimate.bytes),
             n_threads=threads,
             time_limit=float(self.time_limit) if self.time_limit is not None else 0.0, **single,
-            **({"monotonic_cst": monotonic_cst} if monotonic_cst else {}),  # PRE-MERGE
         )
         return _FitPlan(params, binned, splitters, bounded, int(fixed + estimate.bytes))
 
