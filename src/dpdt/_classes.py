@@ -818,6 +818,9 @@ class DPDTreeClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTree):
     def predict_proba(self, X):
         """Return the weighted class fractions of each sample's leaf.
 
+        Under ``monotonic_cst``, a leaf's probability of ``classes_[1]`` is clipped to the
+        bounds of the leaf (see there).
+
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
@@ -842,7 +845,8 @@ class DPDTreeClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTree):
         Returns
         -------
         y : ndarray of shape (n_samples,)
-            The class of largest weight in each sample's leaf.
+            The class of largest probability in each sample's leaf (:meth:`predict_proba`):
+            the class of largest weight, unless ``monotonic_cst`` clipped the leaf's.
         """
         proba = self.predict_proba(X)
         return self.classes_[np.argmax(proba, axis=1)]
@@ -942,6 +946,8 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
 
     def predict(self, X):
         """Return the predicted value of each sample: the weighted mean of its leaf.
+
+        Under ``monotonic_cst``, the mean is clipped to the bounds of the leaf (see there).
 
         Parameters
         ----------

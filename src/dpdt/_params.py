@@ -278,14 +278,17 @@ MONOTONIC_CST = Param(
     than two classes and for several outputs. Every tree the estimator can return (each row of
     :attr:`pareto_front_`, so each ``alpha`` and :meth:`select_tree` choice) is monotone: for
     any two inputs that differ only along constrained features, each moved in its direction,
-    the predictions are in that order. Missing values (NaN) are not ordered and are routed as
-    without constraints. The search keeps scikit-learn's rule: a split on a constrained
-    feature is admissible only when its children's values, held within the bounds the node
-    inherits, are in the constraint's order, and its two subtrees are then bounded by the
-    midpoint of those values. Every state searched carries its bounds, and the tree is the
-    best that rule admits among the candidates; as these include CART's split under the same
-    rule, the fit is never worse on the training objective than scikit-learn's monotone CART
-    of the same depth.
+    the predictions are in that order. Missing values (NaN) have no order: they are routed as
+    without constraints. The search keeps scikit-learn's rule in every state: a split on a
+    constrained feature is admissible only when its children's values, clipped to the bounds
+    the state inherits, are in the constraint's order, and each child's subtree is then
+    bounded by the midpoint of the two values; a leaf predicts its value clipped to its
+    bounds, and its loss is that of the clipped value. As the candidates include CART's split
+    under the same rule, the fit is never worse on the training objective than scikit-learn's
+    monotone CART of the same depth. With ``splitter="exhaustive"`` the tree is the best the
+    rule admits, which :attr:`is_optimal_` certifies; a monotone tree the rule does not admit
+    can be better. A constrained fit always computes the front (``full_front=False`` keeps
+    its row of ``alpha``), and the data-parallel ``dpdt.dask`` estimators refuse constraints.
     """)
 
 MIN_SAMPLES_SPLIT = Param(
