@@ -141,6 +141,19 @@ def test_a_dict_by_feature_name(cls):
 
 
 @pytest.mark.parametrize("classifier", [False, True])
+def test_a_dict_by_feature_name_on_automatic_bins(classifier):
+    # The bins keep the thresholds of a greedy tree fitted first, on the validated array: it
+    # takes the dict's constraints as an array.
+    pd = pytest.importorskip("pandas")
+    X, y, _ = _data(2, n=12_000, classifier=classifier)
+    frame = pd.DataFrame(X, columns=["rise", "fall", "a", "b"])
+    by_name = _tree_class(classifier)(monotonic_cst={"rise": 1, "fall": -1}).fit(frame, y)
+    by_array = _tree_class(classifier)(monotonic_cst=[1, -1, 0, 0]).fit(X, y)
+    assert by_name.n_bins_ is not None
+    assert np.array_equal(by_name.pareto_front_, by_array.pareto_front_)
+
+
+@pytest.mark.parametrize("classifier", [False, True])
 def test_constraints_all_zero_fit_the_unconstrained_tree(classifier):
     X, y, _ = _data(2, classifier=classifier)
     free = _tree_class(classifier)(max_depth=3).fit(X, y)

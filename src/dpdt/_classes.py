@@ -456,11 +456,16 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         """Return this estimator set to grow the greedy tree of ``max_depth`` on exact values.
 
         The CART generator's best split at every state (one candidate), as the search itself
-        would grow it, under the same leaf limits; a quarter of the time limit, if any.
+        would grow it, under the same leaf limits and monotonic constraints; a quarter of the
+        time limit, if any.
         """
-        return clone(self).set_params(max_depth=max_depth, splitter="cart", candidates=1,
+        twin = clone(self).set_params(max_depth=max_depth, splitter="cart", candidates=1,
                                       max_bins=None, verbose=0,
                                       time_limit=self._helper_time_limit())
+        if getattr(self, "monotonic_cst", None) is not None:
+            # As an array: the twin takes the validated X, without the names a dict reads.
+            twin.set_params(monotonic_cst=check_monotonic_cst(self, self.monotonic_cst) or None)
+        return twin
 
     def _helper_time_limit(self):
         """Return the time limit of a helper fit (greedy twin, heuristic): a quarter of ours."""
