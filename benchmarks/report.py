@@ -85,6 +85,9 @@ PAGE = (
     # checkout), then synthetic sets up to 10^6 rows: about 45 minutes on a shared 2-core
     # machine, most of it the exact fits' 60 s limits and the 10^6-row fits.
     Section("policy", "policy"),
+    # The wide corpus's sets with the constraints a domain expert would set, at depths 3 and 5
+    # (a few minutes).
+    Section("monotone", "monotone", ("--depths", "3", "5")),
 )
 
 HEADER = """# Benchmarks

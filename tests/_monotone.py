@@ -13,8 +13,9 @@ pair ``x in a``, ``x' in b`` exactly when, feature by feature,
 - decreasing features: ``a`` reaches above ``b``'s floor (``high_a > low_b``).
 
 Then ``value(a) <= value(b)`` must hold. The check compares every ordered pair of leaves, so it
-does not trust how the tree was built. Missing values are outside its scope: scikit-learn refuses
-monotonic constraints with NaN in X, and so must any estimator this helper checks.
+does not trust how the tree was built. Missing values are outside its scope, as they are outside
+the constraint's: NaN has no order, and scikit-learn (from 1.9) and dpdt route it as they would
+without constraints. The boxes describe where the numbers go.
 """
 
 import numpy as np

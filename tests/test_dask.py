@@ -123,6 +123,18 @@ def test_fits_with_missing_values_are_the_local_fit(client):
         assert_array_equal(est.predict(X), local.predict(X))
 
 
+def test_fits_with_monotonic_constraints_are_the_local_fit(client):
+    # The root's subproblems carry the bounds of its constrained splits, on every worker alike.
+    X, y, weight = classification_data()
+    binary = (y > 1).astype(int)
+    for est, target in ((DPDTreeClassifier(max_depth=3, monotonic_cst=[1, -1, 0, 0, 0, 0]), binary),
+                        (DPDTreeRegressor(max_depth=3, monotonic_cst=[0, 1, -1, 0, 0, 0]),
+                         X[:, 0] + binary)):
+        local = clone(est).fit(X, target, weight)
+        dpdt.dask.fit(est, X, target, weight, client=client, chunks=3)
+        assert_same_fit(est, local)
+
+
 @pytest.mark.parametrize("make", [
     lambda X: (DPDTreeClassifier(max_depth=3), np.full(len(X), 7)),
     lambda X: (DPDTreeRegressor(max_depth=3), np.full(len(X), 2.5)),

@@ -541,7 +541,7 @@ def test_workers_that_keep_dying_give_a_clear_error(client, monkeypatch):
         est.fit(chunked(X, (100,) * 3), chunked(y, (100,) * 3), chunked(weight, (100,) * 3))
 
 
-def test_time_limit_is_refused_before_the_data_move(monkeypatch):
+def test_time_limit_and_constraints_are_refused_before_the_data_move(monkeypatch):
     # The search over rounds cannot stop on a clock: refused at once, not after the passes.
     def no_data(*args, **kwargs):
         raise AssertionError("the data moved")
@@ -551,6 +551,9 @@ def test_time_limit_is_refused_before_the_data_move(monkeypatch):
     for Estimator in (DaskDPDTreeClassifier, DaskDPDTreeRegressor):
         with pytest.raises(ValueError, match="time_limit=5"):
             Estimator(time_limit=5, max_bins=16).fit(X, da.zeros(10, chunks=5))
+        # Nor do its machines' states carry the value bounds of monotonic constraints.
+        with pytest.raises(ValueError, match="monotonic_cst is not supported"):
+            Estimator(monotonic_cst=[1, 0], max_bins=16).fit(X, da.zeros(10, chunks=5))
 
 
 @needs_remote_core

@@ -6,8 +6,9 @@ touching this file. Data are small integer grids times a power of two anywhere i
 range, with weights likewise. Whatever is drawn, ``fit`` either raises ValueError naming the
 problem (or MemoryError when the allocator itself fails: a limit drawn ends the search with a
 model, never an exception), or gives a model whose
-predictions are well formed, that survives a save and load unchanged, and whose regression
-tree predicts within the range of the targets.
+predictions are well formed, that survives a save and load unchanged, whose regression tree
+predicts within the range of the targets, and whose trees are monotone under ``monotonic_cst``
+(drawn, one value per feature, once the data are).
 """
 
 import tempfile
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from _monotone import assert_monotone
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
@@ -43,6 +45,8 @@ ESTIMATORS = [DPDTreeClassifier, DPDTreeRegressor, DPDTreeClassifierCV, DPDTreeR
 # Parameters whose range is an amount of work the user asks for (a billion boosting rounds is
 # valid and slow by design); every other parameter is drawn over its whole range.
 WORK = {"n_estimators": st.integers(1, 4), "cv": st.just(2)}
+# Parameters of one value per feature, drawn once the data (and so the number of features) are.
+PER_FEATURE = {"monotonic_cst": st.sampled_from([-1, 0, 1])}
 
 SETTINGS = settings(max_examples=40, deadline=None, derandomize=True, database=None)
 
@@ -142,6 +146,14 @@ def assert_well_formed(model, X, y):
     return prediction
 
 
+def trees_read_by_the_constraints(model):
+    """The trees ``monotonic_cst`` binds, each with whether it holds class probabilities."""
+    if hasattr(model, "estimators_"):   # boosting: each tree's raw score
+        return [(tree, False) for trees in model.estimators_ for tree in trees]
+    model = getattr(model, "best_estimator_", model)
+    return [(tree, is_classifier(model)) for tree in model.trees_]
+
+
 @pytest.mark.filterwarnings("ignore")
 @pytest.mark.parametrize("estimator", ESTIMATORS, ids=lambda e: e.__name__)
 @SETTINGS
@@ -149,6 +161,12 @@ def assert_well_formed(model, X, y):
 def test_any_valid_parameters_on_any_scale(estimator, data):
     params = data.draw(parameters(estimator), label="params")
     X, y, weight = data.draw(scaled_data(is_classifier(estimator())), label="data")
+    for name, values in PER_FEATURE.items():
+        if name in estimator().get_params() and data.draw(st.booleans(), label=name):
+            params[name] = data.draw(st.lists(values, min_size=X.shape[1],
+                                              max_size=X.shape[1]), label=name)
+            if is_classifier(estimator()):   # constraints take two classes
+                y = np.minimum(y, 1)
     model = estimator(**params)
     try:
         with warnings.catch_warnings():
@@ -163,6 +181,9 @@ def test_any_valid_parameters_on_any_scale(estimator, data):
         assert len(str(error)) > 20, repr(error)
         return
     prediction = assert_well_formed(model, X, y)
+    if params.get("monotonic_cst") is not None:
+        for tree, classifier in trees_read_by_the_constraints(model):
+            assert_monotone(tree, params["monotonic_cst"], classifier)
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory) / "model.dpdt"
         model.save(path)

@@ -25,6 +25,7 @@
 #include "dpdt/optimal.hpp"
 #include "dpdt/remote.hpp"
 #include "dpdt/solver.hpp"
+#include "dpdt/split_rule.hpp"
 #include "dpdt/tree.hpp"
 
 namespace nb = nanobind;
@@ -100,15 +101,23 @@ void check_shapes(Array2<double> X, Array1<double> sample_weight, const dpdt::Pa
     if (static_cast<int64_t>(sample_weight.shape(0)) != n)
         throw nb::value_error("X and sample_weight must have the same number of rows");
     check_feature_costs(params, p);
+    dpdt::check_monotonic_cst(params.monotonic_cst, p);
     if (n < 1 || p < 1) throw nb::value_error("empty training data");
     if (n > INT32_MAX - 1) throw nb::value_error("at most 2**31 - 2 samples are supported");
 }
 
 // The bounded search when a single alpha is asked of a classifier on exact thresholds, else the
-// dynamic programme over the whole front.
+// dynamic programme over the whole front. A constrained fit (monotonic_cst) is always the dynamic
+// programme, which keeps the constraints by the rule of dpdt/split_rule.hpp (the bounded search
+// knows no value bounds): the single alpha's tree is then one of its front's.
 template <class Data, class O>
 dpdt::FitResult solve(const Data& data, const O& objective, const dpdt::Params& params, const dpdt::Poll& poll,
                       const dpdt::RootPlan& plan) {
+    if (dpdt::any_constraint(params.monotonic_cst)) {
+        dpdt::Params front = params;
+        front.single_alpha = -1.0;
+        return dpdt::fit(data, objective, front, poll, plan);
+    }
     if constexpr (std::is_same_v<O, dpdt::Classification> && std::is_same_v<Data, dpdt::Dataset>)
         if (params.single_alpha >= 0.0 && plan.mode == dpdt::RootPlan::Mode::Local)
             return dpdt::fit_optimal(data, objective, params, params.single_alpha, poll);

@@ -27,6 +27,7 @@
 #include "dpdt/remote.hpp"
 #include "dpdt/run_loop.hpp"
 #include "dpdt/screen.hpp"
+#include "dpdt/split_rule.hpp"
 #include "dpdt/split_search.hpp"
 #include "dpdt/subset_hash.hpp"
 #include "solution.hpp"
@@ -35,6 +36,8 @@
 namespace dpdt {
 namespace {
 
+// A state: its subset hash with its value bounds mixed in (with_bounds, split_rule.hpp), its size
+// and depth.
 struct StateKey {
     uint64_t a, b;
     int32_t m, depth;
@@ -124,7 +127,14 @@ struct Candidate {
     SplitRecord split;
     double cost = 1.0;
     SubsetHash left_hash, right_hash;
+    Bounds left_bounds, right_bounds;   // what the children inherit (split_rule.hpp)
 };
+
+// The cache's key of a state.
+inline StateKey state_key(SubsetHash hash, Bounds bounds, int32_t m, int depth) {
+    const SubsetHash k = with_bounds(hash, bounds);
+    return StateKey{k.a, k.b, m, depth};
+}
 
 template <class O, class L>
 class Search {
@@ -137,7 +147,8 @@ class Search {
     // solved in this process can (a process solving some of a split fit's tasks cannot hand back
     // a partial front, nor a data-parallel round a partial search).
     Search(const L& layout, const O& objective, const Params& params, RunLoop& loop, bool stops_short)
-        : layout_(layout), obj_(objective), params_(params), loop_(loop), stops_short_(stops_short),
+        : layout_(layout), obj_(objective), rule_(objective, params.monotonic_cst, layout.p()), params_(params),
+          loop_(loop), stops_short_(stops_short),
           completion_reserve_(stops_short && params.max_state_bytes > 0 ? completion_reserve() : 0),
           greedy_first_(params.time_limit > 0.0 ||
                         (stops_short && (params.estimated_states * kMayStop >= static_cast<double>(params.max_states) ||
@@ -156,8 +167,8 @@ class Search {
         for (double c : params.feature_costs) uniform_costs_ = uniform_costs_ && c == params.feature_costs[0];
     }
 
-    SolutionPtr solve(View node, SubsetHash hash, int depth, Workspace& ws) {
-        const StateKey key{hash.a, hash.b, node.m, depth};
+    SolutionPtr solve(View node, SubsetHash hash, int depth, Bounds bounds, Workspace& ws) {
+        const StateKey key = state_key(hash, bounds, node.m, depth);
         const double share = ws.share, entry = ws.done;
         if (SolutionPtr hit = cache_.find(key)) {
             cache_hits_.fetch_add(1, std::memory_order_relaxed);
@@ -165,14 +176,14 @@ class Search {
             return hit;
         }
         std::vector<Candidate> candidates;
-        auto sol = expand(node, hash, depth, candidates, ws);
+        auto sol = expand(node, hash, depth, bounds, candidates, ws);
         if (!candidates.empty()) {
             std::vector<std::pair<SolutionPtr, SolutionPtr>> children;
             double lent = 0.0;   // the jobs' progress, counted in jobs_done_ until the state's own
             children.reserve(candidates.size());
             children.resize(candidates.size());
             try {
-                const std::vector<size_t> order = solve_order(node, *sol, candidates);
+                const std::vector<size_t> order = solve_order(node, bounds, *sol, candidates);
                 for (size_t task = 0; task < order.size(); ++task) {
                     // A worker with nothing to do takes a share of the candidates left.
                     if (worth_jobs(node, depth)) {
@@ -282,19 +293,19 @@ class Search {
     }
 
     // Statistics, leaf and (for the last level) the exact split; or the candidates to recurse on.
-    std::shared_ptr<Solution> expand(View node, SubsetHash hash, int depth,
+    std::shared_ptr<Solution> expand(View node, SubsetHash hash, int depth, Bounds bounds,
                                      std::vector<Candidate>& candidates, Workspace& ws) {
         std::vector<double> stats(obj_.dim());
         layout_.stats(obj_, node, stats.data());
-        auto sol = new_state(node.m, std::move(stats));
+        auto sol = new_state(node.m, std::move(stats), bounds);
 
         const int remaining = params_.max_depth - depth;
         if (remaining <= 0 || !splittable(*sol)) return sol;
         try {
             if (remaining == 1)
-                solve_last_level(node, hash, *sol, ws);
+                solve_last_level(node, hash, bounds, *sol, ws);
             else
-                generate(node, hash, depth, *sol, candidates, ws);
+                generate(node, hash, depth, bounds, *sol, candidates, ws);
         } catch (const Cut&) {
             // Cut by the time limit: the state is a leaf.
             candidates.clear();
@@ -307,13 +318,13 @@ class Search {
                                                        const Candidate& c, Workspace& ws) {
         const SubsetHash& right_hash = c.right_hash;
         const int32_t n_left = c.split.n_left, n_right = node.m - n_left;
-        SolutionPtr left = cache_.find({c.left_hash.a, c.left_hash.b, n_left, depth + 1});
-        SolutionPtr right = cache_.find({right_hash.a, right_hash.b, n_right, depth + 1});
+        SolutionPtr left = cache_.find(state_key(c.left_hash, c.left_bounds, n_left, depth + 1));
+        SolutionPtr right = cache_.find(state_key(right_hash, c.right_bounds, n_right, depth + 1));
         cache_hits_.fetch_add((left != nullptr) + (right != nullptr), std::memory_order_relaxed);
         if (left && right) return {left, right};
         const auto [lview, rview] = partition_children(node, depth, c, ws);
-        if (!left) left = solve(lview, c.left_hash, depth + 1, ws);
-        if (!right) right = solve(rview, right_hash, depth + 1, ws);
+        if (!left) left = solve(lview, c.left_hash, depth + 1, c.left_bounds, ws);
+        if (!right) right = solve(rview, right_hash, depth + 1, c.right_bounds, ws);
         return {left, right};
     }
 
@@ -321,12 +332,13 @@ class Search {
     SolutionPtr solve_side(View node, int depth, const Candidate& c, bool left_side, Workspace& ws) {
         const SubsetHash& h = left_side ? c.left_hash : c.right_hash;
         const int32_t m = left_side ? c.split.n_left : node.m - c.split.n_left;
-        if (SolutionPtr hit = cache_.find({h.a, h.b, m, depth + 1})) {
+        const Bounds& b = left_side ? c.left_bounds : c.right_bounds;
+        if (SolutionPtr hit = cache_.find(state_key(h, b, m, depth + 1))) {
             cache_hits_.fetch_add(1, std::memory_order_relaxed);
             return hit;
         }
         const auto views = partition_children(node, depth, c, ws);
-        return solve(left_side ? views.first : views.second, h, depth + 1, ws);
+        return solve(left_side ? views.first : views.second, h, depth + 1, b, ws);
     }
 
     // The children's blocks, in the thread's buffers for this depth.
@@ -358,11 +370,12 @@ class Search {
     // The order in which a state's candidates are solved. When a limit may stop the search
     // (greedy_first_) the greedy split goes first; the order does not change the result of a
     // search that completes.
-    std::vector<size_t> solve_order(View node, const Solution& sol, const std::vector<Candidate>& candidates) {
+    std::vector<size_t> solve_order(View node, Bounds bounds, const Solution& sol,
+                                    const std::vector<Candidate>& candidates) {
         std::vector<size_t> order(candidates.size());
         for (size_t i = 0; i < order.size(); ++i) order[i] = i;
         if (!greedy_first_ || candidates.size() < 2) return order;
-        SplitRecord greedy = layout_.best_generator_split(obj_, node, all_features_, limits_, sol.stats.data());
+        SplitRecord greedy = generator_split(node, all_features_, sol.stats.data(), bounds);
         route_missing(node, greedy);
         for (size_t i = 0; i < candidates.size(); ++i) {
             if (candidates[i].split.feature == greedy.feature && candidates[i].split.threshold == greedy.threshold &&
@@ -404,14 +417,15 @@ class Search {
     int64_t shared_states() const { return shared_states_.load(); }
     int64_t state_bytes() const { return state_bytes_.load(); }
     double total_weight() const { return total_weight_; }
+    const SplitRule<O>& rule() const { return rule_; }
     // The course on which the runaway projection stopped the search, in its limit's unit (states
     // or bytes); 0 if it did not.
     double projected() const { return projected_.load(); }
 
   private:
-    HullPoint leaf_point(const Solution& s) const {
+    HullPoint leaf_point(const Solution& s, Bounds bounds) const {
         HullPoint p;
-        p.L = obj_.loss(s.stats.data());
+        p.L = rule_.leaf_loss(s.stats.data(), bounds);
         p.I = obj_.tie(s.stats.data());
         return p;
     }
@@ -538,7 +552,7 @@ class Search {
     }
 
     // A state with its statistics and leaf; `counted` states count against max_states.
-    std::shared_ptr<Solution> new_state(int32_t m, std::vector<double> stats, bool counted = true) {
+    std::shared_ptr<Solution> new_state(int32_t m, std::vector<double> stats, Bounds bounds, bool counted = true) {
         if (counted) {
             if (loop_.stopped()) throw Interrupted();
             const int64_t solved = states_.fetch_add(1, std::memory_order_relaxed);
@@ -567,22 +581,26 @@ class Search {
         sol->stats = std::move(stats);
         sol->total = obj_.weight(sol->stats.data());
         sol->impurity = obj_.node_impurity(sol->stats.data());
-        sol->hull.push_back(leaf_point(*sol));
+        sol->hull.push_back(leaf_point(*sol, bounds));
         return sol;
     }
 
     // One split left: every feature and threshold is tried for the true loss. With uniform costs
     // the best split over all features is the only one that can be optimal; with feature costs each
     // feature's best split is a point of the hull.
-    void solve_last_level(View node, SubsetHash hash, Solution& sol, Workspace& ws) {
+    void solve_last_level(View node, SubsetHash hash, Bounds bounds, Solution& sol, Workspace& ws) {
         exact_scans_.fetch_add(1, std::memory_order_relaxed);
         std::vector<SplitRecord> chosen;
-        if (O::kGeneratorIsLoss && uniform_costs_) {
-            const SplitRecord best = best_split_of(node, hash, sol.stats.data(), ws);
+        // Under the rule, leaves lose at their clipped values: the generator's score is no loss.
+        if (O::kGeneratorIsLoss && uniform_costs_ && !rule_.active()) {
+            const SplitRecord best = best_split_of(node, hash, sol.stats.data(), bounds, ws);
             if (best.found()) chosen.push_back(best);
         } else {
             std::vector<SplitRecord> best;
-            layout_.best_loss_splits(obj_, node, limits_, sol.stats.data(), best, uniform_costs_);
+            if (rule_.active())
+                ruled_loss_splits(layout_, obj_, rule_, node, all_features_, limits_, sol.stats.data(), bounds, best);
+            else
+                layout_.best_loss_splits(obj_, node, limits_, sol.stats.data(), best, uniform_costs_);
             if (uniform_costs_) {
                 int32_t b = -1;
                 const double tol = 1e-12 * (std::abs(sol.hull[0].L) + sol.total);
@@ -611,22 +629,23 @@ class Search {
             route_missing(node, c.split);
             c.cost = split_cost(sol, split.feature);
             candidates.push_back(c);
-            children.emplace_back(new_state(split.n_left, std::move(left), false),
-                                  new_state(sol.n_samples - split.n_left, std::move(right), false));
+            const auto [lb, rb] = rule_.child_bounds(split.feature, left.data(), right.data(), bounds);
+            children.emplace_back(new_state(split.n_left, std::move(left), lb, false),
+                                  new_state(sol.n_samples - split.n_left, std::move(right), rb, false));
         }
         finish(sol, candidates, children);
     }
 
     // The state's candidates; past the time limit, the greedy split alone (what a search out of
     // time completes, see solve).
-    void generate(View node, SubsetHash hash, int depth, const Solution& sol,
+    void generate(View node, SubsetHash hash, int depth, Bounds bounds, const Solution& sol,
                   std::vector<Candidate>& out, Workspace& ws) {
         std::vector<SplitRecord> splits;
         if (!out_of_time()) {
             try {
                 OptionalWork optional;
-                generate_splits(node, hash, depth, sol, splits, ws);
-                to_candidates(node, hash, sol, splits, out);
+                generate_splits(node, hash, depth, bounds, sol, splits, ws);
+                to_candidates(node, hash, bounds, sol, splits, out);
                 return;
             } catch (const Cut&) {
                 if (loop_.cut()) throw;
@@ -634,32 +653,51 @@ class Search {
             }
         }
         splits.clear();
-        const SplitRecord greedy = best_split_of(node, hash, sol.stats.data(), ws);
+        const SplitRecord greedy = best_split_of(node, hash, sol.stats.data(), bounds, ws);
         if (greedy.found()) splits.push_back(greedy);
-        to_candidates(node, hash, sol, splits, out);
+        to_candidates(node, hash, bounds, sol, splits, out);
     }
 
-    void generate_splits(View node, SubsetHash hash, int depth, const Solution& sol,
+    // The generators' splits. Under the rule, each generator's own scans ask it (its best splits
+    // are the best admissible ones at the state's bounds), and to_candidates asks it of every
+    // split whatever its source.
+    void generate_splits(View node, SubsetHash hash, int depth, Bounds bounds, const Solution& sol,
                          std::vector<SplitRecord>& splits, Workspace& ws) {
         const Splitter splitter =
             depth < static_cast<int>(params_.splitters.size()) ? params_.splitters[depth] : Splitter::Cart;
         const int budget = depth < static_cast<int>(params_.candidates.size()) ? params_.candidates[depth] : 1;
+        const double* stats = sol.stats.data();
         switch (splitter) {
             case Splitter::Exhaustive: layout_.all_splits(obj_, node, limits_, sol.total, 0, splits); break;
             case Splitter::Quantile: layout_.all_splits(obj_, node, limits_, sol.total, budget, splits); break;
-            case Splitter::Cart: cart_splits(node, hash, sol, budget, splits, ws); break;
-            case Splitter::TopK: layout_.top_k_splits(obj_, node, limits_, sol.stats.data(), budget, splits); break;
-            case Splitter::TopB: layout_.top_b_splits(obj_, node, limits_, sol.stats.data(), budget, splits); break;
-            case Splitter::Lookahead: lookahead_splits(node, hash, sol, budget, splits, ws); break;
-            case Splitter::Screen: screen_splits(node, hash, sol, budget, splits, ws); break;
+            case Splitter::Cart: cart_splits(node, hash, bounds, sol, budget, splits, ws); break;
+            case Splitter::TopK:
+                if (rule_.active())
+                    ruled_top_k_splits(layout_, obj_, rule_, node, all_features_, limits_, stats, bounds, budget, splits);
+                else
+                    layout_.top_k_splits(obj_, node, limits_, stats, budget, splits);
+                break;
+            case Splitter::TopB:
+                if (rule_.active())
+                    ruled_top_b_splits(layout_, obj_, rule_, node, all_features_, limits_, stats, bounds, budget, splits);
+                else
+                    layout_.top_b_splits(obj_, node, limits_, stats, budget, splits);
+                break;
+            case Splitter::Lookahead: lookahead_splits(node, hash, bounds, sol, budget, splits, ws); break;
+            case Splitter::Screen: screen_splits(node, hash, bounds, sol, budget, splits, ws); break;
         }
-        if (params_.exact_depth2_work > 0) add_exact_depth2_split(node, splits, ws);
+        // The exact depth-2 candidate is the split of best depth-2 loss without bounds: under the
+        // rule its children's bounds would change that loss and its search's pruning, so a
+        // constrained fit does without it rather than rank by a loss it does not have.
+        if (params_.exact_depth2_work > 0 && !rule_.active()) add_exact_depth2_split(node, splits, ws);
     }
 
     // The splits as the state's candidates, each applied to the whole state, in (feature,
     // threshold) order, duplicates and splits the leaf limits forbid dropped.
-    void to_candidates(View node, SubsetHash hash, const Solution& sol, std::vector<SplitRecord>& splits,
-                       std::vector<Candidate>& out) {
+    // Under the rule, a split it does not admit at the state's bounds is dropped here, whichever
+    // generator proposed it, and the children inherit the bounds it gives them.
+    void to_candidates(View node, SubsetHash hash, Bounds bounds, const Solution& sol,
+                       std::vector<SplitRecord>& splits, std::vector<Candidate>& out) {
         candidates_.fetch_add(static_cast<int64_t>(splits.size()), std::memory_order_relaxed);
         std::sort(splits.begin(), splits.end(), [](const SplitRecord& a, const SplitRecord& b) {
             if (a.feature != b.feature) return a.feature < b.feature;
@@ -671,6 +709,7 @@ class Search {
         // a state some 10^5 splits (the scan took a minute per state on 5 000 x 30).
         std::unordered_set<ActionKey, ActionKeyHash> kept;
         kept.reserve(splits.size());
+        std::vector<double> left_stats(rule_.active() ? obj_.dim() : 0), right_stats(left_stats.size());
         for (SplitRecord s : splits) {
             stop_point();
             // A split found deep in the generator's tree is applied to the whole state.
@@ -680,11 +719,20 @@ class Search {
             c.left_hash = left.hash;
             const double wl = left.weight;
             if (!limits_.allow(s.n_left, node.m - s.n_left, wl, sol.total - wl)) continue;
+            c.left_bounds = c.right_bounds = bounds;
+            if (rule_.constrains(s.feature)) {
+                layout_.left_stats(obj_, node, s, left_stats.data());
+                for (size_t d = 0; d < left_stats.size(); ++d) right_stats[d] = sol.stats[d] - left_stats[d];
+                if (!rule_.admissible(s.feature, left_stats.data(), right_stats.data(), bounds)) continue;
+                std::tie(c.left_bounds, c.right_bounds) =
+                    rule_.child_bounds(s.feature, left_stats.data(), right_stats.data(), bounds);
+            }
             route_missing(node, s);
             c.split = s;
             c.cost = split_cost(sol, s.feature);
             c.right_hash = SubsetHash{hash.a - c.left_hash.a, hash.b - c.left_hash.b};
-            // Two splits with the same partition and cost are the same action: the first is kept.
+            // Two splits with the same partition and cost are the same action: the first is kept
+            // (the rule reads the partition alone, so they inherit the same bounds).
             if (kept.insert(ActionKey{c.left_hash.a, c.left_hash.b, c.split.n_left, c.cost + 0.0}).second)
                 out.push_back(c);
         }
@@ -708,7 +756,9 @@ class Search {
     };
 
     // CART's splits and the `budget` splits of best depth-2 lookahead (dpdt/lookahead.hpp).
-    void lookahead_splits(View node, SubsetHash hash, const Solution& sol, int budget,
+    // Under the rule, the lookahead's own splits are ranked without bounds; to_candidates keeps
+    // those the rule admits.
+    void lookahead_splits(View node, SubsetHash hash, Bounds bounds, const Solution& sol, int budget,
                           std::vector<SplitRecord>& out, Workspace& ws) {
         if constexpr (!O::kLossGrowsWithSamples) {
             throw std::invalid_argument("the lookahead splitter needs a loss that grows with the samples");
@@ -717,7 +767,7 @@ class Search {
         } else {
             const Dataset& data_ = layout_.data;
             if (data_.has_missing) throw std::invalid_argument("the lookahead splitter does not take missing values");
-            cart_splits(node, hash, sol, budget, out, ws);
+            cart_splits(node, hash, bounds, sol, budget, out, ws);
             add_lookahead_splits(node, budget, 0, out, ws);
         }
     }
@@ -750,12 +800,14 @@ class Search {
     }
 
     // CART's splits and the `budget` splits of best screened depth-3 value (dpdt/screen.hpp).
-    void screen_splits(View node, SubsetHash hash, const Solution& sol, int budget,
+    // Under the rule, the screen's own splits are ranked without bounds; to_candidates keeps
+    // those the rule admits.
+    void screen_splits(View node, SubsetHash hash, Bounds bounds, const Solution& sol, int budget,
                        std::vector<SplitRecord>& out, Workspace& ws) {
         if constexpr (!L::kExact) {
             throw std::invalid_argument("the screen splitter needs exact thresholds (max_bins=None)");
         } else {
-            cart_splits(node, hash, sol, budget, out, ws);
+            cart_splits(node, hash, bounds, sol, budget, out, ws);
             if (ws.rank.empty()) ws.rank.resize(layout_.data.n);
             Screen<O> screen(layout_.data, obj_, ws.rank);
             std::vector<int32_t> features = all_features_;
@@ -778,11 +830,14 @@ class Search {
     // A node waits in the heap under a bound on its best score until the bound says it may be next,
     // and is only then searched: the nodes of a budget's last level mostly never are. The splits
     // are those of eager scoring, ties included (equal scores go to the node created first).
-    void cart_splits(View node, SubsetHash hash, const Solution& sol, int budget,
+    // Under the rule each node of the generator's tree has bounds, as in monotone CART: its best
+    // split is the best admissible one, and its children inherit the rule's bounds.
+    void cart_splits(View node, SubsetHash hash, Bounds bounds, const Solution& sol, int budget,
                      std::vector<SplitRecord>& out, Workspace& ws) {
         struct CartNode {
             View view;   // the root reads the state's view, the others a buffer of ws.cart
             SubsetHash hash;   // kept only when the memo serves (every feature scanned)
+            Bounds bounds;
             std::vector<double> stats;
             double total = 0.0;
             std::vector<int32_t> features;   // a subsample's, drawn when the node is created
@@ -805,8 +860,8 @@ class Search {
         auto score = [&](CartNode& cn) {
             // A subsample's features depend on the state, so its splits are no function of the node's
             // samples alone and stay out of the memo.
-            cn.split = subsample ? layout_.best_generator_split(obj_, cn.view, cn.features, limits_, cn.stats.data())
-                                 : best_split_of(cn.view, cn.hash, cn.stats.data(), ws);
+            cn.split = subsample ? generator_split(cn.view, cn.features, cn.stats.data(), cn.bounds)
+                                 : best_split_of(cn.view, cn.hash, cn.stats.data(), cn.bounds, ws);
             if (!cn.split.found() || cn.split.score < params_.min_impurity_decrease * total_weight_) return false;
             cn.scored = true;
             cn.key = cn.split.score;
@@ -839,6 +894,7 @@ class Search {
         root->hash = hash;
         root->stats = sol.stats;
         root->total = sol.total;
+        root->bounds = bounds;
         consider(root);
         while (static_cast<int>(out.size()) < budget && !heap.empty()) {
             stop_point();
@@ -866,17 +922,27 @@ class Search {
                 layout_.stats(obj_, (*child)->view, (*child)->stats.data());
                 (*child)->total = obj_.weight((*child)->stats.data());
             }
+            std::tie(left->bounds, right->bounds) =
+                rule_.child_bounds(cn->split.feature, left->stats.data(), right->stats.data(), cn->bounds);
             consider(std::move(left));
             consider(std::move(right));
         }
     }
 
-    // The best generator split over every feature of a sample set, through the thread's memo.
-    SplitRecord best_split_of(View node, const SubsetHash& hash, const double* stats, Workspace& ws) {
-        if (const SplitRecord* known = ws.memo.find(hash, node.m)) return *known;
-        const SplitRecord split = layout_.best_generator_split(obj_, node, all_features_, limits_, stats);
-        ws.memo.insert(hash, node.m, split);
+    // The best generator split over every feature of a sample set at its bounds, through the
+    // thread's memo.
+    SplitRecord best_split_of(View node, const SubsetHash& hash, const double* stats, Bounds bounds, Workspace& ws) {
+        const SubsetHash key = with_bounds(hash, bounds);
+        if (const SplitRecord* known = ws.memo.find(key, node.m)) return *known;
+        const SplitRecord split = generator_split(node, all_features_, stats, bounds);
+        ws.memo.insert(key, node.m, split);
         return split;
+    }
+
+    // The best generator split among `features`, among those the rule admits at `bounds`.
+    SplitRecord generator_split(View node, const std::vector<int32_t>& features, const double* stats, Bounds bounds) {
+        if (!rule_.active()) return layout_.best_generator_split(obj_, node, features, limits_, stats);
+        return ruled_generator_split(layout_, obj_, rule_, node, features, limits_, stats, bounds);
     }
 
     // Drops the actions no hull vertex uses, so unused subtrees can be freed.
@@ -896,6 +962,7 @@ class Search {
 
     const L& layout_;
     const O& obj_;
+    const SplitRule<O> rule_;
     const Params& params_;
     RunLoop& loop_;
     const bool stops_short_;
@@ -923,8 +990,10 @@ class Search {
 };
 
 // Preorder (left first) arrays of the subtree of `sol` chosen by hull vertex `point`.
+// Every node outputs its value clipped to its bounds (split_rule.hpp), which the rule derives
+// again from the statistics on the way down.
 template <class O>
-void emit(const O& obj, const Solution& sol, int32_t point, TreeArrays& t) {
+void emit(const O& obj, const SplitRule<O>& rule, const Solution& sol, Bounds bounds, int32_t point, TreeArrays& t) {
     const int64_t id = t.node_count();
     t.children_left.push_back(kLeaf);
     t.children_right.push_back(kLeaf);
@@ -933,7 +1002,7 @@ void emit(const O& obj, const Solution& sol, int32_t point, TreeArrays& t) {
     t.missing_left.push_back(0);
     const size_t at = t.value.size();
     t.value.resize(at + obj.value_dim());
-    obj.value(sol.stats.data(), t.value.data() + at);
+    rule.leaf_value(sol.stats.data(), bounds, t.value.data() + at);
     t.impurity.push_back(sol.impurity);
     t.n_node_samples.push_back(sol.n_samples);
     t.weighted_n_node_samples.push_back(sol.total);
@@ -943,16 +1012,18 @@ void emit(const O& obj, const Solution& sol, int32_t point, TreeArrays& t) {
     t.feature[id] = a.feature;
     t.threshold[id] = a.threshold;
     t.missing_left[id] = a.missing_left;
+    const auto [lb, rb] = rule.child_bounds(a.feature, a.left->stats.data(), a.right->stats.data(), bounds);
     t.children_left[id] = t.node_count();
-    emit(obj, *a.left, p.left_point, t);
+    emit(obj, rule, *a.left, lb, p.left_point, t);
     t.children_right[id] = t.node_count();
-    emit(obj, *a.right, p.right_point, t);
+    emit(obj, rule, *a.right, rb, p.right_point, t);
 }
 
 // The root's trees, most complex first. A tree of a Pareto set that is no vertex of its lower hull
 // is optimal for no alpha: its alpha range is NaN.
 template <class O>
-std::vector<FrontTree> front_of(const O& obj, const Solution& root, double total_weight, Front shape) {
+std::vector<FrontTree> front_of(const O& obj, const SplitRule<O>& rule, const Solution& root, double total_weight,
+                                Front shape) {
     const Hull& points = root.hull;
     const Hull h = shape == Front::Pareto ? lower_hull(points) : points;
     const size_t n = h.size();
@@ -984,7 +1055,7 @@ std::vector<FrontTree> front_of(const O& obj, const Solution& root, double total
         ft.complexity = p.C / total_weight;
         ft.impurity = p.I / total_weight;
         ft.n_splits = static_cast<int64_t>(p.S + 0.5);
-        emit(obj, root, static_cast<int32_t>(q), ft.tree);
+        emit(obj, rule, root, Bounds{}, static_cast<int32_t>(q), ft.tree);
         front.push_back(std::move(ft));
     }
     return front;
@@ -1048,9 +1119,9 @@ void solve_root(const L& layout, const O& objective, Search<O, L>& search, RunLo
         } catch (const Cut&) {
             // Then the root is a leaf (the cut reaches its generator), which needs no histogram.
         }
-        root.sol = search.expand(root.view, root.hash, 0, root.candidates, search.workspace(w));
+        root.sol = search.expand(root.view, root.hash, 0, Bounds{}, root.candidates, search.workspace(w));
         try {
-            root.order = search.solve_order(root.view, *root.sol, root.candidates);
+            root.order = search.solve_order(root.view, Bounds{}, *root.sol, root.candidates);
         } catch (const Cut&) {
             root.candidates.clear();
         }
@@ -1111,7 +1182,7 @@ FitResult run(const L& layout, const O& objective, const Params& params, const P
     if (plan.mode == Mode::Local || plan.mode == Mode::Combine) {
         search.drop_unsolved(root.candidates, root.children);
         if (!root.candidates.empty()) search.finish(*root.sol, root.candidates, root.children);
-        result.front = front_of(objective, *root.sol, search.total_weight(), params.front);
+        result.front = front_of(objective, search.rule(), *root.sol, search.total_weight(), params.front);
     }
     result.stats.state_bytes = search.state_bytes();
     result.stats.seconds = loop.seconds();

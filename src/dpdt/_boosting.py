@@ -18,7 +18,37 @@ from ._progress import reporter
 from ._runner import call_core, map_threads, n_threads
 from ._search_policy import resolve_candidates, resolve_splitters, search_depth
 from ._tree import Tree
-from ._validation import binary_exponent, training_weight, validate_numeric
+from ._validation import binary_exponent, check_monotonic_cst, training_weight, validate_numeric
+
+
+def _hold_monotone(tree, values, monotonic_cst):
+    """Return ``values`` (one per node of ``tree``) clipped so that the tree is monotone.
+
+    scikit-learn's rule, top-down: a node's value is clipped to the bounds it inherits; at a
+    split on a constrained feature the children's clipped values have a midpoint, which bounds
+    the subtree on the constraint's lower side from above and the other from below; a split on
+    a free feature passes its bounds on. Two leaves whose boxes a move along the constraints
+    joins part at a split on a constrained feature (a free feature sends both points the same
+    way), whose midpoint then lies between their values: the tree is monotone whatever the
+    values were.
+    """
+    values = np.asarray(values, dtype=np.float64).copy()
+    low = np.full(tree.node_count, -np.inf)
+    high = np.full(tree.node_count, np.inf)
+    # Preorder numbering: a parent comes before its children.
+    for node in range(tree.node_count):
+        values[node] = np.clip(values[node], low[node], high[node])
+        left, right = tree.children_left[node], tree.children_right[node]
+        if tree.is_leaf[node]:
+            continue
+        low[[left, right]], high[[left, right]] = low[node], high[node]
+        sign = monotonic_cst[tree.feature[node]]
+        if sign:
+            middle = (np.clip(values[left], low[node], high[node])
+                      + np.clip(values[right], low[node], high[node])) / 2
+            below, above = (left, right) if sign > 0 else (right, left)
+            high[below], low[above] = middle, middle
+    return values
 
 
 class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
@@ -30,7 +60,8 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
         tags.input_tags.sparse = True   # densified by validate_numeric
         return tags
 
-    def _boost(self, X, y, sample_weight, loss, stratify):
+    def _boost(self, X, y, sample_weight, loss, stratify, monotonic_cst):
+        """Fit the rounds; ``monotonic_cst`` is validated, as the core takes it."""
         rng = check_random_state(self.random_state)
         weight, kept, weight_scale = training_weight(sample_weight, X)
         # A regression's y is divided by the power of two that brings it near 1 (exact, see
@@ -59,7 +90,8 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
             splitters=splitters, complexity="n_splits",
             min_samples_split=2, min_samples_leaf=min(self.min_samples_leaf, X.shape[0] + 1),
             min_weight_leaf=0.0,
-            min_impurity_decrease=0.0, max_features=0, random_state=0, max_states=2**62)
+            min_impurity_decrease=0.0, max_features=0, random_state=0, max_states=2**62,
+            monotonic_cst=monotonic_cst)
         # One tree per class and round: the classes' trees are independent, so threads take them
         # whole; otherwise the threads share each tree's search.
         threads = n_threads(self.n_jobs)
@@ -103,7 +135,8 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
                                     threads if per_class else 1)
                 for k, tree in enumerate(trees):
                     if loss.refits_leaves:
-                        self._refit_leaves(tree, loss, X, y - raw[:, k], round_weight)
+                        self._refit_leaves(tree, loss, X, y - raw[:, k], round_weight,
+                                           monotonic_cst)
                     raw[:, k] += self.learning_rate * tree.value[tree.apply(X), 0, 0]
                 self.estimators_.append(trees)
                 self.train_score_.append(loss.loss(y, raw, weight))
@@ -263,15 +296,31 @@ class _BaseDPDTBoosting(SaveMixin, BaseEstimator):
         return tree
 
     @staticmethod
-    def _refit_leaves(tree, loss, X, residual, weight):
+    def _refit_leaves(tree, loss, X, residual, weight, monotonic_cst):
         """Give each leaf the loss's own estimate from its samples (Friedman's line search).
 
         The tree's shape comes from the first-order objective; its leaf values are then the
-        minimisers of the true loss over the leaf's in-bag residuals (0 if it has none).
+        minimisers of the true loss over the leaf's in-bag residuals (0 if it has none). Under
+        ``monotonic_cst`` they are then held to the bounds of scikit-learn's rule
+        (:func:`_hold_monotone`), which the core's own leaf values obey.
         """
-        values = loss.leaf_values(residual, weight, tree.apply(X), tree.node_count)
         leaves = tree.is_leaf
-        tree.value[leaves, 0, 0] = np.nan_to_num(values[leaves], nan=0.0)
+        if not monotonic_cst:
+            values = loss.leaf_values(residual, weight, tree.apply(X), tree.node_count)
+            tree.value[leaves, 0, 0] = np.nan_to_num(values[leaves], nan=0.0)
+            return
+        # Every node's estimate, from the samples reaching it: a constrained split's bound is
+        # the midpoint of its children's.
+        values = np.zeros(tree.node_count)
+        path = tree.decision_path(X).tocoo()
+        for depth in range(tree.max_depth + 1):
+            at = tree.node_depth[path.col] == depth
+            rows, nodes = path.row[at], path.col[at]
+            found = loss.leaf_values(residual[rows], weight[rows], nodes, tree.node_count)
+            reached = np.unique(nodes)
+            values[reached] = found[reached]
+        tree.value[leaves, 0, 0] = _hold_monotone(tree, np.nan_to_num(values, nan=0.0),
+                                                  monotonic_cst)[leaves]
 
     @staticmethod
     def _tree_outputs(trees, X):
@@ -359,7 +408,9 @@ class DPDTGradientBoostingRegressor(RegressorMixin, _BaseDPDTBoosting):
         X, y = validate_numeric(self, X, y, reset=True, y_numeric=True)
         loss = {"squared_error": SquaredError, "absolute_error": AbsoluteError,
                 "huber": lambda: Huber(float(self.huber_quantile))}[self.loss]()
-        self._boost(X, y.astype(np.float64), sample_weight, loss, stratify=None)
+        monotonic_cst = check_monotonic_cst(self, self.monotonic_cst)
+        self._boost(X, y.astype(np.float64), sample_weight, loss, stratify=None,
+                    monotonic_cst=monotonic_cst)
         return self
 
     def predict(self, X):
@@ -455,10 +506,12 @@ class DPDTGradientBoostingClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTBo
         n_classes = len(self.classes_)
         if n_classes == 1:
             raise ValueError("y has 1 class; boosting needs at least two classes")
+        monotonic_cst = check_monotonic_cst(self, self.monotonic_cst, n_classes=n_classes)
         loss = BinaryLogLoss() if n_classes == 2 else MultinomialLogLoss(n_classes)
         target = codes.astype(np.float64) if n_classes == 2 else codes
         stratify = codes if self.n_iter_no_change is not None else None
-        self._boost(X, target, sample_weight, loss, stratify=stratify)
+        self._boost(X, target, sample_weight, loss, stratify=stratify,
+                    monotonic_cst=monotonic_cst)
         return self
 
     def decision_function(self, X):

@@ -40,6 +40,7 @@ from ._search_policy import (
 from ._tree import Tree
 from ._validation import (
     check_feature_costs,
+    check_monotonic_cst,
     training_weight,
     validate_numeric,
 )
@@ -220,6 +221,8 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         """
         objective = self._objective
         stat_dim = objective.stat_dim(n_columns)
+        # Checked first: a refused constraint costs no binning or greedy tree.
+        monotonic_cst = self._monotonic_constraints(n_columns)
         seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
         depth = search_depth(self.max_depth, n_samples)
         if bins is None:
@@ -228,7 +231,7 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
             bins = uses_bins(self.max_bins, X, depth,
                              exact_splitter=needs_exact_thresholds(self.splitter)
                              or self._bounded(resolve_splitters(self.splitter, depth), depth,
-                                              None, X))
+                                              None, X, monotonic_cst))
         splitters, candidates, exact_depth2_work = resolve_search(
             self.splitter, self.candidates, depth, binned=bins is not None,
             n_samples=n_samples, n_features=n_features, stat_dim=stat_dim,
@@ -254,10 +257,10 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
             n_samples, n_features, depth, candidates, splitters, stat_dim,
             min_samples_leaf=self.min_samples_leaf, exact_depth2_work=exact_depth2_work,
             front=self.front, feature_costs=len(set(feature_costs)) > 1, cart_size=cart_size)
-        bounded = self._bounded(splitters, depth, bins, X)
+        bounded = self._bounded(splitters, depth, bins, X, monotonic_cst)
         single = {"single_alpha": float(self.alpha)} if bounded else {}
         params = dict(
-            feature_costs=feature_costs, max_depth=depth,
+            feature_costs=feature_costs, monotonic_cst=monotonic_cst, max_depth=depth,
             candidates=candidates, splitters=splitters, exact_depth2_work=exact_depth2_work,
             complexity=self.complexity, front=self.front,
             **self._sample_limits(n_samples),
@@ -319,11 +322,19 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
             self._keep_rows([self._front_index(self.alpha, self.max_complexity)])
             self.pareto_front_["alpha_min"] = self.pareto_front_["alpha_max"] = self.alpha
 
-    def _bounded(self, splitters, depth, bins, X):
+    def _bounded(self, splitters, depth, bins, X, monotonic_cst):
         """Whether the bounded single-alpha search serves the fit of ``splitters`` and ``bins``."""
-        # It finds the tree of alpha over every tree, not within a budget.
+        # It finds the tree of alpha over every tree, not within a budget, and its bounds know
+        # nothing of the value bounds that monotonic constraints put on a state.
         return (not self.full_front and self.max_complexity is None and depth <= MAX_BOUNDED_DEPTH
-                and self._bounded_search_serves(splitters, bins, X))
+                and not monotonic_cst and self._bounded_search_serves(splitters, bins, X))
+
+    def _monotonic_constraints(self, n_columns):
+        """Return the validated ``monotonic_cst`` for the core (empty: unconstrained).
+
+        ``n_columns`` is the objective's number of target columns (classes, outputs).
+        """
+        return []
 
     def _limit_reached(self, plan, projected=None):
         """Name the limit that stopped the search (``stats_["stopped_by"]``), as a user set it.
@@ -445,11 +456,16 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         """Return this estimator set to grow the greedy tree of ``max_depth`` on exact values.
 
         The CART generator's best split at every state (one candidate), as the search itself
-        would grow it, under the same leaf limits; a quarter of the time limit, if any.
+        would grow it, under the same leaf limits and monotonic constraints; a quarter of the
+        time limit, if any.
         """
-        return clone(self).set_params(max_depth=max_depth, splitter="cart", candidates=1,
+        twin = clone(self).set_params(max_depth=max_depth, splitter="cart", candidates=1,
                                       max_bins=None, verbose=0,
                                       time_limit=self._helper_time_limit())
+        if getattr(self, "monotonic_cst", None) is not None:
+            # As an array: the twin takes the validated X, without the names a dict reads.
+            twin.set_params(monotonic_cst=check_monotonic_cst(self, self.monotonic_cst) or None)
+        return twin
 
     def _helper_time_limit(self):
         """Return the time limit of a helper fit (greedy twin, heuristic): a quarter of ours."""
@@ -795,6 +811,9 @@ class DPDTreeClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTree):
                         greedy_tree=greedy_tree)
         return self
 
+    def _monotonic_constraints(self, n_columns):
+        return check_monotonic_cst(self, self.monotonic_cst, n_classes=n_columns)
+
     def _bounded_search_serves(self, splitters, bins, X):
         return (set(splitters) == {"exhaustive"} and bins is None and self.feature_costs is None
                 and self.min_samples_leaf == 1 and self.min_samples_split == 2
@@ -803,6 +822,9 @@ class DPDTreeClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTree):
 
     def predict_proba(self, X):
         """Return the weighted class fractions of each sample's leaf.
+
+        Under ``monotonic_cst``, a leaf's probability of ``classes_[1]`` is clipped to the
+        bounds of the leaf (see there).
 
         Parameters
         ----------
@@ -828,7 +850,8 @@ class DPDTreeClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTree):
         Returns
         -------
         y : ndarray of shape (n_samples,)
-            The class of largest weight in each sample's leaf.
+            The class of largest probability in each sample's leaf (:meth:`predict_proba`):
+            the class of largest weight, unless ``monotonic_cst`` clipped the leaf's.
         """
         proba = self.predict_proba(X)
         return self.classes_[np.argmax(proba, axis=1)]
@@ -923,8 +946,13 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
                         greedy_tree=greedy_tree)
         return self
 
+    def _monotonic_constraints(self, n_columns):
+        return check_monotonic_cst(self, self.monotonic_cst, n_outputs=n_columns)
+
     def predict(self, X):
         """Return the predicted value of each sample: the weighted mean of its leaf.
+
+        Under ``monotonic_cst``, the mean is clipped to the bounds of the leaf (see there).
 
         Parameters
         ----------

@@ -19,7 +19,7 @@ from ._io import SaveMixin, register_estimator
 from ._params import CLASSIFIER_CV, MAX_DEPTH, REGRESSOR_CV, declare, passed_on
 from ._progress import reporter
 from ._runner import map_threads, n_threads, shared_stop
-from ._validation import binary_exponent, validate_numeric
+from ._validation import binary_exponent, check_monotonic_cst, validate_numeric
 
 LARGEST_DEPTH = np.iinfo(np.int64).max
 
@@ -156,15 +156,21 @@ class _BaseDPDTreeCV(ExplorerReprMixin, SaveMixin, BaseEstimator):
         tags.input_tags.sparse = True   # densified by validate_numeric
         return tags
 
-    def _make(self, max_depth, random_state, time_limit=None):
+    def _make(self, max_depth, random_state, time_limit=None, monotonic_cst=None):
         params = {param.name: getattr(self, param.name)
                   for param in passed_on(self._estimator_class._params)}
         params["time_limit"] = time_limit
+        params["monotonic_cst"] = monotonic_cst or None
         return self._estimator_class(max_depth=max_depth, random_state=random_state, **params)
 
     def _fit_cv(self, X, y, sample_weight):
         """Fit every fold and the whole data per depth, score the fronts, keep the best tree."""
         depths = self._depths()
+        # Checked once, before any fit. A dict by feature name becomes the array that the fits,
+        # which take the validated array without names, read.
+        monotonic_cst = check_monotonic_cst(self, self.monotonic_cst,
+                                            n_classes=getattr(self, "n_classes_", None),
+                                            n_outputs=getattr(self, "n_outputs_", 1))
         if sample_weight is not None:
             sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64,
                                                  ensure_non_negative=True)
@@ -192,8 +198,8 @@ class _BaseDPDTreeCV(ExplorerReprMixin, SaveMixin, BaseEstimator):
             if k >= 2 and stop.remaining <= 0:
                 return None
             # Each fit's own limit is the whole one, so the shared deadline is the one that binds.
-            model = _fit_one(self._make(depth, random_state, self.time_limit), X, y,
-                             sample_weight, train)
+            model = _fit_one(self._make(depth, random_state, self.time_limit, monotonic_cst),
+                             X, y, sample_weight, train)
             progress.update(advance=1, notes=[f"depth {depth}"])
             return model
 

@@ -178,12 +178,20 @@ class _DaskDPDTree(SaveMixin, BaseEstimator):
             return AUTO_MAX_BINS
         return int(self.max_bins)
 
-    def _check_no_time_limit(self):
-        """Refuse ``time_limit`` before any data moves: the search over rounds is not timed."""
+    def _check_supported(self):
+        """Refuse, before any data moves, what the search over rounds cannot do.
+
+        It is not timed, and its machines' stores key states by their samples alone, not by
+        the value bounds that monotonic constraints put on them.
+        """
         if self.time_limit is not None:
             raise ValueError(f"time_limit={self.time_limit!r}: the data-parallel fit cannot stop "
                              "on a clock (its search runs in rounds over the cluster); set "
                              "time_limit=None, or fit the in-memory estimator on a sample")
+        if self.monotonic_cst is not None:
+            raise ValueError("monotonic_cst is not supported by the data-parallel fit: fit the "
+                             "in-memory estimator (dpdt.dask.fit splits its search over the "
+                             "cluster, constraints and all)")
 
     def _client(self):
         if self.client is not None:
@@ -213,7 +221,7 @@ class _DaskDPDTree(SaveMixin, BaseEstimator):
         self : object
             The fitted estimator; :meth:`to_local` gives the in-memory one.
         """
-        self._check_no_time_limit()
+        self._check_supported()
         bins = self._bins()
         client = self._client()
         if getattr(client, "asynchronous", False):

@@ -265,6 +265,32 @@ FEATURE_COSTS = Param(
     complexity instead of 1 (then "expected_tests" is the expected cost of the tests).
     """)
 
+MONOTONIC_CST = Param(
+    "monotonic_cst", None, ["array-like", dict, None],
+    "array-like of int of shape (n_features,) or dict", """
+    Indicates the monotonicity constraint to enforce on each feature.
+      - 1: monotonic increase
+      - 0: no constraint
+      - -1: monotonic decrease
+    A dict maps feature names (``feature_names_in_``, a DataFrame's columns) to constraints,
+    the others free. None means no constraint. As in scikit-learn, a classifier's constraints
+    hold over the probability of the second class, ``classes_[1]``, and are refused for more
+    than two classes and for several outputs. Every tree the estimator can return (each row of
+    :attr:`pareto_front_`, so each ``alpha`` and :meth:`select_tree` choice) is monotone: for
+    any two inputs that differ only along constrained features, each moved in its direction,
+    the predictions are in that order. Missing values (NaN) have no order: they are routed as
+    without constraints. The search keeps scikit-learn's rule in every state: a split on a
+    constrained feature is admissible only when its children's values, clipped to the bounds
+    the state inherits, are in the constraint's order, and each child's subtree is then
+    bounded by the midpoint of the two values; a leaf predicts its value clipped to its
+    bounds, and its loss is that of the clipped value. As the candidates include CART's split
+    under the same rule, the fit is never worse on the training objective than scikit-learn's
+    monotone CART of the same depth. With ``splitter="exhaustive"`` the tree is the best the
+    rule admits, which :attr:`is_optimal_` certifies; a monotone tree the rule does not admit
+    can be better. A constrained fit always computes the front (``full_front=False`` keeps
+    its row of ``alpha``), and the data-parallel ``dpdt.dask`` estimators refuse constraints.
+    """)
+
 MIN_SAMPLES_SPLIT = Param(
     "min_samples_split", 2, [Interval(Integral, 2, None, closed="left")], "int",
     "Minimum number of samples a node needs to be split.")
@@ -417,12 +443,14 @@ TREE = (MAX_DEPTH, CANDIDATES, SPLITTER, CRITERION, ALPHA, MAX_COMPLEXITY, COMPL
         FEATURE_COSTS, MIN_SAMPLES_SPLIT, MIN_SAMPLES_LEAF, MIN_WEIGHT_FRACTION_LEAF,
         MIN_IMPURITY_DECREASE, MAX_FEATURES, MAX_BINS, CLASS_WEIGHT, MAX_STATES, MEMORY_LIMIT,
         TIME_LIMIT, FULL_FRONT, N_JOBS, RANDOM_STATE, VERBOSE)
-CLASSIFIER = TREE
+# The trees that predict a value or the probability of a class, which a constraint can order
+# (a policy tree predicts an action: it has none).
+CLASSIFIER = derive(TREE, after={"feature_costs": (MONOTONIC_CST,)})
 
 # Where the regressor differs: its loss, no class weights, and "auto" and full_front=False
 # without the classifier's exact depth-2 candidates and branch and bound.
 REGRESSOR = derive(
-    TREE,
+    CLASSIFIER,
     SPLITTER.but(doc="The split generator, or one per depth; see :class:`DPDTreeClassifier`."),
     CRITERION.but(default="squared_error", constraint=[StrOptions({"squared_error"})],
                   type=one_of(["squared_error"]), doc="""
@@ -717,6 +745,15 @@ BOOSTING = (
     HistGradientBoosting do; thresholds are training values, so prediction needs no bins.
     None keeps the exact thresholds of presorted features (slower). Missing values (NaN)
     are taken either way, as by the trees (see :class:`DPDTreeClassifier`).
+    """),
+    MONOTONIC_CST.but(doc="""
+    The monotonicity constraint on each feature, as for :class:`DPDTreeClassifier` (1
+    increasing, 0 none, -1 decreasing; a dict by feature name). Every tree is monotone in its
+    raw score, so the model is, after every round: its predictions and, for the classifier,
+    the probability of ``classes_[1]``. Refused for more than two classes. With
+    ``loss="absolute_error"`` or ``"huber"``, the leaf values the loss re-estimates keep the
+    same rule (each subtree of a constrained split bounded by the midpoint of its children's
+    values).
     """),
     VALIDATION_FRACTION, N_ITER_NO_CHANGE, TOL,
     N_JOBS.but(doc="Threads of each tree's search; the model does not depend on it."),

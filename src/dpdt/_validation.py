@@ -7,6 +7,8 @@ is exact, so multiplying y or the weights by a power of two changes no bit of wh
 sees, and any other factor changes it by less than 2 (results then agree to rounding).
 """
 
+from numbers import Real
+
 import numpy as np
 from sklearn.utils.validation import _check_sample_weight, validate_data
 
@@ -180,6 +182,70 @@ def training_weight(sample_weight, X, factor=None, reports_total=True):
                          "unit): divide the weights by a common factor")
     with np.errstate(over="ignore"):   # inf only where the total is not reported
         return weight, weight > 0, float(np.ldexp(1.0, exponent))
+
+
+def check_monotonic_cst(estimator, monotonic_cst, *, n_classes=None, n_outputs=1):
+    """Return the monotonic constraints as the core takes them: one int per feature, or none.
+
+    ``monotonic_cst`` is an array-like of -1, 0 and 1, one per feature, or a dict of them by
+    feature name, checked with scikit-learn's messages (its trees' for arrays,
+    HistGradientBoosting's for a dict) once the data's validation has set ``n_features_in_``
+    (and ``feature_names_in_``). As in scikit-learn, constraints are refused for more than
+    two classes (``n_classes``) and for several outputs, even constraints that are all 0.
+    Those return an empty list, the core's "unconstrained", as None does: they fit the same
+    tree.
+    """
+    if monotonic_cst is None:
+        return []
+    if n_outputs > 1:
+        raise ValueError("Monotonicity constraints are not supported with multiple outputs.")
+    if n_classes is not None and n_classes > 2:
+        raise ValueError("Monotonicity constraints are not supported with multiclass "
+                         "classification")
+    if isinstance(monotonic_cst, dict):
+        constraints = _constraints_by_name(estimator, monotonic_cst)
+    else:
+        constraints = np.asarray(monotonic_cst)
+        n_features = estimator.n_features_in_
+        if constraints.ndim != 1 or constraints.shape[0] != n_features:
+            raise ValueError(f"monotonic_cst has shape {constraints.shape} but the input data "
+                             f"X has {n_features} features.")
+        # Numbers only: strings and objects compare unequal to -1, 0 and 1, or fail to.
+        if constraints.dtype.kind not in "biuf" or not np.isin(constraints, (-1, 0, 1)).all():
+            raise ValueError("monotonic_cst must be None or an array-like of -1, 0 or 1, but "
+                             f"got {_distinct(constraints)}")
+    return [int(c) for c in constraints] if np.any(constraints != 0) else []
+
+
+def _constraints_by_name(estimator, by_name):
+    """Return the constraints of a dict by feature name, one per feature (0 where absent)."""
+    names = getattr(estimator, "feature_names_in_", None)
+    if names is None:
+        raise ValueError(f"{type(estimator).__name__} was not fitted on data with feature "
+                         "names. Pass monotonic_cst as an integer array instead.")
+    unexpected = sorted(map(str, set(by_name) - set(names)))
+    if unexpected:
+        shown = unexpected[:5] + (["..."] if len(unexpected) > 5 else [])
+        raise ValueError(f"monotonic_cst contains {len(unexpected)} unexpected feature "
+                         f"names: {shown}.")
+    constraints = np.zeros(len(names), dtype=np.int8)
+    for j, name in enumerate(names):
+        if name in by_name:
+            value = by_name[name]
+            # Real numbers equal to -1, 0 or 1 (True and 1.0 too, as for an array).
+            if not isinstance(value, Real | np.bool_) or value not in (-1, 0, 1):
+                raise ValueError(f"monotonic_cst[{name!r}] must be either -1, 0 or 1. Got "
+                                 f"{value!r}.")
+            constraints[j] = int(value)
+    return constraints
+
+
+def _distinct(values):
+    """Return the distinct values of an array for a message, sorted where they can be."""
+    try:
+        return np.unique(values)
+    except TypeError:   # objects of types that do not compare
+        return list(dict.fromkeys(values.ravel().tolist()))
 
 
 def check_feature_costs(feature_costs, n_features, max_tests, weight_total=1.0):

@@ -78,6 +78,37 @@ class ExactLayout {
                     std::vector<SplitRecord>& out) const {
         dpdt::all_splits(data, obj.w, v, limits, total, per_feature, out);
     }
+    template <class O>
+    void generator_splits_per_feature(const O& obj, const View& v, const std::vector<int32_t>& features,
+                                      const LeafLimits& limits, const double* stats,
+                                      std::vector<SplitRecord>& out) const {
+        dpdt::best_generator_split_per_feature(data, obj, v, features, limits, stats, out);
+    }
+    // Calls visit(split, left_stats, right_stats) at every valid split of the features, in
+    // (feature, scan order, threshold) order: what the ruled searches of split_rule.hpp read.
+    template <class O, class Visit>
+    void scan_splits(const O& obj, const View& v, const std::vector<int32_t>& features, const LeafLimits& limits,
+                     const double* stats, Visit&& visit) const {
+        std::vector<double> left(obj.dim()), right(obj.dim());
+        std::vector<int32_t> order_scratch;
+        for (const int32_t f : features) {
+            stop_point();
+            const int32_t* block = v.block(f);
+            if (v.m < 2 || data.x(f, block[0]) == data.x(f, block[v.m - 1])) continue;
+            for_each_order(data, v, f, order_scratch, [&](ScanOrder order) {
+                const int32_t* ids = order.ids;
+                SplitRecord s;
+                s.feature = f;
+                s.missing_left = order.missing_left;
+                detail::scan_thresholds(data, obj, ids, v.m, f, limits, stats, left, right,
+                                        [&](int32_t j, const double* l, const double* r) {
+                    s.n_left = j + 1;
+                    s.threshold = midpoint(data.x(f, ids[j]), data.x(f, ids[j + 1]));
+                    visit(static_cast<const SplitRecord&>(s), l, r);
+                });
+            });
+        }
+    }
 
     // Calls f(id) for every sample of the view that `s` sends left; returns their number.
     template <class F>
@@ -342,6 +373,23 @@ class BinnedLayout {
             scanner.scan(f, [&](const SplitRecord& s, const double*, const double*) DPDT_INLINE {
                 if (per_feature <= 0 || wanted[s.bin]) out.push_back(s);
             });
+        }
+    }
+
+    void generator_splits_per_feature(const O& obj, const View& v, const std::vector<int32_t>& features,
+                                      const LeafLimits& limits, const double* stats,
+                                      std::vector<SplitRecord>& out) const {
+        best_generator_per_feature(obj, v, features, limits, stats, out);
+    }
+    // Calls visit(split, left_stats, right_stats) at every valid split of the features, as the
+    // scans offer them: what the ruled searches of split_rule.hpp read.
+    template <class Visit>
+    void scan_splits(const O& obj, const View& v, const std::vector<int32_t>& features, const LeafLimits& limits,
+                     const double*, Visit&& visit) const {
+        const Scanner scanner(*this, obj, histogram(obj, v), v.m, limits);
+        for (const int32_t f : features) {
+            stop_point();
+            scanner.scan(f, visit);
         }
     }
 

@@ -84,6 +84,12 @@ struct Params {
     // (dpdt/optimal.hpp), which serves exhaustive classification on exact thresholds on one
     // machine; < 0: the whole front.
     double single_alpha = -1.0;
+    // Monotonic constraints, scikit-learn's `monotonic_cst`: empty, or one entry per feature, -1
+    // (the output never rises with the feature), 0 (free) or +1 (never falls). The output is the
+    // leaf value of a regression or of the Newton objective, and P(class 1) of a binary
+    // classifier; dpdt/split_rule.hpp holds the rule the search keeps them by. A fit with a
+    // nonzero entry is served by the dynamic programme over the front, never the bounded search.
+    std::vector<int> monotonic_cst;
 
     // Every field by its Python name, for the binding: visit(name, &Params::field). A field
     // missing here cannot be set from Python.
@@ -110,6 +116,7 @@ struct Params {
         visit("n_threads", &Params::n_threads);
         visit("time_limit", &Params::time_limit);
         visit("single_alpha", &Params::single_alpha);
+        visit("monotonic_cst", &Params::monotonic_cst);
     }
 };
 

@@ -302,6 +302,17 @@ class RemoteLayout : public BinnedLayout<uint8_t, O> {
         });
     }
 
+    // A fit over machines has no monotonic constraints (RemoteFit refuses them), so the ruled
+    // searches of split_rule.hpp, which read both children of every split, are not offered here.
+    template <class... A>
+    void generator_splits_per_feature(A&&...) const {
+        throw std::invalid_argument("monotonic_cst is not supported by fits over machines");
+    }
+    template <class... A>
+    void scan_splits(A&&...) const {
+        throw std::invalid_argument("monotonic_cst is not supported by fits over machines");
+    }
+
     // What RemoteStore::put reads off a new state's histogram.
     void summarise(RemoteState& s) const {
         s.totals.assign(static_cast<size_t>(this->stride_), 0);
@@ -575,6 +586,10 @@ class RemoteFit {
         if (params_.time_limit > 0.0) throw std::invalid_argument("a fit split over machines cannot have a time limit");
         if (params_.single_alpha >= 0.0)
             throw std::invalid_argument("the bounded search serves exact-threshold classification on one machine only");
+        // The rounds' states would carry value bounds the stores of the machines do not key on.
+        if (std::any_of(params_.monotonic_cst.begin(), params_.monotonic_cst.end(), [](int c) { return c != 0; }))
+            throw std::invalid_argument("monotonic_cst is not supported by fits over machines (dpdt.dask's "
+                                        "data-parallel estimators); fit on one machine instead");
         // The rounds' searches read histograms only: one thread, and no projection of a search
         // whose unknown states are leaves.
         params_.n_threads = 1;

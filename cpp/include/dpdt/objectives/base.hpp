@@ -37,7 +37,14 @@
 //                          for Classification (an objective with class counts and another loss,
 //                          such as a cost-sensitive one, must leave this false);
 //   kGainIsNewtonFraction  the statistics are [W, G, H] and the loss -G^2 / (2 (H + reg_lambda))
-//                          + gamma: the binned scan compares gains as fractions (layout.hpp).
+//                          + gamma: the binned scan compares gains as fractions (layout.hpp);
+//   kBoundedValue          the leaf's output is one number, `scalar_value(s)`, which the leaf may
+//                          be made to output clipped to bounds: `loss_at(s, v)` is the leaf's loss
+//                          were it to output v (equal to loss(s) at v = scalar_value(s)) and
+//                          `value_at(s, v, out)` its output then; `check_bounded_value()` throws
+//                          std::invalid_argument where this fit's objective has no such number
+//                          (several classes or outputs). Value bounds, and with them monotonic
+//                          constraints (dpdt/split_rule.hpp), apply.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -69,6 +76,7 @@ struct Objective {
     static constexpr bool kLossGrowsWithSamples = false;
     static constexpr bool kZeroOneLossOnCounts = false;
     static constexpr bool kGainIsNewtonFraction = false;
+    static constexpr bool kBoundedValue = false;
 
     // The fixed-point quantities of sample i: its own statistics.
     int fixed_dim() const { return self().dim(); }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 #include "dpdt/criterion.hpp"
 #include "dpdt/objectives/base.hpp"
@@ -26,6 +27,7 @@ struct Classification : Objective<Classification> {
     static constexpr bool kGeneratorIsLoss = false;
     static constexpr bool kLossGrowsWithSamples = true;
     static constexpr bool kZeroOneLossOnCounts = true;
+    static constexpr bool kBoundedValue = true;
 
     static Classification make(const ObjectiveInputs& in) {
         if (in.width < 1) throw std::invalid_argument("n_classes must be >= 1");
@@ -75,6 +77,29 @@ struct Classification : Objective<Classification> {
         return criterion == Criterion::GainRatio ? std::numeric_limits<double>::infinity() : generator_impurity(s);
     }
     double node_impurity(const double* s) const { return impurity(s, n_classes, weight(s), criterion); }
+    // Value bounds (base.hpp) on P(class 1) of two classes: a leaf outputting p predicts class 1
+    // when p > 1/2 (argmax keeps class 0 on a tie), and its 0-1 loss is the other class's weight.
+    void check_bounded_value() const {
+        if (n_classes > 2)
+            throw std::invalid_argument("monotonic_cst is only supported for binary classification, not for " +
+                                        std::to_string(n_classes) + " classes");
+    }
+    double scalar_value(const double* s) const {
+        if (n_classes < 2) return 0.0;
+        const double c0 = std::max(0.0, s[0]), c1 = std::max(0.0, s[1]);
+        return c0 + c1 > 0.0 ? c1 / (c0 + c1) : 0.0;
+    }
+    double loss_at(const double* s, double p) const {
+        if (n_classes < 2) return loss(s);
+        return std::max(0.0, p > 0.5 ? s[0] : s[1]);
+    }
+    // The class sums of the same weight in proportions [1 - p, p].
+    void value_at(const double* s, double p, double* out) const {
+        if (n_classes < 2) return value(s, out);
+        const double w = std::max(0.0, s[0]) + std::max(0.0, s[1]);
+        out[0] = w * (1.0 - p);
+        out[1] = w * p;
+    }
     int value_dim() const { return n_classes; }
     // Class sums found by subtraction can be a rounding error below zero.
     void value(const double* s, double* out) const {

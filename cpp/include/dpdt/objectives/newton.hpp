@@ -25,6 +25,7 @@ struct Newton : Objective<Newton> {
     // A leaf's loss is negative and drops as samples of one sign of gradient are added.
     static constexpr bool kLossGrowsWithSamples = false;
     static constexpr bool kGainIsNewtonFraction = true;
+    static constexpr bool kBoundedValue = true;
 
     static Newton make(const ObjectiveInputs& in) {
         if (in.y != nullptr && in.columns != 2) throw std::invalid_argument("y must hold (gradient, hessian) rows");
@@ -48,6 +49,18 @@ struct Newton : Objective<Newton> {
     }
     // The tree reports the leaf's loss itself, not per unit weight.
     double node_impurity(const double* s) const { return loss(s); }
+    // Value bounds (base.hpp) on -G / (H + lambda): the second-order loss G v + (H + lambda) v^2 / 2
+    // + gamma, whose minimum is loss(s).
+    void check_bounded_value() const {}
+    double scalar_value(const double* s) const {
+        const double denom = s[2] + reg_lambda;
+        return denom > 0.0 ? -s[1] / denom : 0.0;
+    }
+    double loss_at(const double* s, double v) const {
+        const double denom = s[2] + reg_lambda;
+        return (denom > 0.0 ? s[1] * v + 0.5 * denom * v * v : 0.0) + gamma;
+    }
+    void value_at(const double*, double v, double* out) const { out[0] = v; }
     int value_dim() const { return 1; }
     void value(const double* s, double* out) const {
         const double denom = s[2] + reg_lambda;

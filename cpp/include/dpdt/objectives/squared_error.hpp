@@ -22,6 +22,7 @@ struct SquaredError : Objective<SquaredError> {
     // The generator's score is the loss's decrease: its best split is the loss's best.
     static constexpr bool kGeneratorIsLoss = true;
     static constexpr bool kLossGrowsWithSamples = true;
+    static constexpr bool kBoundedValue = true;
 
     static SquaredError make(const ObjectiveInputs& in) {
         SquaredError o;
@@ -59,6 +60,16 @@ struct SquaredError : Objective<SquaredError> {
     bool improvable(const double* s) const { return loss(s) > 0.0; }
     // The children's losses are >= 0: a split removes at most the parent's.
     double generator_score_bound(const double* s) const { return loss(s); }
+    // Value bounds (base.hpp) on the one output's mean: SSE + W (v - mean)^2.
+    void check_bounded_value() const {
+        if (n_outputs != 1) throw std::invalid_argument("monotonic_cst is not supported with multiple outputs");
+    }
+    double scalar_value(const double* s) const { return s[0] > 0.0 ? s[1] / s[0] : 0.0; }
+    double loss_at(const double* s, double v) const {
+        const double d = v - scalar_value(s);
+        return loss(s) + s[0] * d * d;
+    }
+    void value_at(const double*, double v, double* out) const { out[0] = v; }
     int value_dim() const { return n_outputs; }
     void value(const double* s, double* out) const {
         for (int j = 0; j < n_outputs; ++j) out[j] = s[0] > 0.0 ? s[1 + j] / s[0] : 0.0;
