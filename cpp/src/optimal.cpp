@@ -2,12 +2,15 @@
 //
 // A state (a sample set S, a depth d) is searched depth first under an upper bound: the best tree
 // of value < ub, or a lower bound >= ub when there is none. Two facts about the optimum v_d(S)
-// (0-1 loss + alpha * complexity, every weight >= 0) make the bounds:
+// (loss + alpha * complexity, every weight >= 0, a leaf's loss >= 0 and never dropping when
+// samples are added: kLossGrowsWithSamples) make the bounds:
 //   - it only grows when samples are added: a tree's value on fewer samples can only drop, and
 //     the smaller set's own optimum is lower still;
-//   - adding samples of weight w raises it by at most kappa * w, with kappa = 1 + alpha * d for
-//     expected tests (an added sample can be misclassified and pass d more tests) and 1 for a
-//     split count (the optimal tree of the smaller set, applied to the larger, pays for it).
+//   - adding samples of weight w raises it by at most kappa * w, with kappa = L + alpha * d for
+//     expected tests (an added sample raises its leaf's loss by at most L per unit weight, the
+//     objective's max_loss_rise: 1 for the 0-1 loss, a misclassified sample; and it passes d more
+//     tests) and L for a split count (the optimal tree of the smaller set, applied to the larger,
+//     pays for it).
 // Along one feature the left child grows and the right child shrinks as the threshold moves
 // right. So the children's values at two evaluated thresholds a < b bound every threshold
 // between them: left >= max(L_a, L_b - kappa w(t..b)), right >= max(R_b, R_a - kappa w(a..t))
@@ -19,9 +22,11 @@
 // AAAI 2025), even when the first failed, so that a bad cut's values are known well enough to
 // bound its neighbours.
 //
+// The 0-1 loss on class counts (kZeroOneLossOnCounts) has fast paths of its own: its scans
+// (optimal/scans.hpp) and what follows.
 // When every feature takes two values (and the weights' sums are exact, see
 // exact_weight_exponent), each feature has one threshold and the search reads its states as sets:
-// a state with two levels left is solved from the pair counts of its samples (optimal_pairs.hpp,
+// a state with two levels left is solved from the pair counts of its samples (optimal/pairs.hpp,
 // MurTree's depth-two solver), and what the search reads of it (its best stump, each feature's
 // two sides' best stumps in the order of the search) is cached by the set's hash, since most such
 // sets recur. The children's values come from counts and the cache instead of scans.
@@ -50,11 +55,12 @@
 //                      depth_one.hpp, depth_two.hpp and state_search.hpp;
 //   root_schedule.hpp  the root's features over the workers, the rounds, the bound when stopped;
 //   emit.hpp           the found tree as tree arrays.
-// This file checks the inputs and runs them.
+// This file checks the inputs and runs them, for every objective with kHasBoundedSearch.
 
 #include "dpdt/optimal.hpp"
 
 #include <stdexcept>
+#include <string>
 
 #include "optimal/depth_one.hpp"
 #include "optimal/depth_two.hpp"
@@ -78,26 +84,36 @@ void check_bounded(const Dataset& data, const Params& params, double alpha) {
 
 }  // namespace
 
-FitResult fit_optimal(const Dataset& data, const Classification& objective, const Params& params, double alpha,
-                      const Poll& poll) {
-    check_bounded(data, params, alpha);
-    RunLoop loop(params.n_threads, params.time_limit, poll);
-    double total = 0.0;
-    for (int64_t i = 0; i < data.n; ++i) total += objective.w[i];
-    FitResult result;
-    double lower_bound = 0.0;
-    const Shape best = search_optimal(data, objective, params, alpha, total, loop, result.stats, lower_bound);
-    result.stats.complete = !loop.limit_reached();
-    if (!result.stats.complete) result.stats.stopped_by = loop.limit();
-    result.front.push_back(front_row(data, objective, params, alpha, total, best));
-    const FrontTree& found = result.front.back();
-    const double found_value = found.loss + alpha * found.complexity;
-    // (Bounds and values are summed in different orders: the last bit may differ.)
-    // Every objective is >= 0: a bound the search could not establish (NaN) is 0.
-    const double proven = lower_bound >= 0.0 ? lower_bound / total : 0.0;
-    result.lower_bound = result.stats.complete ? found_value : std::min(proven, found_value);
-    result.stats.seconds = loop.seconds();
-    return result;
+template <class O>
+FitResult fit_optimal(const Dataset& data, const O& objective, const Params& params, double alpha, const Poll& poll) {
+    if constexpr (!kHasBoundedSearch<O>) {
+        throw std::invalid_argument(std::string("the bounded search does not serve the objective ") + O::kName);
+    } else {
+        check_bounded(data, params, alpha);
+        RunLoop loop(params.n_threads, params.time_limit, poll);
+        double total = 0.0;
+        for (int64_t i = 0; i < data.n; ++i) total += objective.w[i];
+        FitResult result;
+        double lower_bound = 0.0;
+        const Shape best = search_optimal(data, objective, params, alpha, total, loop, result.stats, lower_bound);
+        result.stats.complete = !loop.limit_reached();
+        if (!result.stats.complete) result.stats.stopped_by = loop.limit();
+        result.front.push_back(front_row(data, objective, params, alpha, total, best));
+        const FrontTree& found = result.front.back();
+        const double found_value = found.loss + alpha * found.complexity;
+        // (Bounds and values are summed in different orders: the last bit may differ.)
+        // Every objective is >= 0: a bound the search could not establish (NaN) is 0.
+        const double proven = lower_bound >= 0.0 ? lower_bound / total : 0.0;
+        result.lower_bound = result.stats.complete ? found_value : std::min(proven, found_value);
+        result.stats.seconds = loop.seconds();
+        return result;
+    }
 }
+
+// fit_optimal for every objective of the list (an objective without kHasBoundedSearch is refused).
+#define DPDT_INSTANTIATE_BOUNDED(O) \
+    template FitResult fit_optimal<O>(const Dataset&, const O&, const Params&, double, const Poll&);
+DPDT_OBJECTIVES(DPDT_INSTANTIATE_BOUNDED)
+#undef DPDT_INSTANTIATE_BOUNDED
 
 }  // namespace dpdt

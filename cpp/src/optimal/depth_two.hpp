@@ -11,7 +11,8 @@ namespace {
 // feature a of the counted set (every sample when a < 0), of class sums c: depth_one's value
 // and the position of its split in the active features, from counts (the features left out
 // take one value there). Every sum is exact, so each double is the one depth_one's scan computes.
-inline std::pair<double, int32_t> Search::stump_from_counts(const double* c, int64_t a, int s) {
+template <class O>
+std::pair<double, int32_t> Search<O>::stump_from_counts(const double* c, int64_t a, int s) {
     const PairCounts& pairs = *pairs_;
     const int64_t p = static_cast<int64_t>(pairs.active().size());
     const int K = obj_.n_classes;
@@ -65,10 +66,16 @@ inline std::pair<double, int32_t> Search::stump_from_counts(const double* c, int
 
 // Whether depth_two_binary serves the states of depth 2 and needs no feature's order there
 // (two classes under gini: the seeds' scores come from the counts too).
-inline bool Search::reads_sets_at_two() const { return pairs_ != nullptr && obj_.n_classes == 2 && obj_.criterion == Criterion::Gini; }
+template <class O>
+bool Search<O>::reads_sets_at_two() const {
+    if constexpr (kCounts)
+        return pairs_ != nullptr && obj_.n_classes == 2 && obj_.criterion == Criterion::Gini;
+    else
+        return false;
+}
 
-
-inline Shape Search::stump_shape(int32_t feature) const {
+template <class O>
+Shape Search<O>::stump_shape(int32_t feature) const {
     if (feature < 0) return leaf_shape();
     return split_shape(feature, midpoint(pairs_->lo(feature), pairs_->hi(feature)), leaf_shape(), leaf_shape());
 }
@@ -77,7 +84,8 @@ inline Shape Search::stump_shape(int32_t feature) const {
 // solved sets or from pair counts (MurTree's depth-two solver: every child's best stump at
 // once). The same set recurs often (two splits in either order), most of the states at depth
 // 4 and more.
-inline std::shared_ptr<const DepthTwo> Search::depth_two(int lv, const double* cw, double w_state) {
+template <class O>
+std::shared_ptr<const DepthTwo> Search<O>::depth_two(int lv, const double* cw, double w_state) {
     Level& l = levels_[lv];
     PairCounts& pairs = *pairs_;
     const int K = obj_.n_classes;
@@ -145,8 +153,9 @@ inline std::shared_ptr<const DepthTwo> Search::depth_two(int lv, const double* c
 // solve() at depth 2 when every feature is binary: each feature has one threshold, so the
 // search below is solve()'s, step for step and bound for bound, with each child's value read
 // off the state's DepthTwo instead of scanned. The tree is the one solve() would return.
-inline Outcome Search::depth_two_binary(int lv, const double* cw, double w_state, double ub, Outcome best, double upper,
-                                        double lower) {
+template <class O>
+Outcome Search<O>::depth_two_binary(int lv, const double* cw, double w_state, double ub, Outcome best, double upper,
+                                    double lower) {
     const double cost = split_cost(w_state);
     auto finish = [&]() {
         best.found = best.value < ub;

@@ -22,7 +22,8 @@ struct Emitted {
 
 // The search keeps the first split of lowest loss it meets at the last level; among the equally
 // good ones, the tree takes the one of lowest impurity (then lower feature and threshold), as the
-// dynamic programme does.
+// dynamic programme does. (Other objectives break no ties beyond the order: the first split kept
+// is the lower feature's and threshold's, as the dynamic programme's.)
 ShapeNode refined_stump(const Dataset& data, const Classification& obj, const std::vector<int32_t>& ids,
                         const double* class_w, ShapeNode found) {
     const int32_t m = static_cast<int32_t>(ids.size());
@@ -61,12 +62,13 @@ ShapeNode refined_stump(const Dataset& data, const Classification& obj, const st
     return best.found() ? ShapeNode{best.feature, best.threshold} : found;
 }
 
-void emit(const Dataset& data, const Classification& obj, const Shape& shape, size_t& at, std::vector<int32_t> ids,
+template <class O>
+void emit(const Dataset& data, const O& obj, const Shape& shape, size_t& at, std::vector<int32_t> ids,
           Emitted& out) {
     const ShapeNode node = shape[at++];
     TreeArrays& t = out.tree;
     const int64_t id = t.node_count();
-    std::vector<double> cw(obj.n_classes, 0.0);
+    std::vector<double> cw(obj.dim(), 0.0);
     for (int32_t i : ids) obj.add(cw.data(), i);
     const double w = obj.weight(cw.data());
     t.children_left.push_back(kLeaf);
@@ -74,7 +76,9 @@ void emit(const Dataset& data, const Classification& obj, const Shape& shape, si
     t.feature.push_back(-2);
     t.threshold.push_back(-2.0);
     t.missing_left.push_back(0);
-    for (double c : cw) t.value.push_back(c);
+    const size_t value_at = t.value.size();
+    t.value.resize(value_at + obj.value_dim());
+    obj.value(cw.data(), t.value.data() + value_at);
     t.impurity.push_back(obj.node_impurity(cw.data()));
     t.n_node_samples.push_back(static_cast<int64_t>(ids.size()));
     t.weighted_n_node_samples.push_back(w);
@@ -86,7 +90,9 @@ void emit(const Dataset& data, const Classification& obj, const Shape& shape, si
     ++out.splits;
     out.tests += w;
     const bool stump = shape[at].feature < 0 && shape[at + 1].feature < 0;
-    const ShapeNode split = stump ? refined_stump(data, obj, ids, cw.data(), node) : node;
+    ShapeNode split = node;
+    if constexpr (O::kZeroOneLossOnCounts)
+        if (stump) split = refined_stump(data, obj, ids, cw.data(), node);
     t.feature[id] = split.feature;
     t.threshold[id] = split.threshold;
     std::vector<int32_t> left, right;
@@ -98,7 +104,8 @@ void emit(const Dataset& data, const Classification& obj, const Shape& shape, si
 }
 
 // The front's one row: the tree of `shape` on all samples.
-FrontTree front_row(const Dataset& data, const Classification& objective, const Params& params, double alpha,
+template <class O>
+FrontTree front_row(const Dataset& data, const O& objective, const Params& params, double alpha,
                     double total, const Shape& shape) {
     std::vector<int32_t> ids(static_cast<size_t>(data.n));
     for (int32_t i = 0; i < static_cast<int32_t>(data.n); ++i) ids[i] = i;

@@ -17,7 +17,8 @@ namespace {
 // The best tree found on the run loop's workers, each with a search (its scratch and memo) kept
 // from task to task; `stats` sums the searches'. When the clock stops the search, `lower_bound`
 // is set to a lower bound of the optimum (in weight units).
-Shape search_optimal(const Dataset& data, const Classification& objective, const Params& params, double alpha,
+template <class O>
+Shape search_optimal(const Dataset& data, const O& objective, const Params& params, double alpha,
                      double total, RunLoop& loop, FitStats& stats, double& lower_bound) {
     const int depth = params.max_depth;
     // (n_tasks: 0, unknown, until setup has counted them: a report before then has no total.)
@@ -27,10 +28,10 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
     SolvedStates solved(cache_bytes(params) / 2, held);
     DepthTwoCache depth_twos(depth_two_capacity(cache_bytes(params) / 2), held, kDepthTwoRowBytes);
     // (After the caches: a search gives its bytes back to `held` when destroyed.)
-    std::vector<std::unique_ptr<Search>> searches(loop.n_workers());
-    auto search = [&](int w) -> Search& {
+    std::vector<std::unique_ptr<Search<O>>> searches(loop.n_workers());
+    auto search = [&](int w) -> Search<O>& {
         if (!searches[w])
-            searches[w] = std::make_unique<Search>(data, objective, params, alpha, total, loop, states_seen, held,
+            searches[w] = std::make_unique<Search<O>>(data, objective, params, alpha, total, loop, states_seen, held,
                                                      solved, depth_twos);
         return *searches[w];
     };
@@ -187,7 +188,7 @@ Shape search_optimal(const Dataset& data, const Classification& objective, const
         // The optimum is the best of the root's leaf and of its splits on each feature: bounded by
         // that feature's tasks where they ran (its seed's, its search's), else by what every
         // split has from the optimum one level shallower (itself bounded where its search ran).
-        Search& root = search(0);
+        Search<O>& root = search(0);
         lower_bound = root.root_leaf_value();
         const double any_split = root.any_root_split_bound(depth, shallow_ran && depth >= 2 ? shallow.lower() : 0.0);
         if (depth == 1) lower_bound = std::min(lower_bound, shallow_ran ? shallow.lower() : any_split);

@@ -8,7 +8,8 @@ namespace dpdt {
 namespace {
 
 // Each sample's position in feature f's block of level l, by sample id.
-inline const int32_t* Search::rank_of(Level& l, int32_t f) {
+template <class O>
+const int32_t* Search<O>::rank_of(Level& l, int32_t f) {
     int32_t slot = l.rank_slot[f];
     if (slot >= 0) return l.rank.data() + static_cast<int64_t>(slot) * data_.n;
     slot = l.next_slot;
@@ -23,7 +24,8 @@ inline const int32_t* Search::rank_of(Level& l, int32_t f) {
 }
 
 // Level::along for feature f.
-inline const int32_t* Search::along_of(Level& l, int32_t f) {
+template <class O>
+const int32_t* Search<O>::along_of(Level& l, int32_t f) {
     const int64_t p = data_.p, m = l.m;
     if (l.along.size() < static_cast<size_t>(p * p * m)) l.along.resize(static_cast<size_t>(p * p * m));
     int32_t* along = l.along.data() + f * p * m;
@@ -38,21 +40,24 @@ inline const int32_t* Search::along_of(Level& l, int32_t f) {
     return along;
 }
 
-inline Search::Ranks Search::ranks_for(Level& l, int32_t f, int32_t g) {
+template <class O>
+typename Search<O>::Ranks Search<O>::ranks_for(Level& l, int32_t f, int32_t g) {
     if (along_) return Ranks{nullptr, along_of(l, f) + static_cast<int64_t>(g) * l.m};
     return Ranks{rank_of(l, f), nullptr};
 }
 
 // The filter (keep_ranked) of positions [q0, q1) of ids.
-inline int32_t Search::keep(const Ranks& r, const int32_t* ids, int32_t q0, int32_t q1, int32_t lo, uint32_t span,
-                            int32_t* out) const {
+template <class O>
+int32_t Search<O>::keep(const Ranks& r, const int32_t* ids, int32_t q0, int32_t q1, int32_t lo, uint32_t span,
+                        int32_t* out) const {
     if (r.in_order != nullptr) return keep_in_order_(ids + q0, r.in_order + q0, q1 - q0, lo, span, out);
     return keep_ranked(ids + q0, q1 - q0, r.by_id, lo, span, out);
 }
 
 // The samples at positions [lo, hi) of feature f's block, in feature g's order, into out
 // (hi - lo + kKeepSlack slots: the branch-free filter writes past).
-inline void Search::gather(Level& l, int32_t f, int32_t lo, int32_t hi, int32_t g, int32_t* out) {
+template <class O>
+void Search<O>::gather(Level& l, int32_t f, int32_t lo, int32_t hi, int32_t g, int32_t* out) {
     const int32_t* ids = l.block(g);
     if (g == f || (lo == 0 && hi == l.m)) {
         std::copy(ids + (g == f ? lo : 0), ids + (g == f ? hi : l.m), out);
@@ -65,7 +70,8 @@ inline void Search::gather(Level& l, int32_t f, int32_t lo, int32_t hi, int32_t 
 // classes), as class_sums_and_hash computes them. From the level's prefixes when it has them:
 // those are only kept with exact sums, so a difference of two is the sum itself, and the
 // hash's sums wrap modulo 2^64 in any order.
-inline double Search::child_sums(const Level& l, int32_t f, int32_t lo, int32_t hi, SubsetHash& h) {
+template <class O>
+double Search<O>::child_sums(const Level& l, int32_t f, int32_t lo, int32_t hi, SubsetHash& h) {
     if (!l.class_prefixes) return class_sums_and_hash(l.block(f) + lo, hi - lo, class_w_.data(), h);
     const int64_t row = static_cast<int64_t>(f) * (l.m + 1);
     const double* pw = l.prefix_w.data() + row;
@@ -80,7 +86,8 @@ inline double Search::child_sums(const Level& l, int32_t f, int32_t lo, int32_t 
 }
 
 // Positions [lo, hi) of feature f's block of level lv as the state of level lv + 1.
-inline void Search::build_child(int lv, int32_t f, int32_t lo, int32_t hi) {
+template <class O>
+void Search<O>::build_child(int lv, int32_t f, int32_t lo, int32_t hi) {
     Level& l = levels_[lv];
     Level& c = levels_[lv + 1];
     c.m = hi - lo;

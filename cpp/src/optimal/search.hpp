@@ -35,16 +35,24 @@
 namespace dpdt {
 namespace {
 
+// O: an objective whose loss is >= 0 and never drops when samples are added
+// (kLossGrowsWithSamples), which the bounds need; with kZeroOneLossOnCounts the 0-1 loss's
+// counting fast paths (scans.hpp, pair counts, the caches of solved sets) serve it.
+template <class O>
 class Search {
+    static_assert(O::kLossGrowsWithSamples, "the bounds need a loss that only grows with samples");
+    static constexpr bool kCounts = O::kZeroOneLossOnCounts;
+
   public:
-    Search(const Dataset& data, const Classification& obj, const Params& params, double alpha, double total,
+    Search(const Dataset& data, const O& obj, const Params& params, double alpha, double total,
            RunLoop& loop, std::atomic<int64_t>& states_seen, HeldBytes& held, SolvedStates& solved,
            DepthTwoCache& depth_twos)
         : data_(data), obj_(obj), alpha_(alpha), total_(total),
           expected_(params.complexity == Complexity::ExpectedTests), max_states_(params.max_states), loop_(loop),
           states_seen_(states_seen), held_(held), solved_(solved),
           depth_twos_(depth_twos),
-          levels_(static_cast<size_t>(params.max_depth) + 1), memo_(data.n), class_w_(obj.n_classes) {
+          levels_(static_cast<size_t>(params.max_depth) + 1), memo_(data.n), class_w_(obj.dim()),
+          gen_left_(obj.dim()), gen_right_(obj.dim()), loss_rise_(obj.max_loss_rise(data.n)) {
         const int64_t rank_slots = std::clamp<int64_t>(kRankBudget / std::max<int64_t>(data.n, 1), 1, data.p);
         for (Level& l : levels_) {
             l.rank.assign(static_cast<size_t>(rank_slots * data.n), 0);
@@ -65,23 +73,7 @@ class Search {
             for (int64_t k = 0; k + 1 < data.n; ++k) ties += col[sorted[k]] == col[sorted[k + 1]];
             few_ties_[g] = 16 * ties <= data.n;
         }
-        const int q = exact_weight_exponent(obj.w, data.n, total);
-        exact_sums_ = q >= 0;
-        if (obj.n_classes == 2) {
-            split_w_.assign(static_cast<size_t>(2 * data.n), 0.0);
-            for (int64_t i = 0; i < data.n; ++i) split_w_[2 * i + (obj.y[i] != 0)] = obj.w[i];
-            if (exact_sums_) {
-                exact_w_.resize(static_cast<size_t>(2 * data.n));
-                for (int64_t i = 0; i < data.n; ++i) {
-                    exact_w_[2 * i] = obj.y[i] != 0 ? obj.w[i] : -obj.w[i];
-                    exact_w_[2 * i + 1] = split_w_[2 * i + 1];
-                }
-            }
-        }
-        if (exact_sums_) {
-            pairs_ = std::make_unique<PairCounts>(data, obj, q);
-            if (!pairs_->usable()) pairs_.reset();
-        }
+        if constexpr (kCounts) count_classes(data, obj, total);
         caches_states_ = pairs_ != nullptr && alpha_ == 0.0;
         if (caches_states_) {
             sample_words_ = (data.n + 63) / 64;
@@ -106,6 +98,30 @@ class Search {
     Search(const Search&) = delete;
     Search& operator=(const Search&) = delete;
 
+  private:
+    // The 0-1 loss's weights as its scans read them, and its pair counts where every feature is
+    // binary and every sum exact (exact_weight_exponent).
+    void count_classes(const Dataset& data, const O& obj, double total) {
+        const int q = exact_weight_exponent(obj.w, data.n, total);
+        exact_sums_ = q >= 0;
+        if (obj.n_classes == 2) {
+            split_w_.assign(static_cast<size_t>(2 * data.n), 0.0);
+            for (int64_t i = 0; i < data.n; ++i) split_w_[2 * i + (obj.y[i] != 0)] = obj.w[i];
+            if (exact_sums_) {
+                exact_w_.resize(static_cast<size_t>(2 * data.n));
+                for (int64_t i = 0; i < data.n; ++i) {
+                    exact_w_[2 * i] = obj.y[i] != 0 ? obj.w[i] : -obj.w[i];
+                    exact_w_[2 * i + 1] = split_w_[2 * i + 1];
+                }
+            }
+        }
+        if (exact_sums_) {
+            pairs_ = std::make_unique<PairCounts>(data, obj, q);
+            if (!pairs_->usable()) pairs_.reset();
+        }
+    }
+
+  public:
     FitStats stats;
 
     // Whether a found tree is a function of the state alone whatever ub (see Solved): then the
@@ -121,9 +137,9 @@ class Search {
     // split of it has when its optimum at depth - 1 is at least `shallower` (any_split_bound).
     double root_leaf_value() {
         const Level& l = levels_[0];
-        std::vector<double> cw(obj_.n_classes);
-        const double w = class_sums(l.block(0), l.m, cw.data());
-        return leaf_loss(cw.data(), obj_.n_classes, w);
+        std::vector<double> cw(obj_.dim());
+        const double w = sums(l.block(0), l.m, cw.data());
+        return leaf_value(cw.data(), w);
     }
     double any_root_split_bound(int depth, double shallower) const {
         return any_split_bound(shallower, total_, kappa(depth - 1), split_cost(total_));
@@ -132,11 +148,11 @@ class Search {
     // The features by their gini score at the root, best first (ties: lower feature).
     std::vector<int32_t> root_order() {
         Level& l = levels_[0];
-        std::vector<double> cw(obj_.n_classes);
-        class_sums(l.block(0), l.m, cw.data());
+        std::vector<double> cw(obj_.dim());
+        sums(l.block(0), l.m, cw.data());
         std::vector<double> score(static_cast<size_t>(data_.p), -kInf);
         for (int32_t f = 0; f < data_.p; ++f)
-            detail::classification_scores(data_, obj_, l.block(f), l.m, f, LeafLimits{}, cw.data(),
+            detail::generator_scores(data_, obj_, l.block(f), l.m, f, LeafLimits{}, cw.data(), gen_left_, gen_right_,
                                           [&](int32_t, double s) { score[f] = std::max(score[f], s); });
         std::vector<int32_t> order(static_cast<size_t>(data_.p));
         for (int32_t f = 0; f < data_.p; ++f) order[f] = f;
@@ -167,7 +183,7 @@ class Search {
     }
 
     double split_cost(double w) const { return alpha_ * (expected_ ? w : total_); }
-    double kappa(int depth) const { return 1.0 + (expected_ ? alpha_ * depth : 0.0); }
+    double kappa(int depth) const { return loss_rise_ + (expected_ ? alpha_ * depth : 0.0); }
     // Interrupted, or a limit reached: every state returns the best tree it has.
     bool stopped() const { return loop_.stopped() || loop_.limit_reached(); }
 
@@ -189,6 +205,39 @@ class Search {
         const int64_t now = held_bytes();
         if (now != charged_) held_.charge(now - charged_);
         charged_ = now;
+    }
+
+    // The statistics of the samples ids[0, count) into s (obj_.dim() of them), and their weight.
+    double sums(const int32_t* ids, int32_t count, double* s) const {
+        if constexpr (kCounts) {
+            return class_sums(ids, count, s);
+        } else {
+            std::fill(s, s + obj_.dim(), 0.0);
+            for (int32_t j = 0; j < count; ++j) obj_.add(s, ids[j]);
+            return obj_.weight(s);
+        }
+    }
+    // The loss of a leaf of statistics s and weight w.
+    double leaf_value(const double* s, double w) const {
+        if constexpr (kCounts)
+            return leaf_loss(s, obj_.n_classes, w);
+        else
+            return obj_.loss(s);
+    }
+    // A leaf of statistics s (weight w), under ub.
+    Outcome leaf(const double* s, double w, double ub) const {
+        Outcome out;
+        out.value = leaf_value(s, w);
+        out.found = out.value < ub;
+        out.shape = leaf_shape();
+        return out;
+    }
+    // Whether the 0-1 loss's two-class paths serve.
+    bool two_classes() const {
+        if constexpr (kCounts)
+            return obj_.n_classes == 2;
+        else
+            return false;
     }
 
     double class_sums(const int32_t* ids, int32_t count, double* cw) const {
@@ -289,7 +338,15 @@ class Search {
     void build_child(int lv, int32_t f, int32_t lo, int32_t hi);
 
 // States of depth one (depth_one.hpp): every threshold scanned.
-    Outcome depth_one(Level& l, int32_t f, int32_t lo, int32_t hi, double ub);
+    Outcome depth_one(Level& l, int32_t f, int32_t lo, int32_t hi, double ub) {
+        if constexpr (kCounts)
+            return depth_one_counts(l, f, lo, hi, ub);
+        else
+            return depth_one_general(l, f, lo, hi, ub);
+    }
+    Outcome depth_one_counts(Level& l, int32_t f, int32_t lo, int32_t hi, double ub);
+    Outcome depth_one_general(Level& l, int32_t f, int32_t lo, int32_t hi, double ub);
+    double general_split_loss(const double* col, const int32_t* ids, int32_t m, int32_t& j, double cost, double bar);
     double binary_01_loss(const double* col, bool every, const int32_t* ids, int32_t m, int32_t& j, double cost,
                           double bar) const;
     double filtered_binary_01_loss(Level& l, int32_t f, int32_t lo, int32_t hi, int32_t g, bool every,
@@ -319,7 +376,7 @@ class Search {
                          const double* cw_in, double w_state, double known_lower);
 
     const Dataset& data_;
-    const Classification& obj_;
+    const O& obj_;
     const double alpha_, total_;
     const bool expected_;
     const int64_t max_states_;
@@ -344,6 +401,10 @@ class Search {
     double max_w_ = 0.0;
     SimilarSets similar_;   // by depth (with caches_states_)
     std::vector<double> class_w_, scratch_, pair_scratch_, stump_loss_;
+    std::vector<double> gen_left_, gen_right_;   // the generator's and the general scan's statistics
+    // At least the rise of a leaf's loss, per unit of weight, when a sample joins it
+    // (Objective::max_loss_rise): kappa's first term.
+    const double loss_rise_;
     std::vector<const double*> plane_rows_;   // stump_from_counts' scratch
     std::vector<int32_t> subset_;
     // Whether every level keeps Level::along (of every feature), and the filter that reads it.

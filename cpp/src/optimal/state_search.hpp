@@ -8,18 +8,19 @@
 namespace dpdt {
 namespace {
 
-inline Outcome Search::greedy(int lv, int depth) {
+template <class O>
+Outcome Search<O>::greedy(int lv, int depth) {
     Level& l = levels_[lv];
     const int32_t m = l.m;
-    std::vector<double> cw(obj_.n_classes);
-    const double w = class_sums(l.block(0), m, cw.data());
-    Outcome out = leaf_outcome(cw.data(), obj_.n_classes, w, kInf);
+    std::vector<double> cw(obj_.dim());
+    const double w = sums(l.block(0), m, cw.data());
+    Outcome out = leaf(cw.data(), w, kInf);
     if (depth == 0 || m < 2 || out.value <= split_cost(w)) return out;
     double best_score = -kInf;
     int32_t best_f = -1, best_j = -1;
     for (int32_t f = 0; f < data_.p; ++f) {
         stop_point();
-        detail::classification_scores(data_, obj_, l.block(f), m, f, LeafLimits{}, cw.data(),
+        detail::generator_scores(data_, obj_, l.block(f), m, f, LeafLimits{}, cw.data(), gen_left_, gen_right_,
                                       [&](int32_t j, double score) {
             if (score > best_score) {
                 best_score = score;
@@ -43,11 +44,12 @@ inline Outcome Search::greedy(int lv, int depth) {
     return out;
 }
 
-inline Outcome Search::child(int lv, int32_t f, int32_t lo, int32_t hi, int depth, double ub) {
+template <class O>
+Outcome Search<O>::child(int lv, int32_t f, int32_t lo, int32_t hi, int depth, double ub) {
     Level& l = levels_[lv];
     if (depth == 0) {
-        const double w = class_sums(l.block(f) + lo, hi - lo, class_w_.data());
-        return leaf_outcome(class_w_.data(), obj_.n_classes, w, ub);
+        const double w = sums(l.block(f) + lo, hi - lo, class_w_.data());
+        return leaf(class_w_.data(), w, ub);
     }
     if (depth == 1) return depth_one(l, f, lo, hi, ub);
     if (reads_sets_at_two()) {
@@ -72,7 +74,8 @@ inline Outcome Search::child(int lv, int32_t f, int32_t lo, int32_t hi, int dept
 
 // The samples of the set-only state of level lv at side s (0: lower value, 1: upper) of
 // feature f, as the set-only state of level lv + 1, searched at `depth` under ub.
-inline Outcome Search::set_child(int lv, int32_t f, int s, int depth, double ub) {
+template <class O>
+Outcome Search<O>::set_child(int lv, int32_t f, int s, int depth, double ub) {
     const Level& l = levels_[lv];
     Level& c = levels_[lv + 1];
     c.forget_ranks();
@@ -104,7 +107,8 @@ inline Outcome Search::set_child(int lv, int32_t f, int s, int depth, double ub)
 // the pass that finds the cuts for two classes under gini. With `prefixes` (two classes and
 // exact sums) also the level's class prefixes, for its children's depth_one (child_sums):
 // a child of a state of depth 2 is read once per evaluated cut, the prefixes once.
-inline std::vector<Search::Seed> Search::find_cuts(Level& l, int32_t only, const double* cw, bool prefixes) {
+template <class O>
+std::vector<typename Search<O>::Seed> Search<O>::find_cuts(Level& l, int32_t only, const double* cw, bool prefixes) {
     const int32_t m = l.m;
     l.prefix_w.resize(static_cast<size_t>(data_.p) * (m + 1));
     l.cuts.resize(static_cast<size_t>(data_.p) * m);
@@ -115,11 +119,15 @@ inline std::vector<Search::Seed> Search::find_cuts(Level& l, int32_t only, const
         l.prefix_hash.resize(static_cast<size_t>(data_.p) * (m + 1));
     }
     std::vector<Seed> seeds;
-    const bool gini2 = obj_.n_classes == 2 && obj_.criterion == Criterion::Gini;
+    bool gini2 = false;
+    const int32_t* y = nullptr;
+    if constexpr (kCounts) {
+        gini2 = obj_.n_classes == 2 && obj_.criterion == Criterion::Gini;
+        y = obj_.y;
+    }
     const double c0 = cw[0], c1 = gini2 ? cw[1] : 0.0, total = c0 + c1;
     const double parent = gini2 && total > 0.0 ? 2.0 * c0 * c1 / total : 0.0;
     const double margin = 1e-12 * total;
-    const int32_t* y = obj_.y;
     const double* w = obj_.w;
     for (int32_t f = 0; f < data_.p; ++f) {
         if (only >= 0 && f != only) continue;
@@ -159,7 +167,7 @@ inline std::vector<Search::Seed> Search::find_cuts(Level& l, int32_t only, const
             }
             int32_t best_j = -1;
             if (n > 0)
-                detail::classification_scores(data_, obj_, ids, m, f, LeafLimits{}, cw,
+                detail::generator_scores(data_, obj_, ids, m, f, LeafLimits{}, cw, gen_left_, gen_right_,
                                               [&](int32_t j, double score) {
                     if (score > best_score) {
                         best_score = score;
@@ -193,7 +201,8 @@ inline std::vector<Search::Seed> Search::find_cuts(Level& l, int32_t only, const
 // The search of one state (samples of level lv, depth >= 2) described at the top of optimal.cpp;
 // `shallower` is the state's outcome at depth - 1 when already known; `root` restricts the
 // split to one feature (see RootTask).
-inline Outcome Search::solve(int lv, int depth, double ub, const Outcome* shallower, const RootTask* root) {
+template <class O>
+Outcome Search<O>::solve(int lv, int depth, double ub, const Outcome* shallower, const RootTask* root) {
     ++stats.states;
     if (states_seen_.fetch_add(1, std::memory_order_relaxed) >= max_states_ && !loop_.limit_reached())
         loop_.reach(Limit::States);
@@ -202,15 +211,14 @@ inline Outcome Search::solve(int lv, int depth, double ub, const Outcome* shallo
     const int32_t m = l.m;
     stats.sample_reads += m;
     l.class_prefixes = false;   // until this search's find_cuts
-    const int K = obj_.n_classes;
-    std::vector<double> cw(K);
+    std::vector<double> cw(obj_.dim());
     // With pair counts the set's hash keys the caches: taken in the same pass.
     double w_state;
-    if (K == 2 && pairs_ != nullptr) {
+    if (two_classes() && pairs_ != nullptr) {
         w_state = class_sums_and_hash(l.block(0), m, cw.data(), l.hash);
         l.hashed = true;
     } else {
-        w_state = class_sums(l.block(0), m, cw.data());
+        w_state = sums(l.block(0), m, cw.data());
     }
     if (!caches_states_ || root != nullptr || shallower != nullptr)
         return search_state(lv, depth, ub, shallower, root, cw.data(), w_state, 0.0);
@@ -241,13 +249,13 @@ inline Outcome Search::solve(int lv, int depth, double ub, const Outcome* shallo
 
 // solve() once the state's class sums cw (weight w_state) are known; known_lower: a lower
 // bound of its value from the cache of solved states (0 without one).
-inline Outcome Search::search_state(int lv, int depth, double ub, const Outcome* shallower, const RootTask* root,
-                                    const double* cw_in, double w_state, double known_lower) {
+template <class O>
+Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* shallower, const RootTask* root,
+                                const double* cw_in, double w_state, double known_lower) {
     Level& l = levels_[lv];
     const int32_t m = l.m;
-    const int K = obj_.n_classes;
-    std::vector<double> cw(cw_in, cw_in + K);
-    Outcome best = leaf_outcome(cw.data(), K, w_state, ub);
+    std::vector<double> cw(cw_in, cw_in + obj_.dim());
+    Outcome best = leaf(cw.data(), w_state, ub);
     double upper = std::min(ub, best.value);
     double lower = best.value;   // of every tree's value, from the leaf and the split bounds
     const double cost = split_cost(w_state);
@@ -261,8 +269,9 @@ inline Outcome Search::search_state(int lv, int depth, double ub, const Outcome*
     };
     if (upper <= cost) lower = std::min(lower, cost);   // no split can beat the bound
     if (upper <= cost || m < 2) return finish();
-    if (depth == 2 && root == nullptr && shallower == nullptr && pairs_ != nullptr)
-        return depth_two_binary(lv, cw.data(), w_state, ub, std::move(best), upper, lower);
+    if constexpr (kCounts)
+        if (depth == 2 && root == nullptr && shallower == nullptr && pairs_ != nullptr)
+            return depth_two_binary(lv, cw.data(), w_state, ub, std::move(best), upper, lower);
 
     const int32_t only_feature = root != nullptr ? root->feature : -1;
     if (root != nullptr) shallower = root->shallower;
@@ -284,49 +293,52 @@ inline Outcome Search::search_state(int lv, int depth, double ub, const Outcome*
     // (lower() is value unless the search stopped: then only `lower` reads bounds.)
     const double edge = shallower->lower();
     const double kap = kappa(depth - 1);
-    if (l.set_only) {
-        // Binary features, the state a set: each feature's one threshold, in the order of the
-        // seeds below (CART's score first), with the weight left of it, is what the state's
-        // DepthTwo lists; the search is the one below, whose intervals have no inner cut.
-        const std::shared_ptr<const DepthTwo> two = depth_two(lv, cw.data(), w_state);
-        for (const DepthTwo::Row& row : two->rows) {
-            const int32_t f = row.f;
-            const double w_left = row.w_left;
-            ++stats.candidates;
-            double lo_left = std::max(0.0, edge - kap * (w_state - w_left));
-            double lo_right = std::max(0.0, edge - kap * w_left);
-            if (lo_left + lo_right + cost < upper && caches_states_) {
-                const auto [similar_left, similar_right] = similarity_bounds(l, f, depth - 1);
-                lo_left = std::max(lo_left, similar_left);
-                lo_right = std::max(lo_right, similar_right);
-            }
-            // Where the order does not matter (caches_states_), the heavier side first, as
-            // STreeD does: its value is the larger, so the other side's bound the tighter.
-            const int first = caches_states_ && w_left < w_state - w_left ? 1 : 0;
-            double lo[2] = {lo_left, lo_right};
-            const double bound_first = upper - cost - lo[1 - first];
-            if (lo[first] < bound_first && !stopped()) {
-                Outcome one = set_child(lv, f, first, depth - 1, bound_first);
-                lo[first] = std::max(lo[first], one.lower());
-                if (one.found) {
-                    Outcome other = set_child(lv, f, 1 - first, depth - 1, upper - cost - one.value);
-                    lo[1 - first] = std::max(lo[1 - first], other.lower());
-                    if (other.found) {
-                        const Outcome& left = first == 0 ? one : other;
-                        const Outcome& right = first == 0 ? other : one;
-                        best.value = upper = left.value + right.value + cost;
-                        best.shape = split_shape(f, midpoint(pairs_->lo(f), pairs_->hi(f)), left.shape,
-                                                 right.shape);
+    // (Only the 0-1 loss on class counts has set_only states: its pair counts make them.)
+    if constexpr (kCounts) {
+        if (l.set_only) {
+            // Binary features, the state a set: each feature's one threshold, in the order of the
+            // seeds below (CART's score first), with the weight left of it, is what the state's
+            // DepthTwo lists; the search is the one below, whose intervals have no inner cut.
+            const std::shared_ptr<const DepthTwo> two = depth_two(lv, cw.data(), w_state);
+            for (const DepthTwo::Row& row : two->rows) {
+                const int32_t f = row.f;
+                const double w_left = row.w_left;
+                ++stats.candidates;
+                double lo_left = std::max(0.0, edge - kap * (w_state - w_left));
+                double lo_right = std::max(0.0, edge - kap * w_left);
+                if (lo_left + lo_right + cost < upper && caches_states_) {
+                    const auto [similar_left, similar_right] = similarity_bounds(l, f, depth - 1);
+                    lo_left = std::max(lo_left, similar_left);
+                    lo_right = std::max(lo_right, similar_right);
+                }
+                // Where the order does not matter (caches_states_), the heavier side first, as
+                // STreeD does: its value is the larger, so the other side's bound the tighter.
+                const int first = caches_states_ && w_left < w_state - w_left ? 1 : 0;
+                double lo[2] = {lo_left, lo_right};
+                const double bound_first = upper - cost - lo[1 - first];
+                if (lo[first] < bound_first && !stopped()) {
+                    Outcome one = set_child(lv, f, first, depth - 1, bound_first);
+                    lo[first] = std::max(lo[first], one.lower());
+                    if (one.found) {
+                        Outcome other = set_child(lv, f, 1 - first, depth - 1, upper - cost - one.value);
+                        lo[1 - first] = std::max(lo[1 - first], other.lower());
+                        if (other.found) {
+                            const Outcome& left = first == 0 ? one : other;
+                            const Outcome& right = first == 0 ? other : one;
+                            best.value = upper = left.value + right.value + cost;
+                            best.shape = split_shape(f, midpoint(pairs_->lo(f), pairs_->hi(f)), left.shape,
+                                                     right.shape);
+                        }
                     }
                 }
+                lower = std::min(lower, lo[0] + lo[1] + cost);
+                if (upper <= known_lower) break;   // optimal, and the first such in this order
             }
-            lower = std::min(lower, lo[0] + lo[1] + cost);
-            if (upper <= known_lower) break;   // optimal, and the first such in this order
+            return finish();
         }
-        return finish();
     }
     // (Only a state of depth 2 has children read by depth_one.)
-    std::vector<Seed> seeds = find_cuts(l, only_feature, cw.data(), depth == 2 && K == 2 && exact_sums_);
+    std::vector<Seed> seeds = find_cuts(l, only_feature, cw.data(), depth == 2 && two_classes() && exact_sums_);
 
     std::priority_queue<Interval, std::vector<Interval>, LaterInterval> queue;
     // The queue's intervals are charged to held_bytes() while they wait, however the search ends.
