@@ -302,7 +302,8 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         self._proven_lower_bound = float(np.ldexp(result["lower_bound"], loss_exponent))
         # Stopped, a search whose bound reached its tree's objective (an alpha that prices every
         # split above the leaf, say) has certified it all the same.
-        objective = float(objective_at(front[0], self.alpha))
+        # (In the user's unit, as the bound: pareto_front_ is scaled back, the core's front not.)
+        objective = float(objective_at(self.pareto_front_[0], self.alpha))
         self.is_optimal_ = (complete and set(plan.splitters) == {"exhaustive"}) or (
             plan.bounded and self._proven_lower_bound >= objective)
         if plan.bounded:
