@@ -73,7 +73,14 @@ class Search {
             for (int64_t k = 0; k + 1 < data.n; ++k) ties += col[sorted[k]] == col[sorted[k + 1]];
             few_ties_[g] = 16 * ties <= data.n;
         }
-        if constexpr (kCounts) count_classes(data, obj, total);
+        if constexpr (kCounts) {
+            count_classes(data, obj, total);
+        } else {
+            // Each sample's share of the statistics, as add() makes it (the same doubles).
+            const int dim = obj.dim();
+            contributions_.assign(static_cast<size_t>(data.n * dim), 0.0);
+            for (int32_t i = 0; i < static_cast<int32_t>(data.n); ++i) obj.add(contributions_.data() + i * dim, i);
+        }
         caches_states_ = pairs_ != nullptr && alpha_ == 0.0;
         if (caches_states_) {
             sample_words_ = (data.n + 63) / 64;
@@ -191,7 +198,7 @@ class Search {
     int64_t held_bytes() const {
         auto of = [](const auto& v) { return static_cast<int64_t>(v.capacity() * sizeof(v[0])); };
         int64_t bytes = memo_.bytes() + (pairs_ ? pairs_->bytes() : 0) + queued_ + of(levels_) + of(mixes_) +
-                        of(split_w_) + of(exact_w_) + of(few_ties_) + of(upper_bits_) + of(class_w_) +
+                        of(split_w_) + of(exact_w_) + of(contributions_) + of(few_ties_) + of(upper_bits_) + of(class_w_) +
                         of(scratch_) + of(pair_scratch_) + of(stump_loss_) + of(plane_rows_) + of(subset_);
         for (const Level& l : levels_)
             bytes += of(l.blocks) + of(l.rank) + of(l.rank_slot) + of(l.slot_feature) + of(l.along) +
@@ -212,10 +219,16 @@ class Search {
         if constexpr (kCounts) {
             return class_sums(ids, count, s);
         } else {
-            std::fill(s, s + obj_.dim(), 0.0);
-            for (int32_t j = 0; j < count; ++j) obj_.add(s, ids[j]);
+            const int dim = obj_.dim();
+            std::fill(s, s + dim, 0.0);
+            for (int32_t j = 0; j < count; ++j) add(s, ids[j], dim);
             return obj_.weight(s);
         }
+    }
+    // obj_.add(s, i), from the sample's contributions (objectives other than the 0-1 loss's).
+    void add(double* s, int32_t i, int dim) const {
+        const double* c = contributions_.data() + static_cast<int64_t>(i) * dim;
+        for (int d = 0; d < dim; ++d) s[d] += c[d];
     }
     // The loss of a leaf of statistics s and weight w.
     double leaf_value(const double* s, double w) const {
@@ -402,6 +415,7 @@ class Search {
     SimilarSets similar_;   // by depth (with caches_states_)
     std::vector<double> class_w_, scratch_, pair_scratch_, stump_loss_;
     std::vector<double> gen_left_, gen_right_;   // the generator's and the general scan's statistics
+    std::vector<double> contributions_;   // n x dim: each sample's statistics (without kCounts)
     // At least the rise of a leaf's loss, per unit of weight, when a sample joins it
     // (Objective::max_loss_rise): kappa's first term.
     const double loss_rise_;
