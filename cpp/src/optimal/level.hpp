@@ -45,6 +45,7 @@ struct Level {
     // states.
     std::vector<uint64_t> bits;
     std::vector<double> prefix_w;  // p x (m + 1)
+    std::vector<double> prefix_r;  // p x (m + 1): the samples' rises times weights (without kCounts)
     std::vector<int32_t> cuts;     // p x m, the first n_cuts[f] of each row used
     std::vector<int32_t> n_cuts;
     // When `class_prefixes` (find_cuts of this state): per feature, the class-1 weight and the
