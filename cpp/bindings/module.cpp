@@ -106,10 +106,11 @@ void check_shapes(Array2<double> X, Array1<double> sample_weight, const dpdt::Pa
     if (n > INT32_MAX - 1) throw nb::value_error("at most 2**31 - 2 samples are supported");
 }
 
-// The bounded search when a single alpha is asked of a classifier on exact thresholds, else the
-// dynamic programme over the whole front. A constrained fit (monotonic_cst) is always the dynamic
-// programme, which keeps the constraints by the rule of dpdt/split_rule.hpp (the bounded search
-// knows no value bounds): the single alpha's tree is then one of its front's.
+// The bounded search when a single alpha is asked on exact thresholds of an objective it serves
+// (dpdt::kHasBoundedSearch), else the dynamic programme over the whole front. A constrained fit
+// (monotonic_cst) is always the dynamic programme, which keeps the constraints by the rule of
+// dpdt/split_rule.hpp (the bounded search knows no value bounds): the single alpha's tree is then
+// one of its front's.
 template <class Data, class O>
 dpdt::FitResult solve(const Data& data, const O& objective, const dpdt::Params& params, const dpdt::Poll& poll,
                       const dpdt::RootPlan& plan) {
@@ -118,10 +119,12 @@ dpdt::FitResult solve(const Data& data, const O& objective, const dpdt::Params& 
         front.single_alpha = -1.0;
         return dpdt::fit(data, objective, front, poll, plan);
     }
-    if constexpr (std::is_same_v<O, dpdt::Classification> && std::is_same_v<Data, dpdt::Dataset>)
+    if constexpr (dpdt::kHasBoundedSearch<O> && std::is_same_v<Data, dpdt::Dataset>)
         if (params.single_alpha >= 0.0 && plan.mode == dpdt::RootPlan::Mode::Local)
             return dpdt::fit_optimal(data, objective, params, params.single_alpha, poll);
-    if (params.single_alpha >= 0.0) throw std::invalid_argument("the bounded search serves exact-threshold classification on one machine only");
+    if (params.single_alpha >= 0.0)
+        throw std::invalid_argument("the bounded search serves exact thresholds on one machine, for an objective "
+                                    "whose loss only grows with samples");
     return dpdt::fit(data, objective, params, poll, plan);
 }
 
@@ -310,6 +313,14 @@ std::string objective_names(dpdt::ObjectiveList<O...>) {
     std::string names;
     ((names += (names.empty() ? "'" : ", '") + std::string(O::kName) + "'"), ...);
     return names;
+}
+
+// The names of the objectives the bounded search serves (dpdt::kHasBoundedSearch).
+template <class... O>
+nb::tuple bounded_search_names(dpdt::ObjectiveList<O...>) {
+    nb::list names;
+    ((dpdt::kHasBoundedSearch<O> ? names.append(O::kName) : void()), ...);
+    return nb::tuple(names);
 }
 
 // go(Tag<O>{}) for the objective O of the list named `kind`.
@@ -793,6 +804,8 @@ NB_MODULE(_core, m) {
     bind_params<dpdt::Params>(m, "Params", "Every knob of a DPDT fit (dpdt/params.hpp documents each field).");
     bind_params<dpdt::BranchesParams>(m, "BranchesParams", "Every knob of a BRANCHES search (dpdt/branches.hpp).");
 
+    // The objectives (kName) whose single-alpha exhaustive fits the bounded search serves.
+    m.attr("bounded_search_objectives") = bounded_search_names(dpdt::Objectives{});
     m.def("fit", &fit, "kind"_a, "X"_a.noconvert(), "y"_a, "sample_weight"_a.noconvert(), "params"_a, nb::kw_only(),
           "n_classes"_a = 0, "reg_lambda"_a = 1.0, "gamma"_a = 0.0, "progress"_a.none() = nb::none(),
           "progress_seconds"_a = 1.0, "codes"_a.noconvert().none() = nb::none(),

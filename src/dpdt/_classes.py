@@ -258,7 +258,8 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
             min_samples_leaf=self.min_samples_leaf, exact_depth2_work=exact_depth2_work,
             front=self.front, feature_costs=len(set(feature_costs)) > 1, cart_size=cart_size)
         bounded = self._bounded(splitters, depth, bins, X, monotonic_cst)
-        single = {"single_alpha": float(self.alpha)} if bounded else {}
+        # alpha in the core's loss unit, as min_impurity_decrease (exact: a power of two).
+        single = {"single_alpha": float(np.ldexp(self.alpha, -loss_exponent))} if bounded else {}
         params = dict(
             feature_costs=feature_costs, monotonic_cst=monotonic_cst, max_depth=depth,
             candidates=candidates, splitters=splitters, exact_depth2_work=exact_depth2_work,
@@ -301,10 +302,11 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         complete = self.stats_.pop("complete")
         projected = self.stats_.pop("projected", None)
         # What the bounded search proved of the optimum when stopped (NaN from the front's search).
-        self._proven_lower_bound = float(result["lower_bound"])
+        self._proven_lower_bound = float(np.ldexp(result["lower_bound"], loss_exponent))
         # Stopped, a search whose bound reached its tree's objective (an alpha that prices every
         # split above the leaf, say) has certified it all the same.
-        objective = float(objective_at(front[0], self.alpha))
+        # (In the user's unit, as the bound: pareto_front_ is scaled back, the core's front not.)
+        objective = float(objective_at(self.pareto_front_[0], self.alpha))
         self.is_optimal_ = (complete and set(plan.splitters) == {"exhaustive"}) or (
             plan.bounded and self._proven_lower_bound >= objective)
         if plan.bounded:
@@ -365,9 +367,13 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         """Whether the core's branch and bound can find the tree of ``alpha`` (no front).
 
         It needs every threshold at every depth and an optimum that only grows as samples are
-        added, which leaf limits, feature costs and missing values break; classifiers only.
+        added, which the objective's loss must give (``Objective.bounded_search``) and leaf
+        limits, feature costs and missing values break.
         """
-        return False
+        return (self._objective.bounded_search and set(splitters) == {"exhaustive"} and bins is None
+                and self.feature_costs is None and self.min_samples_leaf == 1
+                and self.min_samples_split == 2 and self.min_weight_fraction_leaf == 0
+                and not np.isnan(X).any())
 
     def _check_fitted_state(self, decoder, where):
         front, trees = getattr(self, "pareto_front_", None), getattr(self, "trees_", None)
@@ -814,12 +820,6 @@ class DPDTreeClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTree):
     def _monotonic_constraints(self, n_columns):
         return check_monotonic_cst(self, self.monotonic_cst, n_classes=n_columns)
 
-    def _bounded_search_serves(self, splitters, bins, X):
-        return (set(splitters) == {"exhaustive"} and bins is None and self.feature_costs is None
-                and self.min_samples_leaf == 1 and self.min_samples_split == 2
-                and self.min_weight_fraction_leaf == 0 and not np.isnan(X).any())
-
-
     def predict_proba(self, X):
         """Return the weighted class fractions of each sample's leaf.
 
@@ -892,12 +892,12 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
     stats_ : dict
         Search statistics, as for :class:`DPDTreeClassifier`.
     is_optimal_ : bool
-        True when every depth used ``splitter="exhaustive"`` and the search completed.
+        As for :class:`DPDTreeClassifier`: the tree is certified optimal.
     objective_ : float
         ``train_loss + alpha * complexity`` of :attr:`tree_`: what the fit minimises.
     lower_bound_ : float
-        :attr:`objective_` when :attr:`is_optimal_`, else NaN (the bounded search that proves
-        bounds when stopped serves classifiers: see :class:`DPDTreeClassifier`).
+        As for :class:`DPDTreeClassifier`: a certified lower bound of the least objective,
+        which ``splitter="exhaustive", full_front=False`` proves even when stopped by a limit.
 
     Examples
     --------

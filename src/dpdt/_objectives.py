@@ -22,6 +22,7 @@ from sklearn.metrics import mean_squared_error
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, column_or_1d
 
+from . import _core
 from ._tree import Tree
 from ._validation import (
     binary_exponent,
@@ -152,6 +153,15 @@ class Objective:
 
     name: str
     splits_at_root: bool = True
+
+    @property
+    def bounded_search(self):
+        """Whether the core's branch and bound serves this objective's single-alpha fits.
+
+        The core's trait: its bounds need a loss that is >= 0 and never drops as samples are
+        added.
+        """
+        return self.name in _core.bounded_search_objectives
 
     def stat_dim(self, n_columns):
         """Return the size of a leaf's statistics."""

@@ -122,15 +122,16 @@ class DPDTreePolicy(_BaseDPDTree):
         Search statistics, as for :class:`DPDTreeClassifier`; after a fit with
         ``action_costs``, ``stats_["budget_fits"]`` is the number of fits the front took.
     is_optimal_ : bool
-        True when every depth used ``splitter="exhaustive"`` and the search completed (after
-        a fit with ``action_costs``: every fit of :attr:`cost_front_` too).
+        As for :class:`DPDTreeClassifier`: the tree is certified optimal (after a fit with
+        ``action_costs``: every fit of :attr:`cost_front_` too).
     objective_ : float
         ``train_loss + alpha * complexity`` of :attr:`tree_`: what the fit minimises.
     lower_bound_ : float
-        :attr:`objective_` when :attr:`is_optimal_`, else NaN. With ``max_cost``, when
-        :attr:`is_optimal_`, a bound on the objective of every tree within the budget: the
-        hull's, between the rows on either side of ``max_cost`` (what a tree between them
-        could reach at most), else NaN.
+        As for :class:`DPDTreeClassifier`: a certified lower bound of the least objective,
+        which ``splitter="exhaustive", full_front=False`` proves even when stopped by a limit.
+        With ``max_cost``, when :attr:`is_optimal_`, a bound on the objective of every tree
+        within the budget: the hull's, between the rows on either side of ``max_cost`` (what a
+        tree between them could reach at most), else NaN.
 
     Examples
     --------

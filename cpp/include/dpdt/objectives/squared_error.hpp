@@ -58,6 +58,22 @@ struct SquaredError : Objective<SquaredError> {
         return sse > 1e-12 * scale ? sse : 0.0;
     }
     bool improvable(const double* s) const { return loss(s) > 0.0; }
+    // A sample y added to a leaf of weight W and mean m raises its squared error by
+    // w W / (W + w) (y - m)^2 <= w (y - m)^2, and m lies within the targets' range [lo, hi].
+    void loss_rises(int64_t n, double* rise) const {
+        std::fill(rise, rise + n, 0.0);
+        for (int j = 0; j < n_outputs; ++j) {
+            double lo = y[j], hi = y[j];
+            for (int64_t i = 1; i < n; ++i) {
+                lo = std::min(lo, y[i * n_outputs + j]);
+                hi = std::max(hi, y[i * n_outputs + j]);
+            }
+            for (int64_t i = 0; i < n; ++i) {
+                const double v = y[i * n_outputs + j];
+                rise[i] += std::max((v - lo) * (v - lo), (hi - v) * (hi - v));
+            }
+        }
+    }
     // The children's losses are >= 0: a split removes at most the parent's.
     double generator_score_bound(const double* s) const { return loss(s); }
     // Value bounds (base.hpp) on the one output's mean: SSE + W (v - mean)^2.

@@ -1,0 +1,106 @@
+// Search's reading of a state's samples: each sample's rank in the block of the feature split
+// on, the branch-free filter that builds a child's blocks from its parent's, and a child's class
+// sums and set hash from the level's prefixes.
+#pragma once
+#include "optimal/search.hpp"
+
+namespace dpdt {
+namespace {
+
+// Each sample's position in feature f's block of level l, by sample id.
+template <class O>
+const int32_t* Search<O>::rank_of(Level& l, int32_t f) {
+    int32_t slot = l.rank_slot[f];
+    if (slot >= 0) return l.rank.data() + static_cast<int64_t>(slot) * data_.n;
+    slot = l.next_slot;
+    l.next_slot = (slot + 1) % static_cast<int32_t>(l.slot_feature.size());
+    if (l.slot_feature[slot] >= 0) l.rank_slot[l.slot_feature[slot]] = -1;
+    l.slot_feature[slot] = f;
+    l.rank_slot[f] = slot;
+    int32_t* rank = l.rank.data() + static_cast<int64_t>(slot) * data_.n;
+    const int32_t* ids = l.block(f);
+    for (int32_t j = 0; j < l.m; ++j) rank[ids[j]] = j;
+    return rank;
+}
+
+// Level::along for feature f.
+template <class O>
+const int32_t* Search<O>::along_of(Level& l, int32_t f) {
+    const int64_t p = data_.p, m = l.m;
+    if (l.along.size() < static_cast<size_t>(p * p * m)) l.along.resize(static_cast<size_t>(p * p * m));
+    int32_t* along = l.along.data() + f * p * m;
+    if (l.along_made[f]) return along;
+    const int32_t* rank = rank_of(l, f);
+    for (int64_t g = 0; g < p; ++g) {
+        const int32_t* ids = l.block(g);
+        int32_t* out = along + g * m;
+        for (int64_t q = 0; q < m; ++q) out[q] = rank[ids[q]];
+    }
+    l.along_made[f] = 1;
+    return along;
+}
+
+template <class O>
+typename Search<O>::Ranks Search<O>::ranks_for(Level& l, int32_t f, int32_t g) {
+    if (along_) return Ranks{nullptr, along_of(l, f) + static_cast<int64_t>(g) * l.m};
+    return Ranks{rank_of(l, f), nullptr};
+}
+
+// The filter (keep_ranked) of positions [q0, q1) of ids.
+template <class O>
+int32_t Search<O>::keep(const Ranks& r, const int32_t* ids, int32_t q0, int32_t q1, int32_t lo, uint32_t span,
+                        int32_t* out) const {
+    if (r.in_order != nullptr) return keep_in_order_(ids + q0, r.in_order + q0, q1 - q0, lo, span, out);
+    return keep_ranked(ids + q0, q1 - q0, r.by_id, lo, span, out);
+}
+
+// The samples at positions [lo, hi) of feature f's block, in feature g's order, into out
+// (hi - lo + kKeepSlack slots: the branch-free filter writes past).
+template <class O>
+void Search<O>::gather(Level& l, int32_t f, int32_t lo, int32_t hi, int32_t g, int32_t* out) {
+    const int32_t* ids = l.block(g);
+    if (g == f || (lo == 0 && hi == l.m)) {
+        std::copy(ids + (g == f ? lo : 0), ids + (g == f ? hi : l.m), out);
+        return;
+    }
+    keep(ranks_for(l, f, g), ids, 0, l.m, lo, static_cast<uint32_t>(hi - lo), out);
+}
+
+// The class sums and set_hash of positions [lo, hi) of feature f's block of level l (two
+// classes), as class_sums_and_hash computes them. From the level's prefixes when it has them:
+// those are only kept with exact sums, so a difference of two is the sum itself, and the
+// hash's sums wrap modulo 2^64 in any order.
+template <class O>
+double Search<O>::child_sums(const Level& l, int32_t f, int32_t lo, int32_t hi, SubsetHash& h) {
+    if (!l.class_prefixes) return class_sums_and_hash(l.block(f) + lo, hi - lo, class_w_.data(), h);
+    const int64_t row = static_cast<int64_t>(f) * (l.m + 1);
+    const double* pw = l.prefix_w.data() + row;
+    const double* pw1 = l.prefix_w1.data() + row;
+    const SubsetHash* ph = l.prefix_hash.data() + row;
+    const double c1 = pw1[hi] - pw1[lo];
+    const double c0 = (pw[hi] - pw[lo]) - c1;
+    class_w_[0] = c0;
+    class_w_[1] = c1;
+    h = SubsetHash{ph[hi].a - ph[lo].a, ph[hi].b - ph[lo].b};
+    return c0 + c1;
+}
+
+// Positions [lo, hi) of feature f's block of level lv as the state of level lv + 1.
+template <class O>
+void Search<O>::build_child(int lv, int32_t f, int32_t lo, int32_t hi) {
+    Level& l = levels_[lv];
+    Level& c = levels_[lv + 1];
+    c.m = hi - lo;
+    c.forget_ranks();
+    c.hashed = false;
+    c.set_only = false;
+    c.class_prefixes = false;
+    c.blocks.resize(static_cast<size_t>(data_.p) * c.m + kKeepSlack);
+    for (int32_t g = 0; g < data_.p; ++g) {
+        stop_point();
+        gather(l, f, lo, hi, g, c.blocks.data() + static_cast<int64_t>(g) * c.m);
+    }
+}
+
+}  // namespace
+}  // namespace dpdt
