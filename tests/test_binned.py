@@ -405,3 +405,21 @@ def test_kept_edges_replace_the_nearest_quantiles():
     assert set(upper) - set(kept) <= {2.0, 3.0, 7.0, 8.0}
     # edges that do not fit leave the feature's uppers as they were
     np.testing.assert_array_equal(_binning.keep_edges(upper, np.arange(10) + 0.5, 10), upper)
+
+
+@pytest.mark.parametrize("n_values, max_bins, certified", [
+    (50, 8, False),      # bins merge values: exhaustive over the bins' thresholds only
+    (6, 8, True),        # a bin per distinct value: every threshold
+    (50, None, True),    # exact thresholds
+])
+def test_an_exhaustive_search_on_bins_is_certified_only_over_every_threshold(
+        n_values, max_bins, certified):
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, n_values, size=(300, 2)).astype(float)
+    y = ((X[:, 0] * 7 + X[:, 1] * 3) % 5 > 2).astype(int)
+    est = DPDTreeClassifier(max_depth=2, splitter="exhaustive", max_bins=max_bins).fit(X, y)
+    assert est.is_optimal_ is certified
+    if certified:
+        # The certificate holds against the search over every threshold.
+        exact = DPDTreeClassifier(max_depth=2, splitter="exhaustive", max_bins=None).fit(X, y)
+        assert est.objective_ == pytest.approx(exact.objective_)

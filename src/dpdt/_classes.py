@@ -82,8 +82,9 @@ class _FitPlan(NamedTuple):
     """What ``_BaseDPDTree._fit_plan`` resolves for a fit, in plain values.
 
     The core's ``params`` dict, the ``binned`` data (empty for exact thresholds), the per-depth
-    ``splitters``, whether the ``bounded`` single-alpha search serves, and the
-    ``estimated_bytes`` of the fit.
+    ``splitters``, whether the ``bounded`` single-alpha search serves, the
+    ``estimated_bytes`` of the fit, and whether its thresholds are ``every_threshold`` of the
+    training data (exact thresholds, or bins that each hold one distinct value).
     """
 
     params: dict
@@ -91,6 +92,7 @@ class _FitPlan(NamedTuple):
     splitters: list
     bounded: bool
     estimated_bytes: int
+    every_threshold: bool
 
 
 class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
@@ -275,7 +277,15 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
             n_threads=threads,
             time_limit=float(self.time_limit) if self.time_limit is not None else 0.0, **single,
         )
-        return _FitPlan(params, binned, splitters, bounded, int(fixed + estimate.bytes))
+        # A binned search is exhaustive over its bins' thresholds only: it certifies the optimum
+        # where each bin holds one distinct value (bins cut at quantiles of a sample merge some),
+        # which a fit without the rows (over machines) cannot check.
+        every_threshold = not binned or (
+            X is not None and set(splitters) == {"exhaustive"}
+            and all(np.unique(column[~np.isnan(column)]).size <= n
+                    for column, n in zip(X.T, binned["n_bins"], strict=True)))
+        return _FitPlan(params, binned, splitters, bounded, int(fixed + estimate.bytes),
+                        every_threshold)
 
     def _store_front(self, result, plan, n_features, weight_scale, target_scale):
         """Store the front, its trees and the statistics of the core's ``result`` for ``plan``.
@@ -307,7 +317,8 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         # split above the leaf, say) has certified it all the same.
         # (In the user's unit, as the bound: pareto_front_ is scaled back, the core's front not.)
         objective = float(objective_at(self.pareto_front_[0], self.alpha))
-        self.is_optimal_ = (complete and set(plan.splitters) == {"exhaustive"}) or (
+        self.is_optimal_ = (complete and set(plan.splitters) == {"exhaustive"}
+                            and plan.every_threshold) or (
             plan.bounded and self._proven_lower_bound >= objective)
         if plan.bounded:
             self.stats_["gap"] = 0.0 if self.is_optimal_ else objective - self._proven_lower_bound
@@ -730,8 +741,10 @@ class DPDTreeClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTree):
     is_optimal_ : bool
         True when the tree is certified optimal: every depth used ``splitter="exhaustive"`` and
         the search completed within ``time_limit`` (or, stopped, proved a lower bound equal to
-        the tree's objective). With ``full_front=False`` the certificate is for the fitted
-        ``alpha``.
+        the tree's objective), over every threshold of the training data. With
+        ``full_front=False`` the certificate is for the fitted ``alpha``. A search on bins
+        (``max_bins``) is exhaustive over the bins' thresholds only: it certifies its tree only
+        where each bin holds a single distinct value, and never in a fit over machines.
     objective_ : float
         ``train_loss + alpha * complexity`` of :attr:`tree_`: what the fit minimises.
     lower_bound_ : float
