@@ -598,7 +598,8 @@ class Search {
         } else {
             std::vector<SplitRecord> best;
             if (rule_.active())
-                ruled_loss_splits(layout_, obj_, rule_, node, all_features_, limits_, sol.stats.data(), bounds, best);
+                ruled_loss_splits(layout_, obj_, rule_, node, all_features_, limits_, sol.stats.data(), bounds, best,
+                                  uniform_costs_);
             else
                 layout_.best_loss_splits(obj_, node, limits_, sol.stats.data(), best, uniform_costs_);
             if (uniform_costs_) {
