@@ -182,7 +182,7 @@ void ruled_generator_splits(const L& layout, const O& obj, const SplitRule<O>& r
     if (constrained.empty()) return;
     const double parent = obj.generator_impurity(stats);
     const double tol = generator_tolerance(obj, stats);
-    layout.scan_splits(obj, v, constrained, limits, stats, [&](const SplitRecord& s, const double* l, const double* r) {
+    layout.scan_splits(obj, v, constrained, limits, stats, [&](const SplitRecord& s, const double* l, const double* r) DPDT_INLINE {
         if (obj.weight(l) <= 0.0 || obj.weight(r) <= 0.0 || !rule.admissible(s.feature, l, r, b)) return;
         const double score = obj.generator_score(parent, l, r);
         SplitRecord& best = out[slot[s.feature]];
@@ -217,7 +217,7 @@ void ruled_loss_splits(const L& layout, const O& obj, const SplitRule<O>& rule, 
     out.assign(static_cast<size_t>(layout.p()), SplitRecord{});
     const double tol = 1e-11 * (std::abs(rule.leaf_loss(stats, b)) + obj.weight(stats));
     double lowest = std::numeric_limits<double>::infinity();   // over the features, with only_best
-    layout.scan_splits(obj, v, features, limits, stats, [&](const SplitRecord& s, const double* l, const double* r) {
+    layout.scan_splits(obj, v, features, limits, stats, [&](const SplitRecord& s, const double* l, const double* r) DPDT_INLINE {
         SplitRecord& best = out[s.feature];
         const double bar = std::min(best.found() ? best.score : lowest, lowest) + tol;
         // A leaf loses at least its unclipped loss (loss_at's minimum, objectives/base.hpp): most
@@ -254,7 +254,7 @@ void ruled_top_b_splits(const L& layout, const O& obj, const SplitRule<O>& rule,
                         int count, std::vector<SplitRecord>& out) {
     out.clear();
     const double parent = obj.generator_impurity(stats);
-    layout.scan_splits(obj, v, features, limits, stats, [&](const SplitRecord& s, const double* l, const double* r) {
+    layout.scan_splits(obj, v, features, limits, stats, [&](const SplitRecord& s, const double* l, const double* r) DPDT_INLINE {
         if (obj.weight(l) <= 0.0 || obj.weight(r) <= 0.0 || !rule.admissible(s.feature, l, r, b)) return;
         SplitRecord scored = s;
         scored.score = obj.generator_score(parent, l, r);
