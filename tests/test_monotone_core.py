@@ -50,11 +50,15 @@ def every_value_binned(X):
                 upper=np.concatenate(uppers))
 
 
+CALL_ARGUMENTS = ("count_root_tasks", "root_tasks", "root_solutions")
+
+
 def core_fit(kind, X, y, w, cst, depth, splitter="exhaustive", budget=4, binned=False, **extra):
     params = dict(max_depth=depth, candidates=[budget] * depth, splitters=[splitter] * depth,
                   complexity="n_splits", max_states=10**7, n_threads=1, monotonic_cst=list(cst))
-    params.update(extra)
+    params.update({k: v for k, v in extra.items() if k not in CALL_ARGUMENTS})
     arguments = {"n_classes": 2} if kind == "classifier" else {}
+    arguments.update({k: v for k, v in extra.items() if k in CALL_ARGUMENTS})
     if kind == "newton":
         arguments.update(reg_lambda=1.0, gamma=0.0)
     if binned:
@@ -276,3 +280,25 @@ def test_fits_over_machines_refuse_constraints():
     params = core_params(_core.Params, dict(max_depth=2, monotonic_cst=[1, 0, 0]))
     with pytest.raises(ValueError, match="monotonic_cst is not supported by fits over machines"):
         _core.RemoteFit("regressor", params, binned["n_bins"], binned["upper"], 1, mass)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_fit_split_over_processes_keeps_the_bounds(kind):
+    """dpdt.dask.fit's plan: the root's subproblems solved apart (in halves, as by two workers)
+    and combined give the local fit, bit for bit, and its trees stay monotone."""
+    X, y, w = make_data(kind, 9, n=300, p=4)
+    cst = [1, -1, 0, 1]
+
+    def fit(**arguments):
+        return core_fit(kind, X, y, w, cst, 3, splitter="cart", budget=4, **arguments)
+
+    n = fit(count_root_tasks=True)["root_tasks"]
+    solutions = [s for tasks in (range(n // 2), range(n // 2, n))
+                 for s in fit(root_tasks=list(tasks))["solutions"]]
+    combined, local = fit(root_solutions=solutions), fit()
+    check_front(kind, combined, X, y, w, cst)
+    assert len(combined["front"]) == len(local["front"])
+    for p, q in zip(combined["front"], local["front"], strict=True):
+        assert p["train_loss"] == q["train_loss"]
+        for key in p["tree"]:
+            np.testing.assert_array_equal(p["tree"][key], q["tree"][key])

@@ -597,19 +597,32 @@ class Search {
             if (best.found()) chosen.push_back(best);
         } else {
             std::vector<SplitRecord> best;
-            if (rule_.active())
-                ruled_loss_splits(layout_, obj_, rule_, node, all_features_, limits_, sol.stats.data(), bounds, best);
-            else
-                layout_.best_loss_splits(obj_, node, limits_, sol.stats.data(), best, uniform_costs_);
-            if (uniform_costs_) {
+            const double tol = 1e-12 * (std::abs(sol.hull[0].L) + sol.total);
+            auto lowest = [&] {
                 int32_t b = -1;
-                const double tol = 1e-12 * (std::abs(sol.hull[0].L) + sol.total);
                 for (int32_t f = 0; f < static_cast<int32_t>(best.size()); ++f) {
                     if (!best[f].found()) continue;
                     if (b < 0 || best[f].score < best[b].score - tol ||
                         (best[f].score <= best[b].score + tol && best[f].tie < best[b].tie - tol))
                         b = f;
                 }
+                return b;
+            };
+            // Under the rule, the unconstrained scan's best split, when the rule admits it and
+            // clips neither child, is the rule's best: no admissible split loses less than its
+            // unclipped loss. Objectives whose generator is the loss do not gain by it.
+            const bool fast_first = rule_.active() && uniform_costs_ && !O::kGeneratorIsLoss;
+            if (!rule_.active() || fast_first)
+                layout_.best_loss_splits(obj_, node, limits_, sol.stats.data(), best, uniform_costs_);
+            if (fast_first && !admitted_unclipped(node, bounds, sol, best, lowest())) {
+                ruled_loss_splits(layout_, obj_, rule_, node, all_features_, limits_, sol.stats.data(), bounds, best,
+                                  uniform_costs_);
+            } else if (rule_.active() && !fast_first) {
+                ruled_loss_splits(layout_, obj_, rule_, node, all_features_, limits_, sol.stats.data(), bounds, best,
+                                  uniform_costs_);
+            }
+            if (uniform_costs_) {
+                const int32_t b = lowest();
                 if (b >= 0) chosen.push_back(best[b]);
             } else {
                 for (const SplitRecord& s : best)
@@ -634,6 +647,22 @@ class Search {
                                   new_state(sol.n_samples - split.n_left, std::move(right), rb, false));
         }
         finish(sol, candidates, children);
+    }
+
+    // Whether split best[b] is one the rule admits at the state's bounds, with neither child's
+    // value clipped: its loss is then the unconstrained one.
+    bool admitted_unclipped(View node, Bounds bounds, const Solution& sol, const std::vector<SplitRecord>& best,
+                            int32_t b) const {
+        if (b < 0) return false;
+        const SplitRecord& split = best[b];
+        const int D = obj_.dim();
+        std::vector<double> left(D), right(D);
+        layout_.left_stats(obj_, node, split, left.data());
+        for (int d = 0; d < D; ++d) right[d] = sol.stats[d] - left[d];
+        if (!rule_.admissible(split.feature, left.data(), right.data(), bounds)) return false;
+        const auto [lb, rb] = rule_.child_bounds(split.feature, left.data(), right.data(), bounds);
+        return rule_.leaf_loss(left.data(), lb) == obj_.loss(left.data()) &&
+               rule_.leaf_loss(right.data(), rb) == obj_.loss(right.data());
     }
 
     // The state's candidates; past the time limit, the greedy split alone (what a search out of

@@ -100,13 +100,38 @@ class ExactLayout {
                 SplitRecord s;
                 s.feature = f;
                 s.missing_left = order.missing_left;
-                detail::scan_thresholds(data, obj, ids, v.m, f, limits, stats, left, right,
-                                        [&](int32_t j, const double* l, const double* r) {
+                auto offer = [&](int32_t j, const double* l, const double* r) DPDT_INLINE {
                     s.n_left = j + 1;
                     s.threshold = midpoint(data.x(f, ids[j]), data.x(f, ids[j + 1]));
                     visit(static_cast<const SplitRecord&>(s), l, r);
-                });
+                };
+                if constexpr (O::kZeroOneLossOnCounts) {
+                    if (obj.n_classes == 2) return scan_two_classes(obj, ids, v.m, f, limits, stats, offer);
+                }
+                detail::scan_thresholds(data, obj, ids, v.m, f, limits, stats, left, right, offer);
             });
+        }
+    }
+
+    // detail::scan_thresholds for two classes, the same sums in registers: consecutive samples of
+    // one class would otherwise wait on each other's store (as in node_stats).
+    template <class O, class Visit>
+    void scan_two_classes(const O& obj, const int32_t* ids, int32_t m, int64_t f, const LeafLimits& limits,
+                          const double* stats, Visit& visit) const {
+        const double* col = data.column(f);
+        const double total = stats[0] + stats[1];
+        double l0 = 0.0, l1 = 0.0;
+        for (int32_t j = 0; j + 1 < m; ++j) {
+            const int32_t i = ids[j];
+            const double wi = obj.w[i];
+            const bool is1 = obj.y[i] != 0;
+            l0 += is1 ? 0.0 : wi;
+            l1 += is1 ? wi : 0.0;
+            if (!cut_between(col[i], col[ids[j + 1]])) continue;
+            const double wl = l0 + l1;
+            if (!limits.allow(j + 1, m - j - 1, wl, total - wl)) continue;
+            const double l[2] = {l0, l1}, r[2] = {stats[0] - l0, stats[1] - l1};
+            visit(j, l, r);
         }
     }
 

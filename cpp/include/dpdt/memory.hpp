@@ -56,7 +56,8 @@ constexpr int64_t heap_chunk(int64_t bytes) {
     return bytes <= 0 ? 0 : std::max<int64_t>(32, (bytes + 8 + 15) / 16 * 16);
 }
 
-// The solver's cache key (a subset hash, its size and depth; solver_impl.hpp asserts it).
+// The solver's cache key (a subset hash with the state's value bounds mixed in, its size and depth;
+// solver_impl.hpp asserts it).
 constexpr int64_t kStateKeyBytes = 2 * sizeof(uint64_t) + 2 * sizeof(int32_t);
 
 // Bytes a state holds when created: its Solution, statistics of `stat_dim` numbers and one-point

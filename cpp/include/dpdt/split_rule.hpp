@@ -182,7 +182,7 @@ void ruled_generator_splits(const L& layout, const O& obj, const SplitRule<O>& r
     if (constrained.empty()) return;
     const double parent = obj.generator_impurity(stats);
     const double tol = generator_tolerance(obj, stats);
-    layout.scan_splits(obj, v, constrained, limits, stats, [&](const SplitRecord& s, const double* l, const double* r) {
+    layout.scan_splits(obj, v, constrained, limits, stats, [&](const SplitRecord& s, const double* l, const double* r) DPDT_INLINE {
         if (obj.weight(l) <= 0.0 || obj.weight(r) <= 0.0 || !rule.admissible(s.feature, l, r, b)) return;
         const double score = obj.generator_score(parent, l, r);
         SplitRecord& best = out[slot[s.feature]];
@@ -207,24 +207,32 @@ SplitRecord ruled_generator_split(const L& layout, const O& obj, const SplitRule
 }
 
 // Each feature's admissible split of lowest loss, the children's losses taken at their bounds
-// (score = that loss, tie = the children's tie-break): the last level's exact scan.
+// (score = that loss, tie = the children's tie-break): the last level's exact scan. With
+// only_best, as in best_loss_splits, the caller wants the best over all features alone: a
+// feature that cannot reach an earlier one's loss may come without its split.
 template <class L, class O>
 void ruled_loss_splits(const L& layout, const O& obj, const SplitRule<O>& rule, const typename L::View& v,
                        const std::vector<int32_t>& features, const LeafLimits& limits, const double* stats, Bounds b,
-                       std::vector<SplitRecord>& out) {
+                       std::vector<SplitRecord>& out, bool only_best) {
     out.assign(static_cast<size_t>(layout.p()), SplitRecord{});
     const double tol = 1e-11 * (std::abs(rule.leaf_loss(stats, b)) + obj.weight(stats));
-    layout.scan_splits(obj, v, features, limits, stats, [&](const SplitRecord& s, const double* l, const double* r) {
+    double lowest = std::numeric_limits<double>::infinity();   // over the features, with only_best
+    layout.scan_splits(obj, v, features, limits, stats, [&](const SplitRecord& s, const double* l, const double* r) DPDT_INLINE {
+        SplitRecord& best = out[s.feature];
+        const double bar = std::min(best.found() ? best.score : lowest, lowest) + tol;
+        // A leaf loses at least its unclipped loss (loss_at's minimum, objectives/base.hpp): most
+        // positions are passed over on that alone.
+        if (obj.loss(l) + obj.loss(r) > bar) return;
         if (!rule.admissible(s.feature, l, r, b)) return;
         const auto [bl, br] = rule.child_bounds(s.feature, l, r, b);
         const double loss = rule.leaf_loss(l, bl) + rule.leaf_loss(r, br);
-        SplitRecord& best = out[s.feature];
-        if (best.found() && loss > best.score + tol) return;
+        if (loss > bar) return;
         const double tie = obj.tie(l) + obj.tie(r);
         if (!best.found() || loss < best.score - tol || tie < best.tie - tol) {
             best = s;
             best.score = loss;
             best.tie = tie;
+            if (only_best) lowest = std::min(lowest, loss);
         }
     });
 }
@@ -246,7 +254,7 @@ void ruled_top_b_splits(const L& layout, const O& obj, const SplitRule<O>& rule,
                         int count, std::vector<SplitRecord>& out) {
     out.clear();
     const double parent = obj.generator_impurity(stats);
-    layout.scan_splits(obj, v, features, limits, stats, [&](const SplitRecord& s, const double* l, const double* r) {
+    layout.scan_splits(obj, v, features, limits, stats, [&](const SplitRecord& s, const double* l, const double* r) DPDT_INLINE {
         if (obj.weight(l) <= 0.0 || obj.weight(r) <= 0.0 || !rule.admissible(s.feature, l, r, b)) return;
         SplitRecord scored = s;
         scored.score = obj.generator_score(parent, l, r);

@@ -45,7 +45,8 @@
 //                          + gamma: the binned scan compares gains as fractions (layout.hpp);
 //   kBoundedValue          the leaf's output is one number, `scalar_value(s)`, which the leaf may
 //                          be made to output clipped to bounds: `loss_at(s, v)` is the leaf's loss
-//                          were it to output v (equal to loss(s) at v = scalar_value(s)) and
+//                          were it to output v (at least loss(s), which it equals at
+//                          v = scalar_value(s)) and
 //                          `value_at(s, v, out)` its output then; `check_bounded_value()` throws
 //                          std::invalid_argument where this fit's objective has no such number
 //                          (several classes or outputs). Value bounds, and with them monotonic
