@@ -9,8 +9,9 @@ section never run says so, with its command. ``--note`` puts a sentence under th
 kept by later runs (say there whether the machine was shared: timings are only comparable within
 one section).
 
-Run ``python benchmarks/report.py [--only optimality regression ...] [--note TEXT]`` from the
-root of a checkout, with dpdt installed (or ``PYTHONPATH=src``).
+Run ``python benchmarks/report.py [--only optimality regression ...] [--note TEXT] [--data DIR]``
+from the root of a checkout, with dpdt installed (or ``PYTHONPATH=src``); ``--data`` names the
+wide corpus for the sections that read it.
 """
 
 import argparse
@@ -23,7 +24,7 @@ import shlex
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -85,10 +86,14 @@ PAGE = (
     # checkout), then synthetic sets up to 10^6 rows: about 45 minutes on a shared 2-core
     # machine, most of it the exact fits' 60 s limits and the 10^6-row fits.
     Section("policy", "policy"),
-    # The wide corpus's sets with the constraints a domain expert would set, at depths 3 and 5
-    # (a few minutes).
+    # The wide corpus's sets with the constraints a domain expert would set, at depths 3 and 5,
+    # 10 random splits each (about 3 minutes of one core, most of it the two CV columns).
     Section("monotone", "monotone", ("--depths", "3", "5")),
 )
+
+# The scripts that read the wide corpus (shared/datasets/wide beside the checkout by default):
+# --data DIR points them elsewhere, e.g. from a git worktree, which has nothing beside it.
+CORPUS_SCRIPTS = frozenset({"wide", "exact", "policy", "monotone"})
 
 HEADER = """# Benchmarks
 
@@ -170,6 +175,14 @@ def existing_sections(text):
     return {match.group(1): match.group(0) for match in pattern.finditer(text)}
 
 
+def with_data(sections, data):
+    """Return ``sections`` with ``--data DIR`` added to those that read the wide corpus."""
+    if data is None:
+        return tuple(sections)
+    return tuple(replace(s, args=(*s.args, "--data", str(data))) if s.script in CORPUS_SCRIPTS
+                 else s for s in sections)
+
+
 def write_page(out, sections=PAGE, only=None, note=None, log=sys.stderr):
     """Run the selected sections and write the page, keeping the others as they were.
 
@@ -214,12 +227,16 @@ def main(argv=None):
                         help="the page to write (default: docs/benchmarks.md)")
     parser.add_argument("--note", help="a sentence under the page's title, e.g. about the machine")
     parser.add_argument("--list", action="store_true", help="print the sections' commands and exit")
+    parser.add_argument("--data", type=Path, metavar="DIR",
+                        help="the wide corpus, for the sections that read it (default: "
+                             "shared/datasets/wide beside the checkout)")
     args = parser.parse_args(argv)
+    sections = with_data(PAGE, args.data)
     if args.list:
-        for section in PAGE:
+        for section in sections:
             print(f"{section.name}: {command(section)}")
         return 0
-    write_page(args.out, only=args.only, note=args.note)
+    write_page(args.out, sections=sections, only=args.only, note=args.note)
     return 0
 
 

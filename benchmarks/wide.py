@@ -131,26 +131,28 @@ def _classify(data):
     return data.score == ACCURACY
 
 
-def _cart(data, depth):
+def _cart(data, depth, **params):
     kind = DecisionTreeClassifier if _classify(data) else DecisionTreeRegressor
-    return kind(max_depth=depth, random_state=0)
+    return kind(max_depth=depth, random_state=0, **params)
 
 
 class _CartCV:
     """CART with ``ccp_alpha`` chosen by GridSearchCV among (at most 30 of) the alphas of the
-    train split's pruning path; the path is part of the fit, and of its time."""
+    train split's pruning path; the path is part of the fit, and of its time. ``params`` go to
+    every tree (benchmarks/monotone.py passes ``monotonic_cst``)."""
 
-    def __init__(self, data, depth):
-        self.data, self.depth = data, depth
+    def __init__(self, data, depth, **params):
+        self.data, self.depth, self.params = data, depth, params
 
     def fit(self, X, y):
-        alphas = np.unique(_cart(self.data, self.depth).cost_complexity_pruning_path(X, y)
-                           .ccp_alphas)
+        alphas = np.unique(_cart(self.data, self.depth, **self.params)
+                           .cost_complexity_pruning_path(X, y).ccp_alphas)
         if len(alphas) > MAX_ALPHAS:
             alphas = alphas[np.linspace(0, len(alphas) - 1, MAX_ALPHAS).astype(int)]
         folds = (StratifiedKFold if _classify(self.data) else KFold)(FOLDS, shuffle=True,
                                                                      random_state=0)
-        self.search_ = GridSearchCV(_cart(self.data, self.depth), {"ccp_alpha": alphas},
+        self.search_ = GridSearchCV(_cart(self.data, self.depth, **self.params),
+                                    {"ccp_alpha": alphas},
                                     cv=folds, n_jobs=1).fit(X, y)
         self.best_estimator_ = self.search_.best_estimator_
         return self

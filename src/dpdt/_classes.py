@@ -258,7 +258,8 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         estimate = estimate_states(
             n_samples, n_features, depth, candidates, splitters, stat_dim,
             min_samples_leaf=self.min_samples_leaf, exact_depth2_work=exact_depth2_work,
-            front=self.front, feature_costs=len(set(feature_costs)) > 1, cart_size=cart_size)
+            front=self.front, feature_costs=len(set(feature_costs)) > 1, cart_size=cart_size,
+            value_bounds=bool(monotonic_cst))
         bounded = self._bounded(splitters, depth, bins, X, monotonic_cst)
         # alpha in the core's loss unit, as min_impurity_decrease (exact: a power of two).
         single = {"single_alpha": float(np.ldexp(self.alpha, -loss_exponent))} if bounded else {}
