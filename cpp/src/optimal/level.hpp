@@ -18,6 +18,8 @@ namespace {
 struct Level {
     int32_t m = 0;
     std::vector<int32_t> blocks;   // p blocks of m ids, plus kKeepSlack slots for the filter
+    // The root's blocks are the data's presorted order itself (never written): not a copy.
+    const int32_t* presorted = nullptr;
     // Each sample's position in the blocks of the features split on last, n slots a feature
     // (while they fit): a state's search goes back and forth between its features' cuts.
     std::vector<int32_t> rank;           // slots x n, by sample id (from the first one read)
@@ -42,7 +44,7 @@ struct Level {
     std::vector<double> prefix_w;  // p x (m + 1)
     std::vector<int32_t> cuts;     // p x m, the first n_cuts[f] of each row used
     std::vector<int32_t> n_cuts;
-    const int32_t* block(int64_t f) const { return blocks.data() + f * m; }
+    const int32_t* block(int64_t f) const { return (presorted != nullptr ? presorted : blocks.data()) + f * m; }
 };
 
 // v resized to `size`, its capacity at most `most` (or size): vector::resize would double it,

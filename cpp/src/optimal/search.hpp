@@ -90,8 +90,7 @@ class Search {
         if (in_order_) along_made_.assign(static_cast<size_t>(data.p), 0);
         Level& root = levels_[0];
         root.m = static_cast<int32_t>(data.n);
-        root.blocks.assign(data.presorted.begin(), data.presorted.end());
-        root.blocks.push_back(0);
+        root.presorted = data.presorted.data();
         account();
     }
     ~Search() { held_.charge(-charged_); }
@@ -192,11 +191,11 @@ class Search {
         auto of = [](const auto& v) { return static_cast<int64_t>(v.capacity() * sizeof(v[0])); };
         int64_t bytes = memo_.bytes() + (pairs_ ? pairs_->bytes() : 0) + queued_ + of(levels_) + of(mixes_) +
                         of(split_w_) + of(exact_w_) + of(few_ties_) + of(upper_bits_) + of(class_w_) +
-                        of(scratch_) + of(pair_scratch_) + of(stump_loss_) + of(plane_rows_) + of(subset_) + of(marks_) +
-                        of(prefix_w1_) + of(prefix_hash_) +
-                        of(along_) + of(along_made_);
+                        of(scratch_) + of(pair_scratch_) + of(stump_loss_) + of(plane_rows_) + of(subset_) +
+                        of(marks_) + of(prefix_w1_) + of(prefix_hash_) + of(along_) + of(along_made_);
         for (const Level& l : levels_)
-            bytes += of(l.blocks) + of(l.rank) + of(l.rank_slot) + of(l.slot_feature) + of(l.bits) + of(l.prefix_w) + of(l.cuts) + of(l.n_cuts);
+            bytes += of(l.blocks) + of(l.rank) + of(l.rank_slot) + of(l.slot_feature) + of(l.bits) + of(l.prefix_w) +
+                     of(l.cuts) + of(l.n_cuts);
         bytes += similar_.bytes();
         return bytes;
     }

@@ -134,8 +134,9 @@ Outcome Search<O>::set_child(int lv, int32_t f, int s, int depth, double ub) {
 // threshold of highest score that classification_scores visits (the same sums and formula,
 // and its bar: a threshold that cannot beat the best so far skips the divisions), found in
 // the pass that finds the cuts for two classes under gini. With `prefixes` (two classes and
-// exact sums) also the level's class prefixes, for its children's depth_one (child_sums):
-// a child of a state of depth 2 is read once per evaluated cut, the prefixes once.
+// exact sums) also the level's class prefixes (Search::prefix_w1_), for its children's
+// depth_one (child_sums): a child of a state of depth 2 is read once per evaluated cut, the
+// prefixes once.
 template <class O>
 std::vector<typename Search<O>::Seed> Search<O>::find_cuts(Level& l, int32_t only, const double* cw, bool prefixes) {
     const int32_t m = l.m;
