@@ -255,7 +255,7 @@ def _dpdt(**params):
 
 
 SOLVERS = {"brute": fit_brute, "econml": fit_econml, "streed": fit_streed,
-           "dpdt-exact": _dpdt(splitter="exhaustive"), "dpdt": _dpdt()}
+           "dpdt-exact": _dpdt(splitter="exhaustive", full_front=False), "dpdt": _dpdt()}
 
 
 def run(solver, data, depth, X=None, X_test=None, time_limit=60.0):

@@ -351,6 +351,35 @@ def optimum_by_recursion(X, y_idx, w, depth, alpha, complexity="expected_tests",
     return best(np.arange(len(y_idx)), depth)
 
 
+def regression_optimum_by_recursion(X, Y, w, depth, alpha, complexity="expected_tests"):
+    """Least ``train_loss + alpha * complexity`` of the squared error by the Bellman recursion.
+
+    As :func:`optimum_by_recursion` (sample sets memoised, so depth 3 on a few dozen samples),
+    with the leaf's weighted squared error, summed over outputs, for the loss.
+    """
+    X = np.asarray(X, dtype=float)
+    Y = as_targets(Y)
+    w = np.ones(len(Y)) if w is None else np.asarray(w, dtype=float)
+    W = w.sum()
+    memo = {}
+
+    def best(idx, d):
+        key = (idx.tobytes(), d)
+        if key in memo:
+            return memo[key]
+        value = weighted_sse(Y[idx], w[idx]) / W
+        if d > 0:
+            share = w[idx].sum() / W if complexity == "expected_tests" else 1.0
+            for f in range(X.shape[1]):
+                for t in midpoint_thresholds(X[idx, f]):
+                    left, right = idx[X[idx, f] <= t], idx[X[idx, f] > t]
+                    value = min(value, alpha * share + best(left, d - 1) + best(right, d - 1))
+        memo[key] = value
+        return value
+
+    return best(np.arange(len(Y)), depth)
+
+
 # --------------------------------------------------------------------------------------------
 # Lower convex hull / Pareto front
 # --------------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from dpdt import (
     BranchesClassifier,
     DPDTreeClassifier,
     DPDTreeClassifierCV,
+    DPDTreePolicy,
     DPDTreeRegressor,
     DPDTreeRegressorCV,
 )
@@ -39,6 +40,12 @@ def _numeric(n, p, seed=0):
 def _classes(n, p, seed=0):
     X, score = _numeric(n, p, seed)
     return X, np.digitize(score, np.quantile(score, [0.35, 0.7]))
+
+
+def _rewards(n, p, seed=0):
+    X, score = _numeric(n, p, seed)
+    rng = np.random.default_rng(seed + 1)
+    return X, np.column_stack([score, -score, 0.5 * rng.standard_normal(n)])
 
 
 def _categories(n, p, seed=0):
@@ -63,7 +70,10 @@ ESTIMATORS = {
         DPDTreeRegressor, dict(FRONT, max_bins=32), _numeric(5000, 8), "max_states", None),
     "regressor, exhaustive": (
         DPDTreeRegressor, dict(max_depth=3, splitter="exhaustive", full_front=False),
-        _numeric(400, 4), "max_states", None),
+        _numeric(400, 4), "max_states", "lower"),
+    "policy, exact search": (
+        DPDTreePolicy, dict(max_depth=3, splitter="exhaustive", full_front=False),
+        _rewards(400, 4), "max_states", "lower"),
     "classifier, exact search": (
         DPDTreeClassifier, dict(max_depth=3, splitter="exhaustive", full_front=False),
         _classes(600, 5), "max_states", "lower"),

@@ -6,11 +6,12 @@
 // samples are added: kLossGrowsWithSamples) make the bounds:
 //   - it only grows when samples are added: a tree's value on fewer samples can only drop, and
 //     the smaller set's own optimum is lower still;
-//   - adding samples of weight w raises it by at most kappa * w, with kappa = L + alpha * d for
-//     expected tests (an added sample raises its leaf's loss by at most L per unit weight, the
-//     objective's max_loss_rise: 1 for the 0-1 loss, a misclassified sample; and it passes d more
-//     tests) and L for a split count (the optimal tree of the smaller set, applied to the larger,
-//     pays for it).
+//   - adding samples raises it by at most the sum of their weights times (rho_i + alpha * d) for
+//     expected tests (an added sample i raises its leaf's loss by at most rho_i per unit weight,
+//     the objective's loss_rises, and it passes d more tests) and of their weights times rho_i
+//     for a split count (the optimal tree of the smaller set, applied to the larger, pays for
+//     it). For the 0-1 loss rho_i = 1 (a misclassified sample): kappa * w, kappa = 1 + alpha * d
+//     or 1; the other objectives sum each sample's own (Search::rise).
 // Along one feature the left child grows and the right child shrinks as the threshold moves
 // right. So the children's values at two evaluated thresholds a < b bound every threshold
 // between them: left >= max(L_a, L_b - kappa w(t..b)), right >= max(R_b, R_a - kappa w(a..t))

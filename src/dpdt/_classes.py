@@ -302,7 +302,8 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         self._proven_lower_bound = float(np.ldexp(result["lower_bound"], loss_exponent))
         # Stopped, a search whose bound reached its tree's objective (an alpha that prices every
         # split above the leaf, say) has certified it all the same.
-        objective = float(objective_at(front[0], self.alpha))
+        # (In the user's unit, as the bound: pareto_front_ is scaled back, the core's front not.)
+        objective = float(objective_at(self.pareto_front_[0], self.alpha))
         self.is_optimal_ = (complete and set(plan.splitters) == {"exhaustive"}) or (
             plan.bounded and self._proven_lower_bound >= objective)
         if plan.bounded:
@@ -870,12 +871,12 @@ class DPDTreeRegressor(RegressorMixin, _BaseDPDTree):
     stats_ : dict
         Search statistics, as for :class:`DPDTreeClassifier`.
     is_optimal_ : bool
-        True when every depth used ``splitter="exhaustive"`` and the search completed.
+        As for :class:`DPDTreeClassifier`: the tree is certified optimal.
     objective_ : float
         ``train_loss + alpha * complexity`` of :attr:`tree_`: what the fit minimises.
     lower_bound_ : float
-        :attr:`objective_` when :attr:`is_optimal_`, else NaN (the bounded search that proves
-        bounds when stopped serves classifiers: see :class:`DPDTreeClassifier`).
+        As for :class:`DPDTreeClassifier`: a certified lower bound of the least objective,
+        which ``splitter="exhaustive", full_front=False`` proves even when stopped by a limit.
 
     Examples
     --------

@@ -78,11 +78,12 @@ class DPDTreePolicy(_BaseDPDTree):
     stats_ : dict
         Search statistics, as for :class:`DPDTreeClassifier`.
     is_optimal_ : bool
-        True when every depth used ``splitter="exhaustive"`` and the search completed.
+        As for :class:`DPDTreeClassifier`: the tree is certified optimal.
     objective_ : float
         ``train_loss + alpha * complexity`` of :attr:`tree_`: what the fit minimises.
     lower_bound_ : float
-        :attr:`objective_` when :attr:`is_optimal_`, else NaN.
+        As for :class:`DPDTreeClassifier`: a certified lower bound of the least objective,
+        which ``splitter="exhaustive", full_front=False`` proves even when stopped by a limit.
 
     Examples
     --------

@@ -10,7 +10,8 @@
 namespace dpdt {
 
 // Whether the bounded search serves objective O: its bounds need a loss that is >= 0 and never
-// drops when samples are added (kLossGrowsWithSamples), by at most max_loss_rise per unit weight.
+// drops when samples are added (kLossGrowsWithSamples), by at most loss_rises per unit of the
+// added sample's weight.
 template <class O>
 inline constexpr bool kHasBoundedSearch = O::kLossGrowsWithSamples;
 

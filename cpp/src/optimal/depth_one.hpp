@@ -137,7 +137,7 @@ double Search<O>::general_split_loss(const double* col, const int32_t* ids, int3
     std::fill(left, left + dim, 0.0);
     double best = kInf;
     for (int32_t k = 0; k + 1 < m; ++k) {
-        obj_.add(left, ids[k]);
+        add(left, ids[k], dim);
         if (col[ids[k]] == col[ids[k + 1]]) continue;
         const double left_loss = obj_.loss(left);
         if (left_loss >= best || left_loss + cost >= bar) break;

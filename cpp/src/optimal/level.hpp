@@ -42,6 +42,7 @@ struct Level {
     // states.
     std::vector<uint64_t> bits;
     std::vector<double> prefix_w;  // p x (m + 1)
+    std::vector<double> prefix_r;  // p x (m + 1): the samples' rises times weights (without kCounts)
     std::vector<int32_t> cuts;     // p x m, the first n_cuts[f] of each row used
     std::vector<int32_t> n_cuts;
     const int32_t* block(int64_t f) const { return (presorted != nullptr ? presorted : blocks.data()) + f * m; }

@@ -52,7 +52,7 @@ class Search {
           states_seen_(states_seen), held_(held), solved_(solved),
           depth_twos_(depth_twos),
           levels_(static_cast<size_t>(params.max_depth) + 1), memo_(data.n), class_w_(obj.dim()),
-          gen_left_(obj.dim()), gen_right_(obj.dim()), loss_rise_(obj.max_loss_rise(data.n)) {
+          gen_left_(obj.dim()), gen_right_(obj.dim()) {
         const int64_t rank_slots = std::clamp<int64_t>(kRankBudget / std::max<int64_t>(data.n, 1), 1, data.p);
         for (Level& l : levels_) {
             l.rank_slots = rank_slots;
@@ -72,7 +72,20 @@ class Search {
             for (int64_t k = 0; k + 1 < data.n; ++k) ties += col[sorted[k]] == col[sorted[k + 1]];
             few_ties_[g] = 16 * ties <= data.n;
         }
-        if constexpr (kCounts) count_classes(data, obj, total);
+        if constexpr (kCounts) {
+            count_classes(data, obj, total);
+        } else {
+            // Each sample's share of the statistics, as add() makes it (the same doubles).
+            const int dim = obj.dim();
+            rise_w_.resize(static_cast<size_t>(data.n));
+            obj.loss_rises(data.n, rise_w_.data());
+            for (int64_t i = 0; i < data.n; ++i) {
+                rise_w_[i] *= obj.w[i];
+                rise_total_ += rise_w_[i];
+            }
+            contributions_.assign(static_cast<size_t>(data.n * dim), 0.0);
+            for (int32_t i = 0; i < static_cast<int32_t>(data.n); ++i) obj.add(contributions_.data() + i * dim, i);
+        }
         caches_states_ = pairs_ != nullptr && alpha_ == 0.0;
         if (caches_states_) {
             sample_words_ = (data.n + 63) / 64;
@@ -141,7 +154,10 @@ class Search {
         return leaf_value(cw.data(), w);
     }
     double any_root_split_bound(int depth, double shallower) const {
-        return any_split_bound(shallower, total_, kappa(depth - 1), split_cost(total_));
+        if constexpr (kCounts)
+            return any_split_bound(shallower, total_, kappa(depth - 1), split_cost(total_));
+        else
+            return any_split_bound(shallower, rise(rise_total_, total_, depth - 1), 1.0, split_cost(total_));
     }
 
     // The features by their gini score at the root, best first (ties: lower feature).
@@ -182,7 +198,18 @@ class Search {
     }
 
     double split_cost(double w) const { return alpha_ * (expected_ ? w : total_); }
-    double kappa(int depth) const { return loss_rise_ + (expected_ ? alpha_ * depth : 0.0); }
+    // The 0-1 loss's kappa (the facts at the top of optimal.cpp): a sample raises it by at most its weight.
+    double kappa(int depth) const { return 1.0 + (expected_ ? alpha_ * depth : 0.0); }
+    // Objectives other than the 0-1 loss bound by each sample's own rise (Objective::loss_rises)
+    // instead of kappa times its weight: a set of weight w whose samples' rises, times their
+    // weights, sum to `rises` raises an optimum at `depth` by at most rise(rises, w, depth).
+    double rise(double rises, double w, int depth) const { return rises + (expected_ ? alpha_ * depth : 0.0) * w; }
+    // The samples' rises, times their weights, summed over ids[0, count).
+    double rises_of(const int32_t* ids, int32_t count) const {
+        double sum = 0.0;
+        for (int32_t j = 0; j < count; ++j) sum += rise_w_[ids[j]];
+        return sum;
+    }
     // Interrupted, or a limit reached: every state returns the best tree it has.
     bool stopped() const { return loop_.stopped() || loop_.limit_reached(); }
 
@@ -190,12 +217,13 @@ class Search {
     int64_t held_bytes() const {
         auto of = [](const auto& v) { return static_cast<int64_t>(v.capacity() * sizeof(v[0])); };
         int64_t bytes = memo_.bytes() + (pairs_ ? pairs_->bytes() : 0) + queued_ + of(levels_) + of(mixes_) +
-                        of(split_w_) + of(exact_w_) + of(few_ties_) + of(upper_bits_) + of(class_w_) +
-                        of(scratch_) + of(pair_scratch_) + of(stump_loss_) + of(plane_rows_) + of(subset_) +
-                        of(marks_) + of(prefix_w1_) + of(prefix_hash_) + of(along_) + of(along_made_);
+                        of(split_w_) + of(exact_w_) + of(contributions_) + of(rise_w_) + of(few_ties_) +
+                        of(upper_bits_) + of(class_w_) + of(scratch_) + of(pair_scratch_) + of(stump_loss_) +
+                        of(plane_rows_) + of(subset_) + of(marks_) + of(prefix_w1_) + of(prefix_hash_) + of(along_) +
+                        of(along_made_);
         for (const Level& l : levels_)
             bytes += of(l.blocks) + of(l.rank) + of(l.rank_slot) + of(l.slot_feature) + of(l.bits) + of(l.prefix_w) +
-                     of(l.cuts) + of(l.n_cuts);
+                     of(l.prefix_r) + of(l.cuts) + of(l.n_cuts);
         bytes += similar_.bytes();
         return bytes;
     }
@@ -211,10 +239,16 @@ class Search {
         if constexpr (kCounts) {
             return class_sums(ids, count, s);
         } else {
-            std::fill(s, s + obj_.dim(), 0.0);
-            for (int32_t j = 0; j < count; ++j) obj_.add(s, ids[j]);
+            const int dim = obj_.dim();
+            std::fill(s, s + dim, 0.0);
+            for (int32_t j = 0; j < count; ++j) add(s, ids[j], dim);
             return obj_.weight(s);
         }
+    }
+    // obj_.add(s, i), from the sample's contributions (objectives other than the 0-1 loss's).
+    void add(double* s, int32_t i, int dim) const {
+        const double* c = contributions_.data() + static_cast<int64_t>(i) * dim;
+        for (int d = 0; d < dim; ++d) s[d] += c[d];
     }
     // The loss of a leaf of statistics s and weight w.
     double leaf_value(const double* s, double w) const {
@@ -402,9 +436,9 @@ class Search {
     SimilarSets similar_;   // by depth (with caches_states_)
     std::vector<double> class_w_, scratch_, pair_scratch_, stump_loss_;
     std::vector<double> gen_left_, gen_right_;   // the generator's and the general scan's statistics
-    // At least the rise of a leaf's loss, per unit of weight, when a sample joins it
-    // (Objective::max_loss_rise): kappa's first term.
-    const double loss_rise_;
+    std::vector<double> contributions_;   // n x dim: each sample's statistics (without kCounts)
+    std::vector<double> rise_w_;          // each sample's loss rise times its weight (without kCounts)
+    double rise_total_ = 0.0;             // their sum
     std::vector<const double*> plane_rows_;   // stump_from_counts' scratch
     std::vector<int32_t> subset_;
     std::vector<char> marks_;   // greedy_leaf's, by sample id

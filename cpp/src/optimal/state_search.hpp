@@ -142,6 +142,7 @@ std::vector<typename Search<O>::Seed> Search<O>::find_cuts(Level& l, int32_t onl
     const int32_t m = l.m;
     const size_t most = static_cast<size_t>(data_.p * (data_.n + 1));
     resize_within(l.prefix_w, static_cast<size_t>(data_.p) * (m + 1), most);
+    if constexpr (!kCounts) resize_within(l.prefix_r, static_cast<size_t>(data_.p) * (m + 1), most);
     resize_within(l.cuts, static_cast<size_t>(data_.p) * m, most);
     l.n_cuts.assign(data_.p, 0);
     drop_prefixes(l);
@@ -193,8 +194,11 @@ std::vector<typename Search<O>::Seed> Search<O>::find_cuts(Level& l, int32_t onl
                 }
             }
         } else {
+            double* pr = kCounts ? nullptr : l.prefix_r.data() + static_cast<int64_t>(f) * (m + 1);
+            if (pr != nullptr) pr[0] = 0.0;
             for (int32_t j = 0; j < m; ++j) {
                 pw[j + 1] = pw[j] + w[ids[j]];
+                if constexpr (!kCounts) pr[j + 1] = pr[j] + rise_w_[ids[j]];
                 if (j + 1 < m && col[ids[j]] != col[ids[j + 1]]) cuts[n++] = j;
             }
             int32_t best_j = -1;
@@ -318,7 +322,11 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
     }
     // Stopped, the shallower chain still ran, so a stopped state keeps its best shallower tree.
     if (stopped()) {
-        lower = std::min(lower, any_split_bound(shallower->lower(), w_state, kappa(depth - 1), cost));
+        if constexpr (kCounts)
+            lower = std::min(lower, any_split_bound(shallower->lower(), w_state, kappa(depth - 1), cost));
+        else
+            lower = std::min(lower, any_split_bound(shallower->lower(),
+                                                    rise(rises_of(l.block(0), m), w_state, depth - 1), 1.0, cost));
         return finish();
     }
     // A lower bound of the optimum at depth - 1: the children's values at the virtual cuts.
@@ -386,10 +394,29 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
         if (cut >= l.n_cuts[f]) return pw[m];
         return pw[l.cuts[static_cast<int64_t>(f) * m + cut] + 1];
     };
+    // How far the children's values move as the threshold crosses cuts a..b of feature f (the
+    // second fact at the top of optimal.cpp): kap times the weight between, or, for objectives
+    // other than the 0-1 loss, the samples' own rises between (rise()).
+    auto rise_prefix = [&](int32_t f, int32_t cut) {
+        const double* pr = l.prefix_r.data() + static_cast<int64_t>(f) * (m + 1);
+        if (cut < 0) return 0.0;
+        if (cut >= l.n_cuts[f]) return pr[m];
+        return pr[l.cuts[static_cast<int64_t>(f) * m + cut] + 1];
+    };
+    auto moving = [&](int32_t f, int32_t a, int32_t b) {
+        return rise(rise_prefix(f, b) - rise_prefix(f, a), prefix(f, b) - prefix(f, a), depth - 1);
+    };
+    // interval_bound over cuts a..b of feature f.
+    auto bound_over = [&](double la, double ra, double lb, double rb, int32_t f, int32_t a, int32_t b) {
+        if constexpr (kCounts)
+            return interval_bound(la, ra, lb, rb, prefix(f, b) - prefix(f, a), kap);
+        else
+            return interval_bound(la, ra, lb, rb, moving(f, a, b), 1.0);
+    };
     auto push = [&](const Interval& iv) {
         if (iv.b - iv.a < 2) return;
         Interval x = iv;
-        x.bound = interval_bound(x.la, x.ra, x.lb, x.rb, prefix(x.f, x.b) - prefix(x.f, x.a), kap);
+        x.bound = bound_over(x.la, x.ra, x.lb, x.rb, x.f, x.a, x.b);
         if (x.bound + cost >= upper) {
             lower = std::min(lower, x.bound + cost);
             return;
@@ -401,9 +428,18 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
     auto evaluate = [&](const Interval& iv, int32_t t) {
         ++stats.candidates;
         const int32_t f = iv.f;
-        const double moved = prefix(f, t) - prefix(f, iv.a), span = prefix(f, iv.b) - prefix(f, iv.a);
-        double lo_left = std::max(iv.la, iv.lb - kap * (span - moved));
-        double lo_right = std::max(iv.rb, iv.ra - kap * moved);
+        // How far the left child's value moves from t to b, and the right's from a to t.
+        double to_b, from_a;
+        if constexpr (kCounts) {
+            const double moved = prefix(f, t) - prefix(f, iv.a), span = prefix(f, iv.b) - prefix(f, iv.a);
+            to_b = kap * (span - moved);
+            from_a = kap * moved;
+        } else {
+            to_b = moving(f, t, iv.b);
+            from_a = moving(f, iv.a, t);
+        }
+        double lo_left = std::max(iv.la, iv.lb - to_b);
+        double lo_right = std::max(iv.rb, iv.ra - from_a);
         const int32_t j = l.cuts[static_cast<int64_t>(f) * m + t];
         // The heavier side first where the order does not matter (as in the set_only loop).
         const int first = caches_states_ && 2 * (j + 1) < m ? 1 : 0;
@@ -420,7 +456,7 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
             // it returns is high enough for the interval bounds to drop its neighbours up to
             // that end.
             const double needed = upper - cost - (one.found ? one.value : lo[first]);
-            const double slack = kap * std::max(t - iv.a > 1 ? moved : 0.0, iv.b - t > 1 ? span - moved : 0.0);
+            const double slack = std::max(t - iv.a > 1 ? from_a : 0.0, iv.b - t > 1 ? to_b : 0.0);
             if (needed + slack > lo[1 - first] && !stopped()) {
                 Outcome other = child(lv, f, lo_pos[1 - first], hi_pos[1 - first], depth - 1, needed + slack);
                 lo[1 - first] = std::max(lo[1 - first], other.lower());
@@ -478,7 +514,7 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
     for (const Seed& s : seeds) {
         const Interval whole{0.0, s.f, -1, l.n_cuts[s.f], 0.0, edge, edge, 0.0};
         // (A root task has one seed, so the whole interval is all it can still find.)
-        const double whole_bound = interval_bound(0.0, edge, edge, 0.0, prefix(s.f, l.n_cuts[s.f]) - prefix(s.f, -1), kap);
+        const double whole_bound = bound_over(0.0, edge, edge, 0.0, s.f, -1, l.n_cuts[s.f]);
         if (futile(whole_bound)) return abandon(whole_bound);   // (a round's saves nothing then)
         split_interval(whole, evaluate(whole, s.cut));
     }

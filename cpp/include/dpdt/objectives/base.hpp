@@ -31,9 +31,10 @@
 //                          bounds of the lookahead splitter and of the exact depth-2 candidate
 //                          (dpdt/lookahead.hpp) hold, which they need, and so do the bounded
 //                          exact search's (dpdt/optimal.hpp), which serves such an objective. It
-//                          then declares max_loss_rise(n): at least the rise of any leaf's loss,
-//                          per unit of weight, when one of the samples 0..n-1 joins it (the
-//                          bound of how far an optimum rises with the samples added);
+//                          then declares loss_rises(n, rise): for each sample i < n, at least the
+//                          rise of any leaf's loss (of samples among 0..n-1), per unit of i's
+//                          weight, when i joins it (the bound of how far an optimum rises with
+//                          the samples added);
 //   kZeroOneLossOnCounts   the statistics are the weighted counts of the class codes y (n_classes
 //                          of them), the loss the weighted 0-1 loss and the generator's scores
 //                          Classification's impurity decreases: the counting scans of

@@ -54,7 +54,7 @@ struct Classification : Objective<Classification> {
     // A leaf with one class (every sample has positive weight) stays a leaf whatever alpha.
     bool improvable(const double* s) const { return loss(s) > 0.0; }
     // An added sample is at worst misclassified: its whole weight.
-    double max_loss_rise(int64_t) const { return 1.0; }
+    void loss_rises(int64_t n, double* rise) const { std::fill(rise, rise + n, 1.0); }
     double tie(const double* s) const { return generator_impurity(s); }
     // W * impurity, what the CART generator's splits decrease.
     double generator_impurity(const double* s) const {

@@ -64,14 +64,12 @@ struct Policy : Objective<Policy> {
     bool improvable(const double* s) const { return loss(s) > 0.0; }
     // An added sample raises the regret of its leaf's action by at most its best reward less
     // that action's: at most its rewards' spread.
-    double max_loss_rise(int64_t n) const {
-        double rise = 0.0;
+    void loss_rises(int64_t n, double* rise) const {
         for (int64_t i = 0; i < n; ++i) {
             const double* ri = r + i * n_actions;
             const auto [lo, hi] = std::minmax_element(ri, ri + n_actions);
-            rise = std::max(rise, *hi - *lo);
+            rise[i] = *hi - *lo;
         }
-        return rise;
     }
     // The children's regrets are >= 0: a split removes at most the parent's.
     double generator_score_bound(const double* s) const { return loss(s); }

@@ -58,19 +58,20 @@ struct SquaredError : Objective<SquaredError> {
     }
     bool improvable(const double* s) const { return loss(s) > 0.0; }
     // A sample y added to a leaf of weight W and mean m raises its squared error by
-    // w W / (W + w) (y - m)^2 <= w (y - m)^2, and m lies within the targets' range.
-    double max_loss_rise(int64_t n) const {
-        double rise = 0.0;
+    // w W / (W + w) (y - m)^2 <= w (y - m)^2, and m lies within the targets' range [lo, hi].
+    void loss_rises(int64_t n, double* rise) const {
+        std::fill(rise, rise + n, 0.0);
         for (int j = 0; j < n_outputs; ++j) {
-            double lo = 0.0, hi = 0.0;
+            double lo = y[j], hi = y[j];
+            for (int64_t i = 1; i < n; ++i) {
+                lo = std::min(lo, y[i * n_outputs + j]);
+                hi = std::max(hi, y[i * n_outputs + j]);
+            }
             for (int64_t i = 0; i < n; ++i) {
                 const double v = y[i * n_outputs + j];
-                lo = i == 0 ? v : std::min(lo, v);
-                hi = i == 0 ? v : std::max(hi, v);
+                rise[i] += std::max((v - lo) * (v - lo), (hi - v) * (hi - v));
             }
-            rise += (hi - lo) * (hi - lo);
         }
-        return rise;
     }
     // The children's losses are >= 0: a split removes at most the parent's.
     double generator_score_bound(const double* s) const { return loss(s); }
