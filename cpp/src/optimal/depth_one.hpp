@@ -53,7 +53,7 @@ Outcome Search<O>::depth_one_counts(Level& l, int32_t f, int32_t lo, int32_t hi,
                        ? filtered_binary_01_loss(l, f, lo, hi, g, few_ties_[g], subset_.data(), j, cost, out.value)
                        : filtered_multiclass_01_loss(l, f, lo, hi, g, subset_.data(), w, j, cost, out.value);
         } else {
-            gather(l, f, lo, hi, g, subset_.data());
+            gather(l, f, lo, hi, g, subset_.data(), true);
             if (col[subset_[0]] == col[subset_[size - 1]]) continue;
             if (obj_.n_classes == 2)
                 loss = binary_01_loss(col, few_ties_[g], subset_.data(), size, j, cost, out.value);
@@ -106,7 +106,7 @@ Outcome Search<O>::depth_one_general(Level& l, int32_t f, int32_t lo, int32_t hi
     for (int32_t g = 0; g < data_.p && out.value > cost; ++g) {
         stop_point();
         const double* col = data_.column(g);
-        gather(l, f, lo, hi, g, subset_.data());
+        gather(l, f, lo, hi, g, subset_.data(), true);
         if (col[subset_[0]] == col[subset_[size - 1]]) continue;
         int32_t j = -1;
         const double loss = general_split_loss(col, subset_.data(), size, j, cost, out.value);
@@ -173,7 +173,7 @@ double Search<O>::binary_01_loss(const double* col, bool every, const int32_t* i
 template <class O>
 double Search<O>::filtered_binary_01_loss(Level& l, int32_t f, int32_t lo, int32_t hi, int32_t g, bool every,
                                           int32_t* out, int32_t& j, double cost, double bar) {
-    const Ranks rank = ranks_for(l, f, g);
+    const Ranks rank = ranks_for(l, f, g, true);
     const int32_t* ids = l.block(g);
     const double* col = data_.column(g);
     const uint32_t span = static_cast<uint32_t>(hi - lo);
@@ -210,7 +210,7 @@ double Search<O>::exact_multiclass_01_loss(const double* col, const int32_t* ids
 template <class O>
 double Search<O>::filtered_multiclass_01_loss(Level& l, int32_t f, int32_t lo, int32_t hi, int32_t g, int32_t* out,
                                               double w, int32_t& j, double cost, double bar) {
-    const Ranks rank = ranks_for(l, f, g);
+    const Ranks rank = ranks_for(l, f, g, true);
     const int32_t* ids = l.block(g);
     const double* col = data_.column(g);
     const uint32_t span = static_cast<uint32_t>(hi - lo);

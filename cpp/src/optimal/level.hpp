@@ -18,23 +18,20 @@ namespace {
 struct Level {
     int32_t m = 0;
     std::vector<int32_t> blocks;   // p blocks of m ids, plus kKeepSlack slots for the filter
+    // The root's blocks are the data's presorted order itself (never written): not a copy.
+    const int32_t* presorted = nullptr;
     // Each sample's position in the blocks of the features split on last, n slots a feature
     // (while they fit): a state's search goes back and forth between its features' cuts.
-    std::vector<int32_t> rank;           // slots x n, by sample id
+    std::vector<int32_t> rank;           // slots x n, by sample id (from the first one read)
+    int64_t rank_slots = 0;
     std::vector<int32_t> rank_slot;      // by feature: its slot, or -1
     std::vector<int32_t> slot_feature;   // by slot: its feature, or -1
     int32_t next_slot = 0;               // the slot taken next (the oldest)
-    // Where every feature's fit (Search::along_): per feature f split on, the ranks in f's
-    // block of every block's samples, in the block's order (p x m from f p m), so that the
-    // filter reads them in order.
-    std::vector<int32_t> along;
-    std::vector<char> along_made;   // by feature
     void forget_ranks() {
         for (int32_t& f : slot_feature) {
             if (f >= 0) rank_slot[f] = -1;
             f = -1;
         }
-        std::fill(along_made.begin(), along_made.end(), 0);
     }
     // hash: the samples' set_hash, when `hashed` (binary features, two classes; see solve).
     SubsetHash hash;
@@ -48,16 +45,19 @@ struct Level {
     std::vector<double> prefix_r;  // p x (m + 1): the samples' rises times weights (without kCounts)
     std::vector<int32_t> cuts;     // p x m, the first n_cuts[f] of each row used
     std::vector<int32_t> n_cuts;
-    // When `class_prefixes` (find_cuts of this state): per feature, the class-1 weight and the
-    // set_hash of every prefix of the block, p x (m + 1) each, next to prefix_w.
-    bool class_prefixes = false;
-    std::vector<double> prefix_w1;
-    std::vector<SubsetHash> prefix_hash;
-    const int32_t* block(int64_t f) const { return blocks.data() + f * m; }
+    const int32_t* block(int64_t f) const { return (presorted != nullptr ? presorted : blocks.data()) + f * m; }
 };
 
-// The ranks a level keeps, by sample id (Level::rank) and in each block's order (Level::along):
-// at most 16 MB of each, a thread.
+// v resized to `size`, its capacity at most `most` (or size): vector::resize would double it,
+// and a level's arrays, sized by their largest state, would take up to twice the root's.
+template <class T>
+void resize_within(std::vector<T>& v, size_t size, size_t most) {
+    if (size > v.capacity()) v.reserve(std::min(std::max(size, 2 * v.capacity()), std::max(size, most)));
+    v.resize(size);
+}
+
+// The ranks a level keeps, by sample id (Level::rank), and those of one level in each block's
+// order (Search::along_): at most 16 MB of each, a thread.
 constexpr int64_t kRankBudget = int64_t{1} << 22;
 constexpr int64_t kAlongBudget = int64_t{1} << 22;
 

@@ -12,6 +12,8 @@ template <class O>
 const int32_t* Search<O>::rank_of(Level& l, int32_t f) {
     int32_t slot = l.rank_slot[f];
     if (slot >= 0) return l.rank.data() + static_cast<int64_t>(slot) * data_.n;
+    // Only the levels whose states have children read ranks (not the deepest two).
+    if (l.rank.empty()) l.rank.resize(static_cast<size_t>(l.rank_slots * data_.n));
     slot = l.next_slot;
     l.next_slot = (slot + 1) % static_cast<int32_t>(l.slot_feature.size());
     if (l.slot_feature[slot] >= 0) l.rank_slot[l.slot_feature[slot]] = -1;
@@ -23,26 +25,33 @@ const int32_t* Search<O>::rank_of(Level& l, int32_t f) {
     return rank;
 }
 
-// Level::along for feature f.
+// Search::along_ of level l for feature f.
 template <class O>
 const int32_t* Search<O>::along_of(Level& l, int32_t f) {
     const int64_t p = data_.p, m = l.m;
-    if (l.along.size() < static_cast<size_t>(p * p * m)) l.along.resize(static_cast<size_t>(p * p * m));
-    int32_t* along = l.along.data() + f * p * m;
-    if (l.along_made[f]) return along;
+    if (along_of_ != &l) {
+        along_of_ = &l;
+        std::fill(along_made_.begin(), along_made_.end(), 0);
+    }
+    if (along_.size() < static_cast<size_t>(p * p * m))
+        resize_within(along_, static_cast<size_t>(p * p * m), static_cast<size_t>(p * p * data_.n));
+    int32_t* along = along_.data() + f * p * m;
+    if (along_made_[f]) return along;
     const int32_t* rank = rank_of(l, f);
     for (int64_t g = 0; g < p; ++g) {
         const int32_t* ids = l.block(g);
         int32_t* out = along + g * m;
         for (int64_t q = 0; q < m; ++q) out[q] = rank[ids[q]];
     }
-    l.along_made[f] = 1;
+    along_made_[f] = 1;
     return along;
 }
 
+// The ranks the filter of feature g's block of level l by feature f's reads: along_ where
+// `in_order` (depth_one's filters) and it fits.
 template <class O>
-typename Search<O>::Ranks Search<O>::ranks_for(Level& l, int32_t f, int32_t g) {
-    if (along_) return Ranks{nullptr, along_of(l, f) + static_cast<int64_t>(g) * l.m};
+typename Search<O>::Ranks Search<O>::ranks_for(Level& l, int32_t f, int32_t g, bool in_order) {
+    if (in_order && in_order_) return Ranks{nullptr, along_of(l, f) + static_cast<int64_t>(g) * l.m};
     return Ranks{rank_of(l, f), nullptr};
 }
 
@@ -57,13 +66,13 @@ int32_t Search<O>::keep(const Ranks& r, const int32_t* ids, int32_t q0, int32_t 
 // The samples at positions [lo, hi) of feature f's block, in feature g's order, into out
 // (hi - lo + kKeepSlack slots: the branch-free filter writes past).
 template <class O>
-void Search<O>::gather(Level& l, int32_t f, int32_t lo, int32_t hi, int32_t g, int32_t* out) {
+void Search<O>::gather(Level& l, int32_t f, int32_t lo, int32_t hi, int32_t g, int32_t* out, bool in_order) {
     const int32_t* ids = l.block(g);
     if (g == f || (lo == 0 && hi == l.m)) {
         std::copy(ids + (g == f ? lo : 0), ids + (g == f ? hi : l.m), out);
         return;
     }
-    keep(ranks_for(l, f, g), ids, 0, l.m, lo, static_cast<uint32_t>(hi - lo), out);
+    keep(ranks_for(l, f, g, in_order), ids, 0, l.m, lo, static_cast<uint32_t>(hi - lo), out);
 }
 
 // The class sums and set_hash of positions [lo, hi) of feature f's block of level l (two
@@ -72,11 +81,11 @@ void Search<O>::gather(Level& l, int32_t f, int32_t lo, int32_t hi, int32_t g, i
 // hash's sums wrap modulo 2^64 in any order.
 template <class O>
 double Search<O>::child_sums(const Level& l, int32_t f, int32_t lo, int32_t hi, SubsetHash& h) {
-    if (!l.class_prefixes) return class_sums_and_hash(l.block(f) + lo, hi - lo, class_w_.data(), h);
+    if (prefixes_of_ != &l) return class_sums_and_hash(l.block(f) + lo, hi - lo, class_w_.data(), h);
     const int64_t row = static_cast<int64_t>(f) * (l.m + 1);
     const double* pw = l.prefix_w.data() + row;
-    const double* pw1 = l.prefix_w1.data() + row;
-    const SubsetHash* ph = l.prefix_hash.data() + row;
+    const double* pw1 = prefix_w1_.data() + row;
+    const SubsetHash* ph = prefix_hash_.data() + row;
     const double c1 = pw1[hi] - pw1[lo];
     const double c0 = (pw[hi] - pw[lo]) - c1;
     class_w_[0] = c0;
@@ -91,14 +100,14 @@ void Search<O>::build_child(int lv, int32_t f, int32_t lo, int32_t hi) {
     Level& l = levels_[lv];
     Level& c = levels_[lv + 1];
     c.m = hi - lo;
-    c.forget_ranks();
+    forget_ranks(c);
     c.hashed = false;
     c.set_only = false;
-    c.class_prefixes = false;
-    c.blocks.resize(static_cast<size_t>(data_.p) * c.m + kKeepSlack);
+    resize_within(c.blocks, static_cast<size_t>(data_.p) * c.m + kKeepSlack,
+                  static_cast<size_t>(data_.p * data_.n) + kKeepSlack);
     for (int32_t g = 0; g < data_.p; ++g) {
         stop_point();
-        gather(l, f, lo, hi, g, c.blocks.data() + static_cast<int64_t>(g) * c.m);
+        gather(l, f, lo, hi, g, c.blocks.data() + static_cast<int64_t>(g) * c.m, false);
     }
 }
 

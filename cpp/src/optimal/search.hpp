@@ -55,10 +55,9 @@ class Search {
           gen_left_(obj.dim()), gen_right_(obj.dim()) {
         const int64_t rank_slots = std::clamp<int64_t>(kRankBudget / std::max<int64_t>(data.n, 1), 1, data.p);
         for (Level& l : levels_) {
-            l.rank.assign(static_cast<size_t>(rank_slots * data.n), 0);
+            l.rank_slots = rank_slots;
             l.rank_slot.assign(static_cast<size_t>(data.p), -1);
             l.slot_feature.assign(static_cast<size_t>(rank_slots), -1);
-            l.along_made.assign(static_cast<size_t>(data.p), 0);
         }
         mixes_.resize(static_cast<size_t>(2 * data.n));
         for (int32_t i = 0; i < static_cast<int32_t>(data.n); ++i) {
@@ -100,11 +99,11 @@ class Search {
             for (int64_t i = 0; i < data.n; ++i) max_w_ = std::max(max_w_, obj.w[i]);
             similar_.reset(levels_.size() + 1, sample_words_);
         }
-        along_ = data.p * data.p * data.n <= kAlongBudget;
+        in_order_ = data.p * data.p * data.n <= kAlongBudget;
+        if (in_order_) along_made_.assign(static_cast<size_t>(data.p), 0);
         Level& root = levels_[0];
         root.m = static_cast<int32_t>(data.n);
-        root.blocks.assign(data.presorted.begin(), data.presorted.end());
-        root.blocks.push_back(0);
+        root.presorted = data.presorted.data();
         account();
     }
     ~Search() { held_.charge(-charged_); }
@@ -218,12 +217,13 @@ class Search {
     int64_t held_bytes() const {
         auto of = [](const auto& v) { return static_cast<int64_t>(v.capacity() * sizeof(v[0])); };
         int64_t bytes = memo_.bytes() + (pairs_ ? pairs_->bytes() : 0) + queued_ + of(levels_) + of(mixes_) +
-                        of(split_w_) + of(exact_w_) + of(contributions_) + of(rise_w_) + of(few_ties_) + of(upper_bits_) + of(class_w_) +
-                        of(scratch_) + of(pair_scratch_) + of(stump_loss_) + of(plane_rows_) + of(subset_);
+                        of(split_w_) + of(exact_w_) + of(contributions_) + of(rise_w_) + of(few_ties_) +
+                        of(upper_bits_) + of(class_w_) + of(scratch_) + of(pair_scratch_) + of(stump_loss_) +
+                        of(plane_rows_) + of(subset_) + of(marks_) + of(prefix_w1_) + of(prefix_hash_) + of(along_) +
+                        of(along_made_);
         for (const Level& l : levels_)
-            bytes += of(l.blocks) + of(l.rank) + of(l.rank_slot) + of(l.slot_feature) + of(l.along) +
-                     of(l.along_made) + of(l.bits) + of(l.prefix_w) + of(l.cuts) + of(l.n_cuts) + of(l.prefix_w1) + of(l.prefix_r) +
-                     of(l.prefix_hash);
+            bytes += of(l.blocks) + of(l.rank) + of(l.rank_slot) + of(l.slot_feature) + of(l.bits) + of(l.prefix_w) +
+                     of(l.prefix_r) + of(l.cuts) + of(l.n_cuts);
         bytes += similar_.bytes();
         return bytes;
     }
@@ -322,7 +322,7 @@ class Search {
         return h;
     }
 
-    // The ranks in feature f's block that the filter of feature g's block reads: Level::along
+    // The ranks in feature f's block that the filter of feature g's block reads: along_
     // where it fits, else by sample id.
     struct Ranks {
         const int32_t* by_id;
@@ -363,10 +363,10 @@ class Search {
 // The state's samples (samples.hpp): ranks, the filter, a child's blocks and sums.
     const int32_t* rank_of(Level& l, int32_t f);
     const int32_t* along_of(Level& l, int32_t f);
-    Ranks ranks_for(Level& l, int32_t f, int32_t g);
+    Ranks ranks_for(Level& l, int32_t f, int32_t g, bool in_order);
     int32_t keep(const Ranks& r, const int32_t* ids, int32_t q0, int32_t q1, int32_t lo, uint32_t span,
                  int32_t* out) const;
-    void gather(Level& l, int32_t f, int32_t lo, int32_t hi, int32_t g, int32_t* out);
+    void gather(Level& l, int32_t f, int32_t lo, int32_t hi, int32_t g, int32_t* out, bool in_order);
     double child_sums(const Level& l, int32_t f, int32_t lo, int32_t hi, SubsetHash& h);
     void build_child(int lv, int32_t f, int32_t lo, int32_t hi);
 
@@ -401,6 +401,7 @@ class Search {
 
 // The search of a state (state_search.hpp): its intervals of thresholds and children.
     Outcome greedy(int lv, int depth);
+    Outcome greedy_leaf(int lv, int32_t f, int32_t lo, int32_t hi);
     Outcome child(int lv, int32_t f, int32_t lo, int32_t hi, int depth, double ub);
     Outcome set_child(int lv, int32_t f, int s, int depth, double ub);
     std::vector<Seed> find_cuts(Level& l, int32_t only, const double* cw, bool prefixes);
@@ -440,8 +441,34 @@ class Search {
     double rise_total_ = 0.0;             // their sum
     std::vector<const double*> plane_rows_;   // stump_from_counts' scratch
     std::vector<int32_t> subset_;
-    // Whether every level keeps Level::along (of every feature), and the filter that reads it.
-    bool along_ = false;
+    std::vector<char> marks_;   // greedy_leaf's, by sample id
+    // The class prefixes of one level (find_cuts with `prefixes`): per feature, the class-1
+    // weight and the set_hash of every prefix of its block, p x (m + 1) each, next to its
+    // prefix_w. Only a state of depth two has them, and its children (depth_one) are the only
+    // readers: a state of depth two has no state of depth two below it, so at most one is
+    // searched at a time, and one buffer serves every level.
+    std::vector<double> prefix_w1_;
+    std::vector<SubsetHash> prefix_hash_;
+    const Level* prefixes_of_ = nullptr;   // the level they are of, if any
+    void drop_prefixes(const Level& l) {
+        if (prefixes_of_ == &l) prefixes_of_ = nullptr;
+    }
+    // Where every feature's fits (kAlongBudget), the ranks of one level that depth_one's
+    // filters read (ranks_for): per feature f split on, the ranks in f's block of every block's
+    // samples, in the block's order (p x m from f p m), so that the filter reads them in order.
+    // A state of depth two's children read its level's in every cut's depth_one, the hot path;
+    // only one such state is searched at a time (see prefix_w1_), and the filters that build a
+    // level's children read its ranks by id (rank_of), which cost n a feature, not p m.
+    bool in_order_ = false;
+    std::vector<int32_t> along_;
+    std::vector<char> along_made_;        // by feature
+    const Level* along_of_ = nullptr;     // the level along_ is of
+    // Level::forget_ranks, and the prefixes and along_ of c dropped with them.
+    void forget_ranks(Level& c) {
+        c.forget_ranks();
+        drop_prefixes(c);
+        if (along_of_ == &c) along_of_ = nullptr;
+    }
     const KeepInOrder keep_in_order_ = keep_in_order_for_cpu();
 };
 

@@ -32,16 +32,47 @@ Outcome Search<O>::greedy(int lv, int depth) {
     if (best_f < 0) return out;
     const double* col = data_.column(best_f);
     const double threshold = midpoint(col[l.block(best_f)[best_j]], col[l.block(best_f)[best_j + 1]]);
-    build_child(lv, best_f, 0, best_j + 1);
-    const Outcome left = greedy(lv + 1, depth - 1);
-    build_child(lv, best_f, best_j + 1, m);
-    const Outcome right = greedy(lv + 1, depth - 1);
+    Outcome left, right;
+    if (depth == 1) {
+        // Leaves: only their samples in feature 0's order are read (for their sums, in the
+        // order a child's block 0 would have), not a level of every feature's.
+        left = greedy_leaf(lv, best_f, 0, best_j + 1);
+        right = greedy_leaf(lv, best_f, best_j + 1, m);
+    } else {
+        build_child(lv, best_f, 0, best_j + 1);
+        left = greedy(lv + 1, depth - 1);
+        build_child(lv, best_f, best_j + 1, m);
+        right = greedy(lv + 1, depth - 1);
+    }
     const double value = left.value + right.value + split_cost(w);
     if (value < out.value) {
         out.value = value;
         out.shape = split_shape(best_f, threshold, left.shape, right.shape);
     }
     return out;
+}
+
+// greedy's leaf of positions [lo, hi) of feature f's block of level lv: its samples taken in
+// feature 0's order (marked by position in f's block, then read along block 0).
+template <class O>
+Outcome Search<O>::greedy_leaf(int lv, int32_t f, int32_t lo, int32_t hi) {
+    const Level& l = levels_[lv];
+    const int32_t* ids = l.block(0);
+    if (f != 0 && (lo > 0 || hi < l.m)) {
+        marks_.assign(static_cast<size_t>(data_.n), 0);
+        const int32_t* own = l.block(f);
+        for (int32_t j = lo; j < hi; ++j) marks_[own[j]] = 1;
+        subset_.resize(static_cast<size_t>(hi - lo));
+        int32_t n = 0;
+        for (int32_t j = 0; j < l.m; ++j)
+            if (marks_[ids[j]]) subset_[n++] = ids[j];
+        ids = subset_.data();
+    } else {
+        ids += lo;
+    }
+    std::vector<double> cw(obj_.dim());
+    const double w = sums(ids, hi - lo, cw.data());
+    return leaf(cw.data(), w, kInf);
 }
 
 template <class O>
@@ -56,10 +87,9 @@ Outcome Search<O>::child(int lv, int32_t f, int32_t lo, int32_t hi, int depth, d
         // With binary features the states below read their samples as a set (set_child).
         Level& c = levels_[lv + 1];
         c.m = hi - lo;
-        c.forget_ranks();
+        forget_ranks(c);
         c.hashed = false;
         c.set_only = true;
-        c.class_prefixes = false;
         c.blocks.resize(static_cast<size_t>(c.m) + 1);
         std::copy(l.block(f) + lo, l.block(f) + hi, c.blocks.begin());
         if (caches_states_) {
@@ -78,10 +108,9 @@ template <class O>
 Outcome Search<O>::set_child(int lv, int32_t f, int s, int depth, double ub) {
     const Level& l = levels_[lv];
     Level& c = levels_[lv + 1];
-    c.forget_ranks();
+    forget_ranks(c);
     c.hashed = false;
     c.set_only = true;
-    c.class_prefixes = false;
     c.blocks.resize(static_cast<size_t>(l.m) + 1);
     const double* col = data_.column(f);
     const double value = s ? pairs_->hi(f) : pairs_->lo(f);
@@ -105,19 +134,22 @@ Outcome Search<O>::set_child(int lv, int32_t f, int s, int depth, double ub) {
 // threshold of highest score that classification_scores visits (the same sums and formula,
 // and its bar: a threshold that cannot beat the best so far skips the divisions), found in
 // the pass that finds the cuts for two classes under gini. With `prefixes` (two classes and
-// exact sums) also the level's class prefixes, for its children's depth_one (child_sums):
-// a child of a state of depth 2 is read once per evaluated cut, the prefixes once.
+// exact sums) also the level's class prefixes (Search::prefix_w1_), for its children's
+// depth_one (child_sums): a child of a state of depth 2 is read once per evaluated cut, the
+// prefixes once.
 template <class O>
 std::vector<typename Search<O>::Seed> Search<O>::find_cuts(Level& l, int32_t only, const double* cw, bool prefixes) {
     const int32_t m = l.m;
-    l.prefix_w.resize(static_cast<size_t>(data_.p) * (m + 1));
-    if constexpr (!kCounts) l.prefix_r.resize(static_cast<size_t>(data_.p) * (m + 1));
-    l.cuts.resize(static_cast<size_t>(data_.p) * m);
+    const size_t most = static_cast<size_t>(data_.p * (data_.n + 1));
+    resize_within(l.prefix_w, static_cast<size_t>(data_.p) * (m + 1), most);
+    if constexpr (!kCounts) resize_within(l.prefix_r, static_cast<size_t>(data_.p) * (m + 1), most);
+    resize_within(l.cuts, static_cast<size_t>(data_.p) * m, most);
     l.n_cuts.assign(data_.p, 0);
-    l.class_prefixes = prefixes;
+    drop_prefixes(l);
     if (prefixes) {
-        l.prefix_w1.resize(static_cast<size_t>(data_.p) * (m + 1));
-        l.prefix_hash.resize(static_cast<size_t>(data_.p) * (m + 1));
+        resize_within(prefix_w1_, static_cast<size_t>(data_.p) * (m + 1), most);
+        resize_within(prefix_hash_, static_cast<size_t>(data_.p) * (m + 1), most);
+        prefixes_of_ = &l;
     }
     std::vector<Seed> seeds;
     bool gini2 = false;
@@ -183,8 +215,8 @@ std::vector<typename Search<O>::Seed> Search<O>::find_cuts(Level& l, int32_t onl
         l.n_cuts[f] = n;
         if (n > 0) seeds.push_back(Seed{best_score, f, best_cut < 0 ? n / 2 : best_cut});
         if (prefixes) {
-            double* pw1 = l.prefix_w1.data() + static_cast<int64_t>(f) * (m + 1);
-            SubsetHash* ph = l.prefix_hash.data() + static_cast<int64_t>(f) * (m + 1);
+            double* pw1 = prefix_w1_.data() + static_cast<int64_t>(f) * (m + 1);
+            SubsetHash* ph = prefix_hash_.data() + static_cast<int64_t>(f) * (m + 1);
             const double* split_w = split_w_.data();
             double c = 0.0;
             SubsetHash h;
@@ -214,7 +246,7 @@ Outcome Search<O>::solve(int lv, int depth, double ub, const Outcome* shallower,
     Level& l = levels_[lv];
     const int32_t m = l.m;
     stats.sample_reads += m;
-    l.class_prefixes = false;   // until this search's find_cuts
+    drop_prefixes(l);   // until this search's find_cuts
     std::vector<double> cw(obj_.dim());
     // With pair counts the set's hash keys the caches: taken in the same pass.
     double w_state;
