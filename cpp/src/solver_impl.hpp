@@ -111,6 +111,7 @@ struct Workspace {
     // The CART generator's nodes, reused from state to state (a node's histogram is large).
     std::vector<Buffer> cart;
     SplitMemo memo;
+    SplitMemo secondary_memo;   // the lexicographic generator's (kGeneratorHasSecondary)
     // The share of the fit's tasks that this thread has solved (a fraction of them) and the share
     // of the state being solved, published to `progress` for Search's projection of its memory.
     double done = 0.0, share = 0.0;
@@ -773,13 +774,31 @@ class Search {
         }
     }
 
-    // The splits of a best-first CART grown on the node's samples until it has `budget` splits.
+    // The splits of a best-first CART grown on the node's samples until it has `budget` splits,
+    // and, for an objective whose generator has a secondary key (kGeneratorHasSecondary) and a
+    // budget above 1, those of a second such tree grown by the lexicographic rule.
     // `in_left` is the thread's all-zero membership mask, left all zero.
     // A node waits in the heap under a bound on its best score until the bound says it may be next,
     // and is only then searched: the nodes of a budget's last level mostly never are. The splits
     // are those of eager scoring, ties included (equal scores go to the node created first).
     void cart_splits(View node, SubsetHash hash, const Solution& sol, int budget,
                      std::vector<SplitRecord>& out, Workspace& ws) {
+        grow_cart(node, hash, sol, budget, out, ws, false);
+        if constexpr (O::kGeneratorHasSecondary) {
+            // Both trees: where the score is flat the lexicographic tree's splits are the
+            // informative ones, where it is not they may be worse, and a search over the union of
+            // candidates is never worse at any state than over either. A budget of 1 stays the
+            // greedy split, which a search out of time completes (solve) and which is the
+            // greedy tree's that the default is never below.
+            if (budget <= 1) return;
+            std::vector<SplitRecord> more;
+            grow_cart(node, hash, sol, budget, more, ws, true);
+            out.insert(out.end(), more.begin(), more.end());
+        }
+    }
+
+    void grow_cart(View node, SubsetHash hash, const Solution& sol, int budget,
+                   std::vector<SplitRecord>& out, Workspace& ws, bool secondary) {
         struct CartNode {
             View view;   // the root reads the state's view, the others a buffer of ws.cart
             SubsetHash hash;   // kept only when the memo serves (every feature scanned)
@@ -805,8 +824,8 @@ class Search {
         auto score = [&](CartNode& cn) {
             // A subsample's features depend on the state, so its splits are no function of the node's
             // samples alone and stay out of the memo.
-            cn.split = subsample ? layout_.best_generator_split(obj_, cn.view, cn.features, limits_, cn.stats.data())
-                                 : best_split_of(cn.view, cn.hash, cn.stats.data(), ws);
+            cn.split = subsample ? layout_.best_generator_split(obj_, cn.view, cn.features, limits_, cn.stats.data(), secondary)
+                                 : best_split_of(cn.view, cn.hash, cn.stats.data(), ws, secondary);
             if (!cn.split.found() || cn.split.score < params_.min_impurity_decrease * total_weight_) return false;
             cn.scored = true;
             cn.key = cn.split.score;
@@ -871,11 +890,14 @@ class Search {
         }
     }
 
-    // The best generator split over every feature of a sample set, through the thread's memo.
-    SplitRecord best_split_of(View node, const SubsetHash& hash, const double* stats, Workspace& ws) {
-        if (const SplitRecord* known = ws.memo.find(hash, node.m)) return *known;
-        const SplitRecord split = layout_.best_generator_split(obj_, node, all_features_, limits_, stats);
-        ws.memo.insert(hash, node.m, split);
+    // The best generator split over every feature of a sample set (by the lexicographic rule if
+    // `secondary`), through the thread's memo of that rule.
+    SplitRecord best_split_of(View node, const SubsetHash& hash, const double* stats, Workspace& ws,
+                              bool secondary = false) {
+        SplitMemo& memo = secondary ? ws.secondary_memo : ws.memo;
+        if (const SplitRecord* known = memo.find(hash, node.m)) return *known;
+        const SplitRecord split = layout_.best_generator_split(obj_, node, all_features_, limits_, stats, secondary);
+        memo.insert(hash, node.m, split);
         return split;
     }
 
