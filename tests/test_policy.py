@@ -104,6 +104,29 @@ def test_default_is_at_least_the_greedy_tree():
         assert train_reward(default, X, R) >= train_reward(greedy, X, R) - 1e-9
 
 
+@pytest.mark.parametrize("n_actions", [2, 3])
+@pytest.mark.parametrize("side", [8, 14])
+@pytest.mark.parametrize("informative", [(0, 1), (1, 2), (2, 0)])
+def test_default_gains_where_the_regret_is_flat_at_the_root(n_actions, side, informative):
+    # Action 1 pays 1 in one quadrant of two features, -2 in the quadrant beside it and -5 in
+    # the other half; action 0 pays 0. No single split leaves a child where action 1 pays on
+    # average (the regret's decrease is 0 for every split at the root), yet the depth-2 tree
+    # that splits off the half, then the quadrant, earns every sample's best action. A
+    # generator that stops at zero gain, or splits where the first tie falls, misses it; the
+    # default must reach the optimum, which is at least what any greedy tree earns, those that
+    # split at zero gain included.
+    rng = np.random.default_rng(side + n_actions)
+    cells = (np.arange(side) + 0.5) / side
+    a, b = (c.ravel() for c in np.meshgrid(cells, cells))
+    n = side * side
+    X = rng.permutation(n)[:, np.newaxis] / n * np.ones((1, 3))   # an uninformative feature
+    X[:, informative[0]], X[:, informative[1]] = a, b
+    effect = np.where(a < 0.5, -5.0, np.where(b < 0.5, -2.0, 1.0))
+    R = np.column_stack([np.zeros(n), effect] + [np.full(n, -0.2)] * (n_actions - 2))
+    policy = DPDTreePolicy(max_depth=2).fit(X, R)
+    assert train_reward(policy, X, R) == pytest.approx(best_policy_value(X, R, None, 2), abs=1e-9)
+
+
 @pytest.mark.parametrize("splitter", ["cart", "topk"])
 def test_splitters_serve_policies(splitter):
     X, R, w = tiny(4, n=60)

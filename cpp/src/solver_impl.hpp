@@ -114,6 +114,7 @@ struct Workspace {
     // The CART generator's nodes, reused from state to state (a node's histogram is large).
     std::vector<Buffer> cart;
     SplitMemo memo;
+    SplitMemo secondary_memo;   // the lexicographic generator's (kGeneratorHasSecondary)
     // The share of the fit's tasks that this thread has solved (a fraction of them) and the share
     // of the state being solved, published to `progress` for Search's projection of its memory.
     double done = 0.0, share = 0.0;
@@ -854,7 +855,9 @@ class Search {
         }
     }
 
-    // The splits of a best-first CART grown on the node's samples until it has `budget` splits.
+    // The splits of a best-first CART grown on the node's samples until it has `budget` splits,
+    // and, for an objective whose generator has a secondary key (kGeneratorHasSecondary) and a
+    // budget above 1, those of a second such tree grown by the lexicographic rule.
     // `in_left` is the thread's all-zero membership mask, left all zero.
     // A node waits in the heap under a bound on its best score until the bound says it may be next,
     // and is only then searched: the nodes of a budget's last level mostly never are. The splits
@@ -863,6 +866,22 @@ class Search {
     // split is the best admissible one, and its children inherit the rule's bounds.
     void cart_splits(View node, SubsetHash hash, Bounds bounds, const Solution& sol, int budget,
                      std::vector<SplitRecord>& out, Workspace& ws) {
+        grow_cart(node, hash, bounds, sol, budget, out, ws, false);
+        if constexpr (O::kGeneratorHasSecondary) {
+            // Both trees: where the score is flat the lexicographic tree's splits are the
+            // informative ones, where it is not they may be worse, and a search over the union of
+            // candidates is never worse at any state than over either. A budget of 1 stays the
+            // greedy split, which a search out of time completes (solve) and which is the
+            // greedy tree's that the default is never below.
+            if (budget <= 1) return;
+            std::vector<SplitRecord> more;
+            grow_cart(node, hash, bounds, sol, budget, more, ws, true);
+            out.insert(out.end(), more.begin(), more.end());
+        }
+    }
+
+    void grow_cart(View node, SubsetHash hash, Bounds bounds, const Solution& sol, int budget,
+                   std::vector<SplitRecord>& out, Workspace& ws, bool secondary) {
         struct CartNode {
             View view;   // the root reads the state's view, the others a buffer of ws.cart
             SubsetHash hash;   // kept only when the memo serves (every feature scanned)
@@ -889,8 +908,8 @@ class Search {
         auto score = [&](CartNode& cn) {
             // A subsample's features depend on the state, so its splits are no function of the node's
             // samples alone and stay out of the memo.
-            cn.split = subsample ? generator_split(cn.view, cn.features, cn.stats.data(), cn.bounds)
-                                 : best_split_of(cn.view, cn.hash, cn.stats.data(), cn.bounds, ws);
+            cn.split = subsample ? generator_split(cn.view, cn.features, cn.stats.data(), cn.bounds, secondary)
+                                 : best_split_of(cn.view, cn.hash, cn.stats.data(), cn.bounds, ws, secondary);
             if (!cn.split.found() || cn.split.score < params_.min_impurity_decrease * total_weight_) return false;
             cn.scored = true;
             cn.key = cn.split.score;
@@ -958,19 +977,24 @@ class Search {
         }
     }
 
-    // The best generator split over every feature of a sample set at its bounds, through the
-    // thread's memo.
-    SplitRecord best_split_of(View node, const SubsetHash& hash, const double* stats, Bounds bounds, Workspace& ws) {
+    // The best generator split over every feature of a sample set at its bounds (by the
+    // lexicographic rule if `secondary`), through the thread's memo of that rule.
+    SplitRecord best_split_of(View node, const SubsetHash& hash, const double* stats, Bounds bounds, Workspace& ws,
+                              bool secondary = false) {
+        SplitMemo& memo = secondary ? ws.secondary_memo : ws.memo;
         const SubsetHash key = with_bounds(hash, bounds);
-        if (const SplitRecord* known = ws.memo.find(key, node.m)) return *known;
-        const SplitRecord split = generator_split(node, all_features_, stats, bounds);
-        ws.memo.insert(key, node.m, split);
+        if (const SplitRecord* known = memo.find(key, node.m)) return *known;
+        const SplitRecord split = generator_split(node, all_features_, stats, bounds, secondary);
+        memo.insert(key, node.m, split);
         return split;
     }
 
     // The best generator split among `features`, among those the rule admits at `bounds`.
-    SplitRecord generator_split(View node, const std::vector<int32_t>& features, const double* stats, Bounds bounds) {
-        if (!rule_.active()) return layout_.best_generator_split(obj_, node, features, limits_, stats);
+    // (The lexicographic rule serves objectives with a second key, which the split rule does not
+    // constrain: SplitRule refuses constraints on an objective without a bounded value.)
+    SplitRecord generator_split(View node, const std::vector<int32_t>& features, const double* stats, Bounds bounds,
+                                bool secondary = false) {
+        if (!rule_.active()) return layout_.best_generator_split(obj_, node, features, limits_, stats, secondary);
         return ruled_generator_split(layout_, obj_, rule_, node, features, limits_, stats, bounds);
     }
 

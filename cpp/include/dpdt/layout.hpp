@@ -60,8 +60,8 @@ class ExactLayout {
     }
     template <class O>
     SplitRecord best_generator_split(const O& obj, const View& v, const std::vector<int32_t>& features,
-                                     const LeafLimits& limits, const double* stats) const {
-        return dpdt::best_generator_split(data, obj, v, features, limits, stats);
+                                     const LeafLimits& limits, const double* stats, bool secondary = false) const {
+        return dpdt::best_generator_split(data, obj, v, features, limits, stats, secondary);
     }
     template <class O>
     void top_k_splits(const O& obj, const View& v, const LeafLimits& limits, const double* stats, int k,
@@ -326,13 +326,32 @@ class BinnedLayout {
     }
 
     SplitRecord best_generator_split(const O& obj, const View& v, const std::vector<int32_t>& features,
-                                     const LeafLimits& limits, const double* stats) const {
+                                     const LeafLimits& limits, const double* stats, bool secondary = false) const {
         std::vector<SplitRecord> per_feature;
         best_generator_per_feature(obj, v, features, limits, stats, per_feature);
         const double tol = generator_tolerance(obj, stats);
         SplitRecord best;
         for (const SplitRecord& s : per_feature)
             if (s.found() && (!best.found() || s.score > best.score + tol)) best = s;
+        if constexpr (O::kGeneratorHasSecondary) {
+            // As dpdt::best_generator_split: the secondary key among the splits that tie.
+            if (!best.found() || !secondary) return best;
+            const double floor = best.score - std::max(tol, obj.generator_ties(stats));
+            const double parent = obj.generator_impurity(stats);
+            const Scanner scanner(*this, obj, histogram(obj, v), v.m, limits);
+            best = SplitRecord{};
+            for (const int32_t f : features) {
+                stop_point();
+                scanner.scan(f, [&](const SplitRecord& s, const double* l, const double* r) DPDT_INLINE {
+                    if (obj.weight(l) <= 0.0 || obj.weight(r) <= 0.0) return;
+                    const double score = obj.generator_score(parent, l, r);
+                    if (score < floor) return;
+                    SplitRecord scored = s;
+                    scored.score = score;
+                    keep_higher_secondary(scored, obj.generator_secondary(l, r), best);
+                });
+            }
+        }
         return best;
     }
 

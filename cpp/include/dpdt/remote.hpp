@@ -278,10 +278,10 @@ class RemoteLayout : public BinnedLayout<uint8_t, O> {
         });
     }
     SplitRecord best_generator_split(const O& obj, const View& v, const std::vector<int32_t>& features,
-                                     const LeafLimits& limits, const double* stats) const {
+                                     const LeafLimits& limits, const double* stats, bool secondary = false) const {
         std::vector<SplitRecord> out;
-        scan(v, kGenerator, 0, fingerprint(features), out, [&](const View& h, std::vector<SplitRecord>& o) {
-            o.assign(1, Base::best_generator_split(obj, h, features, limits, stats));
+        scan(v, kGenerator, secondary ? 1 : 0, fingerprint(features), out, [&](const View& h, std::vector<SplitRecord>& o) {
+            o.assign(1, Base::best_generator_split(obj, h, features, limits, stats, secondary));
         });
         return out.empty() ? SplitRecord{} : out[0];
     }

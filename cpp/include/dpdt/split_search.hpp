@@ -433,18 +433,56 @@ void best_generator_split_per_feature(const Dataset& data, const O& obj, NodeVie
     }
 }
 
+// Keeps `s` as the best split of secondary key `secondary` among those seen: the first, unless a
+// later one's key beats it by more than a relative rounding tolerance (tie = -secondary).
+inline void keep_higher_secondary(const SplitRecord& s, double secondary, SplitRecord& best) {
+    if (best.found() && secondary <= -best.tie + 1e-11 * std::abs(best.tie)) return;
+    best = s;
+    best.tie = -secondary;
+}
+
 // The split of highest generator score among `features` (CART's rule, or C4.5's with gain_ratio).
-// Ties go to the lower feature index, then the lower threshold.
+// Ties go to the lower feature index, then the lower threshold. With a secondary key
+// (kGeneratorHasSecondary), the splits within obj.generator_ties of the highest score tie, and
+// a second scan takes the one of highest secondary key among them.
 template <class O>
 SplitRecord best_generator_split(const Dataset& data, const O& obj, NodeView node,
                                  const std::vector<int32_t>& features, const LeafLimits& limits,
-                                 const double* stats) {
+                                 const double* stats, bool secondary = false) {
     std::vector<SplitRecord> per_feature;
     best_generator_split_per_feature(data, obj, node, features, limits, stats, per_feature);
     const double tol = generator_tolerance(obj, stats);
     SplitRecord best;
     for (const SplitRecord& s : per_feature)
         if (s.found() && (!best.found() || s.score > best.score + tol)) best = s;
+    if constexpr (O::kGeneratorHasSecondary) {
+        if (!best.found() || !secondary) return best;
+        const double floor = best.score - std::max(tol, obj.generator_ties(stats));
+        const double parent = obj.generator_impurity(stats);
+        std::vector<double> left(obj.dim()), right(obj.dim());
+        std::vector<int32_t> order_scratch;
+        best = SplitRecord{};
+        for (const int32_t f : features) {
+            stop_point();
+            const int32_t* block = node.block(f);
+            if (node.m < 2 || data.x(f, block[0]) == data.x(f, block[node.m - 1])) continue;
+            for_each_order(data, node, f, order_scratch, [&](ScanOrder order) {
+                detail::scan_thresholds(data, obj, order.ids, node.m, f, limits, stats, left, right,
+                                        [&](int32_t j, const double* l, const double* r) {
+                    if (obj.weight(l) <= 0.0 || obj.weight(r) <= 0.0) return;
+                    const double score = obj.generator_score(parent, l, r);
+                    if (score < floor) return;
+                    SplitRecord s;
+                    s.feature = f;
+                    s.n_left = j + 1;
+                    s.score = score;
+                    s.missing_left = order.missing_left;
+                    s.threshold = midpoint(data.x(f, order.ids[j]), data.x(f, order.ids[j + 1]));
+                    keep_higher_secondary(s, obj.generator_secondary(l, r), best);
+                });
+            });
+        }
+    }
     return best;
 }
 

@@ -51,6 +51,11 @@
 //                          std::invalid_argument where this fit's objective has no such number
 //                          (several classes or outputs). Value bounds, and with them monotonic
 //                          constraints (dpdt/split_rule.hpp), apply.
+//   kGeneratorHasSecondary the CART-like generator's best split is lexicographic: among the splits
+//                          whose score is within generator_ties(s) of the best, the one of highest
+//                          generator_secondary (split_search.hpp, best_generator_split). For a
+//                          flat score, whose decrease is 0 for most splits, the secondary still
+//                          tells splits apart and the generator keeps splitting at zero gain.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -83,6 +88,7 @@ struct Objective {
     static constexpr bool kZeroOneLossOnCounts = false;
     static constexpr bool kGainIsNewtonFraction = false;
     static constexpr bool kBoundedValue = false;
+    static constexpr bool kGeneratorHasSecondary = false;
 
     // The fixed-point quantities of sample i: its own statistics.
     int fixed_dim() const { return self().dim(); }
@@ -107,6 +113,10 @@ struct Objective {
     double generator_score(double parent, const double* l, const double* r) const {
         return parent - self().generator_impurity(l) - self().generator_impurity(r);
     }
+    // With kGeneratorHasSecondary: how far below the best generator score a split of s still ties
+    // with it, and the second key, higher is better, of a split into children of statistics l, r.
+    double generator_ties(const double*) const { return 0.0; }
+    double generator_secondary(const double*, const double*) const { return 0.0; }
     // At least the generator score of any split of s (the solver's CART generator prunes with
     // it): none known.
     double generator_score_bound(const double*) const { return std::numeric_limits<double>::infinity(); }

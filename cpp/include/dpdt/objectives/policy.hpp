@@ -28,8 +28,15 @@ struct Policy : Objective<Policy> {
     int n_actions = 1;
 
     // The generator's score is the regret's decrease (econml's greedy PolicyTree's criterion).
+    // It is flat: a split whose children keep the node's best action decreases it by 0, and most
+    // do, so the generator would stop, or split where the first tie falls, where a split that
+    // changes nothing now lets the next level gain. Its second key tells those splits apart
+    // (generator_secondary), and the search takes the candidates of both rules.
     static constexpr bool kGeneratorIsLoss = true;
     static constexpr bool kLossGrowsWithSamples = true;
+    static constexpr bool kGeneratorHasSecondary = true;
+    // Decreases below this share of the node's regret tie, for the second key to decide.
+    static constexpr double kTies = 0.01;
 
     static Policy make(const ObjectiveInputs& in) {
         Policy o;
@@ -73,6 +80,28 @@ struct Policy : Objective<Policy> {
     }
     // The children's regrets are >= 0: a split removes at most the parent's.
     double generator_score_bound(const double* s) const { return loss(s); }
+    // The decrease is >= 0; one rounded below 0 would stop the generator at a split it takes at 0.
+    double generator_score(double parent, const double* left, const double* right) const {
+        return std::max(0.0, parent - loss(left) - loss(right));
+    }
+    double generator_ties(const double* s) const { return kTies * loss(s); }
+    // The decrease of the squared error of the reward contrasts r_a - mean_b r_b over the
+    // children (less the parent's term, which all splits share): a regression tree on the
+    // actions' effects, which grows where their means differ, whichever action wins. It reads
+    // the sums the loss reads, so it costs no statistic.
+    double generator_secondary(const double* left, const double* right) const {
+        return contrast_fit(left) + contrast_fit(right);
+    }
+    // sum_a (sum w c_a)^2 / W of a node's contrasts c_a = r_a - mean_b r_b.
+    double contrast_fit(const double* s) const {
+        if (s[0] <= 0.0) return 0.0;
+        double mean = 0.0;
+        for (int a = 0; a < n_actions; ++a) mean += s[2 + a];
+        mean /= n_actions;
+        double fit = 0.0;
+        for (int a = 0; a < n_actions; ++a) fit += (s[2 + a] - mean) * (s[2 + a] - mean);
+        return fit / s[0];
+    }
     int value_dim() const { return n_actions; }
     void value(const double* s, double* out) const {
         for (int a = 0; a < n_actions; ++a) out[a] = s[0] > 0.0 ? s[2 + a] / s[0] : 0.0;
