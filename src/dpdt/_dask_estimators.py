@@ -178,20 +178,27 @@ class _DaskDPDTree(SaveMixin, BaseEstimator):
             return AUTO_MAX_BINS
         return int(self.max_bins)
 
-    def _check_supported(self):
-        """Refuse, before any data moves, what the search over rounds cannot do.
+    # What the search over rounds cannot do, refused before any data moves when set: it is not
+    # timed; its machines' stores key states by their samples alone, not by the value bounds
+    # that monotonic constraints put on them; and the costs of a budget are an argument of the
+    # in-memory fit only.
+    _UNSUPPORTED = {
+        "time_limit": "the data-parallel fit cannot stop on a clock (its search runs in rounds "
+                      "over the cluster); set time_limit=None, or fit the in-memory estimator "
+                      "on a sample",
+        "monotonic_cst": "constraints are not supported by the data-parallel fit: fit the "
+                         "in-memory estimator (dpdt.dask.fit splits its search over the "
+                         "cluster, constraints and all)",
+        "max_cost": "the data-parallel fit takes no action_costs; set max_cost=None, or fit "
+                    "the in-memory DPDTreePolicy with action_costs",
+    }
 
-        It is not timed, and its machines' stores key states by their samples alone, not by
-        the value bounds that monotonic constraints put on them.
-        """
-        if self.time_limit is not None:
-            raise ValueError(f"time_limit={self.time_limit!r}: the data-parallel fit cannot stop "
-                             "on a clock (its search runs in rounds over the cluster); set "
-                             "time_limit=None, or fit the in-memory estimator on a sample")
-        if self.monotonic_cst is not None:
-            raise ValueError("monotonic_cst is not supported by the data-parallel fit: fit the "
-                             "in-memory estimator (dpdt.dask.fit splits its search over the "
-                             "cluster, constraints and all)")
+    def _check_supported(self):
+        """Refuse, before any data moves, the parameters the search over rounds cannot take."""
+        params = self.get_params(deep=False)
+        for name, why in self._UNSUPPORTED.items():
+            if params.get(name) is not None:
+                raise ValueError(f"{name}={params[name]!r}: {why}")
 
     def _client(self):
         if self.client is not None:
