@@ -29,6 +29,7 @@ from dpdt import (
     DPDTreeClassifier,
     DPDTreeClassifierCV,
     MultiwayGreedyClassifier,
+    load,
     to_sklearn,
 )
 
@@ -662,3 +663,23 @@ def test_pareto_front_reads_as_a_table_with_named_columns():
     for name in PARETO_DTYPE.names:
         assert_array_equal(table[name].to_numpy(), clf.pareto_front_[name])
     assert "n_leaves" in repr(table)
+
+
+@pytest.mark.parametrize("complexity", ["n_splits", "expected_tests"])
+def test_alpha_ranges_are_in_order_when_vertices_lie_in_a_line(complexity, tmp_path):
+    # Three trees of losses 16/33, 18/33, 20/33 and 2, 1, 0 splits lie in a line: the two
+    # slopes, rounded, came out in the wrong order and gave the middle tree an empty range,
+    # which the model file then refused to hold.
+    X = np.array([[1.0], [1.0], [0.0], [2.0], [0.0], [0.0], [0.0], [0.0]])
+    y = np.array([0, 1, 2, 1, 1, 0, 1, 1])
+    weight = np.array([2.0, 2.0, 2.0, 2.0, 5.0, 2.0, 2.0, 2.0])
+    est = DPDTreeClassifier(class_weight="balanced", complexity=complexity).fit(
+        X, y, sample_weight=weight)
+    front = est.pareto_front_
+    assert np.all(front["alpha_min"] <= front["alpha_max"])
+    # The ranges tile [0, inf): each starts where the next simpler tree's ends.
+    assert_array_equal(front["alpha_max"][:-1], front["alpha_min"][1:])
+    assert front["alpha_min"][-1] > 0 and front["alpha_min"][0] == 0
+    path = tmp_path / "model.dpdt"
+    est.save(path)
+    assert_array_equal(load(path).predict(X), est.predict(X))

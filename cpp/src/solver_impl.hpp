@@ -1086,6 +1086,10 @@ std::vector<FrontTree> front_of(const O& obj, const SplitRule<O>& rule, const So
         const double dl = h[k].L - h[k + 1].L, dc = h[k + 1].C - h[k].C;
         const bool tie = hull_detail::sign_diff(h[k].L, h[k + 1].L) == 0;
         brk[k] = tie || dc <= 0.0 ? 0.0 : std::max(0.0, dl / dc);
+        // Three vertices in a line (up to rounding) give two slopes that rounding may order the
+        // wrong way, which would give the middle one an empty range: it is optimal at that alpha
+        // alone.
+        if (k > 0) brk[k] = std::min(brk[k], brk[k - 1]);
     }
     // vertex[q]: the hull vertex that point q is, or -1. The vertices are copies of points, in the
     // same order (both by increasing C).
