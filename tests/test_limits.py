@@ -170,3 +170,21 @@ def test_every_limit_stops_every_search_with_a_model(name, limit):
         assert np.isfinite(model.upper_bound_)
         assert model.upper_bound_ >= _objective(optimum) - tolerance
         assert _objective(model) <= _objective(optimum) + tolerance
+
+
+@pytest.mark.parametrize("scale", [2.0**-30, 1.0, 2.0**30])
+def test_a_stopped_exact_regression_keeps_the_tree_of_its_alpha_at_any_scale(scale):
+    # Stopped, the exact search compares its tree with DPDT's heuristic one at alpha, which must
+    # be taken in the core's loss unit (the targets are scaled before they cross): in the
+    # user's, alpha was off by 4**k, and so were the tree chosen and the range reported.
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(3000, 8))
+    y = np.sin(3 * X[:, 0]) + X[:, 1] * X[:, 2] + 0.1 * rng.normal(size=3000)
+    alpha = 1e-3 * scale**2
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        est = DPDTreeRegressor(max_depth=3, splitter="exhaustive", full_front=False, alpha=alpha,
+                               time_limit=1e-3).fit(X, y * scale)
+    assert not est.is_optimal_ and est.stats_["stopped_by"] == "time_limit"
+    row = est.pareto_front_[0]
+    assert row["alpha_min"] <= alpha * (1 + 1e-12) and alpha <= row["alpha_max"] * (1 + 1e-12)

@@ -175,10 +175,11 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
                                   "allocate when the fit started)") from None
             raise
         if plan.bounded and not result["stats"]["complete"]:
-            self._keep_heuristic_if_better(result, weight, fit_core, plan_of)
+            self._keep_heuristic_if_better(result, weight, fit_core, plan_of,
+                                           target_scale.loss_exponent)
         self._store_front(result, plan, n_features, weight_scale, target_scale)
 
-    def _keep_heuristic_if_better(self, result, weight, fit_core, plan_of):
+    def _keep_heuristic_if_better(self, result, weight, fit_core, plan_of, loss_exponent):
         """Put DPDT's heuristic tree of ``alpha`` in ``result`` if better than the one found.
 
         The bounded search stopped by a limit returns the best tree it found (CART's at
@@ -203,9 +204,11 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         except MemoryError:
             return
 
-        best = min(found["front"], key=lambda row: objective_at(row, self.alpha))
-        if objective_at(best, self.alpha) < objective_at(result["front"][0], self.alpha):
-            result["front"] = [dict(best, alpha_min=self.alpha, alpha_max=self.alpha)]
+        # The core's fronts are in its loss unit, the user's times 2**-loss_exponent: so is alpha.
+        alpha = float(np.ldexp(self.alpha, -loss_exponent))
+        best = min(found["front"], key=lambda row: objective_at(row, alpha))
+        if objective_at(best, alpha) < objective_at(result["front"][0], alpha):
+            result["front"] = [dict(best, alpha_min=alpha, alpha_max=alpha)]
 
     def _fit_plan(self, n_samples, n_features, weight_total, n_columns, bin_data, *, X=None,
                   bins=None, loss_exponent=0, cart_size=None):
