@@ -583,6 +583,11 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None, X_test=No
     ax : matplotlib Axes
         The axes drawn on.
 
+    See Also
+    --------
+    plot_cost_front : A policy's front of value against total cost, after a fit with
+        ``action_costs``.
+
     Examples
     --------
     >>> import matplotlib
