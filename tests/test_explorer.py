@@ -794,6 +794,7 @@ def test_the_pages_script_reads_the_cost_front():
 def test_clicks_on_the_cost_front_show_its_trees(browser, policy_page, tmp_path):
     from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
 
     policy, _, _, page = policy_page
     order = np.argsort(policy.cost_front_["cost"])
@@ -818,6 +819,14 @@ def test_clicks_on_the_cost_front_show_its_trees(browser, policy_page, tmp_path)
         assert probe.tree_ is policy.cost_trees_[order[k]]
     summary = browser.find_element(By.ID, "x-summary").text
     assert "total cost" in summary and "price" in summary
+    browser.execute_script("dpdtExplorer.select(0)")   # the cheapest: fitted at infinite price
+    assert "minus the mean cost" in browser.find_element(By.ID, "x-summary").text
+    # Keys move along the cost front.
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.ARROW_RIGHT)
+    _assert_shows(browser, policy.cost_trees_[order[1]])
+    body.send_keys(Keys.END)
+    _assert_shows(browser, policy.cost_trees_[order[-1]])
     # Back to the complexity front, at the tree shown there before.
     switch.find_element(By.CSS_SELECTOR, 'input[value="complexity"]').click()
     _assert_shows(browser, policy.tree_)

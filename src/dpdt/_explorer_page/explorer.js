@@ -853,9 +853,11 @@
         : ""));
       add("price", "[" + fmt(rows.price_min[k]) + ", " + fmt(rows.price_max[k]) + "]" +
         " reward per unit of cost makes it the best");
-      // A tree fitted at a price p holds the net rewards, the mean of rewards - p * costs.
-      if (rows.price[k] !== 0) add("node values", "net reward at price " + fmt(rows.price[k]) +
-        ": mean of reward − price × cost");
+      // A tree fitted at a price p holds the net rewards, the mean of rewards - p * costs; the
+      // cheapest, fitted at an infinite price, minus the mean costs.
+      if (rows.price[k] === "inf") add("node values", "minus the mean cost of each action");
+      else if (rows.price[k] !== 0) add("node values", "net reward at price " +
+        fmt(rows.price[k]) + ": mean of reward − price × cost");
       if (k === F.chosen) add("", "the tree the estimator predicts with now (its max_cost)");
     } else if (!multiway) {
       const k = state.row;
