@@ -184,6 +184,52 @@ def test_explorer_page_of_the_front(tables, tmp_path, capsys):
     assert "--out and --explore both write to stdout" in capsys.readouterr().err
 
 
+def test_costs_give_the_python_budget_front(tables, tmp_path, capsys):
+    # One cost per action: a number for every sample, or a column for each sample's; the cost
+    # column is no feature.
+    frame = pd.read_csv(tables / "rewards.csv")
+    frame["price"] = np.random.default_rng(5).random(len(frame))
+    frame.to_csv(tmp_path / "priced.csv", index=False)
+    out, page = tmp_path / "p.json", tmp_path / "page.html"
+    assert main(["policy", str(tmp_path / "priced.csv"), "--rewards", "treat,control,other",
+                 "--costs", "1.5, 0,price", "--max-depth", "2", "--max-cost", "40",
+                 "--test", str(tables / "rewards_test.csv"), "--out", str(out),
+                 "--explore", str(page)]) == 0
+    report = capsys.readouterr().out
+    X, R = frame[["age", "dose", "bmi"]], frame[ACTIONS]
+    costs = np.column_stack([np.full(len(frame), 1.5), np.zeros(len(frame)), frame.price])
+    expected = DPDTreePolicy(max_depth=2, max_cost=40).fit(X, R, action_costs=costs)
+    model = load(out)
+    assert model.feature_names_in_.tolist() == ["age", "dose", "bmi"]
+    for name in ("cost", "value", "price_min", "price_max", "n_leaves"):
+        assert_array_equal(model.cost_front_[name], expected.cost_front_[name])
+    assert_array_equal(model.predict(X), expected.predict(X))
+    assert "within max_cost = 40" in report and "Budget front" in report
+    # The report's table is the front, dearest first, with each tree's test value.
+    table = report.split("Budget front")[1].split("\n\n")[1].splitlines()[2:]
+    assert [float(line.split("|")[1]) for line in table] == pytest.approx(
+        expected.cost_front_["cost"], rel=1e-5)
+    test = pd.read_csv(tables / "rewards_test.csv")
+    probe = DPDTreePolicy(max_depth=2).fit(X, R, action_costs=costs)
+    for line, cost in zip(table, expected.cost_front_["cost"], strict=True):
+        score = probe.select_tree(max_cost=float(cost)).score(test[["age", "dose", "bmi"]],
+                                                              test[ACTIONS])
+        assert float(line.split("|")[3]) == pytest.approx(score, rel=1e-5)
+    # The explorer page carries the budget front.
+    html = page.read_text(encoding="utf-8")
+    assert '"cost":{"rows":' in html
+
+
+def test_costs_of_the_treatment_form_follow_its_sorted_actions(tables, capsys):
+    # The actions of --treatment are its sorted values: drug, placebo.
+    assert main(["policy", str(tables / "causal.csv"), "--treatment", "arm", "--outcome",
+                 "gain", "--costs", "1,0", "--max-depth", "1"]) == 0
+    report = capsys.readouterr().out
+    assert "Budget front" in report
+    last = report.split("Budget front")[1].split("\n\n")[1].splitlines()[-1]
+    assert float(last.split("|")[1]) == 0.0   # the cheapest policy: placebo for all
+
+
 @pytest.mark.parametrize("argv, message", [
     (["{d}/rewards.csv"], "name the rewards: --rewards A,B,..."),
     (["{d}/rewards.csv", "--rewards", "treat,control", "--treatment", "arm"],
@@ -240,6 +286,36 @@ def test_explorer_page_of_the_front(tables, tmp_path, capsys):
     (["{d}/causal.csv", "--treatment", "arm", "--outcome", "gain", "--folds", "1"],
      "causal.csv: cv must be an int >= 2"),
     (["{d}/absent.csv", "--rewards", "a,b"], "no such file"),
+    (["{d}/rewards.csv", "--rewards", "treat,control,other", "--costs", "1,0"],
+     "--costs gives 2 costs for 3 actions (treat, control, other): one per action, in that "
+     "order"),
+    (["{d}/rewards.csv", "--rewards", "treat,control", "--costs", "1,0,2"],
+     "--costs gives 3 costs for 2 actions"),
+    (["{d}/causal.csv", "--treatment", "arm", "--outcome", "gain", "--costs", "1"],
+     "--costs gives 1 cost for 2 actions (drug, placebo)"),
+    (["{d}/rewards.csv", "--rewards", "treat,control", "--costs", "1,,"], "an empty cost"),
+    (["{d}/rewards.csv", "--rewards", "treat,control", "--costs", "1,-0.5"],
+     "the cost -0.5 is not a finite number >= 0"),
+    (["{d}/rewards.csv", "--rewards", "treat,control", "--costs", "inf,0"],
+     "the cost inf is not a finite number >= 0"),
+    (["{d}/rewards.csv", "--rewards", "treat,control", "--costs", "nan,0"],
+     "the cost nan is not a finite number >= 0"),
+    (["{d}/rewards.csv", "--rewards", "treat,control", "--costs", "1,fee"],
+     "no column 'fee' for --costs (columns: age, dose, bmi, treat, control, other)"),
+    (["{d}/rewards.csv", "--rewards", "treat,control", "--costs", "1,age"],
+     "the cost column 'age' has negative values"),
+    (["{d}/rewards.csv", "--rewards", "treat,control", "--costs", "1,treat"],
+     "--costs and --rewards both name 'treat'"),
+    (["{d}/causal.csv", "--treatment", "arm", "--outcome", "gain", "--costs", "1,gain"],
+     "--costs and --outcome both name 'gain'"),
+    (["{d}/priced.csv", "--rewards", "treat,control", "--costs", "1,price", "--features",
+      "age,price"], "--features and --costs both name 'price'"),
+    (["{d}/text.csv", "--rewards", "treat,other", "--costs", "1,control"],
+     "the cost column 'control' is not numeric"),
+    (["{d}/holes.csv", "--rewards", "control,other", "--costs", "treat,1"],
+     "the cost column 'treat' has missing values"),
+    (["{d}/rewards.csv", "--rewards", "treat,control", "--max-cost", "5"],
+     "--max-cost is a budget on the costs of the actions: give them with --costs"),
 ])
 def test_bad_input_names_the_problem(tables, capsys, argv, message):
     d = tables
@@ -261,6 +337,7 @@ def test_bad_input_names_the_problem(tables, capsys, argv, message):
                  control=np.where(np.arange(300) == 4, -1.5e308, 0.0)).to_csv(
         d / "spread.csv", index=False)
     causal.iloc[:4].to_csv(d / "few.csv", index=False)
+    frame.assign(price=1.0).to_csv(d / "priced.csv", index=False)
     capsys.readouterr()
     assert main(["policy", *[a.format(d=d) for a in argv]]) == 2
     err = capsys.readouterr().err

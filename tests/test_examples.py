@@ -19,6 +19,7 @@ OUTPUTS = {
     "branches_vs_dpdt.py": ["branches_tree.png"],
     "export_and_save.py": ["tree.dot", "model.json", "tree.onnx"],
     "explorer_page.py": ["explorer.html"],
+    "policy_budget.py": ["policy_budget.png"],
 }
 
 

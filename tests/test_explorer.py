@@ -717,3 +717,124 @@ def test_first_view_fits_the_tree_and_the_panels(browser, tmp_path, cv):
            for colour in dpdt._palette.CLASS_COLOURS[:2]]
     assert view["swatches"] == rgb
     assert _errors(browser) == []
+
+
+# ---- a policy's budget front ----
+
+def _policy_with_costs():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.random((300, 3)), columns=["age", "dose", "bmi"])
+    R = pd.DataFrame({"control": np.zeros(300), "drug": 2 * X.age - 0.8 + rng.normal(size=300),
+                      "surgery": 3 * X.dose - 1.5 + rng.normal(size=300)})
+    costs = pd.Series({"surgery": 2.0, "control": 0.0, "drug": 1.0})
+    policy = dpdt.DPDTreePolicy(max_depth=2).fit(X[:200], R[:200], action_costs=costs)
+    return policy, X[:200], R[:200], X[200:], R[200:]
+
+
+@pytest.fixture(scope="module")
+def policy_page():
+    policy, X, R, X_test, R_test = _policy_with_costs()
+    return policy, X_test, R_test, export_html(policy, X_test=X_test, y_test=R_test)
+
+
+def test_policy_page_carries_the_cost_front(policy_page):
+    policy, X_test, R_test, page = policy_page
+    data = _page_data(page)
+    cost = data["cost"]
+    order = np.argsort(policy.cost_front_["cost"])
+    front = policy.cost_front_[order]
+    assert len(front) > 2
+    rows = cost["rows"]
+    assert rows["cost"] == front["cost"].tolist()
+    assert_allclose(rows["train"], front["value"], rtol=1e-5)
+    assert rows["n_leaves"] == front["n_leaves"].tolist()
+    # Cheapest first: the cheapest tree is the best for every price from its lowest up.
+    assert rows["price_max"][0] == "inf" and rows["price_min"][-1] == 0.0
+    assert rows["price_max"][1:] == front["price_max"][1:].tolist()
+    for k, root in enumerate(rows["root"]):
+        tree = policy.cost_trees_[order[k]]
+        rebuilt = _rebuild(data["nodes"], root)
+        assert_array_equal(rebuilt["feature"], np.where(tree.feature < 0, -2, tree.feature))
+        assert_array_equal(rebuilt["threshold"], np.where(tree.feature < 0, -2.0,
+                                                          tree.threshold))
+        assert_allclose(rebuilt["value"], tree.value.reshape(tree.node_count, -1), rtol=1e-5)
+        # The test value of each tree is the policy's score with that tree.
+        probe = copy.copy(policy)
+        exec(rows["code"][k], {"policy": probe})   # noqa: S102 - the page's own code
+        assert probe.tree_ is tree
+        assert rows["test"][k] == pytest.approx(probe.score(X_test, R_test), rel=1e-5)
+    # No budget set: no tree of the cost front is the estimator's.
+    assert cost["chosen"] is None
+    budgeted = copy.copy(policy).select_tree(max_cost=float(front["cost"][1]) + 0.5)
+    chosen = explorer_data(budgeted)["cost"]
+    assert chosen["chosen"] == 1 and "max_cost" in chosen["chosen_label"]
+    # Estimators without costs: no cost front.
+    plain = dpdt.DPDTreePolicy(max_depth=1).fit(X_test, R_test)
+    assert explorer_data(plain)["cost"] is None
+    assert _page_data(export_html(DPDTreeClassifier(max_depth=1).fit(*_iris())))["cost"] is None
+
+
+def test_the_pages_script_reads_the_cost_front():
+    # Without a browser: the script reads the fields the data writes, and the page has the
+    # switch it wires (the browser test below runs them).
+    from dpdt._explorer import _asset
+
+    script, body = _asset("explorer.js"), _asset("explorer.html")
+    policy, *_ = _policy_with_costs()
+    cost = explorer_data(policy)["cost"]
+    for field in cost["rows"]:
+        if field not in ("depth",):
+            assert f"rows.{field}" in script or f"c.rows.{field}" in script, field
+    for field in ("chosen", "chosen_label", "xlabel", "ylabel"):
+        assert f"c.{field}" in script, field
+    assert 'id="x-front-switch"' in body and "x-front-switch" in script
+    assert set(re.findall(r'name="x-front-kind" value="(\w+)"', body)) == {"complexity", "cost"}
+
+
+def test_clicks_on_the_cost_front_show_its_trees(browser, policy_page, tmp_path):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    policy, _, _, page = policy_page
+    order = np.argsort(policy.cost_front_["cost"])
+    _open(browser, page, tmp_path)
+    assert browser.execute_script("return dpdtExplorer.front()") == "complexity"
+    _assert_shows(browser, policy.tree_)
+    switch = browser.find_element(By.ID, "x-front-switch")
+    assert switch.is_displayed()
+    switch.find_element(By.CSS_SELECTOR, 'input[value="cost"]').click()
+    assert browser.execute_script("return dpdtExplorer.front()") == "cost"
+    points = browser.find_elements(By.CSS_SELECTOR, "#x-front circle.x-point")
+    assert len(points) == len(order)
+    # The dearest tree first (the best value), then a click on each point shows its tree.
+    _assert_shows(browser, policy.cost_trees_[order[-1]])
+    for k in (0, 1, len(order) - 2):
+        ActionChains(browser).move_to_element(points[k]).click().perform()
+        assert browser.execute_script("return dpdtExplorer.selected()") == k
+        _assert_shows(browser, policy.cost_trees_[order[k]])
+        code = browser.find_element(By.ID, "x-code").get_attribute("value")
+        probe = copy.copy(policy)
+        exec(code, {"policy": probe})   # noqa: S102 - the page's own code
+        assert probe.tree_ is policy.cost_trees_[order[k]]
+    summary = browser.find_element(By.ID, "x-summary").text
+    assert "total cost" in summary and "price" in summary
+    browser.execute_script("dpdtExplorer.select(0)")   # the cheapest: fitted at infinite price
+    assert "minus the mean cost" in browser.find_element(By.ID, "x-summary").text
+    # Keys move along the cost front.
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.ARROW_RIGHT)
+    _assert_shows(browser, policy.cost_trees_[order[1]])
+    body.send_keys(Keys.END)
+    _assert_shows(browser, policy.cost_trees_[order[-1]])
+    # Back to the complexity front, at the tree shown there before.
+    switch.find_element(By.CSS_SELECTOR, 'input[value="complexity"]').click()
+    _assert_shows(browser, policy.tree_)
+    assert _errors(browser) == []
+    # A policy predicting within a budget opens on the cost front, its tree starred.
+    budgeted = copy.copy(policy).select_tree(max_cost=float(policy.cost_front_["cost"][1]))
+    _open(browser, export_html(budgeted), tmp_path, "budget.html")
+    assert browser.execute_script("return dpdtExplorer.front()") == "cost"
+    _assert_shows(browser, budgeted.tree_)
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#x-front .x-chosen-star")) == 1
+    assert _errors(browser) == []

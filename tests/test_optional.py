@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from sklearn.datasets import load_iris
 
-from dpdt import DPDTreeClassifier, datasets, plot_pareto, plot_tree
+from dpdt import DPDTreeClassifier, DPDTreePolicy, datasets, plot_cost_front, plot_pareto, plot_tree
 from dpdt._cli import main
 from dpdt._optional import EXTRAS, require
 
@@ -44,11 +44,16 @@ def test_require_names_the_extra(monkeypatch, package):
         require(package, "this")
 
 
-@pytest.mark.parametrize("draw", ["plot_tree", "plot_pareto"])
+@pytest.mark.parametrize("draw", ["plot_tree", "plot_pareto", "plot_cost_front"])
 def test_plots_without_matplotlib(monkeypatch, tree, draw):
+    if draw == "plot_cost_front":
+        X = np.arange(20.0).reshape(-1, 1)
+        tree = DPDTreePolicy(max_depth=1).fit(X, np.column_stack([X[:, 0] < 8, X[:, 0] >= 8]),
+                                              action_costs=[0.0, 1.0])
     hide(monkeypatch, "matplotlib", "matplotlib.pyplot")
     with pytest.raises(ImportError, match=rf'^{draw} needs matplotlib: pip install "dpdt\[plot\]"'):
-        {"plot_tree": plot_tree, "plot_pareto": plot_pareto}[draw](tree)
+        {"plot_tree": plot_tree, "plot_pareto": plot_pareto,
+         "plot_cost_front": plot_cost_front}[draw](tree)
 
 
 def test_frames_without_pandas(monkeypatch):

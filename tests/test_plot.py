@@ -1,5 +1,6 @@
-"""plot_tree and plot_pareto: what they draw, and the PNG files they produce."""
+"""plot_tree, plot_pareto and plot_cost_front: what they draw, and the PNG files they produce."""
 
+import copy
 import itertools
 import os
 import warnings
@@ -17,8 +18,12 @@ from dpdt import (
     BranchesClassifier,
     DPDTreeClassifier,
     DPDTreeClassifierCV,
+    DPDTreePolicy,
     DPDTreeRegressor,
+    OneHotEncoded,
     datasets,
+    load,
+    plot_cost_front,
     plot_pareto,
     plot_tree,
 )
@@ -612,3 +617,113 @@ def test_plot_tree_class_colours_are_the_explorers():
             expected = page[int(np.argmax(tree.value[node, 0]))]
             assert_allclose(edge, matplotlib.colors.to_rgba(expected))
     plt.close("all")
+
+
+# ---- a policy's budget front ----
+
+def _policy_data(n=300, seed=0):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.random((n, 3)), columns=["age", "dose", "bmi"])
+    R = pd.DataFrame({"control": np.zeros(n), "drug": 2 * X.age - 0.8 + rng.normal(size=n),
+                      "surgery": 3 * X.dose - 1.5 + rng.normal(size=n)})
+    C = np.column_stack([np.zeros(n), np.ones(n), 1 + rng.random(n)])
+    return X, R, C
+
+
+@pytest.fixture(scope="module")
+def priced():
+    X, R, C = _policy_data()
+    policy = DPDTreePolicy(max_depth=2).fit(X[:200], R[:200], action_costs=C[:200])
+    assert len(policy.cost_front_) > 3
+    return policy, X[200:], R[200:]
+
+
+def _line(ax, label):
+    return next(line for line in ax.lines if line.get_label() == label)
+
+
+def test_plot_cost_front_draws_the_front_as_steps_with_test_values(priced, tmp_path):
+    policy, X_test, R_test = priced
+    front = policy.cost_front_
+    ax = plot_cost_front(policy, X_test=X_test, rewards_test=R_test)
+    train = _line(ax, "cost front (train)")
+    # Cheapest first, every row, as steps: a budget between two points buys the cheaper one.
+    assert_array_equal(train.get_xdata(), front["cost"][::-1])
+    assert_array_equal(train.get_ydata(), front["value"][::-1])
+    assert train.get_drawstyle() == "steps-post"
+    # Each tree's test value is its score on the held-out data, at its training cost.
+    test = _line(ax, "test (held out)")
+    assert_array_equal(test.get_xdata(), front["cost"][::-1])
+    probe = copy.copy(policy)
+    expected = [probe.select_tree(max_cost=float(c)).score(X_test, R_test)
+                for c in front["cost"][::-1]]
+    assert_allclose(test.get_ydata(), expected, rtol=1e-12)
+    assert len(set(expected)) > 1
+    # Columns named by the actions in another order: the same values.
+    shuffled = plot_cost_front(policy, X_test=X_test, rewards_test=R_test[R_test.columns[::-1]])
+    assert_array_equal(_line(shuffled, "test (held out)").get_ydata(), test.get_ydata())
+    # The axes say what they show, in the user's units: total cost, mean reward.
+    assert ax.get_xlabel().startswith("total cost")
+    assert "mean reward" in ax.get_ylabel() and "test" in ax.get_ylabel()
+    assert policy.max_cost is None   # no budget given: nothing starred
+    assert not [line for line in ax.lines if line.get_marker() == "*"]
+    if PICTURES:
+        ax.figure.savefig(os.path.join(PICTURES, "cost_front.png"), dpi=100)
+
+
+@pytest.mark.parametrize("share", [0.0, 0.3, 0.5, 0.99])
+def test_plot_cost_front_stars_the_tree_a_budget_selects(priced, share):
+    policy, X_test, R_test = priced
+    front = policy.cost_front_
+    # A budget between two points (and on one): select_tree gets the cheaper one.
+    budget = float(front["cost"][2] + share * (front["cost"][1] - front["cost"][2]))
+    ax = plot_cost_front(policy, X_test=X_test, rewards_test=R_test, max_cost=budget)
+    assert policy.max_cost is None   # the estimator is left as it was
+    stars = [line for line in ax.lines if line.get_marker() == "*"]
+    assert len(stars) == 2   # on the train and on the test steps
+    assert stars[0].get_xdata()[0] == front["cost"][2]
+    assert stars[0].get_ydata()[0] == front["value"][2]
+    assert "max_cost = " in stars[0].get_label()
+    assert _line(ax, "budget").get_xdata()[0] == budget
+    # The estimator's own budget, when none is given.
+    own = copy.copy(policy).select_tree(max_cost=budget)
+    stars = [line for line in plot_cost_front(own).lines if line.get_marker() == "*"]
+    assert [s.get_xdata()[0] for s in stars] == [own.cost_front_["cost"][own._cost_row()]]
+    assert own.tree_ is policy.cost_trees_[2]
+
+
+def test_plot_cost_front_needs_a_policy_fitted_with_costs(priced):
+    policy, X_test, R_test = priced
+    X, R, _ = _policy_data(80, 1)
+    with pytest.raises(ValueError, match="fitted without action_costs"):
+        plot_cost_front(DPDTreePolicy(max_depth=1).fit(X, R))
+    with pytest.raises(TypeError, match="DPDTreePolicy fitted with action_costs"):
+        plot_cost_front(DPDTreeClassifier(max_depth=1).fit(X, R.drug > 0))
+    with pytest.raises(ValueError, match="both X_test and rewards_test"):
+        plot_cost_front(policy, X_test=X_test)
+    # A budget is checked as select_tree checks it.
+    with pytest.raises(ValueError, match="'max_cost' parameter of DPDTreePolicy"):
+        plot_cost_front(policy, max_cost=-1.0)
+    X, R, C = _policy_data(80, 1)
+    dear = DPDTreePolicy(max_depth=1).fit(X, R, action_costs=C + 1)
+    with pytest.raises(ValueError, match="no policy of cost_front_ costs at most 1"):
+        plot_cost_front(dear, max_cost=1.0)
+
+
+def test_plot_cost_front_of_a_saved_policy_and_of_a_one_hot_model(priced, tmp_path):
+    policy, X_test, R_test = priced
+    path = tmp_path / "policy.json"
+    policy.save(path)
+    drawn = [(line.get_xdata(), line.get_ydata()) for line in
+             plot_cost_front(policy, X_test=X_test, rewards_test=R_test).lines]
+    again = [(line.get_xdata(), line.get_ydata()) for line in
+             plot_cost_front(load(path), X_test=X_test, rewards_test=R_test).lines]
+    for (x, y), (x2, y2) in zip(drawn, again, strict=True):
+        assert_array_equal(x, x2)
+        assert_array_equal(y, y2)
+    X, R, C = _policy_data(200, 2)
+    X["site"] = np.where(X.bmi > 0.5, "north", "south")
+    model = OneHotEncoded(DPDTreePolicy(max_depth=2)).fit(X, R, action_costs=C)
+    ax = plot_cost_front(model, X_test=X, rewards_test=R)
+    assert_array_equal(_line(ax, "cost front (train)").get_xdata(),
+                       model.estimator_.cost_front_["cost"][::-1])

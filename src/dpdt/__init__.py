@@ -16,7 +16,7 @@ if TYPE_CHECKING:   # for tools that read the source; at run time, see __getattr
     from ._io import load
     from ._multiway_tree import MultiwayTree
     from ._onehot import OneHotEncoded
-    from ._plot import plot_pareto, plot_tree
+    from ._plot import plot_cost_front, plot_pareto, plot_tree
     from ._policy import DPDTreePolicy
     from ._rewards import doubly_robust_rewards
     from ._sklearn import to_sklearn
@@ -31,7 +31,7 @@ __all__ = [
     "DPDTreeClassifierCV", "DPDTreeRegressorCV",
     "DPDTreeClassifier", "DPDTreeRegressor", "DPDTreePolicy", "Tree", "datasets", "export_text",
     "export_graphviz", "export_html", "to_sklearn", "load", "OneHotEncoded",
-    "plot_tree", "plot_pareto", "doubly_robust_rewards"]
+    "plot_tree", "plot_pareto", "plot_cost_front", "doubly_robust_rewards"]
 
 
 def _import_public_api():
@@ -46,6 +46,7 @@ def _import_public_api():
     global DPDTGradientBoostingClassifier, DPDTGradientBoostingRegressor
     global DPDTreeClassifier, DPDTreeRegressor, DPDTreeClassifierCV, DPDTreeRegressorCV
     global export_text, export_graphviz, export_html, to_sklearn, load, plot_tree, plot_pareto
+    global plot_cost_front
     global DPDTreePolicy, doubly_robust_rewards
     from ._boosting import DPDTGradientBoostingClassifier, DPDTGradientBoostingRegressor
     from ._branches import BranchesClassifier, MultiwayGreedyClassifier
@@ -56,7 +57,7 @@ def _import_public_api():
     from ._io import load
     from ._multiway_tree import MultiwayTree
     from ._onehot import OneHotEncoded
-    from ._plot import plot_pareto, plot_tree
+    from ._plot import plot_cost_front, plot_pareto, plot_tree
     from ._policy import DPDTreePolicy
     from ._rewards import doubly_robust_rewards
     from ._sklearn import to_sklearn

@@ -312,7 +312,8 @@ def _is_regression(args, y):
 # The models' parameters that `dpdt fit` and `dpdt pareto` take as options (with `-v` for
 # verbose); a model takes those of its parameters given, and refuses the others.
 MODEL_OPTIONS = ("max_depth", "candidates", "splitter", "alpha", "complexity", "front",
-                 "max_bins", "time_limit", "n_jobs", "lam", "n_estimators", "learning_rate")
+                 "max_bins", "time_limit", "n_jobs", "lam", "n_estimators", "learning_rate",
+                 "max_cost")
 # What --model chooses; "cv" is the tree whose alpha --cv chooses.
 MODELS = ("tree", "branches", "boosting")
 
@@ -523,14 +524,14 @@ def _estimator(args, regression, X):
     return estimator
 
 
-def _fit_model(estimator, X, y):
+def _fit_model(estimator, X, y, **fit_params):
     """Fit; a numeric column that BRANCHES would split a value at a time is refused."""
     from ._branches import ManyValuesWarning
 
     with warnings.catch_warnings():
         warnings.simplefilter("error", ManyValuesWarning)
         try:
-            estimator.fit(X, y)
+            estimator.fit(X, y, **fit_params)
         except ManyValuesWarning as warning:
             many = warning.features
             shown = ", ".join(f"{name!r} ({n} values)" for name, n in many[:5])
@@ -599,7 +600,7 @@ def _fit_and_report(args):
     return estimator, model, X, y, X_test, y_test
 
 
-def _fit_table(estimator, X, y, X_test):
+def _fit_table(estimator, X, y, X_test, **fit_params):
     """Fit ``estimator`` on (X, y); return (model, X, X_test, features, seconds).
 
     A model fitted on one-hot encoded categories is reported on the encoded tables: ``model``
@@ -611,7 +612,7 @@ def _fit_table(estimator, X, y, X_test):
     if isinstance(estimator, OneHotEncoded):
         _warn_many_categories(X)   # before the fit, which many indicators slow down
     start = time.perf_counter()
-    _fit_model(estimator, X, y)
+    _fit_model(estimator, X, y, **fit_params)
     seconds = time.perf_counter() - start
     model = estimator
     features = f"{X.shape[1]} features"
@@ -743,12 +744,14 @@ def _check_numbers(frame, path, what):
 
 
 def _policy_data(args, path, features=None, actions=None):
-    """Return (X, rewards) of a data file for ``dpdt policy``; rewards' columns are the actions.
+    """Return (X, rewards, costs) of a data file for ``dpdt policy``: a column per action.
 
     The rewards are the columns ``--rewards`` names, or the doubly robust scores of the
     ``--treatment`` and ``--outcome`` columns, cross-fitted on this file's rows alone (for a
     held-out file too: its rewards use no model fitted on the training rows). ``features``
-    and ``actions`` are the training file's, for a held-out file.
+    and ``actions`` are the training file's, for a held-out file. ``costs`` are those of
+    ``--costs``, a column per action (None without it, and for a held-out file, whose value
+    needs none).
     """
     table = _read_table(path)
     if isinstance(table, dict):
@@ -776,6 +779,9 @@ def _policy_data(args, path, features=None, actions=None):
             raise CommandError(f"{path}: the treatment column {args.treatment!r} has missing "
                                "values")
         used = {args.treatment: "--treatment", args.outcome: "--outcome"}
+    costs = None
+    if args.costs is not None and features is None:
+        costs = _cost_items(args.costs, table, path, used)
     if features is None and args.features is not None:
         features = _column_names(args.features, "--features")
         taken = [name for name in features if name in used]
@@ -790,8 +796,59 @@ def _policy_data(args, path, features=None, actions=None):
     X = _columns(table, list(features), path, "--features" if args.features else "the features")
     _check_features(X, path, ENCODED)
     if args.rewards is not None:
-        return X, rewards.astype("float64")
-    return X, _doubly_robust(args, path, X, treatment, outcome[args.outcome], actions)
+        rewards = rewards.astype("float64")
+    else:
+        rewards = _doubly_robust(args, path, X, treatment, outcome[args.outcome], actions)
+    return X, rewards, None if costs is None else _cost_table(costs, table, rewards.columns)
+
+
+def _cost_items(text, table, path, used):
+    """Return the items of ``--costs``: a number (every sample's cost) or a column, each checked.
+
+    The columns join ``used``: they are no features.
+    """
+    import numpy as np
+
+    items = [item.strip() for item in text.split(",")]
+    if not all(items):
+        raise CommandError(f"--costs {text!r}: an empty cost (separate the costs of the "
+                           "actions by commas)")
+    parsed = []
+    for item in items:
+        if _is_number(item):
+            cost = float(item)
+            if not np.isfinite(cost) or cost < 0:
+                raise CommandError(f"--costs {text!r}: the cost {item} is not a finite number "
+                                   ">= 0")
+            parsed.append(cost)
+            continue
+        if item in used:
+            raise CommandError(f"--costs and {used[item]} both name {item!r}: a column is a "
+                               "cost or what the actions are judged by, not both")
+        column = _columns(table, [item], path, "--costs")
+        _check_numbers(column, path, "cost")
+        negative = column[item].to_numpy() < 0
+        if negative.any():
+            raise CommandError(f"{path}: the cost column {item!r} has negative values (e.g. "
+                               f"{float(column[item].to_numpy()[negative][0]):.6g}): costs are "
+                               ">= 0")
+        used[item] = "--costs"
+        parsed.append(item)
+    return parsed
+
+
+def _cost_table(items, table, actions):
+    """Return the costs of ``items`` (:func:`_cost_items`) as a column per action."""
+    import pandas as pd
+
+    if len(items) != len(actions):
+        raise CommandError(f"--costs gives {len(items)} cost{'s' if len(items) > 1 else ''} "
+                           f"for {len(actions)} actions ({', '.join(map(str, actions))}): "
+                           "one per action, in that order")
+    return pd.DataFrame({action: (table[item].astype("float64").to_numpy()
+                                  if isinstance(item, str) else float(item))
+                         for action, item in zip(actions, items, strict=True)},
+                        index=table.index)
 
 
 def _doubly_robust(args, path, X, treatment, outcome, actions):
@@ -822,13 +879,18 @@ def _policy(args):
     from ._export import export_text
 
     _check_rewards_form(args)
-    X, rewards = _policy_data(args, args.data)
+    X, rewards, costs = _policy_data(args, args.data)
     X_test = rewards_test = None
     if args.test is not None:
-        X_test, rewards_test = _policy_data(args, args.test, features=list(X.columns),
-                                            actions=rewards.columns.to_numpy())
+        X_test, rewards_test, _ = _policy_data(args, args.test, features=list(X.columns),
+                                               actions=rewards.columns.to_numpy())
     estimator = _estimator(args, False, X)
-    model, X, X_test, features, seconds = _fit_table(estimator, X, rewards, X_test)
+    if _given(args).get("max_cost") is not None and costs is None:
+        raise CommandError("--max-cost is a budget on the costs of the actions: give them "
+                           "with --costs")
+    fit_params = {} if costs is None else {"action_costs": costs}
+    model, X, X_test, features, seconds = _fit_table(estimator, X, rewards, X_test,
+                                                     **fit_params)
     actions = ", ".join(map(str, model.actions_))
     source = ("" if args.rewards is not None else
               f", doubly robust rewards of {args.treatment!r} and {args.outcome!r} "
@@ -836,7 +898,10 @@ def _policy(args):
     print(f"# {Path(args.data).name}: {X.shape[0]} samples, {features}, {model.n_actions_} "
           f"actions ({actions}){source}; fitted in {seconds:.3f} s\n")
     status = (", certified optimal" if model.is_optimal_ else "")
-    print(f"Policy for alpha = {model.alpha:g}{status}:\n")
+    budget = ("" if model.max_cost is None else
+              f" within max_cost = {model.max_cost:g} (total cost "
+              f"{model.cost_front_['cost'][model._cost_row()]:.6g})")
+    print(f"Policy for alpha = {model.alpha:g}{budget}{status}:\n")
     print(export_text(model))
     line = f"policy value (mean reward of its actions): train {model.score(X, rewards):.6g}"
     if X_test is not None:
@@ -848,12 +913,35 @@ def _policy(args):
           + f" (train); each sample's best action: {np.mean(rewards.max(axis=1)):.6g}")
     print("\nPareto front (one fit, every alpha):\n")
     print(format_front(model, X_test, rewards_test))
+    if costs is not None:
+        print("\nBudget front (policy value against total cost; a budget between two rows "
+              "gets the cheaper one):\n")
+        print(_format_cost_front(model, X_test, rewards_test))
     stats = model.stats_
     print(f"\n{stats['states']} states, {stats['candidates']} candidate splits, "
           f"{stats['cache_hits']} cache hits")
     if args.explore is not None:
         _write_page(args, model, X_test, rewards_test, X, rewards)
     return _save(args, estimator)
+
+
+def _format_cost_front(model, X_test, rewards_test):
+    """Return a policy's ``cost_front_`` as a markdown table, dearest first."""
+    from ._plot import cost_front_data
+
+    data = cost_front_data(model, X_test=X_test, rewards_test=rewards_test)
+    front, test = data["front"][::-1], data["test"]
+    columns = ["total cost", "train value"] + (["test value"] if test is not None else []) + [
+        "price from", "price to", "leaves", "depth"]
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---:|" * len(columns)]
+    for k, row in enumerate(front):
+        cells = [f"{row['cost']:.6g}", f"{row['value']:.6g}"]
+        if test is not None:
+            cells.append(f"{test[::-1][k]:.6g}")
+        cells += [f"{row['price_min']:.6g}", f"{row['price_max']:.6g}", str(row["n_leaves"]),
+                  str(row["depth"])]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 def _write_page(args, model, X_test, y_test, X, y):
@@ -1116,6 +1204,11 @@ def _policy_parser(policy):
     policy.add_argument("--outcome", metavar="COLUMN",
                         help="the outcome observed after the sample's treatment (higher is "
                              "better)")
+    policy.add_argument("--costs", metavar="A,B,...",
+                        help="the cost of each action, in the order of the actions (the "
+                             "--rewards columns, or the sorted values of --treatment): a "
+                             "number (every sample's) or a column (each sample's); the fit "
+                             "then finds the budget front of value against total cost")
     policy.add_argument("--folds", type=int, default=5, metavar="K",
                         help="cross-fitting folds of the doubly robust rewards (default: 5)")
     policy.add_argument("--features", metavar="X,Y,...",

@@ -23,7 +23,7 @@ from sklearn.utils.validation import _num_samples, check_consistent_length, chec
 from ._export import category_names, display_feature_names, tree_estimator
 from ._multiway_tree import MultiwayTree
 from ._palette import page_colours
-from ._plot import pareto_data
+from ._plot import cost_front_data, pareto_data
 from ._tree import TREE_LEAF
 
 # Digits kept of what the page only shows (class fractions, means, impurities); thresholds and
@@ -232,7 +232,8 @@ def explorer_data(estimator, X_test=None, y_test=None, *, X=None, y=None,
     table = _NodeTable()
     roots = [table.add(tree) for tree in trees]
     front = front_data["front"]
-    variable = ("cv" if model is not estimator else "clf" if classifier else "reg")
+    variable = ("cv" if model is not estimator else "clf" if classifier
+                else "policy" if hasattr(model, "actions_") else "reg")
     if pipeline is not estimator:   # a Pipeline's last step, or a OneHotEncoded's model
         variable = "model.estimator_" if hasattr(pipeline, "encoding_") else "pipe[-1]"
     test = None if front_data["test"] is None else _shown(front_data["test"])
@@ -262,8 +263,47 @@ def explorer_data(estimator, X_test=None, y_test=None, *, X=None, y=None,
         "xlabel": front_data["xlabel"],
         "ylabel": front_data["loss_name"],
         "validation_label": front_data["validation_label"],
+        "cost": (_cost_data(estimator, table, X_test if tested else None,
+                            y_test if tested else None, variable)
+                 if hasattr(estimator, "cost_front_") else None),
     })
     return data
+
+
+def _cost_data(policy, table, X_test, rewards_test, variable):
+    """Return the budget front of a policy fitted with costs, as the page reads it.
+
+    The fields of a front the page draws (see ``_explorer_page/explorer.js``): ``rows`` (one
+    per tree, cheapest first; ``cost`` and ``train`` (value) its point, ``test`` the value on
+    the held-out data, ``price_min`` and ``price_max`` the prices for which it is the best,
+    ``price`` the one its tree was fitted at), the ``chosen`` row (the estimator's own, with
+    ``max_cost``; else null) and the labels. Its trees join the complexity front's in
+    ``table``.
+    """
+    data = cost_front_data(policy, X_test=X_test, rewards_test=rewards_test)
+    front, order = data["front"], data["order"]
+    chosen = data["chosen"]
+    return {
+        "rows": {
+            "root": [table.add(policy.cost_trees_[k]) for k in order],
+            "cost": _finite(front["cost"]),
+            "train": _shown(front["value"]),
+            "test": None if data["test"] is None else _shown(data["test"]),
+            "n_leaves": front["n_leaves"].tolist(),
+            "depth": front["depth"].tolist(),
+            "price_min": _finite(front["price_min"]),
+            "price_max": ["inf" if np.isinf(p) else float(p) for p in front["price_max"]],
+            "price": ["inf" if np.isinf(p) else float(p) for p in front["price"]],
+            "expected_tests": _shown([_expected_tests(policy.cost_trees_[k]) for k in order]),
+            "code": [f"{variable}.select_tree(max_cost={float(cost)!r})"
+                     for cost in front["cost"]],
+        },
+        "chosen": (None if chosen is None
+                   else int(np.flatnonzero(order == chosen["index"])[0])),
+        "chosen_label": None if chosen is None else chosen["label"],
+        "xlabel": data["xlabel"],
+        "ylabel": data["ylabel"],
+    }
 
 
 def _asset(name):
@@ -302,13 +342,18 @@ def export_html(estimator, path=None, X_test=None, y_test=None, *, X=None, y=Non
     that tree beside the front: feature names, thresholds, class colours, samples and purity
     per node, the path of a chosen test sample, the features the tree uses and its expected
     number of tests, and the code that selects it (``set_params(alpha=...)``). A
+    :class:`DPDTreePolicy` fitted with ``action_costs`` also has its budget front, policy value
+    against total cost (with the test value when ``X_test`` and ``y_test``, the held-out
+    rewards, are given), a switch away: each point opens its tree and the code that selects
+    it (``select_tree(max_cost=...)``); a policy predicting within its ``max_cost`` opens on
+    it. A
     ``BranchesClassifier`` or ``MultiwayGreedyClassifier`` has one tree and no front: the page
     shows the tree.
 
     Parameters
     ----------
-    estimator : DPDTreeClassifier, DPDTreeRegressor, their CV versions, BranchesClassifier,
-        MultiwayGreedyClassifier, or a Pipeline ending in one
+    estimator : DPDTreeClassifier, DPDTreeRegressor, DPDTreePolicy, their CV versions,
+        BranchesClassifier, MultiwayGreedyClassifier, or a Pipeline ending in one
         A fitted estimator. A scikit-learn Pipeline shows its last step, its features named
         after what that step sees; ``X_test`` and ``X`` go through the steps before it.
     path : str, path-like or None, default=None

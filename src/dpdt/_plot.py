@@ -583,6 +583,11 @@ def plot_pareto(estimator, ax=None, *, show_cart=True, X=None, y=None, X_test=No
     ax : matplotlib Axes
         The axes drawn on.
 
+    See Also
+    --------
+    plot_cost_front : A policy's front of value against total cost, after a fit with
+        ``action_costs``.
+
     Examples
     --------
     >>> import matplotlib
@@ -826,3 +831,154 @@ def _label_leaves(ax, x, y, n_leaves):
                 taken.append(box)
                 break
             label.remove()
+
+
+def cost_front_data(estimator, *, X_test=None, rewards_test=None, max_cost=None):
+    """Return what a picture of the budget front shows, as arrays: :func:`plot_cost_front`'s data.
+
+    Parameters
+    ----------
+    estimator : DPDTreePolicy
+        A policy fitted with ``action_costs`` (it has a ``cost_front_``).
+    X_test, rewards_test : array-like, default=None
+        Held-out samples and their rewards, for each tree's test value.
+    max_cost : float or None, default=None
+        A budget: the row that ``select_tree(max_cost=max_cost)`` selects is ``chosen``. None:
+        the estimator's own ``max_cost``, if set.
+
+    Returns
+    -------
+    data : dict
+        ``front`` (``cost_front_`` sorted by cost, cheapest first) and ``order`` (the indices
+        that sort it, into ``cost_front_`` and ``cost_trees_``); ``test`` (each tree's value on
+        the held-out data, in the order of ``front``; None without it); ``chosen`` (None
+        without a budget, else the tree the budget selects: its ``index`` into
+        ``cost_front_``, its ``row``, the ``budget`` and a ``label``); ``xlabel`` and
+        ``ylabel``.
+    """
+    check_is_fitted(estimator)
+    if not hasattr(estimator, "actions_"):
+        raise TypeError(f"{type(estimator).__name__} has no cost front: a DPDTreePolicy "
+                        "fitted with action_costs has one")
+    if not hasattr(estimator, "cost_front_"):
+        raise ValueError("this policy was fitted without action_costs: fit(X, rewards, "
+                         "action_costs=...) finds cost_front_, the front of value against cost")
+    if (X_test is None) != (rewards_test is None):
+        raise ValueError("the test values need both X_test and rewards_test")
+    order = np.argsort(estimator.cost_front_["cost"], kind="stable")
+    front = estimator.cost_front_[order]
+    test = None
+    if X_test is not None:
+        # Each tree as select_tree chooses it, scored by the estimator's own score: a
+        # DataFrame's columns are matched to the actions by name there.
+        test = np.array([_budget_twin(estimator, float(cost)).score(X_test, rewards_test)
+                         for cost in front["cost"]])
+    chosen = None
+    if max_cost is not None or estimator.max_cost is not None:
+        # The row a budget given here selects, else the one the estimator predicts with.
+        twin = estimator if max_cost is None else _budget_twin(estimator, max_cost)
+        budget = float(estimator.max_cost if max_cost is None else max_cost)
+        index = twin._cost_row()
+        row = estimator.cost_front_[index]
+        chosen = {"index": index, "row": row, "budget": budget,
+                  "label": f"chosen tree (max_cost = {budget:.6g}): cost {row['cost']:.6g}, "
+                           f"value {row['value']:.4g}, {row['n_leaves']} leaves"}
+    return {
+        "order": order,
+        "front": front,
+        "test": test,
+        "chosen": chosen,
+        "xlabel": "total cost (action_costs summed over the training samples)",
+        "ylabel": "policy value (mean reward of its actions)",
+    }
+
+
+def _budget_twin(estimator, max_cost):
+    """Return a copy of ``estimator`` (sharing its trees) that ``select_tree(max_cost)`` set."""
+    import copy
+
+    return copy.copy(estimator).select_tree(max_cost=max_cost)
+
+
+def plot_cost_front(estimator, ax=None, *, X_test=None, rewards_test=None, max_cost=None):
+    """Plot the budget front of a policy fitted with costs: policy value against total cost.
+
+    Every tree of ``cost_front_`` is a point (total cost, value), numbered by its leaves: the
+    vertices of the upper convex hull of (cost, value), the policies that some price of a unit
+    of cost makes the best. They are joined as steps, which is what a budget buys: a budget
+    between two points gets the cheaper one (:meth:`DPDTreePolicy.select_tree`), so the value
+    stays flat until the budget reaches the next point. With held-out data, each tree's value
+    on it is drawn at the same cost. With a budget (``max_cost``, or the estimator's own), the
+    tree it selects is starred and the budget drawn as a vertical line.
+
+    Parameters
+    ----------
+    estimator : DPDTreePolicy, or a Pipeline or OneHotEncoded ending in one
+        A policy fitted with ``action_costs``.
+    ax : matplotlib Axes, default=None
+        Axes to draw on; None creates a figure.
+    X_test : array-like of shape (n_samples, n_features), default=None
+        Held-out samples: draws each tree's test value (with ``rewards_test``).
+    rewards_test : array-like or DataFrame of shape (n_samples, n_actions), default=None
+        Their rewards, as :meth:`DPDTreePolicy.score` takes them.
+    max_cost : float or None, default=None
+        A budget, in the unit of the front's costs (see the ``max_cost`` parameter of
+        :class:`DPDTreePolicy`): the tree that ``select_tree(max_cost=max_cost)`` selects is
+        starred. None: the estimator's own ``max_cost``, if set. The estimator is not changed.
+
+    Returns
+    -------
+    ax : matplotlib Axes
+        The axes drawn on.
+
+    Raises
+    ------
+    ValueError
+        When the policy was fitted without ``action_costs``.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import numpy as np
+    >>> from dpdt import DPDTreePolicy, plot_cost_front
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.random((200, 2))
+    >>> rewards = np.column_stack([np.zeros(200), X[:, 0] - 0.3])
+    >>> policy = DPDTreePolicy(max_depth=2).fit(X, rewards, action_costs=[0.0, 0.1])
+    >>> ax = plot_cost_front(policy, max_cost=5.0)
+    >>> ax.get_ylabel()
+    'policy value (mean reward of its actions)'
+    """
+    estimator, transform, _ = tree_estimator(estimator, "plot_cost_front")
+    if transform is not None and X_test is not None:
+        X_test = transform(X_test)
+    data = cost_front_data(estimator, X_test=X_test, rewards_test=rewards_test,
+                           max_cost=max_cost)
+    front = data["front"]
+    ax = _axes(ax, figsize=(7.0, 4.5), purpose="plot_cost_front")
+    # Steps: a budget between two points buys the cheaper one's value.
+    ax.plot(front["cost"], front["value"], color=SERIES_COLOURS["front"], linewidth=1.5,
+            marker="o", drawstyle="steps-post", label="cost front (train)")
+    if data["test"] is not None:
+        ax.plot(front["cost"], data["test"], color=SERIES_COLOURS["test"], linewidth=1.2,
+                marker="D", markersize=4, drawstyle="steps-post", label="test (held out)")
+    chosen = data["chosen"]
+    if chosen is not None:
+        ax.axvline(chosen["budget"], color="black", linestyle=":", linewidth=1.0,
+                   label="budget")
+        star = dict(marker="*", markersize=13, color=SERIES_COLOURS["chosen"],
+                    markeredgecolor="black", markeredgewidth=0.8, linestyle="none", zorder=5)
+        row = chosen["row"]
+        ax.plot([row["cost"]], [row["value"]], label=chosen["label"], **star)
+        if data["test"] is not None:
+            at = np.flatnonzero(data["order"] == chosen["index"])[0]
+            ax.plot([row["cost"]], [data["test"][at]], label="_chosen", **star)
+    ax.set_xlabel(data["xlabel"])
+    ax.set_ylabel(data["ylabel"] if data["test"] is None
+                  else "policy value, train and test (mean reward of its actions)")
+    ax.grid(True, alpha=0.3)
+    ax.set_title("Budget front (numbers: leaves)", fontsize=10)
+    ax.legend(loc="best", fontsize=8)
+    _label_leaves(ax, front["cost"], front["value"], front["n_leaves"])
+    return ax

@@ -8,6 +8,11 @@
 //     complexity, train (train loss), test (test accuracy or mean squared error, or null),
 //     n_leaves, depth, alpha_min,
 //     alpha_max, expected_tests, code;
+//   cost: null, or a policy's budget front (fitted with action_costs), drawn instead of the
+//     complexity front when the reader switches to it: rows (as above, cheapest first, with
+//     cost in place of complexity, train the policy's value, price_min, price_max and price),
+//     chosen (the tree the policy predicts with under its max_cost, or null), chosen_label,
+//     xlabel, ylabel; its trees are in nodes too;
 //   multiway: instead of nodes and rows, the one multiway tree (f, children, n, v);
 //   samples: X (test samples, null for missing), y, and for a multiway tree their paths.
 // window.dpdtExplorer is a small read-only API, used by the tests and the benchmark.
@@ -29,8 +34,27 @@
   // A policy's actions (its leaves show the action of largest mean reward), else null.
   const actions = data.actions;
   const multiway = !!data.multiway;
-  const rows = data.rows;
-  const nRows = multiway ? 1 : rows.root.length;
+  // The fronts the page can draw, one at a time: what drawing, choosing and the panels read
+  // of the front shown (F), its rows, and the row last shown of each.
+  const fronts = {};
+  if (!multiway) {
+    fronts.complexity = { kind: "complexity", rows: data.rows, x: data.rows.complexity,
+      chosen: data.chosen, chosen_label: data.chosen_label, steps: data.steps, cart: data.cart,
+      curves: data.curves, same_scale: data.same_scale, xlabel: data.xlabel, ylabel: data.ylabel,
+      validation_label: data.validation_label, row: data.chosen };
+  }
+  if (data.cost) {
+    const c = data.cost;
+    // Steps: a budget between two trees gets the cheaper one.
+    fronts.cost = { kind: "cost", rows: c.rows, x: c.rows.cost, chosen: c.chosen,
+      chosen_label: c.chosen_label, steps: true, cart: null, curves: [], same_scale: true,
+      xlabel: c.xlabel, ylabel: c.ylabel, validation_label: "",
+      row: c.chosen === null ? c.rows.root.length - 1 : c.chosen };
+  }
+  // The page opens on the front of the tree the estimator predicts with.
+  let F = fronts[data.cost && data.cost.chosen !== null ? "cost" : "complexity"] || null;
+  let rows = F && F.rows;
+  let nRows = multiway ? 1 : rows.root.length;
 
   function svg(name, attrs, parent) {
     const node = document.createElementNS(SVGNS, name);
@@ -155,7 +179,7 @@
 
   // ---- state ----
   const state = {
-    row: multiway ? 0 : data.chosen,
+    row: multiway ? 0 : F.row,
     tree: null,
     folded: new Set(),
     depthChoice: undefined,
@@ -167,7 +191,10 @@
   };
   let valueRange = [0, 1];
 
-  function metric(loss) { return loss === null ? null : (classifier ? 1 - loss : loss); }
+  // What the complexity front's y axis shows of a train loss (the cost front's is the value).
+  function metric(loss) {
+    return loss === null ? null : (classifier && F.kind === "complexity" ? 1 - loss : loss);
+  }
 
   // ---- the front ----
   const front = { svg: $("x-front"), x: null, y: null, y2: null, box: null };
@@ -200,15 +227,15 @@
     el.textContent = "";
     const W = el.clientWidth || 480, H = el.clientHeight || 300;
     el.setAttribute("viewBox", "0 0 " + W + " " + H);
-    const cvApart = data.curves.length > 0 && !data.same_scale;
+    const cvApart = F.curves.length > 0 && !F.same_scale;
     const m = { l: 58, r: cvApart ? 56 : 14, t: 12, b: 40 };
     const train = rows.train.map(metric);
     const test = rows.test;   // accuracy or mean squared error already
-    const xs = rows.complexity.slice(), ys = train.slice();
+    const xs = F.x.slice(), ys = train.slice();
     if (test) ys.push.apply(ys, test);
-    if (data.cart) data.cart.forEach((p) => { xs.push(p[0]); ys.push(metric(p[1])); });
+    if (F.cart) F.cart.forEach((p) => { xs.push(p[0]); ys.push(metric(p[1])); });
     const y2s = [];
-    data.curves.forEach((c) => {
+    F.curves.forEach((c) => {
       xs.push.apply(xs, c.complexity);
       c.mean.forEach((v, k) => (cvApart ? y2s : ys).push(v - c.std[k], v + c.std[k]));
     });
@@ -240,18 +267,18 @@
           text(axes, W - m.r + 6, Y2(v) + 4, fmt(v, 3), { "text-anchor": "start",
             fill: CURVE_COLOURS[0] });
         });
-      text(el, 0, 0, data.validation_label, { class: "x-axis-label", "text-anchor": "middle",
+      text(el, 0, 0, F.validation_label, { class: "x-axis-label", "text-anchor": "middle",
         transform: "translate(" + (W - 10) + "," + (m.t + (H - m.t - m.b) / 2) + ") rotate(90)" });
     }
     svg("rect", { x: m.l, y: m.t, width: W - m.l - m.r, height: H - m.t - m.b, fill: "none",
       stroke: "#9aa0a6" }, axes);
-    text(el, m.l + (W - m.l - m.r) / 2, H - 6, data.xlabel, { class: "x-axis-label",
+    text(el, m.l + (W - m.l - m.r) / 2, H - 6, F.xlabel, { class: "x-axis-label",
       "text-anchor": "middle" });
-    text(el, 0, 0, data.ylabel, { class: "x-axis-label", "text-anchor": "middle",
+    text(el, 0, 0, F.ylabel, { class: "x-axis-label", "text-anchor": "middle",
       transform: "translate(13," + (m.t + (H - m.t - m.b) / 2) + ") rotate(-90)" });
     const legend = [];
     // validation curves, under the rest
-    data.curves.forEach((c, k) => {
+    F.curves.forEach((c, k) => {
       const colour = CURVE_COLOURS[k % CURVE_COLOURS.length];
       const dash = k >= CURVE_COLOURS.length ? "5 3" : "none";
       const upper = c.complexity.map((x, j) => X(x) + "," + Y2(c.mean[j] + c.std[j]));
@@ -262,22 +289,22 @@
         class: "x-curve" }, el);
       c.complexity.forEach((x, j) => svg("circle", { cx: X(x), cy: Y2(c.mean[j]), r: 2.2,
         fill: colour }, el));
-      legend.push([colour, "validation" + (data.curves.length > 1 ? " (depth " + c.depth + ")"
+      legend.push([colour, "validation" + (F.curves.length > 1 ? " (depth " + c.depth + ")"
         : "") + (cvApart ? ", right axis" : "") + " ± 1 sd"]);
     });
-    if (data.cart) {
-      svg("polyline", { points: data.cart.map((p) => X(p[0]) + "," + Y(metric(p[1]))).join(" "),
+    if (F.cart) {
+      svg("polyline", { points: F.cart.map((p) => X(p[0]) + "," + Y(metric(p[1]))).join(" "),
         fill: "none", stroke: SERIES.cart, "stroke-width": 1.3, "stroke-dasharray": "5 3",
         class: "x-curve" }, el);
-      data.cart.forEach((p) => svg("rect", { x: X(p[0]) - 3, y: Y(metric(p[1])) - 3, width: 6,
+      F.cart.forEach((p) => svg("rect", { x: X(p[0]) - 3, y: Y(metric(p[1])) - 3, width: 6,
         height: 6, fill: SERIES.cart, class: "x-marker" }, el));
       legend.push([SERIES.cart, "CART pruning path"]);
     }
     function line(values) {
       const points = [];
-      rows.complexity.forEach((x, k) => {
+      F.x.forEach((x, k) => {
         if (values[k] === null) return;
-        if (data.steps && points.length) points.push(X(x) + "," + points[points.length - 1]
+        if (F.steps && points.length) points.push(X(x) + "," + points[points.length - 1]
           .split(",")[1]);
         points.push(X(x) + "," + Y(values[k]));
       });
@@ -288,7 +315,7 @@
         "stroke-width": 1.5, class: "x-curve" }, el);
       test.forEach((v, k) => {
         if (v === null) return;
-        const x = X(rows.complexity[k]), y = Y(v);
+        const x = X(F.x[k]), y = Y(v);
         svg("path", { d: "M" + x + "," + (y - 4) + "l4,4l-4,4l-4,-4z", fill: SERIES.test,
           class: "x-marker" }, el);
       });
@@ -296,18 +323,21 @@
     }
     svg("polyline", { points: line(train), fill: "none", stroke: SERIES.front,
       "stroke-width": 1.8, class: "x-curve" }, el);
-    legend.unshift([SERIES.front, "DPDT front (train)"]);
+    legend.unshift([SERIES.front, F.kind === "cost" ? "budget front (train)" :
+      "DPDT front (train)"]);
     const points = svg("g", {}, el);
     train.forEach((v, k) => {
-      const dot = svg("circle", { class: "x-point", cx: X(rows.complexity[k]), cy: Y(v), r: 4,
+      const dot = svg("circle", { class: "x-point", cx: X(F.x[k]), cy: Y(v), r: 4,
         fill: SERIES.front, "data-row": k }, points);
-      svg("title", {}, dot).textContent = rows.n_leaves[k] + " leaves, complexity " +
-        fmt(rows.complexity[k]) + ", train " + fmt(v) +
+      svg("title", {}, dot).textContent = rows.n_leaves[k] + " leaves, " + F.kind + " " +
+        fmt(F.x[k]) + ", train " + fmt(v) +
         (test && test[k] !== null ? ", test " + fmt(test[k]) : "");
     });
-    const c = data.chosen;
-    star(el, X(rows.complexity[c]), Y(train[c]));
-    legend.push([SERIES.chosen, data.chosen_label]);
+    const c = F.chosen;
+    if (c !== null) {
+      star(el, X(F.x[c]), Y(train[c]));
+      legend.push([SERIES.chosen, F.chosen_label]);
+    }
     front.marks = svg("g", {}, el);
     labelPoints(el, train, X, Y, m, W, H);
     legendBox.textContent = "";
@@ -328,7 +358,7 @@
       points.push((x + r * Math.cos(a)) + "," + (y - r * Math.sin(a)));
     }
     const node = svg("polygon", { class: "x-chosen-star", points: points.join(" ") }, parent);
-    svg("title", {}, node).textContent = data.chosen_label;
+    svg("title", {}, node).textContent = F.chosen_label;
     return node;
   }
 
@@ -336,18 +366,18 @@
   function labelPoints(el, train, X, Y, m, W, H) {
     const g = svg("g", { class: "x-point-labels" }, el);
     // A label covers no point of any curve, nor another label.
-    const points = rows.complexity.map((x, k) => [X(x), Y(train[k])]);
+    const points = F.x.map((x, k) => [X(x), Y(train[k])]);
     if (rows.test) {
-      rows.test.forEach((v, k) => { if (v !== null) points.push([X(rows.complexity[k]), Y(v)]); });
+      rows.test.forEach((v, k) => { if (v !== null) points.push([X(F.x[k]), Y(v)]); });
     }
-    if (data.cart) data.cart.forEach((p) => points.push([X(p[0]), Y(metric(p[1]))]));
+    if (F.cart) F.cart.forEach((p) => points.push([X(p[0]), Y(metric(p[1]))]));
     const taken = points.map((p) => [p[0] - 3.5, p[1] - 3.5, p[0] + 3.5, p[1] + 3.5]);
     const order = rows.n_leaves.map((n, k) => k).sort((a, b) => rows.n_leaves[a] -
       rows.n_leaves[b]);
     const places = [[5, -5, "start"], [5, 13, "start"], [-5, -5, "end"], [-5, 13, "end"],
       [0, -7, "middle"], [0, 16, "middle"]];
     for (const k of order) {
-      const x = X(rows.complexity[k]), y = Y(train[k]);
+      const x = X(F.x[k]), y = Y(train[k]);
       const content = String(rows.n_leaves[k]);
       const w = width(content, 10, false), h = 10;
       for (const p of places) {
@@ -370,7 +400,7 @@
     const g = front.marks;
     g.textContent = "";
     const k = state.row;
-    const x = front.X(rows.complexity[k]);
+    const x = front.X(F.x[k]);
     svg("line", { x1: x, x2: x, y1: front.m.t, y2: front.H - front.m.b, stroke: "#1d1d1f",
       "stroke-dasharray": "3 3", "stroke-width": 1 }, g);
     svg("circle", { class: "x-selected-ring", cx: x, cy: front.Y(metric(rows.train[k])),
@@ -387,7 +417,7 @@
     const px = (event.clientX - rect.left) * sx, py = (event.clientY - rect.top) * sy;
     let best = 0, bestD = Infinity;
     for (let k = 0; k < nRows; k++) {
-      const dx = front.X(rows.complexity[k]) - px, dy = front.Y(metric(rows.train[k])) - py;
+      const dx = front.X(F.x[k]) - px, dy = front.Y(metric(rows.train[k])) - py;
       const d = dx * dx + dy * dy * 0.25;   // nearest mostly along complexity
       if (d < bestD) { bestD = d; best = k; }
     }
@@ -815,17 +845,31 @@
       maxDepth = Math.max(maxDepth, t.depth[k]);
     }
     add("leaves, depth", leaves + ", " + maxDepth);
-    if (!multiway) {
+    if (!multiway && F.kind === "cost") {
+      const k = state.row;
+      add("expected tests", fmt(rows.expected_tests[k]) + " per sample (training)");
+      add("total cost", fmt(rows.cost[k], 6) + " (training)");
+      add("value", "train " + fmt(rows.train[k]) + (rows.test ? ", test " + fmt(rows.test[k])
+        : ""));
+      add("price", "[" + fmt(rows.price_min[k]) + ", " + fmt(rows.price_max[k]) + "]" +
+        " reward per unit of cost makes it the best");
+      // A tree fitted at a price p holds the net rewards, the mean of rewards - p * costs; the
+      // cheapest, fitted at an infinite price, minus the mean costs.
+      if (rows.price[k] === "inf") add("node values", "minus the mean cost of each action");
+      else if (rows.price[k] !== 0) add("node values", "net reward at price " +
+        fmt(rows.price[k]) + ": mean of reward − price × cost");
+      if (k === F.chosen) add("", "the tree the estimator predicts with now (its max_cost)");
+    } else if (!multiway) {
       const k = state.row;
       add("expected tests", fmt(rows.expected_tests[k]) + " per sample (training)");
       // Counted splits are the leaves less one, shown above; costed ones are not.
-      if (data.xlabel.indexOf("expected") < 0 && rows.complexity[k] !== leaves - 1)
-        add(data.xlabel, fmt(rows.complexity[k]));
-      add("train " + data.ylabel, fmt(metric(rows.train[k])));
-      if (rows.test) add("test " + data.ylabel, fmt(rows.test[k]));
+      if (F.xlabel.indexOf("expected") < 0 && rows.complexity[k] !== leaves - 1)
+        add(F.xlabel, fmt(rows.complexity[k]));
+      add("train " + F.ylabel, fmt(metric(rows.train[k])));
+      if (rows.test) add("test " + F.ylabel, fmt(rows.test[k]));
       add("alpha", rows.alpha_min[k] === null ? "none selects it alone (off the hull)" : "[" +
         fmt(rows.alpha_min[k]) + ", " + fmt(rows.alpha_max[k]) + "]");
-      if (k === data.chosen) add("", "the tree the estimator predicts with now");
+      if (k === F.chosen) add("", "the tree the estimator predicts with now");
     }
   }
 
@@ -908,6 +952,7 @@
     const start = performance.now();
     k = Math.max(0, Math.min(nRows - 1, k));
     state.row = k;
+    if (F) F.row = k;
     state.tree = multiway ? multiwayTree() : binaryTree(rows.root[k]);
     if (!classifier) {
       let lo = Infinity, hi = -Infinity;
@@ -924,15 +969,29 @@
     fillFeatures();
     if (!multiway) {
       $("x-slider").value = String(k);
-      $("x-slider-text").textContent = rows.n_leaves[k] + " leaves · alpha " +
-        (rows.alpha_min[k] === null ? "–" : fmt(rows.alpha_min[k], 3) + "…" +
-          fmt(rows.alpha_max[k], 3));
+      $("x-slider-text").textContent = rows.n_leaves[k] + " leaves · " + (F.kind === "cost" ?
+        "cost " + fmt(rows.cost[k], 4) : "alpha " + (rows.alpha_min[k] === null ? "–" :
+          fmt(rows.alpha_min[k], 3) + "…" + fmt(rows.alpha_max[k], 3)));
       $("x-code").value = rows.code[k];
       $("x-code").rows = Math.min(5, rows.code[k].split("\n").length + 1);
       markFront();
     }
     state.lastSelectMs = performance.now() - start;
     return state.lastSelectMs;
+  }
+
+  // Show the front ``kind`` ("complexity" or "cost") and the tree last shown of it.
+  function showFront(kind) {
+    if (!fronts[kind]) return;
+    F = fronts[kind];
+    rows = F.rows;
+    nRows = rows.root.length;
+    $("x-slider").max = String(nRows - 1);
+    document.querySelectorAll("input[name=x-front-kind]").forEach((input) => {
+      input.checked = input.value === kind;
+    });
+    drawFront();
+    select(F.row);
   }
 
   function setSample(s) {
@@ -967,7 +1026,14 @@
       $("x-code-box").hidden = true;
     } else {
       const frontBox = $("x-front-box");
-      frontBox.insertBefore(legendBox, frontBox.children[1]);
+      frontBox.insertBefore(legendBox, front.svg.nextSibling);
+      if (fronts.cost) {
+        $("x-front-switch").hidden = false;
+        document.querySelectorAll("input[name=x-front-kind]").forEach((input) => {
+          input.checked = input.value === F.kind;
+          input.addEventListener("change", () => { if (input.checked) showFront(input.value); });
+        });
+      }
       const slider = $("x-slider");
       slider.max = String(nRows - 1);
       slider.addEventListener("input", () => select(parseInt(slider.value, 10)));
@@ -1082,6 +1148,9 @@
     data: data,
     select: (k) => select(k),
     selected: () => state.row,
+    // The front shown ("complexity" or "cost"), and showing one.
+    front: () => (F ? F.kind : null),
+    showFront: (kind) => showFront(kind),
     setSample: (s) => setSample(s),
     // d: the deepest level shown unfolded, null for all, undefined for the page's own choice.
     setDepth: (d) => {
