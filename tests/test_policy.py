@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from _policy_brute import all_policy_trees, best_objective, best_policy_value, policy_reward
+from _policy_greedy import welfare_greedy_value
 from _trees import assert_tree_equal
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.estimator_checks import parametrize_with_checks
@@ -104,17 +105,36 @@ def test_default_is_at_least_the_greedy_tree():
         assert train_reward(default, X, R) >= train_reward(greedy, X, R) - 1e-9
 
 
-@pytest.mark.parametrize("n_actions", [2, 3])
-@pytest.mark.parametrize("side", [8, 14])
-@pytest.mark.parametrize("informative", [(0, 1), (1, 2), (2, 0)])
-def test_default_gains_where_the_regret_is_flat_at_the_root(n_actions, side, informative):
-    # Action 1 pays 1 in one quadrant of two features, -2 in the quadrant beside it and -5 in
-    # the other half; action 0 pays 0. No single split leaves a child where action 1 pays on
-    # average (the regret's decrease is 0 for every split at the root), yet the depth-2 tree
-    # that splits off the half, then the quadrant, earns every sample's best action. A
-    # generator that stops at zero gain, or splits where the first tie falls, misses it; the
-    # default must reach the optimum, which is at least what any greedy tree earns, those that
-    # split at zero gain included.
+def heavy_tailed(seed, n=600):
+    """Rewards of two small effects under heavy-tailed noise, as doubly robust scores have."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 30, (n, 4)).astype(float)
+    R = rng.standard_t(1.5, size=(n, 3))
+    R[:, 1] += 0.5 * (X[:, 0] > 15)
+    R[:, 2] += 0.5 * (X[:, 1] > 10)
+    return X, R
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("depth", [4, 5])
+def test_default_is_at_least_the_welfare_greedy_tree(seed, depth):
+    # The largest welfare gain is often that of a split that cuts off a few extreme rewards:
+    # the generator keeps 5 % of a node on each side, as econml's greedy tree does, so that
+    # the greedy tree is one of the default's candidate trees at every depth, budget-1 levels
+    # included, and the default is never below it.
+    X, R = heavy_tailed(seed)
+    greedy = welfare_greedy_value(X, R, depth)
+    one = DPDTreePolicy(max_depth=depth, splitter="cart", candidates=1).fit(X, R)
+    assert train_reward(one, X, R) == pytest.approx(greedy, rel=1e-12)
+    default = DPDTreePolicy(max_depth=depth).fit(X, R)
+    assert train_reward(default, X, R) >= greedy - 1e-9 * abs(greedy)
+
+
+def flat_quadrants(n_actions, side, informative):
+    """Action 1 pays 1 in one quadrant of two features, -2 in the quadrant beside it and -5 in
+    the other half; action 0 pays 0. No single split leaves a child where action 1 pays on
+    average (the regret's decrease is 0 for every split at the root), yet the depth-2 tree
+    that splits off the half, then the quadrant, earns every sample's best action."""
     rng = np.random.default_rng(side + n_actions)
     cells = (np.arange(side) + 0.5) / side
     a, b = (c.ravel() for c in np.meshgrid(cells, cells))
@@ -123,8 +143,31 @@ def test_default_gains_where_the_regret_is_flat_at_the_root(n_actions, side, inf
     X[:, informative[0]], X[:, informative[1]] = a, b
     effect = np.where(a < 0.5, -5.0, np.where(b < 0.5, -2.0, 1.0))
     R = np.column_stack([np.zeros(n), effect] + [np.full(n, -0.2)] * (n_actions - 2))
+    return X, R
+
+
+@pytest.mark.parametrize("n_actions", [2, 3])
+@pytest.mark.parametrize("side", [8, 14])
+@pytest.mark.parametrize("informative", [(0, 1), (1, 2), (2, 0)])
+def test_default_gains_where_the_regret_is_flat_at_the_root(n_actions, side, informative):
+    # A generator that stops at zero gain, or splits where the first tie falls, misses the
+    # optimum; the default must reach it, which is at least what any greedy tree earns, those
+    # that split at zero gain included.
+    X, R = flat_quadrants(n_actions, side, informative)
     policy = DPDTreePolicy(max_depth=2).fit(X, R)
     assert train_reward(policy, X, R) == pytest.approx(best_policy_value(X, R, None, 2), abs=1e-9)
+
+
+@pytest.mark.parametrize("n_actions", [2, 3])
+@pytest.mark.parametrize("side", [8, 14])
+@pytest.mark.parametrize("informative", [(0, 1), (1, 2), (2, 0)])
+def test_greedy_tree_splits_by_the_contrasts_where_no_split_gains(n_actions, side, informative):
+    # The greedy tree alone (a budget of 1, as the default's deep levels have) splits where the
+    # actions' effects differ most when no split gains, not where the first tie falls: here
+    # the half, after which the quadrant's split earns the optimum.
+    X, R = flat_quadrants(n_actions, side, informative)
+    greedy = DPDTreePolicy(max_depth=2, splitter="cart", candidates=1).fit(X, R)
+    assert train_reward(greedy, X, R) == pytest.approx(best_policy_value(X, R, None, 2), abs=1e-9)
 
 
 @pytest.mark.parametrize("splitter", ["cart", "topk"])

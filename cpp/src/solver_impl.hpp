@@ -115,6 +115,7 @@ struct Workspace {
     std::vector<Buffer> cart;
     SplitMemo memo;
     SplitMemo secondary_memo;   // the lexicographic generator's (kGeneratorHasSecondary)
+    SplitMemo exact_memo;   // the exact last level's, where its rule differs (TieRule::kFirst)
     // The share of the fit's tasks that this thread has solved (a fraction of them) and the share
     // of the state being solved, published to `progress` for Search's projection of its memory.
     double done = 0.0, share = 0.0;
@@ -594,7 +595,7 @@ class Search {
         std::vector<SplitRecord> chosen;
         // Under the rule, leaves lose at their clipped values: the generator's score is no loss.
         if (O::kGeneratorIsLoss && uniform_costs_ && !rule_.active()) {
-            const SplitRecord best = best_split_of(node, hash, sol.stats.data(), bounds, ws);
+            const SplitRecord best = best_split_of(node, hash, sol.stats.data(), bounds, ws, TieRule::kFirst);
             if (best.found()) chosen.push_back(best);
         } else {
             std::vector<SplitRecord> best;
@@ -866,7 +867,7 @@ class Search {
     // split is the best admissible one, and its children inherit the rule's bounds.
     void cart_splits(View node, SubsetHash hash, Bounds bounds, const Solution& sol, int budget,
                      std::vector<SplitRecord>& out, Workspace& ws) {
-        grow_cart(node, hash, bounds, sol, budget, out, ws, false);
+        grow_cart(node, hash, bounds, sol, budget, out, ws, TieRule::kGreedy);
         if constexpr (O::kGeneratorHasSecondary) {
             // Both trees: where the score is flat the lexicographic tree's splits are the
             // informative ones, where it is not they may be worse, and a search over the union of
@@ -875,13 +876,13 @@ class Search {
             // greedy tree's that the default is never below.
             if (budget <= 1) return;
             std::vector<SplitRecord> more;
-            grow_cart(node, hash, bounds, sol, budget, more, ws, true);
+            grow_cart(node, hash, bounds, sol, budget, more, ws, TieRule::kLexicographic);
             out.insert(out.end(), more.begin(), more.end());
         }
     }
 
     void grow_cart(View node, SubsetHash hash, Bounds bounds, const Solution& sol, int budget,
-                   std::vector<SplitRecord>& out, Workspace& ws, bool secondary) {
+                   std::vector<SplitRecord>& out, Workspace& ws, TieRule rule) {
         struct CartNode {
             View view;   // the root reads the state's view, the others a buffer of ws.cart
             SubsetHash hash;   // kept only when the memo serves (every feature scanned)
@@ -908,8 +909,8 @@ class Search {
         auto score = [&](CartNode& cn) {
             // A subsample's features depend on the state, so its splits are no function of the node's
             // samples alone and stay out of the memo.
-            cn.split = subsample ? generator_split(cn.view, cn.features, cn.stats.data(), cn.bounds, secondary)
-                                 : best_split_of(cn.view, cn.hash, cn.stats.data(), cn.bounds, ws, secondary);
+            cn.split = subsample ? generator_split(cn.view, cn.features, cn.stats.data(), cn.bounds, rule)
+                                 : best_split_of(cn.view, cn.hash, cn.stats.data(), cn.bounds, ws, rule);
             if (!cn.split.found() || cn.split.score < params_.min_impurity_decrease * total_weight_) return false;
             cn.scored = true;
             cn.key = cn.split.score;
@@ -977,14 +978,18 @@ class Search {
         }
     }
 
-    // The best generator split over every feature of a sample set at its bounds (by the
-    // lexicographic rule if `secondary`), through the thread's memo of that rule.
+    // The best generator split over every feature of a sample set at its bounds by tie rule
+    // `rule`, through the thread's memo of that rule.
     SplitRecord best_split_of(View node, const SubsetHash& hash, const double* stats, Bounds bounds, Workspace& ws,
-                              bool secondary = false) {
-        SplitMemo& memo = secondary ? ws.secondary_memo : ws.memo;
+                              TieRule rule = TieRule::kGreedy) {
+        // Without a second key or a balance, the exact rule's split is the greedy one.
+        constexpr bool kFirstDiffers = O::kGeneratorHasSecondary || O::kGeneratorMinShare > 0.0;
+        SplitMemo& memo = rule == TieRule::kLexicographic           ? ws.secondary_memo
+                          : rule == TieRule::kFirst && kFirstDiffers ? ws.exact_memo
+                                                                     : ws.memo;
         const SubsetHash key = with_bounds(hash, bounds);
         if (const SplitRecord* known = memo.find(key, node.m)) return *known;
-        const SplitRecord split = generator_split(node, all_features_, stats, bounds, secondary);
+        const SplitRecord split = generator_split(node, all_features_, stats, bounds, rule);
         memo.insert(key, node.m, split);
         return split;
     }
@@ -993,9 +998,19 @@ class Search {
     // (The lexicographic rule serves objectives with a second key, which the split rule does not
     // constrain: SplitRule refuses constraints on an objective without a bounded value.)
     SplitRecord generator_split(View node, const std::vector<int32_t>& features, const double* stats, Bounds bounds,
-                                bool secondary = false) {
-        if (!rule_.active()) return layout_.best_generator_split(obj_, node, features, limits_, stats, secondary);
-        return ruled_generator_split(layout_, obj_, rule_, node, features, limits_, stats, bounds);
+                                TieRule rule = TieRule::kGreedy) {
+        const LeafLimits limits = rule == TieRule::kFirst ? limits_ : generator_limits(node.m);
+        if (!rule_.active()) return layout_.best_generator_split(obj_, node, features, limits, stats, rule);
+        return ruled_generator_split(layout_, obj_, rule_, node, features, limits, stats, bounds);
+    }
+
+    // The leaf limits of the generators' splits of a node of m samples: the user's, and each
+    // child at least the objective's share of the samples (O::kGeneratorMinShare).
+    LeafLimits generator_limits(int32_t m) const {
+        LeafLimits limits = limits_;
+        if constexpr (O::kGeneratorMinShare > 0.0)
+            limits.min_samples = std::max(limits.min_samples, static_cast<int>(std::ceil(O::kGeneratorMinShare * m)));
+        return limits;
     }
 
     // Drops the actions no hull vertex uses, so unused subtrees can be freed.

@@ -133,8 +133,9 @@ def budget_front(fit_at, X, rewards, costs, weight, alpha, first, threads):
                       float(np.ldexp(weight @ cost, shift)), best - value)
 
     def fit_at_price(price, n_jobs):
-        # The least cost, whatever the complexity, is the limit of growing prices.
-        table = -costs if np.isinf(price) else rewards - price * costs
+        # The least cost, whatever the complexity, is the limit of growing prices; its tree's
+        # leaves hold minus the mean costs in the user's unit (the power of two undone, exactly).
+        table = -np.ldexp(costs, shift) if np.isinf(price) else rewards - price * costs
         return fit_at(table, n_jobs=n_jobs, least_cost=np.isinf(price))
 
     points = [point(*first, 0.0)]

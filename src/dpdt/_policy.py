@@ -61,7 +61,9 @@ class DPDTreePolicy(_BaseDPDTree):
     maximises the total reward of the policy. As for :class:`DPDTreeClassifier`, the solution is
     computed for every ``alpha`` at once (:attr:`pareto_front_`), ``splitter="exhaustive"``
     gives the optimal tree, and the default search is never worse than the greedy tree grown by
-    the same criterion (econml's ``PolicyTree``).
+    the same criterion as econml's ``PolicyTree``: the split of largest welfare gain among those
+    that leave at least 5 % of the node's samples on each side, and where no split gains, the
+    one where the actions' effects differ most.
 
     Rewards of any scale and offset give the same tree: adding a constant to every action of
     a sample changes no regret, and the core reads the rewards less each row's least, divided

@@ -60,8 +60,9 @@ class ExactLayout {
     }
     template <class O>
     SplitRecord best_generator_split(const O& obj, const View& v, const std::vector<int32_t>& features,
-                                     const LeafLimits& limits, const double* stats, bool secondary = false) const {
-        return dpdt::best_generator_split(data, obj, v, features, limits, stats, secondary);
+                                     const LeafLimits& limits, const double* stats,
+                                     TieRule rule = TieRule::kGreedy) const {
+        return dpdt::best_generator_split(data, obj, v, features, limits, stats, rule);
     }
     template <class O>
     void top_k_splits(const O& obj, const View& v, const LeafLimits& limits, const double* stats, int k,
@@ -326,7 +327,8 @@ class BinnedLayout {
     }
 
     SplitRecord best_generator_split(const O& obj, const View& v, const std::vector<int32_t>& features,
-                                     const LeafLimits& limits, const double* stats, bool secondary = false) const {
+                                     const LeafLimits& limits, const double* stats,
+                                     TieRule rule = TieRule::kGreedy) const {
         std::vector<SplitRecord> per_feature;
         best_generator_per_feature(obj, v, features, limits, stats, per_feature);
         const double tol = generator_tolerance(obj, stats);
@@ -335,8 +337,9 @@ class BinnedLayout {
             if (s.found() && (!best.found() || s.score > best.score + tol)) best = s;
         if constexpr (O::kGeneratorHasSecondary) {
             // As dpdt::best_generator_split: the secondary key among the splits that tie.
-            if (!best.found() || !secondary) return best;
-            const double floor = best.score - std::max(tol, obj.generator_ties(stats));
+            if (!best.found()) return best;
+            const double floor = secondary_floor(obj, stats, rule, best.score, tol);
+            if (std::isnan(floor)) return best;
             const double parent = obj.generator_impurity(stats);
             const Scanner scanner(*this, obj, histogram(obj, v), v.m, limits);
             best = SplitRecord{};
@@ -351,6 +354,7 @@ class BinnedLayout {
                     keep_higher_secondary(scored, obj.generator_secondary(l, r), best);
                 });
             }
+            if (best.score <= tol) best.score = 0.0;   // as there
         }
         return best;
     }

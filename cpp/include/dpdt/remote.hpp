@@ -278,10 +278,13 @@ class RemoteLayout : public BinnedLayout<uint8_t, O> {
         });
     }
     SplitRecord best_generator_split(const O& obj, const View& v, const std::vector<int32_t>& features,
-                                     const LeafLimits& limits, const double* stats, bool secondary = false) const {
+                                     const LeafLimits& limits, const double* stats,
+                                     TieRule rule = TieRule::kGreedy) const {
         std::vector<SplitRecord> out;
-        scan(v, kGenerator, secondary ? 1 : 0, fingerprint(features), out, [&](const View& h, std::vector<SplitRecord>& o) {
-            o.assign(1, Base::best_generator_split(obj, h, features, limits, stats, secondary));
+        // The rule sets the limits too (the generator's balance): it keys the scan.
+        scan(v, kGenerator, static_cast<int64_t>(rule), fingerprint(features), out,
+             [&](const View& h, std::vector<SplitRecord>& o) {
+            o.assign(1, Base::best_generator_split(obj, h, features, limits, stats, rule));
         });
         return out.empty() ? SplitRecord{} : out[0];
     }

@@ -441,14 +441,38 @@ inline void keep_higher_secondary(const SplitRecord& s, double secondary, SplitR
     best.tie = -secondary;
 }
 
+// How a generator scan breaks ties, for an objective with a second key (kGeneratorHasSecondary);
+// the others break every tie by the lower feature index, then the lower threshold.
+//   kGreedy         the highest score; where no split scores above 0 (the score is flat: every
+//                   split ties), the one of highest second key, so that the greedy tree's
+//                   zero-gain splits are informative rather than wherever the first tie falls;
+//   kLexicographic  the highest second key among the splits within obj.generator_ties of the
+//                   highest score;
+//   kFirst          the highest score, ties to the lower feature and threshold: for the exact
+//                   last level, where a split of score 0 is as good as any other.
+enum class TieRule { kGreedy, kLexicographic, kFirst };
+
+// A split the second key chose scores exactly 0 where its score is within rounding of 0: a
+// best-first tree orders its nodes by their splits' scores, and would order its flat nodes by the
+// rounding of the rewards' unit.
+// Where a scan of tie rule `rule` breaks its ties by the second key: the splits whose score is
+// at least the returned floor tie; NaN when the first split of highest score stands.
+template <class O>
+double secondary_floor(const O& obj, const double* stats, TieRule rule, double best_score, double tol) {
+    if constexpr (O::kGeneratorHasSecondary) {
+        if (rule == TieRule::kLexicographic) return best_score - std::max(tol, obj.generator_ties(stats));
+        if (rule == TieRule::kGreedy && best_score <= tol) return best_score - tol;
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
 // The split of highest generator score among `features` (CART's rule, or C4.5's with gain_ratio).
-// Ties go to the lower feature index, then the lower threshold. With a secondary key
-// (kGeneratorHasSecondary), the splits within obj.generator_ties of the highest score tie, and
-// a second scan takes the one of highest secondary key among them.
+// Ties go to the lower feature index, then the lower threshold, or for an objective with a
+// second key, by `rule` (a second scan takes the one of highest key among the splits that tie).
 template <class O>
 SplitRecord best_generator_split(const Dataset& data, const O& obj, NodeView node,
                                  const std::vector<int32_t>& features, const LeafLimits& limits,
-                                 const double* stats, bool secondary = false) {
+                                 const double* stats, TieRule rule = TieRule::kGreedy) {
     std::vector<SplitRecord> per_feature;
     best_generator_split_per_feature(data, obj, node, features, limits, stats, per_feature);
     const double tol = generator_tolerance(obj, stats);
@@ -456,8 +480,9 @@ SplitRecord best_generator_split(const Dataset& data, const O& obj, NodeView nod
     for (const SplitRecord& s : per_feature)
         if (s.found() && (!best.found() || s.score > best.score + tol)) best = s;
     if constexpr (O::kGeneratorHasSecondary) {
-        if (!best.found() || !secondary) return best;
-        const double floor = best.score - std::max(tol, obj.generator_ties(stats));
+        if (!best.found()) return best;
+        const double floor = secondary_floor(obj, stats, rule, best.score, tol);
+        if (std::isnan(floor)) return best;
         const double parent = obj.generator_impurity(stats);
         std::vector<double> left(obj.dim()), right(obj.dim());
         std::vector<int32_t> order_scratch;
@@ -482,6 +507,7 @@ SplitRecord best_generator_split(const Dataset& data, const O& obj, NodeView nod
                 });
             });
         }
+        if (best.score <= tol) best.score = 0.0;   // see secondary_floor
     }
     return best;
 }

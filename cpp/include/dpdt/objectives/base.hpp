@@ -51,11 +51,15 @@
 //                          std::invalid_argument where this fit's objective has no such number
 //                          (several classes or outputs). Value bounds, and with them monotonic
 //                          constraints (dpdt/split_rule.hpp), apply.
-//   kGeneratorHasSecondary the CART-like generator's best split is lexicographic: among the splits
-//                          whose score is within generator_ties(s) of the best, the one of highest
-//                          generator_secondary (split_search.hpp, best_generator_split). For a
-//                          flat score, whose decrease is 0 for most splits, the secondary still
-//                          tells splits apart and the generator keeps splitting at zero gain.
+//   kGeneratorHasSecondary the CART-like generator breaks ties by a second key,
+//                          generator_secondary (split_search.hpp, TieRule): its greedy tree where
+//                          no split scores above 0, its lexicographic tree among the splits whose
+//                          score is within generator_ties(s) of the best. For a flat score, whose
+//                          decrease is 0 for most splits, the key still tells splits apart and the
+//                          generator keeps splitting at zero gain where the split informs the next.
+//   kGeneratorMinShare     the CART-like generator's splits (not the exact last level's) leave each
+//                          child at least this share of the node's samples (0: any the leaf limits
+//                          allow).
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -89,6 +93,7 @@ struct Objective {
     static constexpr bool kGainIsNewtonFraction = false;
     static constexpr bool kBoundedValue = false;
     static constexpr bool kGeneratorHasSecondary = false;
+    static constexpr double kGeneratorMinShare = 0.0;
 
     // The fixed-point quantities of sample i: its own statistics.
     int fixed_dim() const { return self().dim(); }

@@ -31,12 +31,19 @@ struct Policy : Objective<Policy> {
     // It is flat: a split whose children keep the node's best action decreases it by 0, and most
     // do, so the generator would stop, or split where the first tie falls, where a split that
     // changes nothing now lets the next level gain. Its second key tells those splits apart
-    // (generator_secondary), and the search takes the candidates of both rules.
+    // (generator_secondary): the greedy tree's where no split gains, the lexicographic tree's
+    // among near ties, and the search takes the candidates of both trees.
     static constexpr bool kGeneratorIsLoss = true;
     static constexpr bool kLossGrowsWithSamples = true;
     static constexpr bool kGeneratorHasSecondary = true;
-    // Decreases below this share of the node's regret tie, for the second key to decide.
+    // Decreases below this share of the node's regret tie in the lexicographic tree.
     static constexpr double kTies = 0.01;
+    // Rewards are heavy-tailed scores: the decrease is often largest for a split that cuts off a
+    // few samples of extreme rewards, which gains little and spends the level. The generators
+    // keep 5 % of a node's samples on each side, as econml's greedy tree does (its
+    // min_balancedness_tol=0.45), so that its tree is one the search contains; the exact last
+    // level, where no later split is at stake, is not held to it.
+    static constexpr double kGeneratorMinShare = 0.05;
 
     static Policy make(const ObjectiveInputs& in) {
         Policy o;
