@@ -44,6 +44,7 @@ from threadpoolctl import threadpool_limits
 
 import dpdt
 from dpdt._runner import RUNNER, run
+from policy import DEFAULT_DATA, causal_sets
 
 SIZES = (100, 1_000, 5_000)
 DEPTHS = (2, 3, 5)
@@ -167,15 +168,15 @@ def section_sizes(repeats, out):
 
 def section_causal(data_dir, repeats, out):
     """dpdt's policy trees against econml's on the causal sets; return the ratios by depth."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from policy import causal_sets
-
     try:
         _econml_tree(2)
     except ImportError:
         print("\n(causal sets: econml is not installed)", file=out)
         return {}
     sets = causal_sets(data_dir)
+    if not sets:
+        print(f"\n(no causal sets in {data_dir})", file=out)
+        return {}
     print(f"\n### Policy trees on the {len(sets)} causal sets of {data_dir} (ms, median of "
           f"{repeats}; one thread)\n", file=out)
     print("| set | rows | depth | dpdt wall | core share | econml wall | wall ratio |", file=out)
@@ -200,9 +201,7 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--causal", action="store_true",
                         help="add the causal sets of the wide corpus (policy trees)")
-    parser.add_argument("--data", type=Path,
-                        default=Path(__file__).resolve().parents[2] / "shared" / "datasets"
-                        / "wide")
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--no-sizes", dest="sizes", action="store_false",
                         help="skip the synthetic sizes' table")
     args = parser.parse_args(argv)
