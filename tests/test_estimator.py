@@ -683,3 +683,22 @@ def test_alpha_ranges_are_in_order_when_vertices_lie_in_a_line(complexity, tmp_p
     path = tmp_path / "model.dpdt"
     est.save(path)
     assert_array_equal(load(path).predict(X), est.predict(X))
+
+
+def test_random_state_kinds_give_the_seed_of_their_first_draw():
+    # An int's seed is drawn once per process; it must be the draw of a fresh RandomState, as
+    # an equal RandomState given gets, on every fit.
+    X, y = make_classification(n_samples=120, n_features=6, random_state=3)
+    params = dict(max_depth=3, max_features=3, splitter="cart")
+    for seed in (0, 7, np.int64(7), 2**32 - 1):
+        a = DPDTreeClassifier(random_state=seed, **params).fit(X, y)
+        for _ in range(2):
+            b = DPDTreeClassifier(random_state=np.random.RandomState(int(seed)),
+                                  **params).fit(X, y)
+            assert_array_equal(a.pareto_front_, b.pareto_front_)
+            for ta, tb in zip(a.trees_, b.trees_, strict=True):
+                assert_trees(ta, tb, f"random_state={seed!r}")
+    # A RandomState given draws a new seed at each fit.
+    rng = np.random.RandomState(0)
+    fits = [DPDTreeClassifier(random_state=rng, **params).fit(X, y) for _ in range(6)]
+    assert len({f.tree_.feature.tobytes() + f.tree_.threshold.tobytes() for f in fits}) > 1

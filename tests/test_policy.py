@@ -203,6 +203,26 @@ def test_scale_and_offsets_of_the_rewards_give_the_same_tree(change):
                                        changed[leaves == leaf].mean(axis=0), rtol=1e-9)
 
 
+@pytest.mark.parametrize("k", [2, 9, 17])
+def test_the_sign_of_a_zero_reward_changes_nothing(k):
+    # Each row's least reward is taken over the columns of the transposed rewards (fast), which
+    # may pick the other zero of a row holding both signs than numpy's row reduction: no sum
+    # keeps the sign, and every fitted array is the same bit for bit.
+    rng = np.random.default_rng(k)
+    X = rng.random((300, 3))
+    R = rng.choice([0.0, -0.0, 0.5, 1.0], size=(300, k))
+    R[:, 0] += X[:, 0] > 0.5
+    canonical = R + 0.0   # every -0.0 becomes 0.0
+    assert np.signbit(R).any() and not np.signbit(canonical).any()
+    for params in (dict(max_depth=3), dict(max_depth=2, splitter="exhaustive")):
+        one = DPDTreePolicy(**params).fit(X, R)
+        other = DPDTreePolicy(**params).fit(X, canonical)
+        for k_tree, (a, b) in enumerate(zip(one.trees_, other.trees_, strict=True)):
+            assert_tree_equal(a, b, f"trees_[{k_tree}]")
+            assert not np.signbit(a.value).any()
+        np.testing.assert_array_equal(one.pareto_front_, other.pareto_front_)
+
+
 def test_alpha_is_in_the_rewards_unit():
     rng = np.random.default_rng(2)
     X = rng.random((300, 3))

@@ -5,9 +5,12 @@ threads already started joined, never an abort of the process. Ctrl-C, which the
 for every search, is tested in tests/test_interrupt.py.
 """
 
+import os
 import subprocess
 import sys
 import textwrap
+import threading
+import warnings
 
 import numpy as np
 import pytest
@@ -175,3 +178,52 @@ def test_histograms_summed_in_shares_give_the_same_fit():
         assert_front_equal(one.pareto_front_, other.pareto_front_, f"n_jobs={n_jobs}")
         for k, (a, b) in enumerate(zip(one.trees_, other.trees_, strict=True)):
             assert_tree_equal(a, b, f"n_jobs={n_jobs} trees_[{k}]")
+
+
+# ---------------------------------------------------------------------------------------------
+# A loop of one worker runs on the calling thread, which polls from its stop points: no thread is
+# started (each start and join cost a fit two wake-ups), and progress and limits still reach it.
+
+def _threads():
+    return len(os.listdir("/proc/self/task"))
+
+
+def _watching_threads(seen):
+    """A runner whose first fit reports progress (every poll) with the process's threads then."""
+    def runner(name, args, params, arguments):
+        if name != "fit" or seen:
+            return run(name, args, params, arguments)
+
+        def progress(states, done, total, seconds):
+            seen.append((_threads(), threading.get_native_id(), states))
+        return run(name, args, params, dict(arguments, progress=progress, progress_seconds=0.0))
+    return runner
+
+
+@linux_only
+@pytest.mark.parametrize("search", ["front", "bounded"])
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_one_thread_fits_run_on_the_calling_thread(search, n_jobs):
+    X = np.random.default_rng(0).random((400, 8))
+    y = (X[:, 0] + X[:, 1] * X[:, 2] > 0.7).astype(int)
+    # Both searches poll every 10 ms: long enough fits, stopped early by their time limit.
+    clf = DPDTreeClassifier(max_depth=4, splitter="exhaustive", full_front=search == "front",
+                            time_limit=0.3, n_jobs=n_jobs)
+    seen, before = [], _threads()
+    token = RUNNER.set(_watching_threads(seen))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            clf.fit(X, y)
+    finally:
+        RUNNER.reset(token)
+    assert len(seen) >= 5, "the fit reported its progress every poll"
+    assert {native for _, native, _ in seen} == {threading.get_native_id()}
+    # One worker: the calling thread itself; more: that many threads beside it (a worker out of
+    # work returns before the others).
+    threads = [threads for threads, _, _ in seen]
+    if n_jobs == 1:
+        assert set(threads) == {before}
+    else:
+        assert max(threads) == before + n_jobs
+    assert seen[-1][2] > seen[0][2] > 0, "the progress is the search's as it runs"

@@ -10,8 +10,14 @@
 namespace dpdt {
 namespace {
 
-// How often the calling thread polls: Ctrl-C is seen within this, and the deadline exactly.
+// How often the calling thread polls: Ctrl-C is seen within this, and the deadline exactly (a loop
+// of one worker: at its first stop point past them, within about kInlineCheck).
 constexpr std::chrono::milliseconds kPollPeriod{10};
+// A loop of one worker reads the clock about this often, at most kMaxInlineStride stop points
+// apart: the bounded search's hot loops call stop_point() every microsecond or so, where a clock
+// read costs some 30 ns.
+constexpr std::chrono::microseconds kInlineCheck{1000};
+constexpr int kMaxInlineStride = 16;
 
 // Limits beyond this many seconds (about 30 years) are no limit: a deadline that far would
 // overflow the clock's arithmetic.
@@ -37,7 +43,8 @@ void stop_point() {
 OptionalWork::OptionalWork() { ++optional_scopes; }
 OptionalWork::~OptionalWork() { --optional_scopes; }
 
-void RunLoop::stop_point(bool optional) const {
+void RunLoop::stop_point(bool optional) {
+    if (inline_progress_ != nullptr && --inline_countdown_ <= 0) check_inline();
     if (stopped()) throw Interrupted();
     if (cut() || (optional && limit_reached())) throw Cut();
 }
@@ -281,6 +288,23 @@ void RunLoop::run(const std::function<int64_t(int)>& setup, const std::function<
         --running;
         changed.notify_all();
     };
+    if (n_threads_ == 1) {
+        // The calling thread is the worker (see the top of dpdt/run_loop.hpp). It may be a worker
+        // of another loop, whose stop points are its own again once this one returns.
+        RunLoop* const outer = running_loop;
+        const int outer_worker = running_worker;
+        inline_progress_ = &progress;
+        inline_checked_ = std::chrono::steady_clock::now();
+        next_poll_ = inline_checked_ + kPollPeriod;
+        running = 1;
+        worker(0);
+        inline_progress_ = nullptr;
+        running_loop = outer;
+        running_worker = outer_worker;
+        std::lock_guard<std::mutex> lock(error_mutex_);
+        if (error_) std::rethrow_exception(error_);
+        return;
+    }
     // Every path below reaches the joins: a thread that fails to start stops the others (setup
     // sees stopped()), and so does an exception of the polling thread.
     std::vector<std::thread> threads;
@@ -317,17 +341,34 @@ void RunLoop::poll_until_done(const int& running, std::mutex& mutex, std::condit
         changed.wait_until(lock, wake);
         if (running == 0) break;
         lock.unlock();
-        const auto now = Clock::now();
-        if (limited_ && !limit_reached() && now >= deadline_) reach(Limit::Time);
-        if (!cut() && now >= Clock::time_point{Clock::duration{cut_at_.load()}}) cut_.store(true);
-        if (!stopped() && shared_ != nullptr && shared_->cancelled()) fail(std::make_exception_ptr(Interrupted()));
-        if (!stopped() && poll_) {
-            Progress at = progress ? progress() : Progress{};
-            at.seconds = seconds();
-            if (poll_(at)) fail(std::make_exception_ptr(Interrupted()));
-        }
+        check(Clock::now(), true, progress);
         lock.lock();
     }
+}
+
+void RunLoop::check(std::chrono::steady_clock::time_point now, bool poll, const std::function<Progress()>& progress) {
+    using Clock = std::chrono::steady_clock;
+    if (limited_ && !limit_reached() && now >= deadline_) reach(Limit::Time);
+    if (!cut() && now >= Clock::time_point{Clock::duration{cut_at_.load()}}) cut_.store(true);
+    if (!stopped() && shared_ != nullptr && shared_->cancelled()) fail(std::make_exception_ptr(Interrupted()));
+    if (!stopped() && poll_ && poll) {
+        Progress at = progress ? progress() : Progress{};
+        at.seconds = seconds();
+        if (poll_(at)) fail(std::make_exception_ptr(Interrupted()));
+    }
+}
+
+void RunLoop::check_inline() {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - inline_checked_ > kInlineCheck)
+        inline_stride_ = 1;
+    else if (now - inline_checked_ < kInlineCheck / 4)
+        inline_stride_ = std::min(2 * inline_stride_, kMaxInlineStride);
+    inline_countdown_ = inline_stride_;
+    inline_checked_ = now;
+    const bool poll = now >= next_poll_;
+    if (poll) next_poll_ = now + kPollPeriod;
+    check(now, poll, *inline_progress_);
 }
 
 void run_polled(const Poll& poll, const std::function<void()>& work) {

@@ -8,7 +8,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, _fit_context, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.tree import DecisionTreeClassifier
-from sklearn.utils import check_random_state, compute_sample_weight
+from sklearn.utils import compute_sample_weight
 from sklearn.utils._param_validation import validate_parameter_constraints
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
@@ -41,6 +41,7 @@ from ._tree import Tree
 from ._validation import (
     check_feature_costs,
     check_monotonic_cst,
+    core_seed,
     training_weight,
     validate_numeric,
 )
@@ -228,7 +229,7 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         stat_dim = objective.stat_dim(n_columns)
         # Checked first: a refused constraint costs no binning or greedy tree.
         monotonic_cst = self._monotonic_constraints(n_columns)
-        seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
+        seed = core_seed(self.random_state)
         depth = search_depth(self.max_depth, n_samples)
         if bins is None:
             # The exact search of full_front=False certifies its tree over every threshold:

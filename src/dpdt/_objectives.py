@@ -30,6 +30,8 @@ from ._validation import (
     fixed_sums,
     fixed_units,
     mean_from_sums,
+    row_max,
+    row_min,
 )
 
 
@@ -428,7 +430,7 @@ class RewardScale:
 
     def to_core(self, y):
         """Return the rewards ``y`` (n_samples, n_actions) as the core reads them."""
-        shifted = y - y.min(axis=1, keepdims=True)
+        shifted = y - row_min(y)[:, np.newaxis]
         return np.ascontiguousarray(np.ldexp(shifted, -self.exponent))
 
     def unscale_tree(self, tree):
@@ -444,7 +446,7 @@ def _largest_spread(y, weight, exponent):
     (so no overflow warning comes before its error).
     """
     with np.errstate(over="ignore"):
-        return float(np.max(y.max(axis=1) - y.min(axis=1), initial=0.0))
+        return float(np.max(row_max(y) - row_min(y), initial=0.0))
 
 
 @dataclass(frozen=True)
@@ -484,7 +486,7 @@ class PolicyObjective(Objective):
         (:meth:`RewardScale.to_core`); the least's mean over a node's samples brings them back
         to the rewards.
         """
-        return y.min(axis=1)
+        return row_min(y)
 
     def held_out_loss(self, model, X, y):
         """Return the mean regret of ``model``'s policy on the rewards ``y`` of ``X``."""

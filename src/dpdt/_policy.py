@@ -22,7 +22,7 @@ from ._objectives import POLICY as POLICY_OBJECTIVE
 from ._params import POLICY, declare
 from ._runner import n_threads, shared_stop
 from ._tree import TREE_LEAF, Tree
-from ._validation import training_weight, validate_numeric
+from ._validation import row_min, training_weight, validate_numeric
 
 # The fitted state of a budget front, which a fit without costs removes.
 _BUDGET_STATE = ("cost_front_", "cost_trees_", "_cost_alpha")
@@ -217,7 +217,7 @@ class DPDTreePolicy(_BaseDPDTree):
                         greedy_tree=greedy_tree)
         # The core's values are the mean rewards above each row's least: the least's mean per
         # node brings them back to the rewards themselves.
-        least = rewards.min(axis=1)
+        least = row_min(rewards)
         for tree in self.trees_:
             tree.value += _node_means(tree, X, least, weight)[:, np.newaxis, np.newaxis]
 

@@ -15,6 +15,10 @@
 // A search's other limits (its states, its memory) end it the same way: the search calls reach()
 // when it passes one, and the loop wraps up as at a deadline, its grace max(t, 1 s) / 2 after the
 // t seconds run so far. limit() names the first limit reached, which the result reports.
+//
+// A loop of one worker runs it on the calling thread, which then polls from the worker's
+// stop_point() calls: handing the work to a thread of its own and waiting for it costs two
+// wake-ups a loop, milliseconds each on a busy machine, which small fits paid several times over.
 #pragma once
 #include <algorithm>
 #include <atomic>
@@ -164,7 +168,7 @@ class RunLoop {
     double seconds() const;
 
     // stop_point() for the workers of this loop.
-    void stop_point(bool optional) const;
+    void stop_point(bool optional);
 
   private:
     friend class JobGroup;
@@ -186,6 +190,13 @@ class RunLoop {
     void help_until_done(int worker);
     void poll_until_done(const int& running, std::mutex& mutex, std::condition_variable& changed,
                          const std::function<Progress()>& progress);
+    // What the polling thread does at each wake-up, at `now`: the deadline, the end of grace, the
+    // caller's cancel, and poll_ if `poll`.
+    void check(std::chrono::steady_clock::time_point now, bool poll, const std::function<Progress()>& progress);
+    // A loop of one worker, from its stop points: check() every inline_stride_ calls, a stride
+    // that grows while checks come much more often than needed and drops back to 1 when a check
+    // comes late, so that the clock costs nothing in hot loops and slow calls still poll.
+    void check_inline();
 
     const int n_threads_;
     const Poll& poll_;
@@ -205,6 +216,12 @@ class RunLoop {
     std::vector<Job> jobs_;                  // under jobs_mutex_: the jobs no worker has taken yet
     int busy_ = 0;                           // under jobs_mutex_: workers in a task or a job
     std::atomic<int> idle_{0};               // workers waiting for a job
+    // A loop of one worker, run on the calling thread: its progress() while it runs, the calls
+    // to stop_point() between two checks, those left before the next, when it last checked and
+    // when it next polls (every kPollPeriod, as the polling thread of more workers does).
+    const std::function<Progress()>* inline_progress_ = nullptr;
+    int inline_stride_ = 1, inline_countdown_ = 1;
+    std::chrono::steady_clock::time_point inline_checked_, next_poll_;
 };
 
 // Fork-join below the run loop's tasks: a task (or a job) hands work to idle workers as a group of
