@@ -315,12 +315,18 @@ def test_regressor_is_the_local_binned_fit(client, chunks):
 
 @needs_remote_core
 @pytest.mark.parametrize("chunks", CHUNKS)
-def test_policy_is_the_local_binned_fit(client, chunks):
+# Rewards near float64's largest (times a power of two: the same fit to the bit): their sums
+# over a leaf overflow, their means do not.
+@pytest.mark.parametrize("scale", [1.0, 2.0**1018])
+def test_policy_is_the_local_binned_fit(client, chunks, scale):
     X, rewards, weight = policy_data()
     params = dict(max_depth=3, max_bins=16, candidates=(3, 2))
+    unscaled = DPDTreePolicy(**params).fit(X, rewards, weight)
+    rewards = rewards * scale
     parts = [chunked(a, CHUNKS[chunks]) for a in (X, rewards, weight)]
     est = DaskDPDTreePolicy(**params, client=client).fit(*parts)
     reference = DPDTreePolicy(**params).fit(X, rewards, weight)
+    assert_array_equal(reference.predict(X), unscaled.predict(X))
     assert len(reference.trees_) > 2 and reference.n_actions_ == est.n_actions_ == 3
     # The leaves' mean rewards too: the core's values above each row's least, plus its mean.
     assert_same_fit(est.to_local(), reference)

@@ -140,7 +140,9 @@ def test_splitters_serve_policies(splitter):
 
 @pytest.mark.parametrize("change", [
     lambda R: R * 1e-9, lambda R: R * 1e9, lambda R: R * 3.7,
-    lambda R: R + 1e6, lambda R: R + np.arange(len(R))[:, None] * 1e3])
+    lambda R: R + 1e6, lambda R: R + np.arange(len(R))[:, None] * 1e3,
+    # Rewards whose sums over a leaf overflow float64, their means being finite.
+    lambda R: R * 1e307])
 def test_scale_and_offsets_of_the_rewards_give_the_same_tree(change):
     rng = np.random.default_rng(1)
     X = rng.random((400, 4))
@@ -156,8 +158,12 @@ def test_scale_and_offsets_of_the_rewards_give_the_same_tree(change):
         # The leaves hold the mean rewards, in the rewards' unit.
         leaves = other.tree_.apply(X)
         for leaf in np.unique(leaves):
-            np.testing.assert_allclose(other.tree_.value[leaf, :, 0],
-                                       changed[leaves == leaf].mean(axis=0), rtol=1e-9)
+            mean = np.ldexp(np.ldexp(changed[leaves == leaf], -1000).mean(axis=0), 1000)
+            np.testing.assert_allclose(other.tree_.value[leaf, :, 0], mean, rtol=1e-9)
+        # The policy's value is the mean reward of its actions, in the rewards' unit.
+        chosen = changed[np.arange(len(X)), np.argmax(one.predict_value(X), axis=1)]
+        np.testing.assert_allclose(other.score(X, changed),
+                                   np.ldexp(np.ldexp(chosen, -1000).mean(), 1000), rtol=1e-9)
 
 
 def test_alpha_is_in_the_rewards_unit():

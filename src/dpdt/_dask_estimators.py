@@ -765,7 +765,8 @@ class DaskDPDTreePolicy(_DaskDPDTree):
         sums = _tree_reduce(client, answers, parts.add_answers, name="dpdt-leaf-sums-add")
         sums = sums.result()
         for k, tree in enumerate(local.trees_):
-            means = node_means(tree, sums[2 * k], sums[2 * k + 1])
+            means = np.ldexp(node_means(tree, sums[2 * k], sums[2 * k + 1]),
+                             prepared.scale["targets"].offset_exponent)
             tree.value += means[:, np.newaxis, np.newaxis]
 
     def predict(self, X):
@@ -833,7 +834,15 @@ class DaskDPDTreePolicy(_DaskDPDTree):
             raise ValueError(f"rewards has {rewards.shape[1]} columns, the policy "
                              f"{self.n_actions_} actions")
         chosen = da.map_blocks(_chosen_rewards, values, rewards, drop_axis=1, dtype=np.float64)
+        # In units of a power of two (exact), so that sums near float64's largest stay finite,
+        # as the in-memory score does.
+        exponent = da.frexp(da.max(da.abs(chosen)))[1]
+        chosen = da.ldexp(chosen, -exponent)
         if sample_weight is None:
-            return float(chosen.mean().compute())
-        weight = da.asarray(sample_weight).rechunk(chosen.chunks)
-        return float(da.average(chosen, weights=weight).compute())
+            mean = chosen.mean()
+        else:
+            weight = da.asarray(sample_weight).rechunk(chosen.chunks)
+            weight = da.ldexp(weight, -da.frexp(da.max(weight))[1])
+            mean = da.average(chosen, weights=weight)
+        mean, exponent = dask.compute(mean, exponent)
+        return float(np.ldexp(mean, exponent))

@@ -131,8 +131,11 @@ def _labels(y, n_rows, where):
 def _values(y, n_rows, where):
     """Return numeric targets of one part of the rows as float64 of shape (n, n_outputs)."""
     try:
-        y = check_array(y, dtype=np.float64, ensure_2d=False, ensure_min_samples=0,
-                        input_name="y")
+        # scikit-learn's finiteness check sums the values first: huge finite values overflow
+        # that sum (an exact check follows), which is no reason to warn.
+        with np.errstate(over="ignore", invalid="ignore"):
+            y = check_array(y, dtype=np.float64, ensure_2d=False, ensure_min_samples=0,
+                            input_name="y")
     except ValueError as error:
         raise ValueError(f"{where}: {error}") from error
     if y.ndim > 2 or len(y) != n_rows:
@@ -416,10 +419,13 @@ class RewardScale:
     rewards' sums, then hold whatever the rewards' offset. The power of two brings the largest
     shifted reward near 1 (exact, as for the other objectives). The core's leaf values are
     then the mean rewards above each sample's least: :meth:`unscale_tree` brings them to the
-    rewards' unit, and the estimator adds back the mean of the rows' least per node.
+    rewards' unit, and the estimator adds back the mean of the rows' least per node, summed in
+    units of ``2**offset_exponent`` (which brings the largest least near 1), so that rewards
+    near float64's largest, whose sums overflow, still give their means.
     """
 
     exponent: int
+    offset_exponent: int = 0
 
     @property
     def loss_exponent(self):
@@ -438,13 +444,15 @@ class RewardScale:
 
 
 def _largest_spread(y, weight, exponent):
-    """Return the rows' largest reward above the row's least (``exponent`` unused).
+    """Return the rows' largest reward above the row's least, and the largest least's size.
 
-    Infinite when a spread overflows float64, which :meth:`PolicyObjective.fit_scale` refuses
-    (so no overflow warning comes before its error).
+    ``exponent`` is unused. The spread is infinite when it overflows float64, which
+    :meth:`PolicyObjective.fit_scale` refuses (so no overflow warning comes before its error).
     """
+    least = y.min(axis=1)
     with np.errstate(over="ignore"):
-        return float(np.max(y.max(axis=1) - y.min(axis=1), initial=0.0))
+        return [float(np.max(y.max(axis=1) - least, initial=0.0)),
+                float(np.max(np.abs(least), initial=0.0))]
 
 
 @dataclass(frozen=True)
@@ -461,11 +469,11 @@ class PolicyObjective(Objective):
 
     def fit_scale(self, kept, reduce):
         """Return the :class:`RewardScale`: the largest spread of a row's rewards near 1."""
-        spread = np.array(reduce(_largest_spread, 0))
-        if not np.all(np.isfinite(spread)):
+        spread, least = np.max(np.reshape(reduce(_largest_spread, 0), (-1, 2)), axis=0)
+        if not np.isfinite(spread):
             raise ValueError("the rewards of a sample differ by more than float64 holds: "
                              "divide them by a common factor")
-        return RewardScale(binary_exponent(spread))
+        return RewardScale(binary_exponent(spread), binary_exponent(least))
 
     loss_name = "mean regret"
 
@@ -477,14 +485,15 @@ class PolicyObjective(Objective):
         actions = np.asarray(names) if names is not None else np.arange(columns)
         return {"n_actions_": columns, "actions_": actions}, columns
 
-    def row_offsets(self, y):
+    def row_offsets(self, y, scale):
         """Return what the core's rewards leave out of each row of ``y``: its least reward.
 
         The core's leaf values are the mean rewards above each row's least
         (:meth:`RewardScale.to_core`); the least's mean over a node's samples brings them back
-        to the rewards.
+        to the rewards. In units of ``2**scale.offset_exponent`` (exactly), so that their sums
+        stay finite: ``np.ldexp(mean, scale.offset_exponent)`` is the mean least.
         """
-        return y.min(axis=1)
+        return np.ldexp(y.min(axis=1), -scale.offset_exponent)
 
     def held_out_loss(self, model, X, y):
         """Return the mean regret of ``model``'s policy on the rewards ``y`` of ``X``."""

@@ -22,7 +22,7 @@ from ._objectives import POLICY as POLICY_OBJECTIVE
 from ._params import POLICY, declare
 from ._runner import n_threads, shared_stop
 from ._tree import TREE_LEAF, Tree
-from ._validation import training_weight, validate_numeric
+from ._validation import binary_exponent, training_weight, validate_numeric
 
 # The fitted state of a budget front, which a fit without costs removes.
 _BUDGET_STATE = ("cost_front_", "cost_trees_", "_cost_alpha")
@@ -215,9 +215,11 @@ class DPDTreePolicy(_BaseDPDTree):
                         greedy_tree=greedy_tree)
         # The core's values are the mean rewards above each row's least: the least's mean per
         # node brings them back to the rewards themselves.
-        least = rewards.min(axis=1)
+        scale = self._objective.scale_of(rewards, weight)
+        least = self._objective.row_offsets(rewards, scale)
         for tree in self.trees_:
-            tree.value += _node_means(tree, X, least, weight)[:, np.newaxis, np.newaxis]
+            means = np.ldexp(_node_means(tree, X, least, weight), scale.offset_exponent)
+            tree.value += means[:, np.newaxis, np.newaxis]
 
     def _fit_budget(self, X, rewards, costs, weight, weight_scale):
         """Find :attr:`cost_front_`, this estimator's own front being that of price 0."""
@@ -476,7 +478,12 @@ class DPDTreePolicy(_BaseDPDTree):
         if names is not None and set(names.tolist()) == set(self.actions_.tolist()):
             rewards = rewards[:, [names.tolist().index(a) for a in self.actions_.tolist()]]
         weight = _check_sample_weight(sample_weight, rewards)
-        return float(np.average(rewards[np.arange(len(chosen)), chosen], weights=weight))
+        earned = rewards[np.arange(len(chosen)), chosen]
+        # In units of powers of two (exact), so that sums near float64's largest stay finite.
+        exponent = binary_exponent(earned)
+        weight = np.ldexp(weight, -binary_exponent(weight))
+        return float(np.ldexp(np.average(np.ldexp(earned, -exponent), weights=weight),
+                              exponent))
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
