@@ -138,6 +138,27 @@ def test_a_dict_by_feature_name(cls):
             cls(**small, monotonic_cst={"rise": bad}).fit(frame, y)
     with pytest.raises(ValueError, match="was not fitted on data with feature names"):
         cls(**small, monotonic_cst={"rise": 1}).fit(X, y)
+    # A Series labelled by feature names means them, in any order, as the dict does.
+    for labelled in (pd.Series({"b": 0, "fall": -1, "a": 0, "rise": 1}),
+                     pd.Series({"fall": -1, "rise": 1})):
+        by_series = cls(**small, monotonic_cst=labelled).fit(frame, y)
+        assert np.array_equal(by_series.predict(frame), by_array.predict(X))
+    with pytest.raises(ValueError, match="unexpected feature names"):
+        cls(**small, monotonic_cst=pd.Series({"rise": 1, "height": 1})).fit(frame, y)
+
+
+@pytest.mark.parametrize("cls", [DPDTreeClassifier, DPDTreeRegressor])
+def test_constraints_held_as_objects_are_numbers_as_for_scikit_learn(cls):
+    pd = pytest.importorskip("pandas")
+    X, y, _ = _data(1, n=120, classifier=cls is DPDTreeClassifier)
+    by_array = cls(max_depth=2, monotonic_cst=[1, -1, 0, 0]).fit(X, y)
+    for held in (np.array([1, -1, 0, 0], dtype=object), pd.Series([1, -1, 0, 0], dtype=object),
+                 pd.Series([1, -1, 0, 0]), [True, -1, False, 0.0]):
+        model = cls(max_depth=2, monotonic_cst=held).fit(X, y)
+        assert np.array_equal(model.pareto_front_, by_array.pareto_front_)
+    for bad in ([1, -1, 0, None], [1, -1, 0, "0"], pd.array([1, -1, 0, None], dtype="Int64")):
+        with pytest.raises(ValueError, match="must be None or an array-like of -1, 0 or 1"):
+            cls(max_depth=2, monotonic_cst=bad).fit(X, y)
 
 
 @pytest.mark.parametrize("classifier", [False, True])

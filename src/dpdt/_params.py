@@ -273,7 +273,7 @@ MONOTONIC_CST = Param(
       - 0: no constraint
       - -1: monotonic decrease
     A dict maps feature names (``feature_names_in_``, a DataFrame's columns) to constraints,
-    the others free. None means no constraint. As in scikit-learn, a classifier's constraints
+    the others free; so does a pandas Series labelled by feature names, in any order. None means no constraint. As in scikit-learn, a classifier's constraints
     hold over the probability of the second class, ``classes_[1]``, and are refused for more
     than two classes and for several outputs. Every tree the estimator can return (each row of
     :attr:`pareto_front_`, so each ``alpha`` and :meth:`select_tree` choice) is monotone: for

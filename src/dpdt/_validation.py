@@ -188,7 +188,7 @@ def check_monotonic_cst(estimator, monotonic_cst, *, n_classes=None, n_outputs=1
     """Return the monotonic constraints as the core takes them: one int per feature, or none.
 
     ``monotonic_cst`` is an array-like of -1, 0 and 1, one per feature, or a dict of them by
-    feature name, checked with scikit-learn's messages (its trees' for arrays,
+    feature name (or a Series labelled by feature names), checked with scikit-learn's messages (its trees' for arrays,
     HistGradientBoosting's for a dict) once the data's validation has set ``n_features_in_``
     (and ``feature_names_in_``). As in scikit-learn, constraints are refused for more than
     two classes (``n_classes``) and for several outputs, even constraints that are all 0.
@@ -202,10 +202,19 @@ def check_monotonic_cst(estimator, monotonic_cst, *, n_classes=None, n_outputs=1
     if n_classes is not None and n_classes > 2:
         raise ValueError("Monotonicity constraints are not supported with multiclass "
                          "classification")
+    if _labelled(monotonic_cst):
+        # A Series labelled by feature names means them, whatever its order (as a dict does);
+        # scikit-learn would read its values in order, which agrees only when they are.
+        monotonic_cst = dict(monotonic_cst.items())
     if isinstance(monotonic_cst, dict):
         constraints = _constraints_by_name(estimator, monotonic_cst)
     else:
         constraints = np.asarray(monotonic_cst)
+        if constraints.dtype.kind == "O" and all(isinstance(c, Real | np.bool_)
+                                                 for c in constraints.ravel()):
+            # Numbers held as objects (a Series of dtype object) are numbers, as for
+            # scikit-learn; None, strings and NA are not.
+            constraints = constraints.astype(np.float64)
         n_features = estimator.n_features_in_
         if constraints.ndim != 1 or constraints.shape[0] != n_features:
             raise ValueError(f"monotonic_cst has shape {constraints.shape} but the input data "
@@ -215,6 +224,14 @@ def check_monotonic_cst(estimator, monotonic_cst, *, n_classes=None, n_outputs=1
             raise ValueError("monotonic_cst must be None or an array-like of -1, 0 or 1, but "
                              f"got {_distinct(constraints)}")
     return [int(c) for c in constraints] if np.any(constraints != 0) else []
+
+
+def _labelled(values):
+    """Return whether ``values`` is a pandas Series with labels other than its positions."""
+    index = getattr(values, "index", None)
+    if index is None or not hasattr(values, "items") or getattr(values, "ndim", 0) != 1:
+        return False
+    return not np.array_equal(np.asarray(index, dtype=object), np.arange(len(index)))
 
 
 def _constraints_by_name(estimator, by_name):
