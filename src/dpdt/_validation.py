@@ -188,10 +188,11 @@ def check_monotonic_cst(estimator, monotonic_cst, *, n_classes=None, n_outputs=1
     """Return the monotonic constraints as the core takes them: one int per feature, or none.
 
     ``monotonic_cst`` is an array-like of -1, 0 and 1, one per feature, or a dict of them by
-    feature name (or a Series labelled by feature names), checked with scikit-learn's messages (its trees' for arrays,
-    HistGradientBoosting's for a dict) once the data's validation has set ``n_features_in_``
-    (and ``feature_names_in_``). As in scikit-learn, constraints are refused for more than
-    two classes (``n_classes``) and for several outputs, even constraints that are all 0.
+    feature name (or a Series labelled by feature names), checked with scikit-learn's messages
+    (its trees' for arrays, HistGradientBoosting's for a dict) once the data's validation has
+    set ``n_features_in_`` (and ``feature_names_in_``). As in scikit-learn, constraints are
+    refused for more than two classes (``n_classes``) and for several outputs, even constraints
+    that are all 0.
     Those return an empty list, the core's "unconstrained", as None does: they fit the same
     tree.
     """
