@@ -7,10 +7,14 @@ from sklearn.base import clone
 from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
 from sklearn.model_selection import StratifiedKFold
 from sklearn.utils import _safe_indexing, check_random_state
+from sklearn.utils._missing import is_pandas_na
 from sklearn.utils.validation import check_array, check_consistent_length, column_or_1d
 
 #: The least estimated propensity a score divides by, unless ``min_propensity`` says otherwise.
 MIN_PROPENSITY = 0.01
+
+#: How far from 1 the sum of a sample's known propensities may be (rounding, not a design).
+PROPENSITY_SUM_TOLERANCE = 1e-6
 
 
 def doubly_robust_rewards(X, treatment, outcome, *, actions=None, outcome_model=None,
@@ -53,7 +57,7 @@ def doubly_robust_rewards(X, treatment, outcome, *, actions=None, outcome_model=
     propensity_model : classifier or array-like of shape (n_samples, n_actions), default=None
         The model of the treatment given X (cloned, fitted per fold; its ``predict_proba`` gives
         the propensities), or the known propensities themselves, one column per action (a
-        randomised experiment's design), which are then used as given. None:
+        randomised experiment's design), each row summing to 1, which are then used as given. None:
         ``HistGradientBoostingClassifier(early_stopping=True)``, which stops adding trees when
         the log-loss on a held-out tenth no longer falls, so that the propensities do not
         overfit towards 0 and 1 (no early stopping for an action with fewer than 10 samples
@@ -82,7 +86,10 @@ def doubly_robust_rewards(X, treatment, outcome, *, actions=None, outcome_model=
         If the lengths differ, the treatment has missing values, fewer than two actions are
         given, an action was never received (or is missing from some fold's training samples),
         a treatment is not among ``actions``, the outcome is not finite, or known propensities
-        are not probabilities above ``min_propensity``.
+        are not probabilities above ``min_propensity`` that sum to 1 in each row.
+    TypeError
+        If the treatment's (or ``actions``') labels mix types that do not compare, such as 1
+        and "1".
 
     Examples
     --------
@@ -99,11 +106,7 @@ def doubly_robust_rewards(X, treatment, outcome, *, actions=None, outcome_model=
     if not (isinstance(min_propensity, Real) and 0 < min_propensity <= 1):
         raise ValueError(f"min_propensity must be in (0, 1], got {min_propensity!r}")
     check_consistent_length(X, treatment, outcome)
-    treatment = column_or_1d(check_array(treatment, ensure_2d=False, dtype=None,
-                                         input_name="treatment"))
-    if treatment.dtype == object and any(v is None or v != v for v in treatment):
-        raise ValueError("treatment has missing values: every sample must have received an "
-                         "action")
+    treatment = _check_treatment(treatment)
     outcome = column_or_1d(check_array(outcome, ensure_2d=False, dtype=np.float64,
                                        input_name="outcome"))
     actions, codes = _encode_actions(treatment, actions)
@@ -161,14 +164,39 @@ def doubly_robust_rewards(X, treatment, outcome, *, actions=None, outcome_model=
     return rewards
 
 
+def _check_treatment(treatment):
+    """Return the treatment as a 1-D array, refusing a missing label in any of its forms.
+
+    None, NaN, NaT and pandas' NA (a nullable or categorical column's) are all missing, and
+    none is an action: each sample must have received one.
+    """
+    treatment = column_or_1d(check_array(treatment, ensure_2d=False, dtype=None,
+                                         ensure_all_finite=False, input_name="treatment"))
+    if treatment.dtype.kind in "fc":
+        missing = np.isnan(treatment)
+    elif treatment.dtype.kind in "mM":
+        missing = np.isnat(treatment)
+    elif treatment.dtype.kind == "O":
+        # NaN and NaT are the values unequal to themselves.
+        missing = np.array([v is None or is_pandas_na(v) or bool(v != v) for v in treatment],
+                           dtype=bool)
+    else:
+        missing = np.zeros(len(treatment), dtype=bool)
+    if missing.any():
+        raise ValueError(f"treatment has missing values (None, NaN or NA; {missing.sum()} "
+                         f"rows, the first row {np.argmax(missing)}): every sample must have "
+                         "received an action")
+    return treatment
+
+
 def _encode_actions(treatment, actions):
     """Return the actions (an array) and each sample's action code, checked."""
-    present = np.unique(treatment)
+    present = _distinct(treatment, "treatment")
     if actions is None:
         actions = present
     else:
         actions = np.asarray(actions)
-        if actions.ndim != 1 or len(np.unique(actions)) != len(actions):
+        if actions.ndim != 1 or len(_distinct(actions, "actions")) != len(actions):
             raise ValueError("actions must be a list of distinct labels")
         unseen = [a for a in actions if not np.any(present == a)]
         if unseen:
@@ -186,6 +214,17 @@ def _encode_actions(treatment, actions):
         raise ValueError(f"treatment {_label(treatment[np.argmax(stray)])!r} is not among the "
                          "actions")
     return actions, codes.astype(np.intp)
+
+
+def _distinct(labels, name):
+    """Return the sorted distinct labels, refusing labels of types that do not compare."""
+    try:
+        return np.unique(labels)
+    except TypeError:   # such as 1 and "1"
+        kinds = sorted({type(v).__name__ for v in np.ravel(labels)})
+        raise TypeError(f"{name} mixes labels of types that do not compare ({', '.join(kinds)}): "
+                        "give every action a label of one type, all numbers or all strings"
+                        ) from None
 
 
 def _label(value):
@@ -251,4 +290,14 @@ def _known_propensities(propensity, n_samples, n_actions, min_propensity):
     if np.any(propensity < min_propensity) or np.any(propensity > 1):
         raise ValueError(f"known propensities must lie in [min_propensity, 1] = "
                          f"[{min_propensity}, 1]")
+    # Every treatment is one of the actions: a sample's probabilities of receiving them are a
+    # distribution. Rows that are not (a column per action of the wrong design) would weigh
+    # the residuals wrongly without a sign.
+    total = propensity.sum(axis=1)
+    off = np.abs(total - 1.0) > PROPENSITY_SUM_TOLERANCE
+    if off.any():
+        row = int(np.argmax(off))
+        raise ValueError(f"known propensities must sum to 1 over the actions in every row "
+                         f"(each sample receives one of them), to {PROPENSITY_SUM_TOLERANCE:g};"
+                         f" row {row} sums to {total[row]:.6g}")
     return propensity
