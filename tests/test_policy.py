@@ -250,11 +250,13 @@ def test_save_and_load_round_trip(tmp_path):
 
 @pytest.mark.parametrize("rewards, message", [
     (np.zeros(10), "2-D"),
-    (np.r_[np.nan, np.zeros(19)].reshape(10, 2), "NaN"),
+    (np.r_[np.nan, np.zeros(19)].reshape(10, 2), "Input rewards contains NaN"),
+    (pd.DataFrame(np.zeros((10, 2))).astype("Float64").mask(np.eye(10, 2) == 1),
+     "Input rewards contains NaN"),
     (np.zeros((9, 2)), "inconsistent numbers of samples"),
     (pd.DataFrame(np.zeros((10, 2)), columns=["a", "a"]), "unique column names"),
     (np.tile([-1e308, 1e308], (10, 1)), "differ by more than float64"),
-    (np.r_[np.inf, np.zeros(19)].reshape(10, 2), "infinity"),
+    (np.r_[np.inf, np.zeros(19)].reshape(10, 2), "Input rewards contains infinity"),
 ])
 def test_invalid_rewards_are_refused(rewards, message):
     with pytest.raises(ValueError, match=message):

@@ -182,6 +182,10 @@ class DPDTreePolicy(_BaseDPDTree):
             The fitted estimator.
         """
         names = _action_names(rewards)
+        if rewards is not None:   # None: scikit-learn's message that the target is required
+            # Checked first under its own name: the target's check would call it "y".
+            rewards = check_array(rewards, dtype=np.float64, ensure_2d=False,
+                                  input_name="rewards")
         X, rewards = validate_numeric(self, X, rewards, reset=True, multi_output=True,
                                       y_numeric=True)
         rewards = _as_table(rewards)
