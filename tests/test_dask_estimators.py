@@ -601,3 +601,18 @@ def test_a_policy_budget_is_refused_before_any_data_moves(client):
     rewards = da.from_array(np.ones((8, 2)), chunks=4)
     with pytest.raises(ValueError, match="data-parallel fit takes no action_costs"):
         DaskDPDTreePolicy(max_depth=1, max_bins=8, max_cost=1.0, client=client).fit(X, rewards)
+
+
+@pytest.mark.parametrize("rewards", [np.ones(8), pd.Series(np.ones(8))], ids=["array", "series"])
+def test_rewards_of_one_column_are_refused_as_by_the_local_policy(client, rewards):
+    # One reward per sample is no choice of action: the local fit refuses it, so must this.
+    X = np.arange(8.0).reshape(-1, 1)
+    with pytest.raises(ValueError, match="rewards must be 2-D"):
+        DPDTreePolicy(max_depth=1).fit(X, rewards)
+    if isinstance(rewards, pd.Series):
+        X, rewards = dd.from_pandas(pd.DataFrame(X), npartitions=2), dd.from_pandas(
+            rewards, npartitions=2)
+    else:
+        X, rewards = da.from_array(X, chunks=4), da.from_array(rewards, chunks=4)
+    with pytest.raises(ValueError, match="rewards must be 2-D"):
+        DaskDPDTreePolicy(max_depth=1, max_bins=8, client=client).fit(X, rewards)

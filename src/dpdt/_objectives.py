@@ -455,6 +455,12 @@ def _largest_spread(y, weight, exponent):
                 float(np.max(np.abs(least), initial=0.0))]
 
 
+def reward_shape_error(shape):
+    """Return the message that refuses rewards of ``shape``, which is not 2-D."""
+    return (f"rewards must be 2-D, of shape (n_samples, n_actions): one column per action, got "
+            f"shape {shape}")
+
+
 @dataclass(frozen=True)
 class PolicyObjective(Objective):
     """Policy trees: the regret against each sample's best action, from a reward per action.
@@ -466,6 +472,12 @@ class PolicyObjective(Objective):
     def stat_dim(self, n_columns):
         """Return the size of a leaf's statistics: weight, best reward, one sum per action."""
         return 2 + n_columns
+
+    def part_targets(self, y, n_rows, where):
+        """Return one part's rewards, refusing a single column of them (as :func:`reward_table`)."""
+        if getattr(y, "ndim", 2) != 2:
+            raise ValueError(f"{where}: {reward_shape_error(np.shape(y))}")
+        return super().part_targets(y, n_rows, where)
 
     def fit_scale(self, kept, reduce):
         """Return the :class:`RewardScale`: the largest spread of a row's rewards near 1."""

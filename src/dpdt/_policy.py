@@ -19,6 +19,7 @@ from ._classes import _BaseDPDTree
 from ._front import budget_mask, objective_at, within_cost
 from ._io import register_estimator
 from ._objectives import POLICY as POLICY_OBJECTIVE
+from ._objectives import reward_shape_error
 from ._params import POLICY, declare
 from ._runner import n_threads, shared_stop
 from ._tree import TREE_LEAF, Tree
@@ -38,8 +39,7 @@ def _action_names(rewards):
 def _as_table(rewards):
     """Return validated rewards as (n_samples, n_actions), refusing a single column of them."""
     if rewards.ndim != 2:
-        raise ValueError(f"rewards must be 2-D, of shape (n_samples, n_actions): one column "
-                         f"per action, got shape {rewards.shape}")
+        raise ValueError(reward_shape_error(rewards.shape))
     return np.ascontiguousarray(rewards, dtype=np.float64)
 
 
