@@ -214,3 +214,26 @@ def test_known_propensities_of_a_design_are_taken_to_rounding():
     rewards = doubly_robust_rewards(X, treatment, outcome, propensity_model=third, cv=2,
                                     outcome_model=LinearRegression())
     assert np.isfinite(rewards).all()
+
+
+def test_text_columns_are_categories_for_the_default_models():
+    # A new user's DataFrame: a column of text. The default models take it as the category
+    # column it means; a given model takes X as it is.
+    rng = np.random.default_rng(3)
+    n = 300
+    group = rng.choice(["north", "south", "east"], n)
+    frame = pd.DataFrame({"x": rng.normal(size=n), "group": group})
+    treatment = rng.integers(0, 2, n)
+    outcome = (group == "north") * treatment + rng.normal(size=n)
+    as_text = doubly_robust_rewards(frame, treatment, outcome, cv=2, random_state=0)
+    as_category = doubly_robust_rewards(frame.astype({"group": "category"}), treatment, outcome,
+                                        cv=2, random_state=0)
+    pd.testing.assert_frame_equal(as_text, as_category)
+    for dtype in ("string", object):
+        pd.testing.assert_frame_equal(doubly_robust_rewards(
+            frame.astype({"group": dtype}), treatment, outcome, cv=2, random_state=0), as_text)
+    # Numbers held as objects stay numbers.
+    numbers = frame.assign(group=(group == "north").astype(float).astype(object))
+    pd.testing.assert_frame_equal(
+        doubly_robust_rewards(numbers, treatment, outcome, cv=2, random_state=0),
+        doubly_robust_rewards(numbers.astype(float), treatment, outcome, cv=2, random_state=0))

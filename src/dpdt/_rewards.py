@@ -41,7 +41,8 @@ def doubly_robust_rewards(X, treatment, outcome, *, actions=None, outcome_model=
     Parameters
     ----------
     X : array-like or DataFrame of shape (n_samples, n_features)
-        Covariates, as the models take them (the default models take NaN as missing).
+        Covariates, as the models take them. The default models take NaN as missing, and a
+        DataFrame's category columns, and its columns of text as categories, as categorical.
     treatment : array-like of shape (n_samples,)
         The action each sample received: any labels (no missing value).
     outcome : array-like of shape (n_samples,)
@@ -124,6 +125,9 @@ def doubly_robust_rewards(X, treatment, outcome, *, actions=None, outcome_model=
     rng = check_random_state(random_state)
     folds = list(_folds(cv, rng).split(_row_stand_in(X), codes))
 
+    # The default models take a DataFrame's text columns as categories; given ones take X as is.
+    X_outcome = _default_model_input(X) if outcome_model is None else X
+    X_propensity = _default_model_input(X) if propensity_model is None else X
     rows = np.arange(len(codes))
     mu = np.empty((len(codes), n_actions))
     propensity = np.empty((len(codes), n_actions))
@@ -136,12 +140,12 @@ def doubly_robust_rewards(X, treatment, outcome, *, actions=None, outcome_model=
                 f"the training samples of fold {k} never received action "
                 f"{_label(labels[missing[0]])!r}: its reward cannot be estimated there; use "
                 "fewer folds (cv) or more samples of that action")
-        X_train, X_test = _safe_indexing(X, train), _safe_indexing(X, test)
+        X_test = _safe_indexing(X_outcome, test)
         for a in range(n_actions):
             mine = train[codes[train] == a]
             model = _model(outcome_model, HistGradientBoostingRegressor, rng,
                            early_stopping=True)
-            mu[test, a] = _fit_predict(model, _safe_indexing(X, mine), outcome[mine],
+            mu[test, a] = _fit_predict(model, _safe_indexing(X_outcome, mine), outcome[mine],
                                        X_test, "predict")
         if known is None:
             # Early stopping holds out a stratified tenth, which needs a few samples of each
@@ -149,7 +153,8 @@ def doubly_robust_rewards(X, treatment, outcome, *, actions=None, outcome_model=
             rare = np.bincount(codes[train], minlength=n_actions).min() < 10
             model = _model(propensity_model, HistGradientBoostingClassifier, rng,
                            early_stopping=not rare)
-            proba = _fit_predict(model, X_train, codes[train], X_test, "predict_proba")
+            proba = _fit_predict(model, _safe_indexing(X_propensity, train), codes[train],
+                                 _safe_indexing(X_propensity, test), "predict_proba")
             # The columns follow the classifier's classes_, which are the codes 0..k-1 as every
             # action is among the training samples.
             propensity[test] = proba[:, np.searchsorted(model.classes_, np.arange(n_actions))]
@@ -240,6 +245,25 @@ def _folds(cv, rng):
         return StratifiedKFold(int(cv), shuffle=True,
                                random_state=rng.randint(np.iinfo(np.int32).max))
     raise ValueError(f"cv must be an int >= 2 or a cross-validation splitter, got {cv!r}")
+
+
+def _default_model_input(X):
+    """Return X as the default models take it: a DataFrame's columns of text as categories.
+
+    scikit-learn's gradient boosting takes a pandas category column as categorical, and refuses
+    strings without naming the column. Columns of numbers (of any dtype) stay as they are.
+    """
+    if not (hasattr(X, "columns") and hasattr(X, "astype")):
+        return X
+    text = {}
+    for name in X.columns:
+        column = X[name]
+        if column.dtype.kind in "OSU" or str(column.dtype) in ("string", "str"):
+            try:
+                column.astype(np.float64)
+            except (TypeError, ValueError):
+                text[name] = "category"
+    return X.astype(text) if text else X
 
 
 def _row_stand_in(X):
