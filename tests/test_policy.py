@@ -257,6 +257,11 @@ def test_save_and_load_round_trip(tmp_path):
     (pd.DataFrame(np.zeros((10, 2)), columns=["a", "a"]), "unique column names"),
     (np.tile([-1e308, 1e308], (10, 1)), "differ by more than float64"),
     (np.r_[np.inf, np.zeros(19)].reshape(10, 2), "Input rewards contains infinity"),
+    # An action without a name: predict could not tell it from a missing value.
+    (pd.DataFrame(np.zeros((10, 2)), columns=["a", None]), "column 1 has none"),
+    (pd.DataFrame(np.zeros((10, 2)), columns=[np.nan, "b"]), "column 0 has none"),
+    (pd.DataFrame(np.zeros((10, 2)), columns=pd.Index(["a", pd.NA], dtype=object)),
+     "column 1 has none"),
 ])
 def test_invalid_rewards_are_refused(rewards, message):
     with pytest.raises(ValueError, match=message):

@@ -29,6 +29,7 @@ from ._validation import (
     check_target_spread,
     fixed_sums,
     fixed_units,
+    is_missing_label,
     mean_from_sums,
 )
 
@@ -494,6 +495,14 @@ class PolicyObjective(Objective):
         if names is not None and len(names) != columns:
             raise ValueError(f"the rewards name {len(names)} actions but have {columns} "
                              "columns")
+        if names is not None:
+            # A column without a name would be an action predict cannot tell from a missing
+            # value (nor a file keep).
+            unnamed = [k for k, name in enumerate(names) if is_missing_label(name)]
+            if unnamed:
+                raise ValueError(f"the rewards' columns name the actions, and column "
+                                 f"{unnamed[0]} has none ({names[unnamed[0]]!r}): name every "
+                                 "column, or pass an array")
         actions = np.asarray(names) if names is not None else np.arange(columns)
         return {"n_actions_": columns, "actions_": actions}, columns
 

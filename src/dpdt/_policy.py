@@ -189,8 +189,9 @@ class DPDTreePolicy(_BaseDPDTree):
         X, rewards = validate_numeric(self, X, rewards, reset=True, multi_output=True,
                                       y_numeric=True)
         rewards = _as_table(rewards)
-        self.n_actions_ = rewards.shape[1]
-        self.actions_ = names if names is not None else np.arange(self.n_actions_)
+        attributes, _ = self._objective.fitted_shape(None, rewards.shape[1], names)
+        for name, value in attributes.items():
+            setattr(self, name, value)
         weight, kept, weight_scale = training_weight(sample_weight, X)
         costs = None
         if action_costs is not None:

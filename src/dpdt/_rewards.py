@@ -7,8 +7,9 @@ from sklearn.base import clone
 from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
 from sklearn.model_selection import StratifiedKFold
 from sklearn.utils import _safe_indexing, check_random_state
-from sklearn.utils._missing import is_pandas_na
 from sklearn.utils.validation import check_array, check_consistent_length, column_or_1d
+
+from ._validation import is_missing_label
 
 #: The least estimated propensity a score divides by, unless ``min_propensity`` says otherwise.
 MIN_PROPENSITY = 0.01
@@ -182,9 +183,7 @@ def _check_treatment(treatment):
     elif treatment.dtype.kind in "mM":
         missing = np.isnat(treatment)
     elif treatment.dtype.kind == "O":
-        # NaN and NaT are the values unequal to themselves.
-        missing = np.array([v is None or is_pandas_na(v) or bool(v != v) for v in treatment],
-                           dtype=bool)
+        missing = np.array([is_missing_label(v) for v in treatment], dtype=bool)
     else:
         missing = np.zeros(len(treatment), dtype=bool)
     if missing.any():

@@ -10,6 +10,7 @@ sees, and any other factor changes it by less than 2 (results then agree to roun
 from numbers import Real
 
 import numpy as np
+from sklearn.utils._missing import is_pandas_na
 from sklearn.utils.validation import _check_sample_weight, validate_data
 
 
@@ -182,6 +183,14 @@ def training_weight(sample_weight, X, factor=None, reports_total=True):
                          "unit): divide the weights by a common factor")
     with np.errstate(over="ignore"):   # inf only where the total is not reported
         return weight, weight > 0, float(np.ldexp(1.0, exponent))
+
+
+def is_missing_label(value):
+    """Return whether a label (an action, a treatment) is missing: None, NaN, NaT or pandas' NA.
+
+    NaN and NaT are the values unequal to themselves; NA answers neither True nor False.
+    """
+    return value is None or is_pandas_na(value) or bool(value != value)
 
 
 def check_monotonic_cst(estimator, monotonic_cst, *, n_classes=None, n_outputs=1):
