@@ -616,3 +616,17 @@ def test_rewards_of_one_column_are_refused_as_by_the_local_policy(client, reward
         X, rewards = da.from_array(X, chunks=4), da.from_array(rewards, chunks=4)
     with pytest.raises(ValueError, match="rewards must be 2-D"):
         DaskDPDTreePolicy(max_depth=1, max_bins=8, client=client).fit(X, rewards)
+
+
+def test_rewards_naming_other_actions_are_refused_by_score(client):
+    X, rewards, _ = policy_data()
+    frame = pd.DataFrame(rewards, columns=["a", "b", "c"])
+    est = DaskDPDTreePolicy(max_depth=1, max_bins=8, client=client).fit(
+        dd.from_pandas(pd.DataFrame(X), npartitions=2), dd.from_pandas(frame, npartitions=2))
+    other = dd.from_pandas(frame.set_axis(["b", "c", "d"], axis=1), npartitions=2)
+    with pytest.raises(ValueError, match=r"rewards name the actions \['b', 'c', 'd'\]"):
+        est.score(dd.from_pandas(pd.DataFrame(X), npartitions=2), other)
+    # The same actions in another order are put in the policy's.
+    shuffled = dd.from_pandas(frame[["c", "a", "b"]], npartitions=2)
+    assert est.score(dd.from_pandas(pd.DataFrame(X), npartitions=2), shuffled) == \
+        est.to_local().score(X, frame)

@@ -272,6 +272,14 @@ def test_score_refuses_other_actions():
     policy = DPDTreePolicy(max_depth=1).fit(np.arange(6.0)[:, None], np.eye(3)[[0, 1, 2] * 2])
     with pytest.raises(ValueError, match="3 actions"):
         policy.score(np.arange(6.0)[:, None], np.zeros((6, 2)))
+    # Named actions: rewards naming others are refused, not taken in order.
+    X, R = np.arange(6.0)[:, None], np.eye(3)[[0, 1, 2] * 2]
+    named = DPDTreePolicy(max_depth=1).fit(X, pd.DataFrame(R, columns=["a", "b", "c"]))
+    with pytest.raises(ValueError, match=r"rewards name the actions \['b', 'c', 'd'\], the "
+                                         r"policy \['a', 'b', 'c'\]"):
+        named.score(X, pd.DataFrame(R, columns=["b", "c", "d"]))
+    # Actions known by position only take named rewards in order, as an array's.
+    assert policy.score(X, pd.DataFrame(R, columns=["b", "c", "d"])) == policy.score(X, R)
 
 
 # The targets are rewards (named so in fit and score, as the policy libraries name them), and

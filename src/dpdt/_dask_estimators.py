@@ -49,7 +49,7 @@ from ._classes import DPDTreeClassifier, DPDTreeRegressor
 from ._dask_inputs import input_partitions
 from ._io import SaveMixin, register_estimator
 from ._params import CLASSIFIER, POLICY, REGRESSOR, Param, declare
-from ._policy import DPDTreePolicy, node_means
+from ._policy import DPDTreePolicy, action_columns, node_means
 from ._progress import reporter
 from ._runner import core_params
 from ._search_policy import needs_exact_thresholds
@@ -810,7 +810,8 @@ class DaskDPDTreePolicy(_DaskDPDTree):
             Samples.
         rewards : dask array, dask dataframe or array-like of shape (n_samples, n_actions)
             The reward of each action for each sample, columns ordered as :attr:`actions_`
-            (or named by them), partitioned as X when X is a dask collection.
+            (or named by them; a dataframe naming other actions is refused), partitioned as X
+            when X is a dask collection.
         sample_weight : dask array, array-like of shape (n_samples,) or None, default=None
             Weights of the mean; None means uniform.
 
@@ -823,9 +824,8 @@ class DaskDPDTreePolicy(_DaskDPDTree):
         if not is_dask_collection(X):
             return self.to_local().score(X, rewards, sample_weight)
         if isinstance(rewards, dd.DataFrame):
-            if set(rewards.columns) == set(self.actions_.tolist()):
-                rewards = rewards[list(self.actions_.tolist())]
-            rewards = rewards.to_dask_array(lengths=True)
+            order = action_columns(rewards.columns, self.actions_)
+            rewards = rewards.to_dask_array(lengths=True)[:, order]
         values = self.predict_value(X)
         if any(np.isnan(values.chunks[0])):   # a dataframe's partitions: rows not yet counted
             values = values.compute_chunk_sizes()

@@ -463,7 +463,7 @@ class DPDTreePolicy(_BaseDPDTree):
             Samples.
         rewards : array-like or DataFrame of shape (n_samples, n_actions)
             The reward of each action for each sample, columns ordered as :attr:`actions_`
-            (or named by them).
+            (or named by them; a DataFrame naming other actions is refused).
         sample_weight : array-like of shape (n_samples,), default=None
             Weights of the mean; None means uniform.
 
@@ -480,8 +480,7 @@ class DPDTreePolicy(_BaseDPDTree):
         if rewards.shape[1] != self.n_actions_:
             raise ValueError(f"rewards has {rewards.shape[1]} columns, the policy "
                              f"{self.n_actions_} actions")
-        if names is not None and set(names.tolist()) == set(self.actions_.tolist()):
-            rewards = rewards[:, [names.tolist().index(a) for a in self.actions_.tolist()]]
+        rewards = rewards[:, action_columns(names, self.actions_)]
         weight = _check_sample_weight(sample_weight, rewards)
         earned = rewards[np.arange(len(chosen)), chosen]
         # In units of powers of two (exact), so that sums near float64's largest stay finite.
@@ -496,6 +495,24 @@ class DPDTreePolicy(_BaseDPDTree):
         tags.target_tags.multi_output = True
         tags.target_tags.single_output = False
         return tags
+
+
+def action_columns(names, actions):
+    """Return the order of the columns of rewards named ``names`` that puts them as ``actions``.
+
+    Rewards naming the policy's actions are put in their order; without names, or for a policy
+    that knows its actions by position only (``actions`` 0, 1, ...), they are taken in order.
+    Rewards naming other actions than the policy's are refused: in order, they would be
+    misplaced.
+    """
+    if names is None:
+        return slice(None)
+    names, actions = list(names), list(actions)
+    if set(names) == set(actions) and len(names) == len(actions):
+        return [names.index(a) for a in actions]
+    if actions == list(range(len(actions))):
+        return slice(None)
+    raise ValueError(f"rewards name the actions {names}, the policy {actions}")
 
 
 def _node_means(tree, X, values, weight):
