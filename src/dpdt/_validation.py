@@ -10,6 +10,7 @@ sees, and any other factor changes it by less than 2 (results then agree to roun
 from numbers import Real
 
 import numpy as np
+from sklearn.base import is_classifier
 from sklearn.utils._missing import is_pandas_na
 from sklearn.utils.validation import _check_sample_weight, validate_data
 
@@ -36,11 +37,14 @@ def validate_numeric(estimator, X, y="no_validation", *, reset, **check_params):
         columns = _non_numeric_columns(X)
         if not columns:
             raise
+        # BranchesClassifier splits on categories, but classifies only.
+        branches = (" or fit dpdt.BranchesClassifier, which splits on categories"
+                    if is_classifier(estimator) else "")
         raise ValueError(
             f"{type(estimator).__name__} takes numeric features, and {_name_columns(columns)} "
             f"of X {'is' if len(columns) == 1 else 'are'} not numeric ({error}): one-hot encode "
-            "categorical columns (sklearn.preprocessing.OneHotEncoder, or pandas.get_dummies) "
-            "or fit dpdt.BranchesClassifier, which splits on categories") from error
+            "categorical columns (sklearn.preprocessing.OneHotEncoder, or pandas.get_dummies)"
+            f"{branches}") from error
     if isinstance(validated, tuple):
         return _dense(validated[0]), validated[1]
     return _dense(validated)
