@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from _monotone import assert_monotone, violations
 from sklearn.datasets import load_breast_cancer, load_diabetes, load_iris
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.utils._param_validation import InvalidParameterError
 
@@ -446,3 +447,25 @@ def test_the_guarantees_constraints_bind(name, X, y):
     cart = (DecisionTreeRegressor if name in REGRESSION_SETS else DecisionTreeClassifier)(
         max_depth=4, random_state=0).fit(X, y)
     assert violations(cart.tree_, _binding_constraints(X, y), name not in REGRESSION_SETS)
+
+
+@pytest.mark.parametrize("classifier", [False, True])
+@pytest.mark.parametrize("seed", [0, 2, 11])
+def test_a_stopped_exact_search_is_never_worse_than_the_default(classifier, seed):
+    # With constraints, splitter="exhaustive", full_front=False is the front's exact search
+    # (the bounded one knows no value bounds); stopped by a limit, it keeps the heuristic tree
+    # when that is better, as the bounded search does. The limit leaves the default's whole
+    # search room (it takes about 250 states).
+    rng = np.random.RandomState(seed)
+    X = rng.rand(600, 8)
+    signal = X[:, 0] + X[:, 1] * X[:, 2] - X[:, 5] * X[:, 6] + .4 * rng.rand(600)
+    y = (signal > .6).astype(int) if classifier else signal
+    cst = [1, 1, 0, 0, 0, -1, 0, 0]
+    cls = _tree_class(classifier)
+    default = cls(max_depth=3, monotonic_cst=cst).fit(X, y)
+    with pytest.warns(ConvergenceWarning, match="max_states"):
+        exact = cls(max_depth=3, splitter="exhaustive", full_front=False, max_states=1000,
+                    monotonic_cst=cst).fit(X, y)
+    assert exact.stats_["stopped_by"] == "max_states"
+    assert exact.objective_ <= default.objective_ + 1e-12
+    assert_monotone(exact.tree_, cst, classifier)
