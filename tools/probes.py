@@ -494,6 +494,17 @@ PROBES = {
                 out.append(f"{name}: {'ok' if clear else 'unclear: ' + str(e)[:60]}")
         print("PASS" if all(o.endswith("ok") for o in out) else "FAIL", "; ".join(out))
         """, 120, None),
+    "new user: monotone exact search of one alpha stopped by max_states": (
+        "never less accurate than the default monotone fit", """
+        X = rng.rand(600, 8)
+        y = ((X[:, 0] + X[:, 1] * X[:, 2] - X[:, 5] * X[:, 6] + .4 * rng.rand(600)) > .6)
+        cst = [1, 1, 0, 0, 0, -1, 0, 0]
+        default = dpdt.DPDTreeClassifier(max_depth=3, monotonic_cst=cst).fit(X, y)
+        exact = dpdt.DPDTreeClassifier(max_depth=3, splitter="exhaustive", full_front=False,
+                                       max_states=1000, monotonic_cst=cst).fit(X, y)
+        a, b = exact.score(X, y), default.score(X, y)
+        print("PASS" if a >= b else "FAIL", f"exact {a:.4f}, default {b:.4f}")
+        """, 60, None),
 }
 
 
