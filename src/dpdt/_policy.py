@@ -36,6 +36,14 @@ def _action_names(rewards):
     return None
 
 
+def _checked_rewards(rewards):
+    """Return rewards checked as finite numbers, under their name, as a float64 array."""
+    # scikit-learn's finiteness check sums the values first: huge finite rewards of both signs
+    # make that sum inf - inf, which is no reason to warn (the exact check follows).
+    with np.errstate(over="ignore", invalid="ignore"):
+        return check_array(rewards, dtype=np.float64, ensure_2d=False, input_name="rewards")
+
+
 def _as_table(rewards):
     """Return validated rewards as (n_samples, n_actions), refusing a single column of them."""
     if rewards.ndim != 2:
@@ -184,8 +192,7 @@ class DPDTreePolicy(_BaseDPDTree):
         names = _action_names(rewards)
         if rewards is not None:   # None: scikit-learn's message that the target is required
             # Checked first under its own name: the target's check would call it "y".
-            rewards = check_array(rewards, dtype=np.float64, ensure_2d=False,
-                                  input_name="rewards")
+            rewards = _checked_rewards(rewards)
         X, rewards = validate_numeric(self, X, rewards, reset=True, multi_output=True,
                                       y_numeric=True)
         rewards = _as_table(rewards)
@@ -474,8 +481,7 @@ class DPDTreePolicy(_BaseDPDTree):
         """
         chosen = np.argmax(self.predict_value(X), axis=1)
         names = _action_names(rewards)
-        rewards = _as_table(check_array(rewards, dtype=np.float64, ensure_2d=False,
-                                        input_name="rewards"))
+        rewards = _as_table(_checked_rewards(rewards))
         check_consistent_length(chosen, rewards)
         if rewards.shape[1] != self.n_actions_:
             raise ValueError(f"rewards has {rewards.shape[1]} columns, the policy "
