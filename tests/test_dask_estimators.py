@@ -618,6 +618,17 @@ def test_rewards_of_one_column_are_refused_as_by_the_local_policy(client, reward
         DaskDPDTreePolicy(max_depth=1, max_bins=8, client=client).fit(X, rewards)
 
 
+
+def test_missing_rewards_are_named_as_by_the_local_policy(client):
+    X, rewards, _ = policy_data()
+    rewards[7, 1] = np.nan
+    with pytest.raises(ValueError, match="Input rewards contains NaN"):
+        DPDTreePolicy(max_depth=1).fit(X, rewards)
+    with pytest.raises(ValueError, match="partition 0: Input rewards contains NaN"):
+        DaskDPDTreePolicy(max_depth=1, max_bins=8, client=client).fit(
+            da.from_array(X, chunks=100), da.from_array(rewards, chunks=100))
+
+
 def test_rewards_naming_other_actions_are_refused_by_score(client):
     X, rewards, _ = policy_data()
     frame = pd.DataFrame(rewards, columns=["a", "b", "c"])

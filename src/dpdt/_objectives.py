@@ -129,14 +129,17 @@ def _labels(y, n_rows, where):
     return y
 
 
-def _values(y, n_rows, where):
-    """Return numeric targets of one part of the rows as float64 of shape (n, n_outputs)."""
+def _values(y, n_rows, where, name="y"):
+    """Return numeric targets of one part of the rows as float64 of shape (n, n_outputs).
+
+    ``name`` is what the errors call them (a policy's "rewards").
+    """
     try:
         # scikit-learn's finiteness check sums the values first: huge finite values overflow
         # that sum (an exact check follows), which is no reason to warn.
         with np.errstate(over="ignore", invalid="ignore"):
             y = check_array(y, dtype=np.float64, ensure_2d=False, ensure_min_samples=0,
-                            input_name="y")
+                            input_name=name)
     except ValueError as error:
         raise ValueError(f"{where}: {error}") from error
     if y.ndim > 2 or len(y) != n_rows:
@@ -478,7 +481,7 @@ class PolicyObjective(Objective):
         """Return one part's rewards, refusing a single column of them (as :func:`reward_table`)."""
         if getattr(y, "ndim", 2) != 2:
             raise ValueError(f"{where}: {reward_shape_error(np.shape(y))}")
-        return super().part_targets(y, n_rows, where)
+        return _values(y, n_rows, where, name="rewards")
 
     def fit_scale(self, kept, reduce):
         """Return the :class:`RewardScale`: the largest spread of a row's rewards near 1."""
