@@ -269,6 +269,8 @@ def test_costs_of_the_treatment_form_follow_its_sorted_actions(tables, capsys):
      "--treatment and --outcome name the same column 'arm'"),
     (["{d}/one_arm.csv", "--treatment", "arm", "--outcome", "gain"],
      "the treatment column 'arm' holds one action only ('drug')"),
+    (["{d}/one_code.csv", "--treatment", "arm", "--outcome", "gain"],
+     "the treatment column 'arm' holds one action only (2):"),
     (["{d}/no_arm.csv", "--treatment", "arm", "--outcome", "gain"],
      "the treatment column 'arm' has missing values"),
     (["{d}/causal.csv", "--treatment", "arm", "--outcome", "gain", "--features", "age,gain"],
@@ -329,6 +331,7 @@ def test_bad_input_names_the_problem(tables, capsys, argv, message):
     frame[ACTIONS].to_csv(d / "only.csv", index=False)
     causal = pd.read_csv(d / "causal.csv")
     causal.assign(arm="drug").to_csv(d / "one_arm.csv", index=False)
+    causal.assign(arm=2).to_csv(d / "one_code.csv", index=False)
     causal.assign(arm=causal.arm.where(np.arange(400) != 3)).to_csv(d / "no_arm.csv",
                                                                      index=False)
     np.savez(d / "arrays.npz", X=np.zeros((4, 2)), y=np.zeros(4))

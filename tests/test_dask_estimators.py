@@ -315,12 +315,18 @@ def test_regressor_is_the_local_binned_fit(client, chunks):
 
 @needs_remote_core
 @pytest.mark.parametrize("chunks", CHUNKS)
-def test_policy_is_the_local_binned_fit(client, chunks):
+# Rewards near float64's largest (times a power of two: the same fit to the bit): their sums
+# over a leaf overflow, their means do not.
+@pytest.mark.parametrize("scale", [1.0, 2.0**1018])
+def test_policy_is_the_local_binned_fit(client, chunks, scale):
     X, rewards, weight = policy_data()
     params = dict(max_depth=3, max_bins=16, candidates=(3, 2))
+    unscaled = DPDTreePolicy(**params).fit(X, rewards, weight)
+    rewards = rewards * scale
     parts = [chunked(a, CHUNKS[chunks]) for a in (X, rewards, weight)]
     est = DaskDPDTreePolicy(**params, client=client).fit(*parts)
     reference = DPDTreePolicy(**params).fit(X, rewards, weight)
+    assert_array_equal(reference.predict(X), unscaled.predict(X))
     assert len(reference.trees_) > 2 and reference.n_actions_ == est.n_actions_ == 3
     # The leaves' mean rewards too: the core's values above each row's least, plus its mean.
     assert_same_fit(est.to_local(), reference)
@@ -595,3 +601,43 @@ def test_a_policy_budget_is_refused_before_any_data_moves(client):
     rewards = da.from_array(np.ones((8, 2)), chunks=4)
     with pytest.raises(ValueError, match="data-parallel fit takes no action_costs"):
         DaskDPDTreePolicy(max_depth=1, max_bins=8, max_cost=1.0, client=client).fit(X, rewards)
+
+
+@pytest.mark.parametrize("rewards", [np.ones(8), pd.Series(np.ones(8))], ids=["array", "series"])
+def test_rewards_of_one_column_are_refused_as_by_the_local_policy(client, rewards):
+    # One reward per sample is no choice of action: the local fit refuses it, so must this.
+    X = np.arange(8.0).reshape(-1, 1)
+    with pytest.raises(ValueError, match="rewards must be 2-D"):
+        DPDTreePolicy(max_depth=1).fit(X, rewards)
+    if isinstance(rewards, pd.Series):
+        X, rewards = dd.from_pandas(pd.DataFrame(X), npartitions=2), dd.from_pandas(
+            rewards, npartitions=2)
+    else:
+        X, rewards = da.from_array(X, chunks=4), da.from_array(rewards, chunks=4)
+    with pytest.raises(ValueError, match="rewards must be 2-D"):
+        DaskDPDTreePolicy(max_depth=1, max_bins=8, client=client).fit(X, rewards)
+
+
+
+def test_missing_rewards_are_named_as_by_the_local_policy(client):
+    X, rewards, _ = policy_data()
+    rewards[7, 1] = np.nan
+    with pytest.raises(ValueError, match="Input rewards contains NaN"):
+        DPDTreePolicy(max_depth=1).fit(X, rewards)
+    with pytest.raises(ValueError, match="partition 0: Input rewards contains NaN"):
+        DaskDPDTreePolicy(max_depth=1, max_bins=8, client=client).fit(
+            da.from_array(X, chunks=100), da.from_array(rewards, chunks=100))
+
+
+def test_rewards_naming_other_actions_are_refused_by_score(client):
+    X, rewards, _ = policy_data()
+    frame = pd.DataFrame(rewards, columns=["a", "b", "c"])
+    est = DaskDPDTreePolicy(max_depth=1, max_bins=8, client=client).fit(
+        dd.from_pandas(pd.DataFrame(X), npartitions=2), dd.from_pandas(frame, npartitions=2))
+    other = dd.from_pandas(frame.set_axis(["b", "c", "d"], axis=1), npartitions=2)
+    with pytest.raises(ValueError, match=r"rewards name the actions \['b', 'c', 'd'\]"):
+        est.score(dd.from_pandas(pd.DataFrame(X), npartitions=2), other)
+    # The same actions in another order are put in the policy's.
+    shuffled = dd.from_pandas(frame[["c", "a", "b"]], npartitions=2)
+    assert est.score(dd.from_pandas(pd.DataFrame(X), npartitions=2), shuffled) == \
+        est.to_local().score(X, frame)

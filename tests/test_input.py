@@ -21,6 +21,7 @@ from dpdt import (
     DPDTGradientBoostingRegressor,
     DPDTreeClassifier,
     DPDTreeClassifierCV,
+    DPDTreePolicy,
     DPDTreeRegressor,
     DPDTreeRegressorCV,
 )
@@ -71,11 +72,20 @@ def test_string_columns_are_named_in_fit(name):
     y = y if task == "classification" else y.astype(float)
     with pytest.raises(ValueError, match=r"columns 'city', 'plan' of X are not numeric "
                                          r"\(could not convert string to float.*OneHotEncoder.*"
-                                         r"get_dummies.*BranchesClassifier"):
+                                         r"get_dummies") as error:
         make().fit(X, y)
+    # BranchesClassifier splits on categories, and only classifies.
+    assert ("BranchesClassifier" in str(error.value)) == (task == "classification")
     # Without column names, by index.
     with pytest.raises(ValueError, match=r"columns at index 1, 3 of X are not numeric"):
         make().fit(X.to_numpy(), y)
+
+
+def test_a_policy_is_not_pointed_to_a_classifier():
+    X, _ = _frame_with_strings()
+    with pytest.raises(ValueError, match="OneHotEncoder") as error:
+        DPDTreePolicy(max_depth=2).fit(X, np.zeros((len(X), 2)))
+    assert "BranchesClassifier" not in str(error.value)
 
 
 @pytest.mark.parametrize("name", ESTIMATORS)

@@ -11,7 +11,8 @@ import pandas as pd
 import pytest
 from _trees import assert_tree_equal
 from numpy.testing import assert_array_equal
-from sklearn.datasets import load_iris
+from sklearn.base import clone
+from sklearn.datasets import load_breast_cancer, load_iris
 
 import dpdt
 from dpdt import (
@@ -130,6 +131,22 @@ def test_parameters_keep_their_types(tmp_path):
     assert loaded.candidates == (3, 2)
     assert loaded.class_weight == {0: 2.0, 1: 1.0, 2: 1.0}
     assert_array_equal(loaded.feature_costs, clf.feature_costs)
+
+
+def test_a_series_parameter_keeps_its_labels(tmp_path):
+    # monotonic_cst by feature name as a Series, in another order than the columns.
+    X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+    X = X.iloc[:, :4]
+    cst = pd.Series({"mean area": 1, "mean radius": -1})
+    costs = pd.Series([1.0, 2.0, 3.0, 4.0])
+    clf = DPDTreeClassifier(max_depth=2, monotonic_cst=cst, feature_costs=costs).fit(X, y)
+    clf.save(tmp_path / "m.json")
+    loaded = load(tmp_path / "m.json")
+    pd.testing.assert_series_equal(loaded.monotonic_cst, cst)
+    pd.testing.assert_series_equal(loaded.feature_costs, costs)
+    assert_array_equal(loaded.predict_proba(X), clf.predict_proba(X))
+    refit = clone(loaded).fit(X, y)
+    assert_array_equal(refit.predict_proba(X), clf.predict_proba(X))
 
 
 def test_pickle_round_trip():
@@ -406,6 +423,10 @@ def _array(dtype, data, shape=None):
     (_set_attribute("x_", _array("<f8", [1.0], [10**12])), "needs 1000000000000 values"),
     (_set_attribute("x_", _array("<f8", [10**400])), "does not fit a float"),
     (_set_attribute("x_", _nested(40)), "nested 4[0-9] levels deep"),
+    (_set_attribute("x_", {"__type__": "series", "index": _array("<i8", [0, 1]),
+                           "values": _array("<f8", [1.0])}), "bad series"),
+    (_set_attribute("x_", {"__type__": "series", "index": [0], "values": [1.0]}),
+     "bad series"),
     (_set_attribute("predict", 1), "bad attribute name 'predict'"),
     (_set_attribute("tree_", 1), "bad attribute name 'tree_'"),
     (_set_attribute("feature_names_in_", _array("|O", [1, 2, 3, 4])), "not strings"),

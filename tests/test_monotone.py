@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from _monotone import assert_monotone, violations
 from sklearn.datasets import load_breast_cancer, load_diabetes, load_iris
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.utils._param_validation import InvalidParameterError
 
@@ -138,6 +139,27 @@ def test_a_dict_by_feature_name(cls):
             cls(**small, monotonic_cst={"rise": bad}).fit(frame, y)
     with pytest.raises(ValueError, match="was not fitted on data with feature names"):
         cls(**small, monotonic_cst={"rise": 1}).fit(X, y)
+    # A Series labelled by feature names means them, in any order, as the dict does.
+    for labelled in (pd.Series({"b": 0, "fall": -1, "a": 0, "rise": 1}),
+                     pd.Series({"fall": -1, "rise": 1})):
+        by_series = cls(**small, monotonic_cst=labelled).fit(frame, y)
+        assert np.array_equal(by_series.predict(frame), by_array.predict(X))
+    with pytest.raises(ValueError, match="unexpected feature names"):
+        cls(**small, monotonic_cst=pd.Series({"rise": 1, "height": 1})).fit(frame, y)
+
+
+@pytest.mark.parametrize("cls", [DPDTreeClassifier, DPDTreeRegressor])
+def test_constraints_held_as_objects_are_numbers_as_for_scikit_learn(cls):
+    pd = pytest.importorskip("pandas")
+    X, y, _ = _data(1, n=120, classifier=cls is DPDTreeClassifier)
+    by_array = cls(max_depth=2, monotonic_cst=[1, -1, 0, 0]).fit(X, y)
+    for held in (np.array([1, -1, 0, 0], dtype=object), pd.Series([1, -1, 0, 0], dtype=object),
+                 pd.Series([1, -1, 0, 0]), [True, -1, False, 0.0]):
+        model = cls(max_depth=2, monotonic_cst=held).fit(X, y)
+        assert np.array_equal(model.pareto_front_, by_array.pareto_front_)
+    for bad in ([1, -1, 0, None], [1, -1, 0, "0"], pd.array([1, -1, 0, None], dtype="Int64")):
+        with pytest.raises(ValueError, match="must be None or an array-like of -1, 0 or 1"):
+            cls(max_depth=2, monotonic_cst=bad).fit(X, y)
 
 
 @pytest.mark.parametrize("classifier", [False, True])
@@ -425,3 +447,25 @@ def test_the_guarantees_constraints_bind(name, X, y):
     cart = (DecisionTreeRegressor if name in REGRESSION_SETS else DecisionTreeClassifier)(
         max_depth=4, random_state=0).fit(X, y)
     assert violations(cart.tree_, _binding_constraints(X, y), name not in REGRESSION_SETS)
+
+
+@pytest.mark.parametrize("classifier", [False, True])
+@pytest.mark.parametrize("seed", [0, 2, 11])
+def test_a_stopped_exact_search_is_never_worse_than_the_default(classifier, seed):
+    # With constraints, splitter="exhaustive", full_front=False is the front's exact search
+    # (the bounded one knows no value bounds); stopped by a limit, it keeps the heuristic tree
+    # when that is better, as the bounded search does. The limit leaves the default's whole
+    # search room (it takes about 250 states).
+    rng = np.random.RandomState(seed)
+    X = rng.rand(600, 8)
+    signal = X[:, 0] + X[:, 1] * X[:, 2] - X[:, 5] * X[:, 6] + .4 * rng.rand(600)
+    y = (signal > .6).astype(int) if classifier else signal
+    cst = [1, 1, 0, 0, 0, -1, 0, 0]
+    cls = _tree_class(classifier)
+    default = cls(max_depth=3, monotonic_cst=cst).fit(X, y)
+    with pytest.warns(ConvergenceWarning, match="max_states"):
+        exact = cls(max_depth=3, splitter="exhaustive", full_front=False, max_states=1000,
+                    monotonic_cst=cst).fit(X, y)
+    assert exact.stats_["stopped_by"] == "max_states"
+    assert exact.objective_ <= default.objective_ + 1e-12
+    assert_monotone(exact.tree_, cst, classifier)

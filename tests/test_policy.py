@@ -183,7 +183,9 @@ def test_splitters_serve_policies(splitter):
 
 @pytest.mark.parametrize("change", [
     lambda R: R * 1e-9, lambda R: R * 1e9, lambda R: R * 3.7,
-    lambda R: R + 1e6, lambda R: R + np.arange(len(R))[:, None] * 1e3])
+    lambda R: R + 1e6, lambda R: R + np.arange(len(R))[:, None] * 1e3,
+    # Rewards whose sums over a leaf overflow float64, their means being finite.
+    lambda R: R * 1e307])
 def test_scale_and_offsets_of_the_rewards_give_the_same_tree(change):
     rng = np.random.default_rng(1)
     X = rng.random((400, 4))
@@ -199,8 +201,12 @@ def test_scale_and_offsets_of_the_rewards_give_the_same_tree(change):
         # The leaves hold the mean rewards, in the rewards' unit.
         leaves = other.tree_.apply(X)
         for leaf in np.unique(leaves):
-            np.testing.assert_allclose(other.tree_.value[leaf, :, 0],
-                                       changed[leaves == leaf].mean(axis=0), rtol=1e-9)
+            mean = np.ldexp(np.ldexp(changed[leaves == leaf], -1000).mean(axis=0), 1000)
+            np.testing.assert_allclose(other.tree_.value[leaf, :, 0], mean, rtol=1e-9)
+        # The policy's value is the mean reward of its actions, in the rewards' unit.
+        chosen = changed[np.arange(len(X)), np.argmax(one.predict_value(X), axis=1)]
+        np.testing.assert_allclose(other.score(X, changed),
+                                   np.ldexp(np.ldexp(chosen, -1000).mean(), 1000), rtol=1e-9)
 
 
 @pytest.mark.parametrize("k", [2, 9, 17])
@@ -307,11 +313,18 @@ def test_save_and_load_round_trip(tmp_path):
 
 @pytest.mark.parametrize("rewards, message", [
     (np.zeros(10), "2-D"),
-    (np.r_[np.nan, np.zeros(19)].reshape(10, 2), "NaN"),
+    (np.r_[np.nan, np.zeros(19)].reshape(10, 2), "Input rewards contains NaN"),
+    (pd.DataFrame(np.zeros((10, 2))).astype("Float64").mask(np.eye(10, 2) == 1),
+     "Input rewards contains NaN"),
     (np.zeros((9, 2)), "inconsistent numbers of samples"),
     (pd.DataFrame(np.zeros((10, 2)), columns=["a", "a"]), "unique column names"),
     (np.tile([-1e308, 1e308], (10, 1)), "differ by more than float64"),
-    (np.r_[np.inf, np.zeros(19)].reshape(10, 2), "infinity"),
+    (np.r_[np.inf, np.zeros(19)].reshape(10, 2), "Input rewards contains infinity"),
+    # An action without a name: predict could not tell it from a missing value.
+    (pd.DataFrame(np.zeros((10, 2)), columns=["a", None]), "column 1 has none"),
+    (pd.DataFrame(np.zeros((10, 2)), columns=[np.nan, "b"]), "column 0 has none"),
+    (pd.DataFrame(np.zeros((10, 2)), columns=pd.Index(["a", pd.NA], dtype=object)),
+     "column 1 has none"),
 ])
 def test_invalid_rewards_are_refused(rewards, message):
     with pytest.raises(ValueError, match=message):
@@ -322,6 +335,14 @@ def test_score_refuses_other_actions():
     policy = DPDTreePolicy(max_depth=1).fit(np.arange(6.0)[:, None], np.eye(3)[[0, 1, 2] * 2])
     with pytest.raises(ValueError, match="3 actions"):
         policy.score(np.arange(6.0)[:, None], np.zeros((6, 2)))
+    # Named actions: rewards naming others are refused, not taken in order.
+    X, R = np.arange(6.0)[:, None], np.eye(3)[[0, 1, 2] * 2]
+    named = DPDTreePolicy(max_depth=1).fit(X, pd.DataFrame(R, columns=["a", "b", "c"]))
+    with pytest.raises(ValueError, match=r"rewards name the actions \['b', 'c', 'd'\], the "
+                                         r"policy \['a', 'b', 'c'\]"):
+        named.score(X, pd.DataFrame(R, columns=["b", "c", "d"]))
+    # Actions known by position only take named rewards in order, as an array's.
+    assert policy.score(X, pd.DataFrame(R, columns=["b", "c", "d"])) == policy.score(X, R)
 
 
 # The targets are rewards (named so in fit and score, as the policy libraries name them), and

@@ -75,6 +75,7 @@ def test_scores_follow_the_formula():
     treatment = np.array(["b", "a", "c"] * 16 + ["a", "b"])
     outcome = rng.normal(size=50)
     propensity = rng.uniform(0.2, 0.6, size=(50, 3))
+    propensity /= propensity.sum(axis=1, keepdims=True)   # a design: each row a distribution
     rewards = doubly_robust_rewards(
         X, treatment, outcome, outcome_model=DummyRegressor(strategy="constant", constant=0.0),
         propensity_model=propensity, cv=2, random_state=0)
@@ -171,6 +172,16 @@ def test_a_feature_missing_for_every_sample_of_an_action_is_left_out():
     (dict(min_propensity=0.0), "min_propensity"),
     (dict(propensity_model=np.full((60, 3), 0.5)), "shape"),
     (dict(propensity_model=np.full((60, 2), 0.001)), r"\[min_propensity, 1\]"),
+    # Probabilities each, but not of one sample's one treatment among the actions.
+    (dict(propensity_model=np.full((60, 2), 0.9)), "sum to 1 over the actions.*row 0 sums to 1.8"),
+    (dict(propensity_model=np.r_[[[0.5, 0.5]] * 59, [[0.3, 0.3]]]), "row 59 sums to 0.6"),
+    # A missing treatment in each of the forms pandas and numpy give it.
+    (dict(treatment=pd.Series(["a", "b"] * 29 + ["a", None], dtype="string")), "missing"),
+    (dict(treatment=pd.Categorical(["a", "b"] * 29 + [None, "a"])), "missing values.*row 58"),
+    (dict(treatment=pd.Series([0, 1] * 29 + [None, 1], dtype="Int64")), "missing"),
+    (dict(treatment=pd.Series(pd.to_datetime(["2020", "2021"] * 29 + [None, "2020"]))),
+     "missing"),
+    (dict(treatment=np.array(["2020", "NaT"] * 30, dtype="datetime64[D]")), "missing"),
 ])
 def test_invalid_inputs_are_refused(change, message):
     rng = np.random.default_rng(6)
@@ -181,3 +192,48 @@ def test_invalid_inputs_are_refused(change, message):
         arguments["actions"] = None
     with pytest.raises(ValueError, match=message):
         doubly_robust_rewards(**arguments)
+
+
+@pytest.mark.parametrize("change", [
+    dict(treatment=np.array([0, "1"] * 30, dtype=object)),
+    dict(treatment=np.arange(60) % 2, actions=np.array([0, "1"], dtype=object)),
+])
+def test_labels_of_types_that_do_not_compare_are_a_type_error(change):
+    rng = np.random.default_rng(6)
+    arguments = dict(X=rng.normal(size=(60, 2)), treatment=np.arange(60) % 2,
+                     outcome=rng.normal(size=60), cv=2)
+    arguments.update(change)
+    with pytest.raises(TypeError, match=r"mixes labels of types that do not compare \(int, str\)"):
+        doubly_robust_rewards(**arguments)
+
+
+def test_known_propensities_of_a_design_are_taken_to_rounding():
+    rng = np.random.default_rng(6)
+    X, treatment, outcome = rng.normal(size=(60, 2)), np.arange(60) % 3, rng.normal(size=60)
+    third = np.full((60, 3), 1 / 3)   # sums to 1 up to rounding
+    rewards = doubly_robust_rewards(X, treatment, outcome, propensity_model=third, cv=2,
+                                    outcome_model=LinearRegression())
+    assert np.isfinite(rewards).all()
+
+
+def test_text_columns_are_categories_for_the_default_models():
+    # A new user's DataFrame: a column of text. The default models take it as the category
+    # column it means; a given model takes X as it is.
+    rng = np.random.default_rng(3)
+    n = 300
+    group = rng.choice(["north", "south", "east"], n)
+    frame = pd.DataFrame({"x": rng.normal(size=n), "group": group})
+    treatment = rng.integers(0, 2, n)
+    outcome = (group == "north") * treatment + rng.normal(size=n)
+    as_text = doubly_robust_rewards(frame, treatment, outcome, cv=2, random_state=0)
+    as_category = doubly_robust_rewards(frame.astype({"group": "category"}), treatment, outcome,
+                                        cv=2, random_state=0)
+    pd.testing.assert_frame_equal(as_text, as_category)
+    for dtype in ("string", object):
+        pd.testing.assert_frame_equal(doubly_robust_rewards(
+            frame.astype({"group": dtype}), treatment, outcome, cv=2, random_state=0), as_text)
+    # Numbers held as objects stay numbers.
+    numbers = frame.assign(group=(group == "north").astype(float).astype(object))
+    pd.testing.assert_frame_equal(
+        doubly_robust_rewards(numbers, treatment, outcome, cv=2, random_state=0),
+        doubly_robust_rewards(numbers.astype(float), treatment, outcome, cv=2, random_state=0))

@@ -452,6 +452,59 @@ PROBES = {
         print("PASS" if ok else "FAIL", f"bins {m.n_bins_}, optimal {m.is_optimal_}, "
               f"gap {m.stats_.get('gap')}")
         """, 120, None),
+    "new user: policy rewards near float64's largest (their sums over a leaf overflow)": (
+        "the tree, actions and score of the unscaled rewards", """
+        X = rng.rand(400, 3); R = rng.normal(size=(400, 3)); R[:, 1] += X[:, 0] > .4
+        one = dpdt.DPDTreePolicy(max_depth=2).fit(X, R)
+        big = dpdt.DPDTreePolicy(max_depth=2).fit(X, R * 2.0**1018)
+        same = (big.predict(X) == one.predict(X)).all()
+        score = big.score(X, R * 2.0**1018) / 2.0**1018
+        ok = same and np.isclose(score, one.score(X, R))
+        print("PASS" if ok else "FAIL", f"actions equal {same}, score {score:.6g}")
+        """, 60, None),
+    "new user: monotonic_cst as a pandas Series by feature name, out of order": (
+        "read by name, as the dict; saved and loaded with its labels", """
+        import os, tempfile, pandas as pd
+        X = pd.DataFrame(rng.rand(300, 3), columns=["rise", "fall", "free"])
+        y = (X.rise - X.fall + .3 * rng.rand(300) > .3).astype(int)
+        by_dict = dpdt.DPDTreeClassifier(max_depth=3, monotonic_cst={"rise": 1, "fall": -1})
+        by_series = dpdt.DPDTreeClassifier(max_depth=3, monotonic_cst=pd.Series(
+            {"fall": -1, "free": 0, "rise": 1}))
+        a, b = by_dict.fit(X, y).predict_proba(X), by_series.fit(X, y).predict_proba(X)
+        path = os.path.join(tempfile.mkdtemp(), "m.json")
+        by_series.save(path)
+        c = dpdt.load(path).predict_proba(X)
+        print("PASS" if (a == b).all() and (b == c).all() else "FAIL",
+              f"dict == series {(a == b).all()}, loaded {(b == c).all()}")
+        """, 60, None),
+    "new user: doubly_robust_rewards, treatment with pandas NA, mixed labels, bad design": (
+        "a ValueError or TypeError naming the treatment or the propensities", """
+        import pandas as pd
+        X = rng.rand(60, 2); y = rng.rand(60)
+        cases = {"NA": (pd.Series(["a", "b"] * 29 + ["a", None], dtype="string"), None),
+                 "mixed": (np.array([0, "1"] * 30, dtype=object), None),
+                 "design": (np.arange(60) % 2, np.full((60, 2), .9))}
+        out = []
+        for name, (t, p) in cases.items():
+            try:
+                dpdt.doubly_robust_rewards(X, t, y, propensity_model=p, cv=2)
+                out.append(f"{name}: accepted")
+            except (ValueError, TypeError) as e:
+                clear = "treatment" in str(e) or "propensities" in str(e)
+                out.append(f"{name}: {'ok' if clear else 'unclear: ' + str(e)[:60]}")
+        print("PASS" if all(o.endswith("ok") for o in out) else "FAIL", "; ".join(out))
+        """, 120, None),
+    "new user: monotone exact search of one alpha stopped by max_states": (
+        "never less accurate than the default monotone fit", """
+        X = rng.rand(600, 8)
+        y = ((X[:, 0] + X[:, 1] * X[:, 2] - X[:, 5] * X[:, 6] + .4 * rng.rand(600)) > .6)
+        cst = [1, 1, 0, 0, 0, -1, 0, 0]
+        default = dpdt.DPDTreeClassifier(max_depth=3, monotonic_cst=cst).fit(X, y)
+        exact = dpdt.DPDTreeClassifier(max_depth=3, splitter="exhaustive", full_front=False,
+                                       max_states=1000, monotonic_cst=cst).fit(X, y)
+        a, b = exact.score(X, y), default.score(X, y)
+        print("PASS" if a >= b else "FAIL", f"exact {a:.4f}, default {b:.4f}")
+        """, 60, None),
 }
 
 

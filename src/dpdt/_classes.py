@@ -175,10 +175,20 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
                 raise MemoryError(f"{error} (memory_limit=None: what this process could "
                                   "allocate when the fit started)") from None
             raise
-        if plan.bounded and not result["stats"]["complete"]:
+        if self._exact_single_alpha(plan) and not result["stats"]["complete"]:
             self._keep_heuristic_if_better(result, weight, fit_core, plan_of,
                                            target_scale.loss_exponent)
         self._store_front(result, plan, n_features, weight_scale, target_scale)
+
+    def _exact_single_alpha(self, plan):
+        """Whether the fit is the exact search of one alpha (``splitter="exhaustive"``).
+
+        The bounded search, or the front's exact search where that one cannot serve
+        (monotonic constraints, depth): stopped by a limit, either keeps the heuristic tree
+        when it is better, and then holds the one row of ``alpha``.
+        """
+        return plan.bounded or (not self.full_front and self.max_complexity is None
+                                and self.splitter == "exhaustive")
 
     def _keep_heuristic_if_better(self, result, weight, fit_core, plan_of, loss_exponent):
         """Put DPDT's heuristic tree of ``alpha`` in ``result`` if better than the one found.
@@ -193,6 +203,10 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         """
         heuristic = clone(self).set_params(splitter="auto", candidates="auto", verbose=0,
                                            time_limit=self._helper_time_limit())
+        # The data's shape and names, which its plan reads monotonic_cst by, as this fit's.
+        for name in ("n_features_in_", "feature_names_in_"):
+            if hasattr(self, name):
+                setattr(heuristic, name, getattr(self, name))
         try:
             plan = plan_of(heuristic)
         except ValueError:
@@ -208,7 +222,9 @@ class _BaseDPDTree(ExplorerReprMixin, SaveMixin, BaseEstimator):
         # The core's fronts are in its loss unit, the user's times 2**-loss_exponent: so is alpha.
         alpha = float(np.ldexp(self.alpha, -loss_exponent))
         best = min(found["front"], key=lambda row: objective_at(row, alpha))
-        if objective_at(best, alpha) < objective_at(result["front"][0], alpha):
+        # The bounded search's front is its one row; the front's search's, every row.
+        current = min(objective_at(row, alpha) for row in result["front"])
+        if objective_at(best, alpha) < current:
             result["front"] = [dict(best, alpha_min=alpha, alpha_max=alpha)]
 
     def _fit_plan(self, n_samples, n_features, weight_total, n_columns, bin_data, *, X=None,

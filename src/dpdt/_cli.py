@@ -862,8 +862,8 @@ def _doubly_robust(args, path, X, treatment, outcome, actions):
         actions = np.unique(treatment.to_numpy())
         if len(actions) < 2:
             raise CommandError(f"{path}: the treatment column {args.treatment!r} holds one "
-                               f"action only ({actions[0]!r}): a policy chooses among at least "
-                               "two")
+                               f"action only ({actions.tolist()[0]!r}): a policy chooses among "
+                               "at least two")
     if any(is_categorical(X[name]) for name in X.columns):
         X = OneHotColumns().fit(X).transform(X)   # the outcome and propensity models' input
     try:

@@ -49,7 +49,7 @@ from ._classes import DPDTreeClassifier, DPDTreeRegressor
 from ._dask_inputs import input_partitions
 from ._io import SaveMixin, register_estimator
 from ._params import CLASSIFIER, POLICY, REGRESSOR, Param, declare
-from ._policy import DPDTreePolicy, node_means
+from ._policy import DPDTreePolicy, action_columns, node_means
 from ._progress import reporter
 from ._runner import core_params
 from ._search_policy import needs_exact_thresholds
@@ -765,7 +765,8 @@ class DaskDPDTreePolicy(_DaskDPDTree):
         sums = _tree_reduce(client, answers, parts.add_answers, name="dpdt-leaf-sums-add")
         sums = sums.result()
         for k, tree in enumerate(local.trees_):
-            means = node_means(tree, sums[2 * k], sums[2 * k + 1])
+            means = np.ldexp(node_means(tree, sums[2 * k], sums[2 * k + 1]),
+                             prepared.scale["targets"].offset_exponent)
             tree.value += means[:, np.newaxis, np.newaxis]
 
     def predict(self, X):
@@ -809,7 +810,8 @@ class DaskDPDTreePolicy(_DaskDPDTree):
             Samples.
         rewards : dask array, dask dataframe or array-like of shape (n_samples, n_actions)
             The reward of each action for each sample, columns ordered as :attr:`actions_`
-            (or named by them), partitioned as X when X is a dask collection.
+            (or named by them; a dataframe naming other actions is refused), partitioned as X
+            when X is a dask collection.
         sample_weight : dask array, array-like of shape (n_samples,) or None, default=None
             Weights of the mean; None means uniform.
 
@@ -822,9 +824,8 @@ class DaskDPDTreePolicy(_DaskDPDTree):
         if not is_dask_collection(X):
             return self.to_local().score(X, rewards, sample_weight)
         if isinstance(rewards, dd.DataFrame):
-            if set(rewards.columns) == set(self.actions_.tolist()):
-                rewards = rewards[list(self.actions_.tolist())]
-            rewards = rewards.to_dask_array(lengths=True)
+            order = action_columns(rewards.columns, self.actions_)
+            rewards = rewards.to_dask_array(lengths=True)[:, order]
         values = self.predict_value(X)
         if any(np.isnan(values.chunks[0])):   # a dataframe's partitions: rows not yet counted
             values = values.compute_chunk_sizes()
@@ -833,7 +834,15 @@ class DaskDPDTreePolicy(_DaskDPDTree):
             raise ValueError(f"rewards has {rewards.shape[1]} columns, the policy "
                              f"{self.n_actions_} actions")
         chosen = da.map_blocks(_chosen_rewards, values, rewards, drop_axis=1, dtype=np.float64)
+        # In units of a power of two (exact), so that sums near float64's largest stay finite,
+        # as the in-memory score does.
+        exponent = da.frexp(da.max(da.abs(chosen)))[1]
+        chosen = da.ldexp(chosen, -exponent)
         if sample_weight is None:
-            return float(chosen.mean().compute())
-        weight = da.asarray(sample_weight).rechunk(chosen.chunks)
-        return float(da.average(chosen, weights=weight).compute())
+            mean = chosen.mean()
+        else:
+            weight = da.asarray(sample_weight).rechunk(chosen.chunks)
+            weight = da.ldexp(weight, -da.frexp(da.max(weight))[1])
+            mean = da.average(chosen, weights=weight)
+        mean, exponent = dask.compute(mean, exponent)
+        return float(np.ldexp(mean, exponent))

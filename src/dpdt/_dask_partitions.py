@@ -227,11 +227,13 @@ def leaf_sums(objective, trees, X, y, sample_weight, scale):
     """Return the partition's sums per leaf of every tree: its rows' offsets and weights.
 
     The offsets are ``objective.row_offsets`` of the training targets (a policy's least
-    reward per row); per tree, :func:`dpdt._policy.leaf_sums` of them, in one flat tuple that
-    :func:`add_answers` adds over the partitions.
+    reward per row, in the unit of the driver's target scale); per tree,
+    :func:`dpdt._policy.leaf_sums` of them, in one flat tuple that :func:`add_answers` adds
+    over the partitions.
     """
     X, y, weight = training_rows(objective, X, y, sample_weight, scale)
     if X.shape[0] == 0:
         return tuple(np.zeros(tree.node_count) for tree in trees for _ in range(2))
-    X, offsets = np.ascontiguousarray(X, dtype=np.float64), objective.row_offsets(y)
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    offsets = objective.row_offsets(y, scale["targets"])
     return tuple(part for tree in trees for part in sums_of(tree, X, offsets, weight))

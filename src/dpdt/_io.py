@@ -8,7 +8,8 @@ A model file is one JSON object::
 ``params`` are the constructor arguments, ``attributes`` the fitted state (every attribute
 that is not a parameter, including the whole Pareto front and its trees). Values that JSON
 has no type for are tagged objects ``{"__type__": name, ...}``: ndarray, tuple, dict, float
-(non-finite), scalar (numpy), range, estimator (fitted, or a meta-estimator's unfitted
+(non-finite), scalar (numpy), range, series (a pandas Series given as a parameter, such as
+``monotonic_cst`` by feature name), estimator (fitted, or a meta-estimator's unfitted
 parameter), and the tags of the types registered with :func:`register_type` (Tree,
 MultiwayTree, CategoryCodes, OneHotColumns, loss). ``sha256`` is the digest of the canonical
 JSON of everything else, so that a file corrupted or cut short after saving is refused. It is
@@ -246,6 +247,10 @@ class _Encoder:
             return {"__type__": "dict",
                     "items": [[self.value(k, where), self.value(v, where)]
                               for k, v in value.items()]}
+        if _is_series(value):
+            # Its labels are part of its meaning (monotonic_cst reads them as feature names).
+            return {"__type__": "series", "index": self.array(np.asarray(value.index), where),
+                    "values": self.array(value.to_numpy(), where)}
         registered = next((cls for cls in type(value).__mro__ if cls in _TAG_OF), None)
         if registered is not None:
             tag, name = _TAG_OF[registered]
@@ -258,6 +263,12 @@ class _Encoder:
 
 
 _ENCODER = _Encoder()
+
+
+def _is_series(value):
+    """Return whether ``value`` is a pandas Series (without importing pandas)."""
+    return any(cls.__name__ == "Series" and cls.__module__.startswith("pandas")
+               for cls in type(value).__mro__)
 
 
 class _Decoder:
@@ -405,6 +416,16 @@ class _Decoder:
                 return {self.value(k, where): self.value(v, where) for k, v in items}
             except TypeError:
                 self.fail(f"{where}: unhashable dict key")
+        if kind == "series":
+            index, values = (self.value(node.get(key), where) for key in ("index", "values"))
+            self.expect(isinstance(index, np.ndarray) and isinstance(values, np.ndarray)
+                        and index.ndim == values.ndim == 1 and len(index) == len(values),
+                        f"{where}: bad series")
+            try:
+                import pandas as pd
+            except ImportError:
+                self.fail(f"{where}: holds a pandas Series, and pandas is not installed")
+            return pd.Series(values, index=index)
         if kind in _CLASS_OF:
             classes = _CLASS_OF[kind]
             name = node.get("name") if None not in classes else None

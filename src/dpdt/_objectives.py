@@ -29,6 +29,7 @@ from ._validation import (
     check_target_spread,
     fixed_sums,
     fixed_units,
+    is_missing_label,
     mean_from_sums,
     row_max,
     row_min,
@@ -130,11 +131,17 @@ def _labels(y, n_rows, where):
     return y
 
 
-def _values(y, n_rows, where):
-    """Return numeric targets of one part of the rows as float64 of shape (n, n_outputs)."""
+def _values(y, n_rows, where, name="y"):
+    """Return numeric targets of one part of the rows as float64 of shape (n, n_outputs).
+
+    ``name`` is what the errors call them (a policy's "rewards").
+    """
     try:
-        y = check_array(y, dtype=np.float64, ensure_2d=False, ensure_min_samples=0,
-                        input_name="y")
+        # scikit-learn's finiteness check sums the values first: huge finite values overflow
+        # that sum (an exact check follows), which is no reason to warn.
+        with np.errstate(over="ignore", invalid="ignore"):
+            y = check_array(y, dtype=np.float64, ensure_2d=False, ensure_min_samples=0,
+                            input_name=name)
     except ValueError as error:
         raise ValueError(f"{where}: {error}") from error
     if y.ndim > 2 or len(y) != n_rows:
@@ -418,10 +425,13 @@ class RewardScale:
     rewards' sums, then hold whatever the rewards' offset. The power of two brings the largest
     shifted reward near 1 (exact, as for the other objectives). The core's leaf values are
     then the mean rewards above each sample's least: :meth:`unscale_tree` brings them to the
-    rewards' unit, and the estimator adds back the mean of the rows' least per node.
+    rewards' unit, and the estimator adds back the mean of the rows' least per node, summed in
+    units of ``2**offset_exponent`` (which brings the largest least near 1), so that rewards
+    near float64's largest, whose sums overflow, still give their means.
     """
 
     exponent: int
+    offset_exponent: int = 0
 
     @property
     def loss_exponent(self):
@@ -440,13 +450,21 @@ class RewardScale:
 
 
 def _largest_spread(y, weight, exponent):
-    """Return the rows' largest reward above the row's least (``exponent`` unused).
+    """Return the rows' largest reward above the row's least, and the largest least's size.
 
-    Infinite when a spread overflows float64, which :meth:`PolicyObjective.fit_scale` refuses
-    (so no overflow warning comes before its error).
+    ``exponent`` is unused. The spread is infinite when it overflows float64, which
+    :meth:`PolicyObjective.fit_scale` refuses (so no overflow warning comes before its error).
     """
+    least = row_min(y)
     with np.errstate(over="ignore"):
-        return float(np.max(row_max(y) - row_min(y), initial=0.0))
+        return [float(np.max(row_max(y) - least, initial=0.0)),
+                float(np.max(np.abs(least), initial=0.0))]
+
+
+def reward_shape_error(shape):
+    """Return the message that refuses rewards of ``shape``, which is not 2-D."""
+    return (f"rewards must be 2-D, of shape (n_samples, n_actions): one column per action, got "
+            f"shape {shape}")
 
 
 @dataclass(frozen=True)
@@ -461,13 +479,19 @@ class PolicyObjective(Objective):
         """Return the size of a leaf's statistics: weight, best reward, one sum per action."""
         return 2 + n_columns
 
+    def part_targets(self, y, n_rows, where):
+        """Return one part's rewards, refusing a single column of them (as :func:`reward_table`)."""
+        if getattr(y, "ndim", 2) != 2:
+            raise ValueError(f"{where}: {reward_shape_error(np.shape(y))}")
+        return _values(y, n_rows, where, name="rewards")
+
     def fit_scale(self, kept, reduce):
         """Return the :class:`RewardScale`: the largest spread of a row's rewards near 1."""
-        spread = np.array(reduce(_largest_spread, 0))
-        if not np.all(np.isfinite(spread)):
+        spread, least = np.max(np.reshape(reduce(_largest_spread, 0), (-1, 2)), axis=0)
+        if not np.isfinite(spread):
             raise ValueError("the rewards of a sample differ by more than float64 holds: "
                              "divide them by a common factor")
-        return RewardScale(binary_exponent(spread))
+        return RewardScale(binary_exponent(spread), binary_exponent(least))
 
     loss_name = "mean regret"
 
@@ -476,17 +500,26 @@ class PolicyObjective(Objective):
         if names is not None and len(names) != columns:
             raise ValueError(f"the rewards name {len(names)} actions but have {columns} "
                              "columns")
+        if names is not None:
+            # A column without a name would be an action predict cannot tell from a missing
+            # value (nor a file keep).
+            unnamed = [k for k, name in enumerate(names) if is_missing_label(name)]
+            if unnamed:
+                raise ValueError(f"the rewards' columns name the actions, and column "
+                                 f"{unnamed[0]} has none ({names[unnamed[0]]!r}): name every "
+                                 "column, or pass an array")
         actions = np.asarray(names) if names is not None else np.arange(columns)
         return {"n_actions_": columns, "actions_": actions}, columns
 
-    def row_offsets(self, y):
+    def row_offsets(self, y, scale):
         """Return what the core's rewards leave out of each row of ``y``: its least reward.
 
         The core's leaf values are the mean rewards above each row's least
         (:meth:`RewardScale.to_core`); the least's mean over a node's samples brings them back
-        to the rewards.
+        to the rewards. In units of ``2**scale.offset_exponent`` (exactly), so that their sums
+        stay finite: ``np.ldexp(mean, scale.offset_exponent)`` is the mean least.
         """
-        return row_min(y)
+        return np.ldexp(row_min(y), -scale.offset_exponent)
 
     def held_out_loss(self, model, X, y):
         """Return the mean regret of ``model``'s policy on the rewards ``y`` of ``X``."""

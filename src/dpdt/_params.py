@@ -272,23 +272,24 @@ MONOTONIC_CST = Param(
       - 1: monotonic increase
       - 0: no constraint
       - -1: monotonic decrease
-    A dict maps feature names (``feature_names_in_``, a DataFrame's columns) to constraints,
-    the others free. None means no constraint. As in scikit-learn, a classifier's constraints
-    hold over the probability of the second class, ``classes_[1]``, and are refused for more
-    than two classes and for several outputs. Every tree the estimator can return (each row of
-    :attr:`pareto_front_`, so each ``alpha`` and :meth:`select_tree` choice) is monotone: for
-    any two inputs that differ only along constrained features, each moved in its direction,
-    the predictions are in that order. Missing values (NaN) have no order: they are routed as
-    without constraints. The search keeps scikit-learn's rule in every state: a split on a
-    constrained feature is admissible only when its children's values, clipped to the bounds
-    the state inherits, are in the constraint's order, and each child's subtree is then
-    bounded by the midpoint of the two values; a leaf predicts its value clipped to its
-    bounds, and its loss is that of the clipped value. As the candidates include CART's split
-    under the same rule, the fit is never worse on the training objective than scikit-learn's
-    monotone CART of the same depth. With ``splitter="exhaustive"`` the tree is the best the
-    rule admits, which :attr:`is_optimal_` certifies; a monotone tree the rule does not admit
-    can be better. A constrained fit always computes the front (``full_front=False`` keeps
-    its row of ``alpha``), and the data-parallel ``dpdt.dask`` estimators refuse constraints.
+    A dict maps feature names (``feature_names_in_``, a DataFrame's columns) to constraints, the
+    others free; so does a pandas Series labelled by feature names, in any order. None means no
+    constraint. As in scikit-learn, a classifier's constraints hold over the probability of the
+    second class, ``classes_[1]``, and are refused for more than two classes and for several
+    outputs. Every tree the estimator can return (each row of :attr:`pareto_front_`, so each
+    ``alpha`` and :meth:`select_tree` choice) is monotone: for any two inputs that differ only
+    along constrained features, each moved in its direction, the predictions are in that order.
+    Missing values (NaN) have no order: they are routed as without constraints. The search keeps
+    scikit-learn's rule in every state: a split on a constrained feature is admissible only when
+    its children's values, clipped to the bounds the state inherits, are in the constraint's
+    order, and each child's subtree is then bounded by the midpoint of the two values; a leaf
+    predicts its value clipped to its bounds, and its loss is that of the clipped value. As the
+    candidates include CART's split under the same rule, the fit is never worse on the training
+    objective than scikit-learn's monotone CART of the same depth. With
+    ``splitter="exhaustive"`` the tree is the best the rule admits, which :attr:`is_optimal_`
+    certifies; a monotone tree the rule does not admit can be better. A constrained fit always
+    computes the front (``full_front=False`` keeps its row of ``alpha``), and the data-parallel
+    ``dpdt.dask`` estimators refuse constraints.
     """)
 
 MIN_SAMPLES_SPLIT = Param(

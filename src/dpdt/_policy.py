@@ -19,10 +19,11 @@ from ._classes import _BaseDPDTree
 from ._front import budget_mask, objective_at, within_cost
 from ._io import register_estimator
 from ._objectives import POLICY as POLICY_OBJECTIVE
+from ._objectives import reward_shape_error
 from ._params import POLICY, declare
 from ._runner import n_threads, shared_stop
 from ._tree import TREE_LEAF, Tree
-from ._validation import row_min, training_weight, validate_numeric
+from ._validation import binary_exponent, training_weight, validate_numeric
 
 # The fitted state of a budget front, which a fit without costs removes.
 _BUDGET_STATE = ("cost_front_", "cost_trees_", "_cost_alpha")
@@ -35,11 +36,18 @@ def _action_names(rewards):
     return None
 
 
+def _checked_rewards(rewards):
+    """Return rewards checked as finite numbers, under their name, as a float64 array."""
+    # scikit-learn's finiteness check sums the values first: huge finite rewards of both signs
+    # make that sum inf - inf, which is no reason to warn (the exact check follows).
+    with np.errstate(over="ignore", invalid="ignore"):
+        return check_array(rewards, dtype=np.float64, ensure_2d=False, input_name="rewards")
+
+
 def _as_table(rewards):
     """Return validated rewards as (n_samples, n_actions), refusing a single column of them."""
     if rewards.ndim != 2:
-        raise ValueError(f"rewards must be 2-D, of shape (n_samples, n_actions): one column "
-                         f"per action, got shape {rewards.shape}")
+        raise ValueError(reward_shape_error(rewards.shape))
     return np.ascontiguousarray(rewards, dtype=np.float64)
 
 
@@ -184,11 +192,15 @@ class DPDTreePolicy(_BaseDPDTree):
             The fitted estimator.
         """
         names = _action_names(rewards)
+        if rewards is not None:   # None: scikit-learn's message that the target is required
+            # Checked first under its own name: the target's check would call it "y".
+            rewards = _checked_rewards(rewards)
         X, rewards = validate_numeric(self, X, rewards, reset=True, multi_output=True,
                                       y_numeric=True)
         rewards = _as_table(rewards)
-        self.n_actions_ = rewards.shape[1]
-        self.actions_ = names if names is not None else np.arange(self.n_actions_)
+        attributes, _ = self._objective.fitted_shape(None, rewards.shape[1], names)
+        for name, value in attributes.items():
+            setattr(self, name, value)
         weight, kept, weight_scale = training_weight(sample_weight, X)
         costs = None
         if action_costs is not None:
@@ -217,9 +229,11 @@ class DPDTreePolicy(_BaseDPDTree):
                         greedy_tree=greedy_tree)
         # The core's values are the mean rewards above each row's least: the least's mean per
         # node brings them back to the rewards themselves.
-        least = row_min(rewards)
+        scale = self._objective.scale_of(rewards, weight)
+        least = self._objective.row_offsets(rewards, scale)
         for tree in self.trees_:
-            tree.value += _node_means(tree, X, least, weight)[:, np.newaxis, np.newaxis]
+            means = np.ldexp(_node_means(tree, X, least, weight), scale.offset_exponent)
+            tree.value += means[:, np.newaxis, np.newaxis]
 
     def _fit_budget(self, X, rewards, costs, weight, weight_scale):
         """Find :attr:`cost_front_`, this estimator's own front being that of price 0."""
@@ -458,7 +472,7 @@ class DPDTreePolicy(_BaseDPDTree):
             Samples.
         rewards : array-like or DataFrame of shape (n_samples, n_actions)
             The reward of each action for each sample, columns ordered as :attr:`actions_`
-            (or named by them).
+            (or named by them; a DataFrame naming other actions is refused).
         sample_weight : array-like of shape (n_samples,), default=None
             Weights of the mean; None means uniform.
 
@@ -469,16 +483,19 @@ class DPDTreePolicy(_BaseDPDTree):
         """
         chosen = np.argmax(self.predict_value(X), axis=1)
         names = _action_names(rewards)
-        rewards = _as_table(check_array(rewards, dtype=np.float64, ensure_2d=False,
-                                        input_name="rewards"))
+        rewards = _as_table(_checked_rewards(rewards))
         check_consistent_length(chosen, rewards)
         if rewards.shape[1] != self.n_actions_:
             raise ValueError(f"rewards has {rewards.shape[1]} columns, the policy "
                              f"{self.n_actions_} actions")
-        if names is not None and set(names.tolist()) == set(self.actions_.tolist()):
-            rewards = rewards[:, [names.tolist().index(a) for a in self.actions_.tolist()]]
+        rewards = rewards[:, action_columns(names, self.actions_)]
         weight = _check_sample_weight(sample_weight, rewards)
-        return float(np.average(rewards[np.arange(len(chosen)), chosen], weights=weight))
+        earned = rewards[np.arange(len(chosen)), chosen]
+        # In units of powers of two (exact), so that sums near float64's largest stay finite.
+        exponent = binary_exponent(earned)
+        weight = np.ldexp(weight, -binary_exponent(weight))
+        return float(np.ldexp(np.average(np.ldexp(earned, -exponent), weights=weight),
+                              exponent))
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -486,6 +503,24 @@ class DPDTreePolicy(_BaseDPDTree):
         tags.target_tags.multi_output = True
         tags.target_tags.single_output = False
         return tags
+
+
+def action_columns(names, actions):
+    """Return the order of the columns of rewards named ``names`` that puts them as ``actions``.
+
+    Rewards naming the policy's actions are put in their order; without names, or for a policy
+    that knows its actions by position only (``actions`` 0, 1, ...), they are taken in order.
+    Rewards naming other actions than the policy's are refused: in order, they would be
+    misplaced.
+    """
+    if names is None:
+        return slice(None)
+    names, actions = list(names), list(actions)
+    if set(names) == set(actions) and len(names) == len(actions):
+        return [names.index(a) for a in actions]
+    if actions == list(range(len(actions))):
+        return slice(None)
+    raise ValueError(f"rewards name the actions {names}, the policy {actions}")
 
 
 def _node_means(tree, X, values, weight):

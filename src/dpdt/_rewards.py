@@ -9,8 +9,13 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.utils import _safe_indexing, check_random_state
 from sklearn.utils.validation import check_array, check_consistent_length, column_or_1d
 
+from ._validation import is_missing_label
+
 #: The least estimated propensity a score divides by, unless ``min_propensity`` says otherwise.
 MIN_PROPENSITY = 0.01
+
+#: How far from 1 the sum of a sample's known propensities may be (rounding, not a design).
+PROPENSITY_SUM_TOLERANCE = 1e-6
 
 
 def doubly_robust_rewards(X, treatment, outcome, *, actions=None, outcome_model=None,
@@ -37,7 +42,8 @@ def doubly_robust_rewards(X, treatment, outcome, *, actions=None, outcome_model=
     Parameters
     ----------
     X : array-like or DataFrame of shape (n_samples, n_features)
-        Covariates, as the models take them (the default models take NaN as missing).
+        Covariates, as the models take them. The default models take NaN as missing, and a
+        DataFrame's category columns, and its columns of text as categories, as categorical.
     treatment : array-like of shape (n_samples,)
         The action each sample received: any labels (no missing value).
     outcome : array-like of shape (n_samples,)
@@ -53,7 +59,7 @@ def doubly_robust_rewards(X, treatment, outcome, *, actions=None, outcome_model=
     propensity_model : classifier or array-like of shape (n_samples, n_actions), default=None
         The model of the treatment given X (cloned, fitted per fold; its ``predict_proba`` gives
         the propensities), or the known propensities themselves, one column per action (a
-        randomised experiment's design), which are then used as given. None:
+        randomised experiment's design), each row summing to 1, which are then used as given. None:
         ``HistGradientBoostingClassifier(early_stopping=True)``, which stops adding trees when
         the log-loss on a held-out tenth no longer falls, so that the propensities do not
         overfit towards 0 and 1 (no early stopping for an action with fewer than 10 samples
@@ -82,7 +88,10 @@ def doubly_robust_rewards(X, treatment, outcome, *, actions=None, outcome_model=
         If the lengths differ, the treatment has missing values, fewer than two actions are
         given, an action was never received (or is missing from some fold's training samples),
         a treatment is not among ``actions``, the outcome is not finite, or known propensities
-        are not probabilities above ``min_propensity``.
+        are not probabilities above ``min_propensity`` that sum to 1 in each row.
+    TypeError
+        If the treatment's (or ``actions``') labels mix types that do not compare, such as 1
+        and "1".
 
     Examples
     --------
@@ -99,11 +108,7 @@ def doubly_robust_rewards(X, treatment, outcome, *, actions=None, outcome_model=
     if not (isinstance(min_propensity, Real) and 0 < min_propensity <= 1):
         raise ValueError(f"min_propensity must be in (0, 1], got {min_propensity!r}")
     check_consistent_length(X, treatment, outcome)
-    treatment = column_or_1d(check_array(treatment, ensure_2d=False, dtype=None,
-                                         input_name="treatment"))
-    if treatment.dtype == object and any(v is None or v != v for v in treatment):
-        raise ValueError("treatment has missing values: every sample must have received an "
-                         "action")
+    treatment = _check_treatment(treatment)
     outcome = column_or_1d(check_array(outcome, ensure_2d=False, dtype=np.float64,
                                        input_name="outcome"))
     actions, codes = _encode_actions(treatment, actions)
@@ -121,6 +126,9 @@ def doubly_robust_rewards(X, treatment, outcome, *, actions=None, outcome_model=
     rng = check_random_state(random_state)
     folds = list(_folds(cv, rng).split(_row_stand_in(X), codes))
 
+    # The default models take a DataFrame's text columns as categories; given ones take X as is.
+    X_outcome = _default_model_input(X) if outcome_model is None else X
+    X_propensity = _default_model_input(X) if propensity_model is None else X
     rows = np.arange(len(codes))
     mu = np.empty((len(codes), n_actions))
     propensity = np.empty((len(codes), n_actions))
@@ -133,12 +141,12 @@ def doubly_robust_rewards(X, treatment, outcome, *, actions=None, outcome_model=
                 f"the training samples of fold {k} never received action "
                 f"{_label(labels[missing[0]])!r}: its reward cannot be estimated there; use "
                 "fewer folds (cv) or more samples of that action")
-        X_train, X_test = _safe_indexing(X, train), _safe_indexing(X, test)
+        X_test = _safe_indexing(X_outcome, test)
         for a in range(n_actions):
             mine = train[codes[train] == a]
             model = _model(outcome_model, HistGradientBoostingRegressor, rng,
                            early_stopping=True)
-            mu[test, a] = _fit_predict(model, _safe_indexing(X, mine), outcome[mine],
+            mu[test, a] = _fit_predict(model, _safe_indexing(X_outcome, mine), outcome[mine],
                                        X_test, "predict")
         if known is None:
             # Early stopping holds out a stratified tenth, which needs a few samples of each
@@ -146,7 +154,8 @@ def doubly_robust_rewards(X, treatment, outcome, *, actions=None, outcome_model=
             rare = np.bincount(codes[train], minlength=n_actions).min() < 10
             model = _model(propensity_model, HistGradientBoostingClassifier, rng,
                            early_stopping=not rare)
-            proba = _fit_predict(model, X_train, codes[train], X_test, "predict_proba")
+            proba = _fit_predict(model, _safe_indexing(X_propensity, train), codes[train],
+                                 _safe_indexing(X_propensity, test), "predict_proba")
             # The columns follow the classifier's classes_, which are the codes 0..k-1 as every
             # action is among the training samples.
             propensity[test] = proba[:, np.searchsorted(model.classes_, np.arange(n_actions))]
@@ -161,14 +170,37 @@ def doubly_robust_rewards(X, treatment, outcome, *, actions=None, outcome_model=
     return rewards
 
 
+def _check_treatment(treatment):
+    """Return the treatment as a 1-D array, refusing a missing label in any of its forms.
+
+    None, NaN, NaT and pandas' NA (a nullable or categorical column's) are all missing, and
+    none is an action: each sample must have received one.
+    """
+    treatment = column_or_1d(check_array(treatment, ensure_2d=False, dtype=None,
+                                         ensure_all_finite=False, input_name="treatment"))
+    if treatment.dtype.kind in "fc":
+        missing = np.isnan(treatment)
+    elif treatment.dtype.kind in "mM":
+        missing = np.isnat(treatment)
+    elif treatment.dtype.kind == "O":
+        missing = np.array([is_missing_label(v) for v in treatment], dtype=bool)
+    else:
+        missing = np.zeros(len(treatment), dtype=bool)
+    if missing.any():
+        raise ValueError(f"treatment has missing values (None, NaN or NA; {missing.sum()} "
+                         f"rows, the first row {np.argmax(missing)}): every sample must have "
+                         "received an action")
+    return treatment
+
+
 def _encode_actions(treatment, actions):
     """Return the actions (an array) and each sample's action code, checked."""
-    present = np.unique(treatment)
+    present = _distinct(treatment, "treatment")
     if actions is None:
         actions = present
     else:
         actions = np.asarray(actions)
-        if actions.ndim != 1 or len(np.unique(actions)) != len(actions):
+        if actions.ndim != 1 or len(_distinct(actions, "actions")) != len(actions):
             raise ValueError("actions must be a list of distinct labels")
         unseen = [a for a in actions if not np.any(present == a)]
         if unseen:
@@ -188,6 +220,17 @@ def _encode_actions(treatment, actions):
     return actions, codes.astype(np.intp)
 
 
+def _distinct(labels, name):
+    """Return the sorted distinct labels, refusing labels of types that do not compare."""
+    try:
+        return np.unique(labels)
+    except TypeError:   # such as 1 and "1"
+        kinds = sorted({type(v).__name__ for v in np.ravel(labels)})
+        raise TypeError(f"{name} mixes labels of types that do not compare ({', '.join(kinds)}): "
+                        "give every action a label of one type, all numbers or all strings"
+                        ) from None
+
+
 def _label(value):
     """Return a label as Python writes it (``2``, not ``np.int64(2)``)."""
     return value.item() if isinstance(value, np.generic) else value
@@ -201,6 +244,25 @@ def _folds(cv, rng):
         return StratifiedKFold(int(cv), shuffle=True,
                                random_state=rng.randint(np.iinfo(np.int32).max))
     raise ValueError(f"cv must be an int >= 2 or a cross-validation splitter, got {cv!r}")
+
+
+def _default_model_input(X):
+    """Return X as the default models take it: a DataFrame's columns of text as categories.
+
+    scikit-learn's gradient boosting takes a pandas category column as categorical, and refuses
+    strings without naming the column. Columns of numbers (of any dtype) stay as they are.
+    """
+    if not (hasattr(X, "columns") and hasattr(X, "astype")):
+        return X
+    text = {}
+    for name in X.columns:
+        column = X[name]
+        if column.dtype.kind in "OSU" or str(column.dtype) in ("string", "str"):
+            try:
+                column.astype(np.float64)
+            except (TypeError, ValueError):
+                text[name] = "category"
+    return X.astype(text) if text else X
 
 
 def _row_stand_in(X):
@@ -251,4 +313,14 @@ def _known_propensities(propensity, n_samples, n_actions, min_propensity):
     if np.any(propensity < min_propensity) or np.any(propensity > 1):
         raise ValueError(f"known propensities must lie in [min_propensity, 1] = "
                          f"[{min_propensity}, 1]")
+    # Every treatment is one of the actions: a sample's probabilities of receiving them are a
+    # distribution. Rows that are not (a column per action of the wrong design) would weigh
+    # the residuals wrongly without a sign.
+    total = propensity.sum(axis=1)
+    off = np.abs(total - 1.0) > PROPENSITY_SUM_TOLERANCE
+    if off.any():
+        row = int(np.argmax(off))
+        raise ValueError(f"known propensities must sum to 1 over the actions in every row "
+                         f"(each sample receives one of them), to {PROPENSITY_SUM_TOLERANCE:g};"
+                         f" row {row} sums to {total[row]:.6g}")
     return propensity

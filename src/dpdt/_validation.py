@@ -11,7 +11,9 @@ from functools import lru_cache
 from numbers import Integral, Real
 
 import numpy as np
+from sklearn.base import is_classifier
 from sklearn.utils import check_random_state
+from sklearn.utils._missing import is_pandas_na
 from sklearn.utils.validation import _check_sample_weight, validate_data
 
 
@@ -37,11 +39,14 @@ def validate_numeric(estimator, X, y="no_validation", *, reset, **check_params):
         columns = _non_numeric_columns(X)
         if not columns:
             raise
+        # BranchesClassifier splits on categories, but classifies only.
+        branches = (" or fit dpdt.BranchesClassifier, which splits on categories"
+                    if is_classifier(estimator) else "")
         raise ValueError(
             f"{type(estimator).__name__} takes numeric features, and {_name_columns(columns)} "
             f"of X {'is' if len(columns) == 1 else 'are'} not numeric ({error}): one-hot encode "
-            "categorical columns (sklearn.preprocessing.OneHotEncoder, or pandas.get_dummies) "
-            "or fit dpdt.BranchesClassifier, which splits on categories") from error
+            "categorical columns (sklearn.preprocessing.OneHotEncoder, or pandas.get_dummies)"
+            f"{branches}") from error
     if isinstance(validated, tuple):
         return _dense(validated[0]), validated[1]
     return _dense(validated)
@@ -220,14 +225,23 @@ def training_weight(sample_weight, X, factor=None, reports_total=True):
         return weight, weight > 0, float(np.ldexp(1.0, exponent))
 
 
+def is_missing_label(value):
+    """Return whether a label (an action, a treatment) is missing: None, NaN, NaT or pandas' NA.
+
+    NaN and NaT are the values unequal to themselves; NA answers neither True nor False.
+    """
+    return value is None or is_pandas_na(value) or bool(value != value)
+
+
 def check_monotonic_cst(estimator, monotonic_cst, *, n_classes=None, n_outputs=1):
     """Return the monotonic constraints as the core takes them: one int per feature, or none.
 
     ``monotonic_cst`` is an array-like of -1, 0 and 1, one per feature, or a dict of them by
-    feature name, checked with scikit-learn's messages (its trees' for arrays,
-    HistGradientBoosting's for a dict) once the data's validation has set ``n_features_in_``
-    (and ``feature_names_in_``). As in scikit-learn, constraints are refused for more than
-    two classes (``n_classes``) and for several outputs, even constraints that are all 0.
+    feature name (or a Series labelled by feature names), checked with scikit-learn's messages
+    (its trees' for arrays, HistGradientBoosting's for a dict) once the data's validation has
+    set ``n_features_in_`` (and ``feature_names_in_``). As in scikit-learn, constraints are
+    refused for more than two classes (``n_classes``) and for several outputs, even constraints
+    that are all 0.
     Those return an empty list, the core's "unconstrained", as None does: they fit the same
     tree.
     """
@@ -238,10 +252,19 @@ def check_monotonic_cst(estimator, monotonic_cst, *, n_classes=None, n_outputs=1
     if n_classes is not None and n_classes > 2:
         raise ValueError("Monotonicity constraints are not supported with multiclass "
                          "classification")
+    if _labelled(monotonic_cst):
+        # A Series labelled by feature names means them, whatever its order (as a dict does);
+        # scikit-learn would read its values in order, which agrees only when they are.
+        monotonic_cst = dict(monotonic_cst.items())
     if isinstance(monotonic_cst, dict):
         constraints = _constraints_by_name(estimator, monotonic_cst)
     else:
         constraints = np.asarray(monotonic_cst)
+        if constraints.dtype.kind == "O" and all(isinstance(c, Real | np.bool_)
+                                                 for c in constraints.ravel()):
+            # Numbers held as objects (a Series of dtype object) are numbers, as for
+            # scikit-learn; None, strings and NA are not.
+            constraints = constraints.astype(np.float64)
         n_features = estimator.n_features_in_
         if constraints.ndim != 1 or constraints.shape[0] != n_features:
             raise ValueError(f"monotonic_cst has shape {constraints.shape} but the input data "
@@ -251,6 +274,14 @@ def check_monotonic_cst(estimator, monotonic_cst, *, n_classes=None, n_outputs=1
             raise ValueError("monotonic_cst must be None or an array-like of -1, 0 or 1, but "
                              f"got {_distinct(constraints)}")
     return [int(c) for c in constraints] if np.any(constraints != 0) else []
+
+
+def _labelled(values):
+    """Return whether ``values`` is a pandas Series with labels other than its positions."""
+    index = getattr(values, "index", None)
+    if index is None or not hasattr(values, "items") or getattr(values, "ndim", 0) != 1:
+        return False
+    return not np.array_equal(np.asarray(index, dtype=object), np.arange(len(index)))
 
 
 def _constraints_by_name(estimator, by_name):
