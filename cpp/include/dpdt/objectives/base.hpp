@@ -51,6 +51,11 @@
 //                          std::invalid_argument where this fit's objective has no such number
 //                          (several classes or outputs). Value bounds, and with them monotonic
 //                          constraints (dpdt/split_rule.hpp), apply.
+//   kLossIsSumLessMaxOfSums a leaf's loss is sum_i base_i - max_k sum_i term_ik over its samples
+//                          (K = sum_terms_count() sums; `sum_terms(i, base, terms)` gives sample
+//                          i's, its weight included): a stump's loss is then a constant less the
+//                          max over pairs (k, j) of sums, which the exact search sweeps over
+//                          every threshold of a state of depth two at once (optimal/sweep.hpp);
 //   kGeneratorHasSecondary the CART-like generator's best split is lexicographic: among the splits
 //                          whose score is within generator_ties(s) of the best, the one of highest
 //                          generator_secondary (split_search.hpp, best_generator_split). For a
@@ -89,6 +94,7 @@ struct Objective {
     static constexpr bool kGainIsNewtonFraction = false;
     static constexpr bool kBoundedValue = false;
     static constexpr bool kGeneratorHasSecondary = false;
+    static constexpr bool kLossIsSumLessMaxOfSums = false;
 
     // The fixed-point quantities of sample i: its own statistics.
     int fixed_dim() const { return self().dim(); }
