@@ -23,10 +23,13 @@ void Search<O>::begin_sweeps(const Level& l) {
         const int32_t m = l.m;
         const int64_t tree = SuffixMax::bytes_for(exact_sums_ ? m : std::min(m, kSweepBuckets), K * (K - 1));
         const int64_t values = (2 * data_.p + 1 + K + K * (K - 1)) * m * static_cast<int64_t>(sizeof(double));
-        sweeps_on_ = K > 1 && m >= kSweepLeast && tree + values <= kSweepBudget;
+        // The 0-1 loss's own scans are chunked and end early, and below the root its
+        // children's sets recur (the memo answers them): measured, its sweeps only pay at the
+        // root, whose children nothing else meets.
+        const bool root = &l == &levels_[0];
+        sweeps_on_ = K > 1 && m >= kSweepLeast && tree + values <= kSweepBudget && (!kCounts || root);
         if (!sweeps_on_) return;
         // The root's state is the same in every round of the root's schedule: its sweeps stay.
-        const bool root = &l == &levels_[0];
         if (root && sweeps_at_root_) return;
         sweeps_at_root_ = root;
         swept_made_.assign(static_cast<size_t>(data_.p), 0);

@@ -488,10 +488,12 @@ class Search {
     std::vector<int32_t> cuts_seen_;      // by feature: its cuts evaluated before a sweep
     std::vector<int32_t> sweep_group_;    // by sample id: its group in the feature swept over
     SuffixMax sweep_tree_;
-    // A state of depth two sweeps a feature once kSweepAfter of its cuts were evaluated (the
-    // search ends after few for most), if it has kSweepLeast samples and its sweep fits.
-    static constexpr int32_t kSweepAfter = 8;
-    static constexpr int32_t kSweepLeast = 64;
+    // A state of depth two sweeps a feature once kSweepAfter of its cuts were evaluated, if it
+    // has kSweepLeast samples and its sweep fits: a sweep costs as much as some tens of cuts
+    // searched one at a time, and in small states (a deep tree's) most cuts are settled by
+    // the memo of depth-one sets or end early, where the sweep would cost more than it saves.
+    static constexpr int32_t kSweepAfter = 0;
+    static constexpr int32_t kSweepLeast = 1024;
     static constexpr int64_t kSweepBudget = int64_t{1} << 29;
     // Without exact sums, the sweep of a feature of more values than this reads them in as
     // many buckets (its values are bounds then anyway): a tree the cache holds.
