@@ -492,9 +492,13 @@ class Search {
     // has kSweepLeast samples and its sweep fits: a sweep costs as much as some tens of cuts
     // searched one at a time, and in small states (a deep tree's) most cuts are settled by
     // the memo of depth-one sets or end early, where the sweep would cost more than it saves.
-    static constexpr int32_t kSweepAfter = 0;
+    // Not before the feature's first cut (its seed): a search stopped early has then bounded
+    // every feature, as it would without sweeps.
+    static constexpr int32_t kSweepAfter = 1;
     static constexpr int32_t kSweepLeast = 1024;
-    static constexpr int64_t kSweepBudget = int64_t{1} << 29;
+    // (At 10^6 samples of 10 features a sweep holds some 240 MB and takes seconds, which a
+    // time limit would rather spend seeding every root feature: such states search as before.)
+    static constexpr int64_t kSweepBudget = int64_t{1} << 27;
     // Without exact sums, the sweep of a feature of more values than this reads them in as
     // many buckets (its values are bounds then anyway): a tree the cache holds.
     static constexpr int32_t kSweepBuckets = 4096;
