@@ -382,6 +382,8 @@ class Search {
     }
     Outcome depth_one_counts(Level& l, int32_t f, int32_t lo, int32_t hi, double ub);
     Outcome depth_one_general(Level& l, int32_t f, int32_t lo, int32_t hi, double ub);
+    bool from_memo(const SubsetHash& h, int32_t size, double ub, Outcome& out);
+    void remember(const SubsetHash& h, int32_t size, int32_t feature, double threshold, double ub, Outcome& out);
     double general_split_loss(const double* col, const int32_t* ids, int32_t m, int32_t& j, double cost, double bar);
     double binary_01_loss(const double* col, bool every, const int32_t* ids, int32_t m, int32_t& j, double cost,
                           double bar) const;
