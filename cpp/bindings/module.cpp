@@ -196,6 +196,7 @@ nb::dict result_dict(dpdt::FitResult&& result, size_t value_dim, dpdt::RootPlan:
     stats["sample_reads"] = result.stats.sample_reads;
     stats["shared_states"] = result.stats.shared_states;
     stats["cache_hits"] = result.stats.cache_hits;
+    stats["sweeps"] = result.stats.sweeps;
     stats["state_bytes"] = result.stats.state_bytes;
     stats["seconds"] = result.stats.seconds;
     stats["complete"] = result.stats.complete;

@@ -65,6 +65,7 @@
 
 #include "optimal/depth_one.hpp"
 #include "optimal/depth_two.hpp"
+#include "optimal/depth_two_sweep.hpp"
 #include "optimal/emit.hpp"
 #include "optimal/root_schedule.hpp"
 #include "optimal/samples.hpp"

@@ -750,7 +750,9 @@ class DPDTreeClassifier(LogProbaMixin, ClassifierMixin, _BaseDPDTree):
         Search statistics: ``states`` solved, ``candidates`` (splits generated), ``exact_scans``
         (states whose last split was searched exactly), ``sample_reads`` (the samples of the
         states solved, summed: the rows a pass over every solved state reads, states found in
-        the cache not counted again), ``cache_hits``, ``shared_states`` (states whose
+        the cache not counted again), ``cache_hits``, ``sweeps`` (the exact search of
+        ``full_front=False``: features of states of depth two whose cuts it evaluated all at
+        once), ``shared_states`` (states whose
         subproblems were handed to idle threads, with ``n_jobs`` > 1), ``seconds``,
         ``state_bytes`` (what the solved states held, as the core counts them; the exact search
         of ``full_front=False``: the most its buffers and caches held), ``estimated_bytes``

@@ -33,6 +33,7 @@ struct FitStats {
     int64_t exact_scans = 0;  // states whose last split was searched exhaustively
     int64_t sample_reads = 0; // samples of the states solved, summed: rows any pass over them reads
     int64_t cache_hits = 0;   // child states found already solved
+    int64_t sweeps = 0;       // features of states of depth two whose cuts were swept at once
     int64_t shared_states = 0;   // states whose subproblems were handed to idle workers (JobGroup)
     int64_t state_bytes = 0;  // bytes the solved states hold (dpdt/memory.hpp), counted as created
     double seconds = 0.0;

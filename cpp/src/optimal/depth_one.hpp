@@ -9,6 +9,30 @@
 namespace dpdt {
 namespace {
 
+// The memo's stump of the set of hash h (size samples) into out, under ub, if it has one (else
+// out is left as it was: the set's leaf).
+template <class O>
+bool Search<O>::from_memo(const SubsetHash& h, int32_t size, double ub, Outcome& out) {
+    const DepthOneMemo::Entry* e = memo_.find(h, size);
+    if (e == nullptr) return false;
+    ++stats.cache_hits;
+    if (e->feature >= 0) {
+        out.value = e->value;
+        out.shape = stump_of(e->feature, e->threshold);
+    }
+    out.found = out.value < ub;
+    return true;
+}
+
+// The scan's result (feature -1: the leaf in out stays) into out and the memo.
+template <class O>
+void Search<O>::remember(const SubsetHash& h, int32_t size, int32_t feature, double threshold, double ub,
+                         Outcome& out) {
+    if (feature >= 0) out.shape = stump_of(feature, threshold);
+    memo_.insert(DepthOneMemo::Entry{h.a, h.b, size, feature, out.value, threshold});
+    out.found = out.value < ub;
+}
+
 // The best tree of depth <= 1 on positions [lo, hi) of feature f's block of level l (the 0-1 loss
 // on class counts).
 template <class O>
@@ -21,15 +45,7 @@ Outcome Search<O>::depth_one_counts(Level& l, int32_t f, int32_t lo, int32_t hi,
     const double cost = split_cost(w);
     if (size < 2 || out.value <= cost) return out;
     if (obj_.n_classes != 2) h = set_hash(own, size);
-    if (const DepthOneMemo::Entry* e = memo_.find(h, size)) {
-        ++stats.cache_hits;
-        if (e->feature >= 0) {
-            out.value = e->value;
-            out.shape = stump_of(e->feature, e->threshold);
-        }
-        out.found = out.value < ub;
-        return out;
-    }
+    if (from_memo(h, size, ub, out)) return out;
     ++stats.exact_scans;
     subset_.resize(static_cast<size_t>(size) + kKeepSlack);
     int32_t feature = -1;   // of the best stump so far (none: the leaf)
@@ -74,9 +90,7 @@ Outcome Search<O>::depth_one_counts(Level& l, int32_t f, int32_t lo, int32_t hi,
             threshold = midpoint(col[subset_[j]], col[subset_[j + 1]]);
         }
     }
-    if (feature >= 0) out.shape = stump_of(feature, threshold);
-    memo_.insert(DepthOneMemo::Entry{h.a, h.b, size, feature, out.value, threshold});
-    out.found = out.value < ub;
+    remember(h, size, feature, threshold, ub, out);
     return out;
 }
 
@@ -90,15 +104,7 @@ Outcome Search<O>::depth_one_general(Level& l, int32_t f, int32_t lo, int32_t hi
     const double cost = split_cost(w);
     if (size < 2 || out.value <= cost) return out;
     const SubsetHash h = set_hash(own, size);
-    if (const DepthOneMemo::Entry* e = memo_.find(h, size)) {
-        ++stats.cache_hits;
-        if (e->feature >= 0) {
-            out.value = e->value;
-            out.shape = stump_of(e->feature, e->threshold);
-        }
-        out.found = out.value < ub;
-        return out;
-    }
+    if (from_memo(h, size, ub, out)) return out;
     ++stats.exact_scans;
     subset_.resize(static_cast<size_t>(size) + kKeepSlack);
     int32_t feature = -1;   // of the best stump so far (none: the leaf)
@@ -116,9 +122,7 @@ Outcome Search<O>::depth_one_general(Level& l, int32_t f, int32_t lo, int32_t hi
             threshold = midpoint(col[subset_[j]], col[subset_[j + 1]]);
         }
     }
-    if (feature >= 0) out.shape = stump_of(feature, threshold);
-    memo_.insert(DepthOneMemo::Entry{h.a, h.b, size, feature, out.value, threshold});
-    out.found = out.value < ub;
+    remember(h, size, feature, threshold, ub, out);
     return out;
 }
 

@@ -213,6 +213,7 @@ Shape search_optimal(const Dataset& data, const O& objective, const Params& para
         stats.exact_scans += s->stats.exact_scans;
         stats.sample_reads += s->stats.sample_reads;
         stats.cache_hits += s->stats.cache_hits;
+        stats.sweeps += s->stats.sweeps;
     }
     stats.state_bytes = held.peak();
     return std::move(best.shape);

@@ -3,6 +3,7 @@
 //   samples.hpp        the state's samples in every feature's order, and its children's;
 //   depth_one.hpp      a state of depth one: every threshold of every feature scanned;
 //   depth_two.hpp      a state of depth two on binary features: from its pair counts (MurTree);
+//   depth_two_sweep.hpp  a state of depth two: every cut's children of one feature at once;
 //   state_search.hpp   a state of depth >= 2: its intervals of thresholds, best bound first.
 // The root's schedule (which root feature, under which bar, in which round) is root_schedule.hpp.
 #pragma once
@@ -31,6 +32,7 @@
 #include "optimal/pairs.hpp"
 #include "optimal/root_task.hpp"
 #include "optimal/scans.hpp"
+#include "optimal/sweep.hpp"
 
 namespace dpdt {
 namespace {
@@ -220,7 +222,8 @@ class Search {
                         of(split_w_) + of(exact_w_) + of(contributions_) + of(rise_w_) + of(few_ties_) +
                         of(upper_bits_) + of(class_w_) + of(scratch_) + of(pair_scratch_) + of(stump_loss_) +
                         of(plane_rows_) + of(subset_) + of(marks_) + of(prefix_w1_) + of(prefix_hash_) + of(along_) +
-                        of(along_made_);
+                        of(along_made_) + of(swept_) + of(sweep_terms_) + of(sweep_cost_) + of(sweep_rows_) + of(swept_made_) + of(cuts_seen_) +
+                        of(sweep_group_) + sweep_tree_.bytes();
         for (const Level& l : levels_)
             bytes += of(l.blocks) + of(l.rank) + of(l.rank_slot) + of(l.slot_feature) + of(l.bits) + of(l.prefix_w) +
                      of(l.prefix_r) + of(l.cuts) + of(l.n_cuts);
@@ -379,6 +382,8 @@ class Search {
     }
     Outcome depth_one_counts(Level& l, int32_t f, int32_t lo, int32_t hi, double ub);
     Outcome depth_one_general(Level& l, int32_t f, int32_t lo, int32_t hi, double ub);
+    bool from_memo(const SubsetHash& h, int32_t size, double ub, Outcome& out);
+    void remember(const SubsetHash& h, int32_t size, int32_t feature, double threshold, double ub, Outcome& out);
     double general_split_loss(const double* col, const int32_t* ids, int32_t m, int32_t& j, double cost, double bar);
     double binary_01_loss(const double* col, bool every, const int32_t* ids, int32_t m, int32_t& j, double cost,
                           double bar) const;
@@ -398,6 +403,11 @@ class Search {
     std::shared_ptr<const DepthTwo> depth_two(int lv, const double* cw, double w_state);
     Outcome depth_two_binary(int lv, const double* cw, double w_state, double ub, Outcome best, double upper,
                              double lower);
+
+// States of depth two (depth_two_sweep.hpp): one feature's cuts' children swept at once.
+    void begin_sweeps(const Level& l);
+    bool swept(Level& l, int32_t f);
+    void sweep_cuts(Level& l, int32_t f);
 
 // The search of a state (state_search.hpp): its intervals of thresholds and children.
     Outcome greedy(int lv, int depth);
@@ -470,6 +480,30 @@ class Search {
         if (along_of_ == &c) along_of_ = nullptr;
     }
     const KeepInOrder keep_in_order_ = keep_in_order_for_cpu();
+    // The sweeps of the state of depth two searched now (one at a time, as prefix_w1_): per
+    // feature swept, its cuts' children's depth-one values less sweep_tol_ (0 when sweep_exact_:
+    // then they are depth_one's own), p x 2 x m (depth_two_sweep.hpp).
+    bool sweeps_on_ = false, sweep_exact_ = false, sweeps_at_root_ = false;
+    double sweep_tol_ = 0.0;
+    std::vector<double> swept_, sweep_terms_, sweep_cost_, sweep_rows_;
+    std::vector<char> swept_made_;        // by feature
+    std::vector<int32_t> cuts_seen_;      // by feature: its cuts evaluated before a sweep
+    std::vector<int32_t> sweep_group_;    // by sample id: its group in the feature swept over
+    SuffixMax sweep_tree_;
+    // A state of depth two sweeps a feature once kSweepAfter of its cuts were evaluated, if it
+    // has kSweepLeast samples and its sweep fits: a sweep costs as much as some tens of cuts
+    // searched one at a time, and in small states (a deep tree's) most cuts are settled by
+    // the memo of depth-one sets or end early, where the sweep would cost more than it saves.
+    // Not before the feature's first cut (its seed): a search stopped early has then bounded
+    // every feature, as it would without sweeps.
+    static constexpr int32_t kSweepAfter = 1;
+    static constexpr int32_t kSweepLeast = 1024;
+    // (At 10^6 samples of 10 features a sweep holds some 240 MB and takes seconds, which a
+    // time limit would rather spend seeding every root feature: such states search as before.)
+    static constexpr int64_t kSweepBudget = int64_t{1} << 27;
+    // Without exact sums, the sweep of a feature of more values than this reads them in as
+    // many buckets (its values are bounds then anyway): a tree the cache holds.
+    static constexpr int32_t kSweepBuckets = 4096;
 };
 
 }  // namespace

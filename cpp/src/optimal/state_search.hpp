@@ -379,6 +379,7 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
     }
     // (Only a state of depth 2 has children read by depth_one.)
     std::vector<Seed> seeds = find_cuts(l, only_feature, cw.data(), depth == 2 && two_classes() && exact_sums_);
+    if (depth == 2) begin_sweeps(l);
 
     std::priority_queue<Interval, std::vector<Interval>, LaterInterval> queue;
     // The queue's intervals are charged to held_bytes() while they wait, however the search ends.
@@ -446,8 +447,20 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
         const int32_t lo_pos[2] = {0, j + 1}, hi_pos[2] = {j + 1, m};
         double lo[2] = {lo_left, lo_right};
         const double bound_first = upper - cost - lo[1 - first];
+        // Where f's cuts were swept (depth_two_sweep.hpp), the children's values are read from
+        // the sweep (depth_one's own with exact sums, else bounds of them), and only a cut
+        // that may beat the incumbent has its children searched, to confirm it: the search
+        // takes the steps it would take with depth_one's values.
+        const bool from_sweep = depth == 2 && swept(l, f);
+        auto swept_child = [&](int side, double bound) {
+            Outcome o;
+            o.value = swept_[(2 * static_cast<int64_t>(f) + side) * m + t];
+            o.found = o.value < bound;
+            return o;
+        };
         if (lo[first] < bound_first && !stopped()) {
-            Outcome one = child(lv, f, lo_pos[first], hi_pos[first], depth - 1, bound_first);
+            Outcome one = from_sweep ? swept_child(first, bound_first)
+                                     : child(lv, f, lo_pos[first], hi_pos[first], depth - 1, bound_first);
             lo[first] = std::max(lo[first], one.lower());
             // A cut's two bounds that only reach the incumbent bound no other cut. So the
             // second child is searched under a bound raised by the weight between t and the
@@ -458,9 +471,23 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
             const double needed = upper - cost - (one.found ? one.value : lo[first]);
             const double slack = std::max(t - iv.a > 1 ? from_a : 0.0, iv.b - t > 1 ? to_b : 0.0);
             if (needed + slack > lo[1 - first] && !stopped()) {
-                Outcome other = child(lv, f, lo_pos[1 - first], hi_pos[1 - first], depth - 1, needed + slack);
+                Outcome other = from_sweep ? swept_child(1 - first, needed + slack)
+                                           : child(lv, f, lo_pos[1 - first], hi_pos[1 - first], depth - 1,
+                                                   needed + slack);
                 lo[1 - first] = std::max(lo[1 - first], other.lower());
-                if (one.found && other.found && other.value < needed) {
+                bool better = one.found && other.found && other.value < needed;
+                if (better && from_sweep && !stopped()) {
+                    one = child(lv, f, lo_pos[first], hi_pos[first], depth - 1, bound_first);
+                    lo[first] = std::max(lo[first], one.lower());
+                    const double confirmed = upper - cost - (one.found ? one.value : lo[first]);
+                    better = false;
+                    if (one.found && !stopped()) {
+                        other = child(lv, f, lo_pos[1 - first], hi_pos[1 - first], depth - 1, confirmed + slack);
+                        lo[1 - first] = std::max(lo[1 - first], other.lower());
+                        better = other.found && other.value < confirmed;
+                    }
+                }
+                if (better) {
                     const Outcome& left = first == 0 ? one : other;
                     const Outcome& right = first == 0 ? other : one;
                     const double* col = data_.column(f);

@@ -51,6 +51,11 @@
 //                          std::invalid_argument where this fit's objective has no such number
 //                          (several classes or outputs). Value bounds, and with them monotonic
 //                          constraints (dpdt/split_rule.hpp), apply.
+//   kLossIsSumLessMaxOfSums a leaf's loss is sum_i base_i - max_k sum_i term_ik over its samples
+//                          (K = sum_terms_count() sums; `sum_terms(i, base, terms)` gives sample
+//                          i's, its weight included): a stump's loss is then a constant less the
+//                          max over pairs (k, j) of sums, which the exact search sweeps over
+//                          every threshold of a state of depth two at once (optimal/sweep.hpp);
 //   kGeneratorHasSecondary the CART-like generator breaks ties by a second key,
 //                          generator_secondary (split_search.hpp, TieRule): its greedy tree where
 //                          no split scores above 0, its lexicographic tree among the splits whose
@@ -94,6 +99,7 @@ struct Objective {
     static constexpr bool kBoundedValue = false;
     static constexpr bool kGeneratorHasSecondary = false;
     static constexpr double kGeneratorMinShare = 0.0;
+    static constexpr bool kLossIsSumLessMaxOfSums = false;
 
     // The fixed-point quantities of sample i: its own statistics.
     int fixed_dim() const { return self().dim(); }

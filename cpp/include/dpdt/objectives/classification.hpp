@@ -28,6 +28,8 @@ struct Classification : Objective<Classification> {
     static constexpr bool kLossGrowsWithSamples = true;
     static constexpr bool kZeroOneLossOnCounts = true;
     static constexpr bool kBoundedValue = true;
+    // The 0-1 loss is the weight less the heaviest class's.
+    static constexpr bool kLossIsSumLessMaxOfSums = true;
 
     static Classification make(const ObjectiveInputs& in) {
         if (in.width < 1) throw std::invalid_argument("n_classes must be >= 1");
@@ -57,6 +59,12 @@ struct Classification : Objective<Classification> {
     bool improvable(const double* s) const { return loss(s) > 0.0; }
     // An added sample is at worst misclassified: its whole weight.
     void loss_rises(int64_t n, double* rise) const { std::fill(rise, rise + n, 1.0); }
+    int sum_terms_count() const { return n_classes; }
+    void sum_terms(int32_t i, double& base, double* terms) const {
+        base = w[i];
+        std::fill(terms, terms + n_classes, 0.0);
+        terms[y[i]] = w[i];
+    }
     double tie(const double* s) const { return generator_impurity(s); }
     // W * impurity, what the CART generator's splits decrease.
     double generator_impurity(const double* s) const {

@@ -36,6 +36,8 @@ struct Policy : Objective<Policy> {
     static constexpr bool kGeneratorIsLoss = true;
     static constexpr bool kLossGrowsWithSamples = true;
     static constexpr bool kGeneratorHasSecondary = true;
+    // The regret is the best rewards' sum less the chosen action's (less rounding: see loss).
+    static constexpr bool kLossIsSumLessMaxOfSums = true;
     // Decreases below this share of the node's regret tie in the lexicographic tree.
     static constexpr double kTies = 0.01;
     // Rewards are heavy-tailed scores: the decrease is often largest for a split that cuts off a
@@ -76,6 +78,15 @@ struct Policy : Objective<Policy> {
         return regret > 1e-12 * std::abs(s[1]) ? regret : 0.0;
     }
     bool improvable(const double* s) const { return loss(s) > 0.0; }
+    int sum_terms_count() const { return n_actions; }
+    void sum_terms(int32_t i, double& base, double* terms) const {
+        const double wi = w[i];
+        const double* ri = r + static_cast<int64_t>(i) * n_actions;
+        double best = ri[0];
+        for (int a = 1; a < n_actions; ++a) best = std::max(best, ri[a]);
+        base = wi * best;
+        for (int a = 0; a < n_actions; ++a) terms[a] = wi * ri[a];
+    }
     // An added sample raises the regret of its leaf's action by at most its best reward less
     // that action's: at most its rewards' spread.
     void loss_rises(int64_t n, double* rise) const {
