@@ -43,6 +43,17 @@ def _as_table(rewards):
     return np.ascontiguousarray(rewards, dtype=np.float64)
 
 
+def validate_policy_data(estimator, X, rewards):
+    """Return X and rewards validated for a fit, setting ``n_actions_`` and ``actions_``."""
+    names = _action_names(rewards)
+    X, rewards = validate_numeric(estimator, X, rewards, reset=True, multi_output=True,
+                                  y_numeric=True)
+    rewards = _as_table(rewards)
+    estimator.n_actions_ = rewards.shape[1]
+    estimator.actions_ = names if names is not None else np.arange(estimator.n_actions_)
+    return X, rewards
+
+
 @register_estimator
 @declare(POLICY)
 class DPDTreePolicy(_BaseDPDTree):
@@ -184,11 +195,7 @@ class DPDTreePolicy(_BaseDPDTree):
             The fitted estimator.
         """
         names = _action_names(rewards)
-        X, rewards = validate_numeric(self, X, rewards, reset=True, multi_output=True,
-                                      y_numeric=True)
-        rewards = _as_table(rewards)
-        self.n_actions_ = rewards.shape[1]
-        self.actions_ = names if names is not None else np.arange(self.n_actions_)
+        X, rewards = validate_policy_data(self, X, rewards)
         weight, kept, weight_scale = training_weight(sample_weight, X)
         costs = None
         if action_costs is not None:
