@@ -11,6 +11,8 @@ from _trees import assert_tree_equal
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.base import clone
 from sklearn.model_selection import KFold
+from sklearn.utils.estimator_checks import parametrize_with_checks
+from test_policy import NOT_Y
 
 import dpdt
 from dpdt import DPDTreePolicy, DPDTreePolicyCV, export_text
@@ -192,3 +194,9 @@ def test_save_load_round_trip(tmp_path):
     # The other depth's refit came back too: select_tree re-chooses over the whole curve.
     assert_array_equal(loaded.select_tree(max_depth=1).predict(X),
                        model.select_tree(max_depth=1).predict(X))
+
+
+@parametrize_with_checks([DPDTreePolicyCV(max_depth=2, cv=3)],
+                         expected_failed_checks=lambda _: NOT_Y)
+def test_sklearn_compatible_estimator(estimator, check):
+    check(estimator)
