@@ -32,11 +32,14 @@ Solvers (one thread everywhere; the default models of the rewards too):
   values, one binary column ``x <= t`` per threshold;
 - ``dpdt-exact``: ``DPDTreePolicy(max_depth=d, splitter="exhaustive", time_limit=...)``, which
   certifies its tree (``is_optimal_``) when it completes;
-- ``dpdt``: ``DPDTreePolicy(max_depth=d)``, the default.
+- ``dpdt``: ``DPDTreePolicy(max_depth=d)``, the default;
+- ``dpdt-cv``: ``DPDTreePolicyCV(max_depth=d)``, alpha chosen by 5-fold cross-validated value
+  (causal section only).
 
 Sections, in the order printed, and the checks of each:
 
-1. *causal*: test values at depths 2-5 (dpdt, econml; dpdt-exact and STreeD at 2-3); check:
+1. *causal*: test values at depths 2-5 (dpdt, dpdt-cv, econml; dpdt-exact and STreeD at 2-3;
+   ``--solvers`` runs some of them only); check:
    dpdt's mean test value >= econml's at each depth.
 2. *greedy*: dpdt against econml at depths 4-6 on synthetic sets (20 000 rows, 10 features,
    2/5/20 actions) and the causal sets, and at depth 5 on 10^6 rows x 20 features x 5 actions;
@@ -51,7 +54,8 @@ Sections, in the order printed, and the checks of each:
    the brute force.
 
 Run ``python benchmarks/policy.py [--data DIR] [--sections tiny binarised certified greedy
-causal] [--quick]``; ``--quick`` shrinks every size (a smoke run, its checks not the issue's).
+causal] [--solvers ...] [--quick]``; ``--quick`` shrinks every size (a smoke run, its checks
+not the issue's).
 """
 
 import argparse
@@ -235,13 +239,13 @@ def fit_streed(X, R, depth, X_test, time_limit):
                certified=within)
 
 
-def _dpdt(**params):
+def _dpdt(estimator="DPDTreePolicy", **params):
     def fit(X, R, depth, X_test, time_limit):
         import dpdt
 
-        if not hasattr(dpdt, "DPDTreePolicy"):
-            raise NotImplementedError("no DPDTreePolicy in this build")
-        model = dpdt.DPDTreePolicy(max_depth=depth, **params)
+        if not hasattr(dpdt, estimator):
+            raise NotImplementedError(f"no {estimator} in this build")
+        model = getattr(dpdt, estimator)(max_depth=depth, **params)
         if params.get("splitter") == "exhaustive":
             model.set_params(time_limit=time_limit)
         start = time.perf_counter()
@@ -250,12 +254,14 @@ def _dpdt(**params):
             model.fit(X, R)
         seconds = time.perf_counter() - start
         return Fit(model.predict(X), model.predict(X_test), seconds,
-                   certified=bool(model.is_optimal_))
+                   # The CV certifies no tree: it chooses among several fits' fronts.
+                   certified=bool(getattr(model, "is_optimal_", False)))
     return fit
 
 
 SOLVERS = {"brute": fit_brute, "econml": fit_econml, "streed": fit_streed,
-           "dpdt-exact": _dpdt(splitter="exhaustive", full_front=False), "dpdt": _dpdt()}
+           "dpdt-exact": _dpdt(splitter="exhaustive", full_front=False), "dpdt": _dpdt(),
+           "dpdt-cv": _dpdt("DPDTreePolicyCV")}
 
 
 def run(solver, data, depth, X=None, X_test=None, time_limit=60.0):
@@ -386,15 +392,18 @@ def section_greedy(quick, out, causal):
     return rows
 
 
-def section_causal(quick, out, causal, thresholds):
+def section_causal(quick, out, causal, thresholds, solvers=None):
+    chosen = set(SOLVERS) - {"brute"} if solvers is None else set(solvers)
     rows = []
     for data in causal:
         X_bin, X_test_bin = binarise(data.X, data.X_test, thresholds)
         for depth in (2, 3, 4, 5):
-            rows += [run("dpdt", data, depth), run("econml", data, depth)]
-            if depth <= 3:
-                rows += [run("dpdt-exact", data, depth, time_limit=60),
-                         run("streed", data, depth, X_bin, X_test_bin, time_limit=60)]
+            rows += [run(solver, data, depth) for solver in ("dpdt", "dpdt-cv", "econml")
+                     if solver in chosen]
+            if depth <= 3 and "dpdt-exact" in chosen:
+                rows.append(run("dpdt-exact", data, depth, time_limit=60))
+            if depth <= 3 and "streed" in chosen:
+                rows.append(run("streed", data, depth, X_bin, X_test_bin, time_limit=60))
     # The means over the sets first, then each set's rows.
     print("\n### Causal sets: doubly robust test values (outcome in training standard "
           "deviations)\n", file=out)
@@ -427,6 +436,8 @@ def main(argv=None):
     parser.add_argument("--thresholds", type=int, default=8,
                         help="quantile thresholds per feature when binarising (default 8)")
     parser.add_argument("--quick", action="store_true", help="small sizes: a smoke run")
+    parser.add_argument("--solvers", nargs="+", choices=[s for s in SOLVERS if s != "brute"],
+                        help="solvers of the causal section (default: all)")
     args = parser.parse_args(argv)
     out = sys.stdout
     with threadpool_limits(limits=1):
@@ -438,7 +449,7 @@ def main(argv=None):
         # The real causal sets first: what a user of policy trees meets; then the synthetic
         # sets and the checks against the anchors.
         if "causal" in args.sections:
-            section_causal(args.quick, out, causal, args.thresholds)
+            section_causal(args.quick, out, causal, args.thresholds, args.solvers)
         if "greedy" in args.sections:
             section_greedy(args.quick, out, causal)
         if "binarised" in args.sections:

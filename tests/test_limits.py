@@ -25,6 +25,7 @@ from dpdt import (
     DPDTreeClassifier,
     DPDTreeClassifierCV,
     DPDTreePolicy,
+    DPDTreePolicyCV,
     DPDTreeRegressor,
     DPDTreeRegressorCV,
 )
@@ -82,6 +83,9 @@ ESTIMATORS = {
         "max_states", None),
     "regressor CV": (
         DPDTreeRegressorCV, dict(max_depth=3, cv=3, n_jobs=1), _numeric(3000, 6),
+        "max_states", None),
+    "policy CV": (
+        DPDTreePolicyCV, dict(max_depth=3, cv=3, n_jobs=1), _rewards(3000, 6),
         "max_states", None),
     "BRANCHES": (
         BranchesClassifier, dict(lam=0.001), _categories(3000, 8), "max_branches", "upper"),

@@ -13,12 +13,15 @@ from dpdt import (
     DPDTGradientBoostingRegressor,
     DPDTreeClassifier,
     DPDTreeClassifierCV,
+    DPDTreePolicy,
+    DPDTreePolicyCV,
     DPDTreeRegressor,
     DPDTreeRegressorCV,
 )
 from dpdt._params import TREE, Param, declare, derive, passed_on
 
 DECLARED = [DPDTreeClassifier, DPDTreeRegressor, DPDTreeClassifierCV, DPDTreeRegressorCV,
+            DPDTreePolicy, DPDTreePolicyCV,
             DPDTGradientBoostingClassifier, DPDTGradientBoostingRegressor, BranchesClassifier]
 
 
@@ -54,8 +57,9 @@ def test_documented_string_options_are_the_admitted_ones(cls):
 
 def test_cv_estimators_take_every_tree_parameter_they_pass_on():
     for cv, tree in ((DPDTreeClassifierCV, DPDTreeClassifier),
-                     (DPDTreeRegressorCV, DPDTreeRegressor)):
-        passed = {param.name for param in passed_on(tree._params)}
+                     (DPDTreeRegressorCV, DPDTreeRegressor), (DPDTreePolicyCV, DPDTreePolicy)):
+        # A policy's budget selects trees by cost, not by the alpha a CV validates.
+        passed = {param.name for param in passed_on(tree._params)} - {"max_cost"}
         assert passed <= set(cv().get_params())
         defaults = tree().get_params()
         # The CV estimators choose among trees by validation, with defaults of their own for

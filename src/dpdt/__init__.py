@@ -10,7 +10,7 @@ if TYPE_CHECKING:   # for tools that read the source; at run time, see __getattr
     from ._boosting import DPDTGradientBoostingClassifier, DPDTGradientBoostingRegressor
     from ._branches import BranchesClassifier, MultiwayGreedyClassifier
     from ._classes import DPDTreeClassifier, DPDTreeRegressor
-    from ._cv import DPDTreeClassifierCV, DPDTreeRegressorCV
+    from ._cv import DPDTreeClassifierCV, DPDTreePolicyCV, DPDTreeRegressorCV
     from ._explorer import export_html
     from ._export import export_graphviz, export_text
     from ._io import load
@@ -28,7 +28,7 @@ __all__ = [
     "MultiwayTree",
     "DPDTGradientBoostingClassifier",
     "DPDTGradientBoostingRegressor",
-    "DPDTreeClassifierCV", "DPDTreeRegressorCV",
+    "DPDTreeClassifierCV", "DPDTreeRegressorCV", "DPDTreePolicyCV",
     "DPDTreeClassifier", "DPDTreeRegressor", "DPDTreePolicy", "Tree", "datasets", "export_text",
     "export_graphviz", "export_html", "to_sklearn", "load", "OneHotEncoded",
     "plot_tree", "plot_pareto", "plot_cost_front", "doubly_robust_rewards"]
@@ -47,11 +47,11 @@ def _import_public_api():
     global DPDTreeClassifier, DPDTreeRegressor, DPDTreeClassifierCV, DPDTreeRegressorCV
     global export_text, export_graphviz, export_html, to_sklearn, load, plot_tree, plot_pareto
     global plot_cost_front
-    global DPDTreePolicy, doubly_robust_rewards
+    global DPDTreePolicy, DPDTreePolicyCV, doubly_robust_rewards
     from ._boosting import DPDTGradientBoostingClassifier, DPDTGradientBoostingRegressor
     from ._branches import BranchesClassifier, MultiwayGreedyClassifier
     from ._classes import DPDTreeClassifier, DPDTreeRegressor
-    from ._cv import DPDTreeClassifierCV, DPDTreeRegressorCV
+    from ._cv import DPDTreeClassifierCV, DPDTreePolicyCV, DPDTreeRegressorCV
     from ._explorer import export_html
     from ._export import export_graphviz, export_text
     from ._io import load

@@ -1,4 +1,4 @@
-"""Choosing the tree on the Pareto front by cross-validation (DPDTreeClassifierCV / RegressorCV)."""
+"""Choosing the tree on the Pareto front by cross-validation (the DPDTree*CV estimators)."""
 
 import warnings
 from numbers import Integral
@@ -16,7 +16,8 @@ from ._classes import DPDTreeClassifier, DPDTreeRegressor, LogProbaMixin
 from ._explorer import ExplorerReprMixin
 from ._front import TIE_TOL, alpha_inside, budget_mask
 from ._io import SaveMixin, register_estimator
-from ._params import CLASSIFIER_CV, MAX_DEPTH, REGRESSOR_CV, declare, passed_on
+from ._params import CLASSIFIER_CV, MAX_DEPTH, POLICY_CV, REGRESSOR_CV, declare, passed_on
+from ._policy import DPDTreePolicy, validate_policy_data
 from ._progress import reporter
 from ._runner import map_threads, n_threads, shared_stop
 from ._validation import binary_exponent, check_monotonic_cst, validate_numeric
@@ -132,6 +133,11 @@ class _BaseDPDTreeCV(ExplorerReprMixin, SaveMixin, BaseEstimator):
     """Cross-validated choice of alpha (and max_depth) shared by the DPDT CV estimators."""
 
     _estimator_class = None
+    # The fitted attributes of the names of the data this estimator took (the fits take arrays),
+    # given to the refits.
+    _taken_names = ("feature_names_in_",)
+    # The fitted attributes of the target's labels, which the refits share with this estimator.
+    _labels = ("classes_",)
 
     def _depths(self):
         """Return the depth limits to cross-validate: ``max_depths``, or ``[max_depth]``."""
@@ -157,10 +163,14 @@ class _BaseDPDTreeCV(ExplorerReprMixin, SaveMixin, BaseEstimator):
         return tags
 
     def _make(self, max_depth, random_state, time_limit=None, monotonic_cst=None):
+        # The tree's parameters this estimator declares: a policy's CV takes no max_cost.
+        declared = {param.name for param in self._params}
         params = {param.name: getattr(self, param.name)
-                  for param in passed_on(self._estimator_class._params)}
+                  for param in passed_on(self._estimator_class._params)
+                  if param.name in declared}
         params["time_limit"] = time_limit
-        params["monotonic_cst"] = monotonic_cst or None
+        if "monotonic_cst" in declared:   # a policy tree predicts no value to order
+            params["monotonic_cst"] = monotonic_cst or None
         return self._estimator_class(max_depth=max_depth, random_state=random_state, **params)
 
     def _fit_cv(self, X, y, sample_weight):
@@ -168,9 +178,11 @@ class _BaseDPDTreeCV(ExplorerReprMixin, SaveMixin, BaseEstimator):
         depths = self._depths()
         # Checked once, before any fit. A dict by feature name becomes the array that the fits,
         # which take the validated array without names, read.
-        monotonic_cst = check_monotonic_cst(self, self.monotonic_cst,
-                                            n_classes=getattr(self, "n_classes_", None),
-                                            n_outputs=getattr(self, "n_outputs_", 1))
+        monotonic_cst = None
+        if hasattr(self, "monotonic_cst"):
+            monotonic_cst = check_monotonic_cst(self, self.monotonic_cst,
+                                                n_classes=getattr(self, "n_classes_", None),
+                                                n_outputs=getattr(self, "n_outputs_", 1))
         if sample_weight is not None:
             sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64,
                                                  ensure_non_negative=True)
@@ -223,10 +235,11 @@ class _BaseDPDTreeCV(ExplorerReprMixin, SaveMixin, BaseEstimator):
             depth = depths[i]
             refit = self._refits[depth] = fitted[i][0]
             fold_models = fitted[i][1:1 + n_used]
-            if hasattr(self, "feature_names_in_"):
-                # The fits took the validated array; the refit is the model users, scores and
-                # pictures call with the data this estimator took, names and all.
-                refit.feature_names_in_ = self.feature_names_in_
+            # The fits took the validated arrays; the refit is the model users, scores and
+            # pictures call with the data this estimator took, names and all.
+            for name in self._taken_names:
+                if hasattr(self, name):
+                    setattr(refit, name, getattr(self, name))
             alphas = representative_alphas(refit.pareto_front_,
                                            [model.pareto_front_ for model in fold_models])
             scores = np.array([
@@ -342,10 +355,14 @@ class _BaseDPDTreeCV(ExplorerReprMixin, SaveMixin, BaseEstimator):
         best = vars(self).get("best_estimator_")
         decoder.expect(isinstance(best, self._estimator_class),
                        f"{where}: best_estimator_ is not a {self._estimator_class.__name__}")
-        decoder.expect(best.n_features_in_ == self.n_features_in_
-                       and np.array_equal(getattr(best, "classes_", []),
-                                          getattr(self, "classes_", [])),
-                       f"{where}: best_estimator_ does not match n_features_in_ or classes_")
+        labels = " or ".join(["n_features_in_", *self._labels])
+
+        def same_labels(model):
+            return all(np.array_equal(getattr(model, name, []), getattr(self, name, []))
+                       for name in self._labels)
+
+        decoder.expect(best.n_features_in_ == self.n_features_in_ and same_labels(best),
+                       f"{where}: best_estimator_ does not match {labels}")
         classes = getattr(self, "classes_", None)
         if classes is not None:
             decoder.expect(isinstance(classes, np.ndarray) and classes.ndim == 1
@@ -359,8 +376,7 @@ class _BaseDPDTreeCV(ExplorerReprMixin, SaveMixin, BaseEstimator):
                        and all(isinstance(d, int) and not isinstance(d, bool) and d >= 1
                                and isinstance(m, self._estimator_class)
                                and m.n_features_in_ == self.n_features_in_
-                               and np.array_equal(getattr(m, "classes_", []),
-                                                  getattr(self, "classes_", []))
+                               and same_labels(m)
                                for d, m in refits.items()),
                        f"{where}: _refits is not one {self._estimator_class.__name__} of the "
                        "estimator's features and classes per depth")
@@ -675,4 +691,167 @@ class DPDTreeRegressorCV(RegressorMixin, _BaseDPDTreeCV):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.multi_output = True
+        return tags
+
+
+@register_estimator
+@declare(POLICY_CV)
+class DPDTreePolicyCV(_BaseDPDTreeCV):
+    """DPDT policy tree with ``alpha`` (and ``max_depth``) chosen by cross-validated value.
+
+    A :class:`DPDTreePolicy` at its default ``alpha=0`` takes the tree of highest training
+    reward, which on noisy rewards (doubly robust scores are noisy) assigns actions by the
+    noise as the depth grows. This estimator chooses instead the tree whose policy has the
+    highest mean reward on held-out folds, as :class:`DPDTreeRegressorCV` chooses by held-out
+    score (``len(max_depths) * (n_folds + 1)`` fits, folds of shuffled rows, no refit per
+    alpha), and is itself the final model: a :class:`DPDTreePolicy` refit on all the data at
+    the chosen ``alpha_`` and ``max_depth_``. The rewards of the held-out fold should be
+    estimated without its samples' outcomes in the fit of their models, as cross-fitted
+    doubly robust scores (:func:`doubly_robust_rewards`) are.
+
+    Budgets on the costs of the actions are not cross-validated: fit a :class:`DPDTreePolicy`
+    with ``action_costs`` at the chosen ``alpha_`` and ``max_depth_`` for a cost front.
+
+    Attributes
+    ----------
+    alpha_ : float
+        The chosen alpha, in the rewards' unit.
+    max_depth_ : int
+        The chosen depth limit.
+    best_score_ : float
+        Mean validation score (by default the held-out value of the policy) of the chosen
+        alpha and depth limit (under ``"1se"``, not necessarily the highest of
+        :attr:`validation_curve_`).
+    n_splits_ : int
+        Number of cross-validation folds scored: fewer than ``cv`` makes when ``time_limit``
+        ended the fits first.
+    validation_curve_ : ndarray, structured
+        As for :class:`DPDTreeClassifierCV`.
+    best_estimator_ : DPDTreePolicy
+        The model refit on all the data at ``max_depth_``, its ``alpha`` set to ``alpha_``.
+    pareto_front_, trees_, tree_, stats_, feature_importances_
+        Those of ``best_estimator_``.
+    actions_ : ndarray of shape (n_actions,)
+        The actions: the column names of ``rewards`` when it was a DataFrame, else
+        ``0 .. n_actions - 1``. :meth:`predict` returns them.
+    n_actions_ : int
+        The number of actions.
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Feature names, when X has string column names.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from dpdt import DPDTreePolicyCV
+    >>> rng = np.random.RandomState(0)
+    >>> X = rng.rand(400, 3)
+    >>> effect = np.where(X[:, 0] > 0.5, 1.0, -1.0)
+    >>> rewards = np.column_stack([np.zeros(400), effect + rng.normal(scale=2.0, size=400)])
+    >>> policy = DPDTreePolicyCV(max_depths=[1, 2, 3], cv=5).fit(X, rewards)
+    >>> policy.predict([[0.2, 0.5, 0.5], [0.8, 0.5, 0.5]])
+    array([0, 1])
+    """
+
+    _estimator_class = DPDTreePolicy
+    _taken_names = ("feature_names_in_", "actions_")
+    _labels = ("actions_",)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, rewards, sample_weight=None, action_costs=None):
+        """Cross-validate alpha (and max_depth), then keep the whole-data fit's chosen tree.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training samples (numbers). A sparse matrix is densified, with the memory of a
+            dense float64 array.
+        rewards : array-like or DataFrame of shape (n_samples, n_actions)
+            The reward of each action for each sample, higher is better (finite numbers). A
+            DataFrame's columns name the actions (:attr:`actions_`).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative sample weights, used by the fits and by the validation score.
+        action_costs : None
+            Not taken (a ValueError): a budget selects the tree by its cost, not by the
+            ``alpha`` this estimator validates. Fit a :class:`DPDTreePolicy` with
+            ``action_costs`` at the chosen ``alpha_`` and ``max_depth_``.
+
+        Returns
+        -------
+        self : DPDTreePolicyCV
+            The fitted estimator.
+        """
+        if action_costs is not None:
+            raise ValueError("DPDTreePolicyCV does not take action_costs: a budget selects "
+                             "the tree by its cost, not by the alpha cross-validated here; fit "
+                             "DPDTreePolicy(alpha=alpha_, max_depth=max_depth_) with "
+                             "action_costs and select_tree(max_cost=...) instead")
+        X, rewards = validate_policy_data(self, X, rewards)
+        return self._fit_cv(X, rewards, sample_weight)
+
+    def predict(self, X):
+        """Return the action of each sample: that of largest mean reward in its leaf.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input samples.
+
+        Returns
+        -------
+        actions : ndarray of shape (n_samples,)
+            The chosen action, as in :attr:`actions_` (ties: the first action).
+        """
+        check_is_fitted(self)
+        return self.best_estimator_.predict(X)
+
+    def predict_value(self, X):
+        """Return the mean training reward of each action in each sample's leaf.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Input samples.
+
+        Returns
+        -------
+        values : ndarray of shape (n_samples, n_actions)
+            Columns ordered as :attr:`actions_`.
+        """
+        check_is_fitted(self)
+        return self.best_estimator_.predict_value(X)
+
+    def score(self, X, rewards, sample_weight=None):
+        """Return the mean reward of the policy's actions: the policy's value on (X, rewards).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Samples.
+        rewards : array-like or DataFrame of shape (n_samples, n_actions)
+            The reward of each action for each sample, columns ordered as :attr:`actions_`
+            (or named by them).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Weights of the mean; None means uniform.
+
+        Returns
+        -------
+        score : float
+            The weighted mean of each sample's reward for the action the policy chooses.
+        """
+        check_is_fitted(self)
+        return self.best_estimator_.score(X, rewards, sample_weight=sample_weight)
+
+    def _check_fitted_state(self, decoder, where):
+        super()._check_fitted_state(decoder, where)
+        n_actions = vars(self).get("n_actions_")
+        decoder.expect(isinstance(n_actions, int) and n_actions == len(self.actions_),
+                       f"{where}: n_actions_ does not match actions_")
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        tags.target_tags.multi_output = True
+        tags.target_tags.single_output = False
         return tags

@@ -639,25 +639,42 @@ CV_MIN_SAMPLES_LEAF = MIN_SAMPLES_LEAF.but(default=10, doc="""
 CLASSIFIER_CV = cross_validated(
     CLASSIFIER, "DPDTreeClassifier",
     changed=(CV_COMPLEXITY.but(doc=CV_COMPLEXITY.doc.format(estimator="DPDTreeClassifier")),))
-REGRESSOR_CV = cross_validated(
-    REGRESSOR, "DPDTreeRegressor",
-    cv=CV.but(doc="""
+SELECTION_SEE_CLASSIFIER = SELECTION.but(doc="""
+    How the candidate is chosen from the cross-validated scores: ``"best"`` the best mean
+    score, ``"1se"`` the simplest tree within one standard error of it (see
+    :class:`DPDTreeClassifierCV`).
+    """)
+# Folds of a continuous target (regression, rewards): KFold's.
+KFOLD_CV = CV.but(doc="""
     As in scikit-learn's ``GridSearchCV``, except that an int is the number of folds of a
     ``KFold`` over shuffled rows, seeded by ``random_state`` (0 when None): folds of a table
     sorted by date or by outcome, in row order, are unlike the whole. Pass ``KFold(k)`` for
     folds in row order.
-    """),
+    """)
+REGRESSOR_CV = cross_validated(
+    REGRESSOR, "DPDTreeRegressor",
+    cv=KFOLD_CV,
     scoring=SCORING.but(doc="""
     The validation score, higher is better; None means R² (the estimator's ``score``).
     Sample weights, when given, weight the score too.
     """),
-    selection=SELECTION.but(doc="""
-    How the candidate is chosen from the cross-validated scores: ``"best"`` the best mean
-    score, ``"1se"`` the simplest tree within one standard error of it (see
-    :class:`DPDTreeClassifierCV`).
-    """),
+    selection=SELECTION_SEE_CLASSIFIER,
     changed=(CV_COMPLEXITY.but(doc=CV_COMPLEXITY.doc.format(estimator="DPDTreeRegressor")),
              CV_MIN_SAMPLES_LEAF))
+
+# The policy tree's: folds as the regressor's, its own score (the mean reward of the policy:
+# scikit-learn's named scorers score predictions against labels, which rewards are not), and
+# no budget on action costs, which selects a tree by cost, not by the alpha this validates.
+POLICY_CV = cross_validated(
+    derive(POLICY, drop={"max_cost"}), "DPDTreePolicy",
+    cv=KFOLD_CV,
+    scoring=SCORING.but(constraint=[callable, None], type="callable or None", doc="""
+    The validation score, higher is better: a callable ``scorer(estimator, X, rewards)`` (with
+    ``sample_weight`` when given); None means the policy's value, the mean held-out reward of
+    its actions (the estimator's ``score``). Sample weights, when given, weight it too.
+    """),
+    selection=SELECTION_SEE_CLASSIFIER,
+    changed=(CV_COMPLEXITY.but(doc=CV_COMPLEXITY.doc.format(estimator="DPDTreePolicy")),))
 
 # ------------------------------------------------------------------------------------ boosting
 

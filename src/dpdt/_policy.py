@@ -51,6 +51,21 @@ def _as_table(rewards):
     return np.ascontiguousarray(rewards, dtype=np.float64)
 
 
+def validate_policy_data(estimator, X, rewards):
+    """Return X and rewards validated for a fit, setting ``n_actions_`` and ``actions_``."""
+    names = _action_names(rewards)
+    if rewards is not None:   # None: scikit-learn's message that the target is required
+        # Checked first under its own name: the target's check would call it "y".
+        rewards = _checked_rewards(rewards)
+    X, rewards = validate_numeric(estimator, X, rewards, reset=True, multi_output=True,
+                                  y_numeric=True)
+    rewards = _as_table(rewards)
+    attributes, _ = POLICY_OBJECTIVE.fitted_shape(None, rewards.shape[1], names)
+    for name, value in attributes.items():
+        setattr(estimator, name, value)
+    return X, rewards
+
+
 @register_estimator
 @declare(POLICY)
 class DPDTreePolicy(_BaseDPDTree):
@@ -192,15 +207,7 @@ class DPDTreePolicy(_BaseDPDTree):
             The fitted estimator.
         """
         names = _action_names(rewards)
-        if rewards is not None:   # None: scikit-learn's message that the target is required
-            # Checked first under its own name: the target's check would call it "y".
-            rewards = _checked_rewards(rewards)
-        X, rewards = validate_numeric(self, X, rewards, reset=True, multi_output=True,
-                                      y_numeric=True)
-        rewards = _as_table(rewards)
-        attributes, _ = self._objective.fitted_shape(None, rewards.shape[1], names)
-        for name, value in attributes.items():
-            setattr(self, name, value)
+        X, rewards = validate_policy_data(self, X, rewards)
         weight, kept, weight_scale = training_weight(sample_weight, X)
         costs = None
         if action_costs is not None:
