@@ -156,13 +156,17 @@ def test_anchor_children_report_their_fit_or_what_went_wrong():
 
 
 class Hungry:
-    """A fake anchor that holds ``megabytes`` of memory while it fits."""
+    """A fake anchor that holds ``megabytes`` of memory while it fits (for ``seconds`` more)."""
 
-    def __init__(self, megabytes):
+    def __init__(self, megabytes, seconds=0.0):
         self.megabytes = megabytes
+        self.seconds = seconds
 
     def fit(self, X, y):
         self.held = np.ones(self.megabytes << 17)  # 8-byte floats, all pages touched
+        # A solver that swells stays swollen while it searches: without this, a fit that ends
+        # between two of the parent's memory samples (on a loaded machine) is never seen swollen.
+        time.sleep(self.seconds)
         return self
 
     def predict(self, X):
@@ -177,8 +181,8 @@ def test_peak_memory_is_the_fit_s_own_and_a_swollen_child_is_killed():
     large = exact.fit_isolated(_solver("L", lambda depth: Hungry(300)), X, y, 1, 10.0,
                                baseline_kb=idle)
     assert 0 <= small["peak_mb"] < 30 and 300 <= large["peak_mb"] < 340
-    fit = functools.partial(exact.fit_solver, _solver("H", lambda depth: Hungry(400)), X, y, 1,
-                            10.0)
+    swollen = _solver("H", lambda depth: Hungry(400, seconds=5.0))
+    fit = functools.partial(exact.fit_solver, swollen, X, y, 1, 10.0)
     result = exact.isolated(fit, 10.0, memory_cap_mb=200)
     assert result["error"] == "killed at 200 MB of resident memory"
     assert result["peak_kb"] > 200 * 1024
