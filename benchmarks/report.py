@@ -86,6 +86,11 @@ PAGE = (
     # checkout), then synthetic sets up to 10^6 rows: about 45 minutes on a shared 2-core
     # machine, most of it the exact fits' 60 s limits and the 10^6-row fits.
     Section("policy", "policy"),
+    # The same causal section on causal sets outside the corpus, which no default was chosen on
+    # (policy_heldout.py): a check of the policy trees' defaults (a few minutes).
+    Section("policy-heldout", "policy", ("--heldout", "--sections", "causal", "--solvers",
+                                         "dpdt", "dpdt-cv", "econml"),
+            "Policy trees on held-out causal sets: data no default was chosen on"),
     # The wide corpus's sets with the constraints a domain expert would set, at depths 3 and 5,
     # 10 random splits each (about 3 minutes of one core, most of it the two CV columns).
     Section("monotone", "monotone", ("--depths", "3", "5")),

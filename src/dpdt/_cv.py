@@ -701,11 +701,14 @@ class DPDTreePolicyCV(_BaseDPDTreeCV):
 
     A :class:`DPDTreePolicy` at its default ``alpha=0`` takes the tree of highest training
     reward, which on noisy rewards (doubly robust scores are noisy) assigns actions by the
-    noise as the depth grows. This estimator chooses instead the tree whose policy has the
-    highest mean reward on held-out folds, as :class:`DPDTreeRegressorCV` chooses by held-out
-    score (``len(max_depths) * (n_folds + 1)`` fits, folds of shuffled rows, no refit per
-    alpha), and is itself the final model: a :class:`DPDTreePolicy` refit on all the data at
-    the chosen ``alpha_`` and ``max_depth_``. The rewards of the held-out fold should be
+    noise as the depth grows. This estimator chooses instead by the policies' mean reward on
+    held-out folds, as :class:`DPDTreeRegressorCV` chooses by held-out score
+    (``len(max_depths) * (n_folds + 1)`` fits, folds of shuffled rows, no refit per alpha):
+    by default (``selection="1se"``) the simplest tree whose held-out value is within one
+    standard error of the best, as the folds' values of such rewards differ by noise as much
+    as by the trees. It is itself the final model: a :class:`DPDTreePolicy` refit on all the
+    data at the chosen ``alpha_`` and ``max_depth_``. For the value of a policy on new data,
+    this is the estimator to use. The rewards of the held-out fold should be
     estimated without its samples' outcomes in the fit of their models, as cross-fitted
     doubly robust scores (:func:`doubly_robust_rewards`) are.
 

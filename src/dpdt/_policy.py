@@ -88,6 +88,10 @@ class DPDTreePolicy(_BaseDPDTree):
     that leave at least 5 % of the node's samples on each side, and where no split gains, the
     one where the actions' effects differ most.
 
+    The tree of highest training reward also follows the noise of estimated rewards (doubly
+    robust scores are noisy), more so as the depth grows: for the value of a policy on new
+    units, use :class:`DPDTreePolicyCV`, which chooses the tree's size by cross-validated value.
+
     Rewards of any scale and offset give the same tree: adding a constant to every action of
     a sample changes no regret, and the core reads the rewards less each row's least, divided
     by a power of two. The leaves hold the weighted mean reward of each action
