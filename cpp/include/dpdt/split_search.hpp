@@ -487,8 +487,12 @@ SplitRecord best_generator_split(const Dataset& data, const O& obj, NodeView nod
         std::vector<double> left(obj.dim()), right(obj.dim());
         std::vector<int32_t> order_scratch;
         best = SplitRecord{};
-        for (const int32_t f : features) {
+        for (size_t a = 0; a < features.size(); ++a) {
             stop_point();
+            const int32_t f = features[a];
+            // A feature's scores are at most its best's plus tol (a later score replaced it
+            // otherwise): one whose best falls that far below the floor has no split that ties.
+            if (!per_feature[a].found() || per_feature[a].score + tol < floor) continue;
             const int32_t* block = node.block(f);
             if (node.m < 2 || data.x(f, block[0]) == data.x(f, block[node.m - 1])) continue;
             for_each_order(data, node, f, order_scratch, [&](ScanOrder order) {
