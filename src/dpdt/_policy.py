@@ -230,10 +230,15 @@ class DPDTreePolicy(_BaseDPDTree):
     def _fit_rewards(self, X, rewards, weight, weight_scale):
         """Fit the front of policy trees of ``rewards``, on data as :meth:`fit` validates it."""
         def greedy_tree(twin, y):
+            # The bins read the twin's splits alone: its nodes' rewards stay as the core
+            # returns them (bringing them back reads X once per tree of its front).
+            twin._splits_only = True
             return twin.fit(X, y, sample_weight=weight)
 
         self._fit_front(X, rewards, weight, weight_scale, rewards.shape[1],
                         greedy_tree=greedy_tree)
+        if getattr(self, "_splits_only", False):
+            return
         # The core's values are the mean rewards above each row's least: the least's mean per
         # node brings them back to the rewards themselves.
         scale = self._objective.scale_of(rewards, weight)
