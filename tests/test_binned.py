@@ -423,3 +423,28 @@ def test_an_exhaustive_search_on_bins_is_certified_only_over_every_threshold(
         # The certificate holds against the search over every threshold.
         exact = DPDTreeClassifier(max_depth=2, splitter="exhaustive", max_bins=None).fit(X, y)
         assert est.objective_ == pytest.approx(exact.objective_)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_tree_edges_are_the_largest_values_at_most_each_threshold(seed):
+    # Definition: each threshold's edge is np.max of the feature's values at most it (none if
+    # no value is); on zeros of both signs, NaN and thresholds below every value.
+    from types import SimpleNamespace
+
+    rng = np.random.default_rng(seed)
+    X = np.round(rng.normal(size=(300, 3)) * 3, 1)
+    X[rng.random(X.shape) < 0.2] = -0.0
+    X[rng.random(X.shape) < 0.1] = np.nan
+    k = 31
+    tree = SimpleNamespace(children_left=np.where(rng.random(k) < 0.8, 1, -1),
+                           feature=rng.integers(0, 3, k),
+                           threshold=np.r_[rng.normal(size=k - 3) * 3, -1e9, 0.0, -0.0])
+    edges = _binning.tree_edges(X, tree)
+    split = tree.children_left >= 0
+    for f in np.unique(tree.feature[split]):
+        column = X[:, f]
+        uppers = [np.max(column, where=column <= t, initial=-np.inf)
+                  for t in np.unique(tree.threshold[split & (tree.feature == f)])]
+        expected = np.unique([u for u in uppers if u > -np.inf])
+        assert edges[int(f)].tobytes() == expected.tobytes()
+    assert set(edges) == {int(f) for f in np.unique(tree.feature[split])}

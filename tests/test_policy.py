@@ -408,3 +408,45 @@ def test_select_tree_gets_the_best_policy_within_a_leaf_budget(seed):
         policy.select_tree(max_leaves=leaves)
         assert policy.get_n_leaves() <= leaves
         assert train_reward(policy, X, R, w) == pytest.approx(best, rel=1e-12, abs=1e-12)
+
+
+def test_binned_fit_restores_the_rewards_of_its_own_trees_only(monkeypatch):
+    # A fit that bins first fits its greedy twin, whose splits alone keep the bins' thresholds:
+    # bringing the rewards of every node back to the user's unit, a pass over X per tree of a
+    # front, is the fit's own trees' work, not the twin's.
+    import dpdt._policy as policy_module
+
+    restored = []
+    node_means = policy_module._node_means
+    monkeypatch.setattr(policy_module, "_node_means",
+                        lambda tree, *args: restored.append(tree) or node_means(tree, *args))
+    rng = np.random.default_rng(0)
+    X = rng.random((10_000, 3))
+    rewards = rng.normal(size=(10_000, 2)) + np.c_[X[:, 0] > 0.5, X[:, 1] > 0.3]
+    model = DPDTreePolicy(max_depth=3).fit(X, rewards)
+    assert model.n_bins_ is not None   # the twin was fitted
+    assert [id(tree) for tree in restored] == [id(tree) for tree in model.trees_]
+    for tree in model.trees_:   # the root's values are the mean rewards
+        np.testing.assert_allclose(tree.value[0, :, 0], rewards.mean(axis=0), rtol=1e-12)
+
+
+def test_front_routes_the_rows_once_for_the_trees_that_prune_its_first(monkeypatch):
+    # The rewards of every node come back from the rows each tree of the front sends there: a
+    # tree whose splits are the first tree's near the root reads its leaves off the first's.
+    from dpdt._tree import Tree
+
+    rng = np.random.default_rng(1)
+    X = rng.random((3000, 4))
+    rewards = rng.normal(size=(3000, 3)) + np.c_[X[:, 0] > 0.5, X[:, 1] > 0.3, X[:, 2] > 0.7]
+    routed = []
+    apply = Tree.apply
+    monkeypatch.setattr(Tree, "apply", lambda tree, data: routed.append(tree) or apply(tree, data))
+    model = DPDTreePolicy(max_depth=4).fit(X, rewards)
+    monkeypatch.setattr(Tree, "apply", apply)
+    assert len(model.trees_) >= 3
+    assert len(routed) < len(model.trees_)
+    for tree in model.trees_:   # each leaf's values: the mean rewards of its rows
+        leaves = tree.apply(X)
+        for leaf in np.unique(leaves):
+            np.testing.assert_allclose(tree.value[leaf, :, 0], rewards[leaves == leaf].mean(axis=0),
+                                       rtol=1e-9, atol=1e-12)

@@ -73,3 +73,28 @@ def test_heldout_causal_set_values_a_policy_by_its_test_rewards():
     for action in (0, 1):
         constant = np.full(len(data.X_test), action)
         assert data.value(constant) == pytest.approx(data._test_rewards[:, action].mean())
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_streed_reaches_the_brute_force_optimum_beside_an_outlying_score(seed):
+    # STreeD's relative tolerance applies to its cost; fed the rewards, one outlying score
+    # inflates every tree's cost and the tree it certifies falls short of the optimum.
+    pytest.importorskip("pystreed")
+    from _policy_brute import best_policy_value
+
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, (30, 3)).astype(np.uint8)
+    R = rng.normal(size=(30, 2))
+    R[0] = [1000.0, 0.0]
+    fit = bench.fit_streed(X, R, 3, X, time_limit=60)
+    assert fit.certified
+    earned = R[np.arange(len(R)), fit.train].sum()
+    assert earned == pytest.approx(best_policy_value(X, R, None, 3), rel=1e-12)
+
+
+def test_streed_agreement_holds_to_its_tolerance_only():
+    best = 2.0   # the mean best reward: a tree earning 1.0 has a regret of 1.0
+    assert bench._streed_agrees(1.0, 1.0, best)
+    assert bench._streed_agrees(1.0 + 0.5e-4, 1.0, best)        # within STreeD's 1e-4
+    assert not bench._streed_agrees(1.0 + 2e-4, 1.0, best)      # STreeD short of the optimum
+    assert not bench._streed_agrees(1.0 - 1e-6, 1.0, best)      # the exact tree short of STreeD

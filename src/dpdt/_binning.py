@@ -56,9 +56,17 @@ def tree_edges(X, tree):
     edges = {}
     for f in np.unique(tree.feature[split]):
         column = X[:, f]
-        uppers = [np.max(column, where=column <= t, initial=-np.inf)
-                  for t in np.unique(tree.threshold[split & (tree.feature == f)])]
-        edges[int(f)] = np.unique([u for u in uppers if u > -np.inf])
+        thresholds = np.unique(tree.threshold[split & (tree.feature == f)])
+        # One sort of the values a split may send left (NaN is never <= t), not a pass over
+        # the column per threshold: a deep tree has dozens on a feature. Equal values are the
+        # same bits but for zeros, whose sign np.max picks as it always did.
+        values = np.sort(column[column <= thresholds[-1]])
+        at = np.searchsorted(values, thresholds, side="right") - 1
+        found = at >= 0
+        uppers = values[at[found]]
+        for i in np.flatnonzero(uppers == 0):
+            uppers[i] = np.max(column, where=column <= thresholds[found][i], initial=-np.inf)
+        edges[int(f)] = np.unique(uppers[uppers > -np.inf])
     return edges
 
 

@@ -234,16 +234,24 @@ class DPDTreePolicy(_BaseDPDTree):
     def _fit_rewards(self, X, rewards, weight, weight_scale):
         """Fit the front of policy trees of ``rewards``, on data as :meth:`fit` validates it."""
         def greedy_tree(twin, y):
+            # The bins read the twin's splits alone: its nodes' rewards stay as the core
+            # returns them (bringing them back reads X once per tree of its front).
+            twin._splits_only = True
             return twin.fit(X, y, sample_weight=weight)
 
         self._fit_front(X, rewards, weight, weight_scale, rewards.shape[1],
                         greedy_tree=greedy_tree)
+        if getattr(self, "_splits_only", False):
+            return
         # The core's values are the mean rewards above each row's least: the least's mean per
         # node brings them back to the rewards themselves.
         scale = self._objective.scale_of(rewards, weight)
         least = self._objective.row_offsets(rewards, scale)
+        first = self.trees_[0]
+        first_leaves = first.apply(X)
         for tree in self.trees_:
-            means = np.ldexp(_node_means(tree, X, least, weight), scale.offset_exponent)
+            leaves = first_leaves if tree is first else _pruned_leaves(tree, first, first_leaves)
+            means = np.ldexp(_node_means(tree, X, least, weight, leaves), scale.offset_exponent)
             tree.value += means[:, np.newaxis, np.newaxis]
 
     def _fit_budget(self, X, rewards, costs, weight, weight_scale):
@@ -534,18 +542,50 @@ def action_columns(names, actions):
     raise ValueError(f"rewards name the actions {names}, the policy {actions}")
 
 
-def _node_means(tree, X, values, weight):
+def _node_means(tree, X, values, weight, leaves=None):
     """Return the weighted mean of ``values`` over the training samples of each node."""
-    return node_means(tree, *leaf_sums(tree, X, values, weight))
+    return node_means(tree, *leaf_sums(tree, X, values, weight, leaves))
 
 
-def leaf_sums(tree, X, values, weight):
+def _pruned_leaves(tree, full, full_leaves):
+    """Return the leaf of ``tree`` of each row from its leaf of ``full`` (``full_leaves``).
+
+    Where ``tree`` is a pruning of ``full`` (the same split at each of its split nodes), a row
+    reaches the leaf of ``tree`` that is its ``full`` leaf or one of that leaf's ancestors: the
+    rows are routed once for a front of such trees. None where ``tree`` is not one.
+    """
+    left, right = tree.children_left.tolist(), tree.children_right.tolist()
+    full_left, full_right = full.children_left.tolist(), full.children_right.tolist()
+    owner = np.full(full.node_count, -1, dtype=full_leaves.dtype)
+    pairs = [(0, 0)]
+    while pairs:
+        node, at = pairs.pop()
+        if left[node] == TREE_LEAF:
+            # Every node of full below `at` belongs to this leaf.
+            below = [at]
+            while below:
+                s = below.pop()
+                owner[s] = node
+                if full_left[s] != TREE_LEAF:
+                    below += [full_left[s], full_right[s]]
+            continue
+        if (full_left[at] == TREE_LEAF or full.feature[at] != tree.feature[node]
+                or full.threshold[at] != tree.threshold[node]
+                or full.missing_go_to_left[at] != tree.missing_go_to_left[node]):
+            return None
+        pairs += [(left[node], full_left[at]), (right[node], full_right[at])]
+    return owner[full_leaves]
+
+
+def leaf_sums(tree, X, values, weight, leaves=None):
     """Return the sums of ``weight * values`` and of ``weight`` over the samples of each leaf.
 
     Indexed by node (zero for a split node); the sums of parts of the rows add up to the
-    whole's, for :func:`node_means`.
+    whole's, for :func:`node_means`. ``leaves``, the leaf of each row of X if known (else
+    ``tree.apply(X)``).
     """
-    leaves = tree.apply(X)
+    if leaves is None:
+        leaves = tree.apply(X)
     return (np.bincount(leaves, weights=weight * values, minlength=tree.node_count),
             np.bincount(leaves, weights=weight, minlength=tree.node_count))
 

@@ -306,6 +306,39 @@ class Screen {
         double decrease = 0.0;
         int32_t feature = -1, bin = -1;
     };
+    // stump(hist), and best_generated(hist) into `generated`, in one scan of the histogram where
+    // both read the same sums: each keeps its own arithmetic and visits the splits in the same
+    // order, so both are what the two scans give, to the bit. The scans are the screen's cost, and
+    // side() asks for both of a node and of its first children.
+    double stump_and_generated(const double* hist, Generated& generated) {
+        if constexpr (O::kZeroOneLossOnCounts) {
+            if (obj_.criterion != Criterion::Gini) {
+                // Other criteria's generators read the generic sums, the stump the class sums.
+                generated = best_generated(hist);
+                return stump(hist);
+            }
+        }
+        Generated g;
+        double best = std::numeric_limits<double>::infinity();
+        sum_total(hist);
+        const double parent = obj_.generator_impurity(total_.data());
+        if constexpr (O::kZeroOneLossOnCounts) {
+            scan_class_splits(hist, [&](int32_t f, int32_t b, const Sides& s) {
+                best = std::min(best, std::max(0.0, s.w_left - s.top_left) + std::max(0.0, s.w_right - s.top_right));
+                const double decrease =
+                    parent - s.w_left * gini(s.sq_left, s.w_left) - s.w_right * gini(s.sq_right, s.w_right);
+                if (decrease > g.decrease + tol_) g = Generated{decrease, f, b};
+            });
+        } else {
+            scan_splits(hist, [&](int32_t f, int32_t b, const double* l, const double* r) {
+                best = std::min(best, obj_.loss(l) + obj_.loss(r));
+                const double decrease = parent - obj_.generator_impurity(l) - obj_.generator_impurity(r);
+                if (decrease > g.decrease + tol_) g = Generated{decrease, f, b};
+            });
+        }
+        generated = g;
+        return std::min(best, obj_.loss(total_.data()));
+    }
     // The CART generator's best split of the samples of `hist`: largest impurity decrease.
     Generated best_generated(const double* hist) {
         Generated best;
@@ -348,7 +381,8 @@ class Screen {
     // a leaf, the best single split, or one of a best-first CART's splits with each child's best
     // single split below.
     double side(const int32_t* locals, int32_t count, const double* hist) {
-        double best = stump(hist);
+        Generated root_split;
+        double best = stump_and_generated(hist, root_split);
         if (best <= tol_) return best;
         // The histograms below live in pool_'s buffers, reused from call to call: allocating and
         // zeroing p * 257 * D doubles per node cost as much as scanning them.
@@ -365,7 +399,7 @@ class Screen {
             Generated split;
         };
         std::vector<Node> open;
-        Node root{std::vector<int32_t>(locals, locals + count), hist, best_generated(hist)};
+        Node root{std::vector<int32_t>(locals, locals + count), hist, root_split};
         if (root.split.feature >= 0) open.push_back(std::move(root));
         std::vector<Generated> generated;
         std::vector<int32_t> l, r;
@@ -385,8 +419,15 @@ class Screen {
             else
                 child_hists(node.hist, r, right_hist, left_hist);
             // The first split is the root's: its sides are the samples split in two, as below.
-            if (generated.size() == 1) best = std::min(best, stump(left_hist) + stump(right_hist));
-            Node a{l, left_hist, best_generated(left_hist)}, b{r, right_hist, best_generated(right_hist)};
+            Generated left_split, right_split;
+            if (generated.size() == 1) {
+                const double left_stump = stump_and_generated(left_hist, left_split);
+                best = std::min(best, left_stump + stump_and_generated(right_hist, right_split));
+            } else {
+                left_split = best_generated(left_hist);
+                right_split = best_generated(right_hist);
+            }
+            Node a{l, left_hist, left_split}, b{r, right_hist, right_split};
             for (Node* c : {&a, &b})
                 if (c->split.feature >= 0) open.push_back(std::move(*c));
         }

@@ -466,16 +466,115 @@ double secondary_floor(const O& obj, const double* stats, TieRule rule, double b
     return std::numeric_limits<double>::quiet_NaN();
 }
 
+namespace detail {
+
+// A split of an objective with a second key, kept by the first scan with that key in case it
+// ties with the best (see best_generator_split).
+struct SecondaryCandidate {
+    SplitRecord split;
+    double secondary;
+};
+
+// At most this many candidates are kept (2 MB a thread at most): a flat node of more splits,
+// where every split ties, is scanned a second time instead.
+constexpr size_t kMaxSecondaryCandidates = size_t{1} << 14;
+
+// The scan of best_generator_split_per_feature, which also keeps, for the second key's rule,
+// every split whose score may reach the floor of the best (its score and second key, in scan
+// order), and the highest score seen: false if it stopped keeping them (a greedy scan whose
+// scores leave the flat range, where the rule needs no second key, or too many candidates).
+template <class O>
+bool generator_scan_with_candidates(const Dataset& data, const O& obj, NodeView node,
+                                    const std::vector<int32_t>& features, const LeafLimits& limits,
+                                    const double* stats, TieRule rule, double tol, double reach,
+                                    std::vector<SplitRecord>& per_feature,
+                                    std::vector<SecondaryCandidate>& candidates, double& highest) {
+    per_feature.assign(features.size(), SplitRecord{});
+    candidates.clear();
+    highest = -std::numeric_limits<double>::infinity();
+    bool keeping = true;
+    size_t kept_at_prune = 0;
+    const double parent = obj.generator_impurity(stats);
+    std::vector<double> left(obj.dim()), right(obj.dim());
+    std::vector<int32_t> order_scratch;
+    for (size_t a = 0; a < features.size(); ++a) {
+        stop_point();
+        const int32_t f = features[a];
+        const int32_t* block = node.block(f);
+        if (node.m < 2 || data.x(f, block[0]) == data.x(f, block[node.m - 1])) continue;
+        SplitRecord& best = per_feature[a];
+        for_each_order(data, node, f, order_scratch, [&](ScanOrder order) {
+            scan_thresholds(data, obj, order.ids, node.m, f, limits, stats, left, right,
+                            [&](int32_t j, const double* l, const double* r) {
+                if (obj.weight(l) <= 0.0 || obj.weight(r) <= 0.0) return;
+                const double score = obj.generator_score(parent, l, r);
+                const bool better = !best.found() || score > best.score + tol;
+                if (!better && !keeping) return;
+                SplitRecord s;
+                s.feature = f;
+                s.n_left = j + 1;
+                s.score = score;
+                s.missing_left = order.missing_left;
+                s.threshold = midpoint(data.x(f, order.ids[j]), data.x(f, order.ids[j + 1]));
+                if (better) best = s;
+                if (!keeping) return;
+                highest = std::max(highest, score);
+                // A greedy scan breaks ties by the second key only where the best is within tol
+                // of 0: past a few tol the best cannot be.
+                if (rule == TieRule::kGreedy && highest > 4.0 * tol) {
+                    keeping = false;
+                    candidates.clear();
+                    return;
+                }
+                if (score < highest - reach) return;
+                candidates.push_back(SecondaryCandidate{s, obj.generator_secondary(l, r)});
+                if (candidates.size() >= 2 * kept_at_prune + 64) {
+                    const double cut = highest - reach;
+                    candidates.erase(std::remove_if(candidates.begin(), candidates.end(),
+                                                    [cut](const SecondaryCandidate& c) { return c.split.score < cut; }),
+                                     candidates.end());
+                    kept_at_prune = candidates.size();
+                    if (kept_at_prune > kMaxSecondaryCandidates) {
+                        keeping = false;
+                        candidates.clear();
+                    }
+                }
+            });
+        });
+    }
+    return keeping;
+}
+
+}  // namespace detail
+
 // The split of highest generator score among `features` (CART's rule, or C4.5's with gain_ratio).
 // Ties go to the lower feature index, then the lower threshold, or for an objective with a
-// second key, by `rule` (a second scan takes the one of highest key among the splits that tie).
+// second key, by `rule`: the one of highest key among the splits that tie. Those are kept by the
+// first scan where they may tie (within `reach` of the highest score: the floor is at most
+// that far below it), and a second scan reads them only where the first could not keep them.
 template <class O>
 SplitRecord best_generator_split(const Dataset& data, const O& obj, NodeView node,
                                  const std::vector<int32_t>& features, const LeafLimits& limits,
                                  const double* stats, TieRule rule = TieRule::kGreedy) {
-    std::vector<SplitRecord> per_feature;
-    best_generator_split_per_feature(data, obj, node, features, limits, stats, per_feature);
     const double tol = generator_tolerance(obj, stats);
+    std::vector<SplitRecord> per_feature;
+    [[maybe_unused]] bool kept = false;
+    [[maybe_unused]] double highest = 0.0, reach = 0.0;
+    thread_local std::vector<detail::SecondaryCandidate> candidates;
+    if constexpr (O::kGeneratorHasSecondary && !O::kZeroOneLossOnCounts) {
+        // The floor is the best's score less max(tol, ties) (secondary_floor), and the best is
+        // within 2 tol of the highest score (each feature's best within tol of its highest, the
+        // best within tol of each feature's best): one tol more covers the rounding.
+        reach = 3.0 * tol + std::max(tol, obj.generator_ties(stats));
+        if (rule == TieRule::kFirst) {
+            best_generator_split_per_feature(data, obj, node, features, limits, stats, per_feature);
+        } else {
+            kept = detail::generator_scan_with_candidates(data, obj, node, features, limits, stats, rule, tol,
+                                                          reach, per_feature, candidates, highest);
+        }
+    } else {
+        best_generator_split_per_feature(data, obj, node, features, limits, stats, per_feature);
+    }
     SplitRecord best;
     for (const SplitRecord& s : per_feature)
         if (s.found() && (!best.found() || s.score > best.score + tol)) best = s;
@@ -483,29 +582,39 @@ SplitRecord best_generator_split(const Dataset& data, const O& obj, NodeView nod
         if (!best.found()) return best;
         const double floor = secondary_floor(obj, stats, rule, best.score, tol);
         if (std::isnan(floor)) return best;
-        const double parent = obj.generator_impurity(stats);
-        std::vector<double> left(obj.dim()), right(obj.dim());
-        std::vector<int32_t> order_scratch;
         best = SplitRecord{};
-        for (const int32_t f : features) {
-            stop_point();
-            const int32_t* block = node.block(f);
-            if (node.m < 2 || data.x(f, block[0]) == data.x(f, block[node.m - 1])) continue;
-            for_each_order(data, node, f, order_scratch, [&](ScanOrder order) {
-                detail::scan_thresholds(data, obj, order.ids, node.m, f, limits, stats, left, right,
-                                        [&](int32_t j, const double* l, const double* r) {
-                    if (obj.weight(l) <= 0.0 || obj.weight(r) <= 0.0) return;
-                    const double score = obj.generator_score(parent, l, r);
-                    if (score < floor) return;
-                    SplitRecord s;
-                    s.feature = f;
-                    s.n_left = j + 1;
-                    s.score = score;
-                    s.missing_left = order.missing_left;
-                    s.threshold = midpoint(data.x(f, order.ids[j]), data.x(f, order.ids[j + 1]));
-                    keep_higher_secondary(s, obj.generator_secondary(l, r), best);
+        if (kept && floor >= highest - reach) {
+            // Every split at or above the floor was kept, in scan order, with its key.
+            for (const detail::SecondaryCandidate& c : candidates)
+                if (c.split.score >= floor) keep_higher_secondary(c.split, c.secondary, best);
+        } else {
+            const double parent = obj.generator_impurity(stats);
+            std::vector<double> left(obj.dim()), right(obj.dim());
+            std::vector<int32_t> order_scratch;
+            for (size_t a = 0; a < features.size(); ++a) {
+                stop_point();
+                const int32_t f = features[a];
+                // A feature's scores are at most its best's plus tol (a later score replaced it
+                // otherwise): one whose best falls that far below the floor has no split that ties.
+                if (!per_feature[a].found() || per_feature[a].score + tol < floor) continue;
+                const int32_t* block = node.block(f);
+                if (node.m < 2 || data.x(f, block[0]) == data.x(f, block[node.m - 1])) continue;
+                for_each_order(data, node, f, order_scratch, [&](ScanOrder order) {
+                    detail::scan_thresholds(data, obj, order.ids, node.m, f, limits, stats, left, right,
+                                            [&](int32_t j, const double* l, const double* r) {
+                        if (obj.weight(l) <= 0.0 || obj.weight(r) <= 0.0) return;
+                        const double score = obj.generator_score(parent, l, r);
+                        if (score < floor) return;
+                        SplitRecord s;
+                        s.feature = f;
+                        s.n_left = j + 1;
+                        s.score = score;
+                        s.missing_left = order.missing_left;
+                        s.threshold = midpoint(data.x(f, order.ids[j]), data.x(f, order.ids[j + 1]));
+                        keep_higher_secondary(s, obj.generator_secondary(l, r), best);
+                    });
                 });
-            });
+            }
         }
         if (best.score <= tol) best.score = 0.0;   // see secondary_floor
     }
