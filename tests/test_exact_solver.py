@@ -178,6 +178,27 @@ def _noisy_continuous(seed, n, noise, cut, p=6):
     return X, y
 
 
+@pytest.mark.parametrize("p", [5, 8])
+@pytest.mark.parametrize("seed", range(3))
+def test_a_search_stopped_once_every_root_feature_has_one_cut_is_bounded(seed, p):
+    # Under a time limit the first round searches one cut of every root feature (its seed, two
+    # children of depth 2) before any feature's second: stopped after those states (the
+    # shallower root's, then each feature's and its two children's), the fit has a bound from
+    # every feature, above 0 where every feature is informative. (Three cuts of each feature in
+    # the first round left the last features unbounded, and the bound 0, well past that.)
+    rng = np.random.default_rng(seed)
+    X = rng.random((300, p))
+    y = ((X.sum(axis=1) + 1.5 * rng.random(300)) > p / 2 + 0.75).astype(int)
+    optimum = exact(max_depth=3, n_jobs=1).fit(X, y)
+    assert optimum.is_optimal_
+    for max_states in (3 * p + 2, 6 * p):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            clf = exact(max_depth=3, n_jobs=1, max_states=max_states, time_limit=3600).fit(X, y)
+        assert not clf.is_optimal_
+        assert 0.0 < clf.lower_bound_ <= optimum.lower_bound_ + 1e-12
+
+
 @pytest.mark.parametrize("alpha", [0.0, 0.002])
 @pytest.mark.parametrize(("depth", "n", "noise", "cut"), [(3, 300, 0.6, 1.1), (4, 150, 1.5, 1.35)])
 @pytest.mark.parametrize("seed", range(3))

@@ -1,6 +1,7 @@
 """Budgets of policy trees: the front of value against cost, by brute force and across scales."""
 
 import json
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -405,3 +406,29 @@ def test_texts_name_the_net_reward_of_a_budget():
     assert "mean reward" in export_text(policy) and "net reward" not in export_text(policy)
     policy.select_tree(max_cost=2.0)
     assert "net reward" in export_text(policy) and "mean reward" not in export_text(policy)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_search_stopped_early_bounds_the_optimal_policy(seed):
+    # A policy search stopped after few states (under a time limit, so by rounds over every
+    # root feature) reports a bound of the objective that the optimum, found unstopped, never
+    # beats, and that rises above 0 before the search certifies.
+    rng = np.random.default_rng(seed)
+    X = rng.random((200, 4))
+    R = rng.normal(size=(200, 3))
+    R[:, 1] += 2.0 * (X[:, 0] > 0.5) - 1.0
+    R[:, 2] += 2.0 * (X[:, 1] * X[:, 2] > 0.25) - 1.0
+    optimum = exact(max_depth=3, full_front=False, n_jobs=1).fit(X, R)
+    assert optimum.is_optimal_
+    bounds = []
+    for max_states in (5, 10, 20, 40, 80, 160, 320):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            policy = exact(max_depth=3, full_front=False, n_jobs=1, max_states=max_states,
+                           time_limit=3600).fit(X, R)
+        if policy.is_optimal_:
+            break
+        assert policy.lower_bound_ <= optimum.objective_ + 1e-12
+        assert policy.objective_ >= policy.lower_bound_ - 1e-12
+        bounds.append(policy.lower_bound_)
+    assert bounds and max(bounds) > 0.0

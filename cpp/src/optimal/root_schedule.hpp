@@ -174,10 +174,10 @@ Shape search_optimal(const Dataset& data, const O& objective, const Params& para
         // Where the features share their incumbent, their searches prune each other so much that
         // the rounds, under the incumbent alone, add work (a third more on binary features at
         // depth 4) where a stop came before the first round's end anyway: none then.
-        // The rounds after the first reorder the searches' work for the bound's sake, at some
-        // cost (the best-ranked feature's search, often the one that lowers the bar the most,
-        // ends later): only under a time limit.
-        rounds = share ? 0 : params.time_limit > 0.0 ? kRootRounds : 1;
+        // The rounds after the first two reorder the searches' work for the bound's sake, at
+        // some cost (the best-ranked feature's search, often the one that lowers the bar the
+        // most, ends later): only under a time limit.
+        rounds = share ? 0 : params.time_limit > 0.0 ? kRootRounds : kUntimedRounds;
         p = rounds * tasks;
         n_tasks.store(1 + p + tasks);
         return p + tasks;

@@ -28,9 +28,11 @@ namespace {
 // (start_task): the search is the same however many rounds ran.
 struct RootSeed {
     // Round r's task evaluates the seed and the cuts of the search's first steps(r) steps: the
-    // first round the seed and two more (a good tree early, from the best-ranked features), each
-    // next one as many cuts as all before it.
-    static int64_t steps(int round) { return 3 * (int64_t{1} << round) - 1; }
+    // first round the seed alone (one cut of every feature bounds the root: where each cut
+    // searches two children of depth >= 2, more before that leaves the root unbounded for
+    // long), the next two more (a good tree early, from the best-ranked features), each next
+    // one as many cuts as all before it.
+    static int64_t steps(int round) { return round == 0 ? 0 : 3 * (int64_t{1} << (round - 1)) - 1; }
     std::atomic<bool> busy{false};    // a round's task (or the feature's search) holds it
     std::atomic<bool> ready{false};   // the fields below are written
     Outcome best;                     // the best tree then
@@ -39,7 +41,10 @@ struct RootSeed {
     int64_t done = 0;                 // the steps taken
 };
 // The rounds before the root features' searches: the last one takes them to 3 * 2^15 - 1 steps.
-constexpr int kRootRounds = 16;
+constexpr int kRootRounds = 17;
+// Without a time limit, the first two: every feature bounded by its seed, then its first
+// three cuts (a search stopped by another limit has a bound from each), before any goes on.
+constexpr int kUntimedRounds = 2;
 struct RootTask {
     int32_t feature = -1;
     int32_t rank = 0;   // the feature's position in the root's order (Search::root_order)
