@@ -135,8 +135,8 @@ def test_verbose_reports_the_bounded_search(caplog, capfd):
         lambda verbose: DPDTreeClassifier(max_depth=3, splitter="exhaustive", full_front=False,
                                           n_jobs=2, verbose=verbose),
         X, y, caplog, capfd)
-    # The root one level shallower, then per feature its first cuts, then per feature its search.
-    assert len(done) > 1 and all(0 <= d <= t == 1 + 2 * X.shape[1] for d, t in done)
+    # The root one level shallower, then per feature its seed cut, its first cuts and its search.
+    assert len(done) > 1 and all(0 <= d <= t == 1 + 3 * X.shape[1] for d, t in done)
 
 
 # ------------------------------------------------------------------------------------ the CVs
