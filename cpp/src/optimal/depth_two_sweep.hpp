@@ -22,7 +22,7 @@ void Search<O>::begin_sweeps(const Level& l) {
         const int K = obj_.sum_terms_count();
         const int32_t m = l.m;
         const int64_t tree = SuffixMax::bytes_for(exact_sums_ ? m : std::min(m, kSweepBuckets), K * (K - 1));
-        const int64_t values = (2 * data_.p + 1 + K + K * (K - 1)) * m * static_cast<int64_t>(sizeof(double));
+        const int64_t values = (2 * data_.p + 1 + K) * m * static_cast<int64_t>(sizeof(double));
         // The 0-1 loss's own scans are chunked and end early, and below the root its
         // children's sets recur (the memo answers them): measured, its sweeps only pay at the
         // root, whose children nothing else meets.
@@ -80,13 +80,15 @@ void Search<O>::sweep_cuts(Level& l, int32_t f) {
         const int32_t* ids = l.block(f);
         double* values[2] = {swept_.data() + 2 * static_cast<int64_t>(f) * m,
                              swept_.data() + (2 * static_cast<int64_t>(f) + 1) * m};
-        sweep_terms_.resize(static_cast<size_t>(K + 2 * P + K));
+        sweep_terms_.resize(static_cast<size_t>(K + 3 * P + K));
         double* terms = sweep_terms_.data();
         double* top = terms + K;
         double* pos = top + P;
         double* sums = pos + P;
-        resize_within(sweep_rows_, static_cast<size_t>(m) * (1 + K + P),
-                      static_cast<size_t>(data_.n) * (1 + K + P));
+        double* d = sums + K;
+        // A row keeps its base and terms, not the K (K - 1) differences of its terms: those are
+        // one subtraction each to redo per g, and keeping them would more than double the rows.
+        resize_within(sweep_rows_, static_cast<size_t>(m) * (1 + K), static_cast<size_t>(data_.n) * (1 + K));
         double* rows = sweep_rows_.data();
         // Each side's leaf first: its value, and its stumps' split cost added below.
         auto leaf_of = [&](double c, const double* t) {
@@ -108,14 +110,10 @@ void Search<O>::sweep_cuts(Level& l, int32_t f) {
                 c += base;
                 w += obj_.w[i];
                 if (side == 0) {
-                    // Each sample's base, terms and differences d of pairs, read by every g's sweep.
-                    double* row = rows + static_cast<int64_t>(q) * (1 + K + P);
+                    // Each sample's base and terms, read by every g's sweep.
+                    double* row = rows + static_cast<int64_t>(q) * (1 + K);
                     row[0] = base;
                     std::copy(terms, terms + K, row + 1);
-                    double* d = row + 1 + K;
-                    for (int k = 0, p = 0; k < K; ++k)
-                        for (int j = 0; j < K; ++j)
-                            if (j != k) d[p++] = terms[k] - terms[j];
                 }
                 for (int k = 0; k < K; ++k) sums[k] += terms[k];
                 // The child of cut `at`: positions [0, cuts[at]] (left) or (cuts[at], m) (right).
@@ -159,10 +157,13 @@ void Search<O>::sweep_cuts(Level& l, int32_t f) {
                 for (int32_t step = 0; step < m; ++step) {
                     const int32_t q = side == 0 ? step : m - 1 - step;
                     const int32_t i = ids[q];
-                    const double* row = rows + static_cast<int64_t>(q) * (1 + K + P);
+                    const double* row = rows + static_cast<int64_t>(q) * (1 + K);
                     c += row[0];
                     for (int k = 0; k < K; ++k) sums[k] += row[1 + k];
-                    const double* d = row + 1 + K;
+                    // The differences d of pairs of the sample's terms, in top's order.
+                    for (int k = 0, p = 0; k < K; ++k)
+                        for (int j = 0; j < K; ++j)
+                            if (j != k) d[p++] = row[1 + k] - row[1 + j];
                     const int32_t b = sweep_group_[i];
                     if (buckets) {
                         for (int p = 0; p < P; ++p) pos[p] = std::max(0.0, d[p]);
