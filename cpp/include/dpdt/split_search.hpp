@@ -89,6 +89,13 @@ void for_each_order(const Dataset& data, NodeView node, int64_t f, std::vector<i
     visit(ScanOrder{scratch.data(), true});
 }
 
+// Whether some threshold splits feature f's samples at the node (its presorted block runs from
+// the least value to the greatest, missing values last).
+inline bool splittable(const Dataset& data, NodeView node, int64_t f) {
+    const int32_t* block = node.block(f);
+    return node.m >= 2 && data.x(f, block[0]) != data.x(f, block[node.m - 1]);
+}
+
 // Whether a threshold separates consecutive samples x, next of a scan order: distinct present
 // values, or the last present value and the first missing one. (Missing values first, the cut
 // after them is the same partition, offered once, by the order that sends them right.)
@@ -362,8 +369,7 @@ void best_loss_splits(const Dataset& data, const O& obj, NodeView node, const Le
     };
     for (int64_t f = 0; f < data.p; ++f) {
         stop_point();
-        const int32_t* block = node.block(f);
-        if (node.m < 2 || data.x(f, block[0]) == data.x(f, block[node.m - 1])) continue;
+        if (!splittable(data, node, f)) continue;
         for_each_order(data, node, f, order_scratch, [&](ScanOrder order) {
             const int32_t* ids = order.ids;
             SplitRecord found;
@@ -399,6 +405,17 @@ double generator_tolerance(const O& obj, const double* stats) {
     return 1e-11 * (std::abs(obj.generator_impurity(stats)) + obj.weight(stats)) + 1e-300;
 }
 
+// The split of a scan order after its j-th sample, of score `score`.
+inline SplitRecord split_after(const Dataset& data, int32_t f, ScanOrder order, int32_t j, double score) {
+    SplitRecord s;
+    s.feature = f;
+    s.n_left = j + 1;
+    s.score = score;
+    s.missing_left = order.missing_left;
+    s.threshold = midpoint(data.x(f, order.ids[j]), data.x(f, order.ids[j + 1]));
+    return s;
+}
+
 // Each feature's best generator split (score = the generator's score), not found where a
 // feature has no valid threshold.
 template <class O>
@@ -412,8 +429,7 @@ void best_generator_split_per_feature(const Dataset& data, const O& obj, NodeVie
     for (size_t a = 0; a < features.size(); ++a) {
         stop_point();
         const int32_t f = features[a];
-        const int32_t* block = node.block(f);
-        if (node.m < 2 || data.x(f, block[0]) == data.x(f, block[node.m - 1])) continue;
+        if (!splittable(data, node, f)) continue;
         SplitRecord& best = out[a];
         // The visitor takes only a score above the best by more than tol: the scan skips the rest.
         double floor = detail::kNoScore;
@@ -422,11 +438,7 @@ void best_generator_split_per_feature(const Dataset& data, const O& obj, NodeVie
             detail::generator_scores(data, obj, ids, node.m, f, limits, stats, left, right,
                                      [&](int32_t j, double score) DPDT_INLINE {
                 if (best.found() && score <= best.score + tol) return;
-                best.feature = f;
-                best.n_left = j + 1;
-                best.score = score;
-                best.missing_left = order.missing_left;
-                best.threshold = midpoint(data.x(f, ids[j]), data.x(f, ids[j + 1]));
+                best = split_after(data, f, order, j, score);
                 floor = score + tol;
             }, &floor);
         });
@@ -500,8 +512,7 @@ bool generator_scan_with_candidates(const Dataset& data, const O& obj, NodeView 
     for (size_t a = 0; a < features.size(); ++a) {
         stop_point();
         const int32_t f = features[a];
-        const int32_t* block = node.block(f);
-        if (node.m < 2 || data.x(f, block[0]) == data.x(f, block[node.m - 1])) continue;
+        if (!splittable(data, node, f)) continue;
         SplitRecord& best = per_feature[a];
         for_each_order(data, node, f, order_scratch, [&](ScanOrder order) {
             scan_thresholds(data, obj, order.ids, node.m, f, limits, stats, left, right,
@@ -510,12 +521,7 @@ bool generator_scan_with_candidates(const Dataset& data, const O& obj, NodeView 
                 const double score = obj.generator_score(parent, l, r);
                 const bool better = !best.found() || score > best.score + tol;
                 if (!better && !keeping) return;
-                SplitRecord s;
-                s.feature = f;
-                s.n_left = j + 1;
-                s.score = score;
-                s.missing_left = order.missing_left;
-                s.threshold = midpoint(data.x(f, order.ids[j]), data.x(f, order.ids[j + 1]));
+                const SplitRecord s = split_after(data, f, order, j, score);
                 if (better) best = s;
                 if (!keeping) return;
                 highest = std::max(highest, score);
@@ -597,20 +603,14 @@ SplitRecord best_generator_split(const Dataset& data, const O& obj, NodeView nod
                 // A feature's scores are at most its best's plus tol (a later score replaced it
                 // otherwise): one whose best falls that far below the floor has no split that ties.
                 if (!per_feature[a].found() || per_feature[a].score + tol < floor) continue;
-                const int32_t* block = node.block(f);
-                if (node.m < 2 || data.x(f, block[0]) == data.x(f, block[node.m - 1])) continue;
+                if (!splittable(data, node, f)) continue;
                 for_each_order(data, node, f, order_scratch, [&](ScanOrder order) {
                     detail::scan_thresholds(data, obj, order.ids, node.m, f, limits, stats, left, right,
                                             [&](int32_t j, const double* l, const double* r) {
                         if (obj.weight(l) <= 0.0 || obj.weight(r) <= 0.0) return;
                         const double score = obj.generator_score(parent, l, r);
                         if (score < floor) return;
-                        SplitRecord s;
-                        s.feature = f;
-                        s.n_left = j + 1;
-                        s.score = score;
-                        s.missing_left = order.missing_left;
-                        s.threshold = midpoint(data.x(f, order.ids[j]), data.x(f, order.ids[j + 1]));
+                        const SplitRecord s = split_after(data, f, order, j, score);
                         keep_higher_secondary(s, obj.generator_secondary(l, r), best);
                     });
                 });
@@ -658,8 +658,7 @@ void top_b_splits(const Dataset& data, const O& obj, NodeView node, const LeafLi
     std::vector<int32_t> order_scratch;
     for (int32_t f = 0; f < data.p; ++f) {
         stop_point();
-        const int32_t* block = node.block(f);
-        if (node.m < 2 || data.x(f, block[0]) == data.x(f, block[node.m - 1])) continue;
+        if (!splittable(data, node, f)) continue;
         for_each_order(data, node, f, order_scratch, [&](ScanOrder order) {
             const int32_t* ids = order.ids;
             detail::generator_scores(data, obj, ids, node.m, f, limits, stats, left, right,
