@@ -6,7 +6,11 @@
 // so the best stump on g is C - max_(k, j) [T_j + max_s (L_k(s) - L_j(s))]. Adding f's samples
 // to a child in f's order, one at a time, adds each to L_k - L_j at every threshold of g at or
 // above its value (SuffixMax); the best stump of the child of every cut on g follows, in
-// O(m log m K^2) for all the cuts of f and one g.
+// O(m log m K^2) for all the cuts of f and one g. Where a value a cut does not fit, the sweep
+// reads only the first cut's left child and the last cut's right child of each block of cuts
+// (the least of the block's, as a child's optimum grows with its samples), from flat sums by
+// bucket of g (BucketMax) read once a block: its values bound the block's cuts, which the
+// search then takes one at a time where the bound does not settle them.
 #pragma once
 #include <cfloat>
 
@@ -15,26 +19,34 @@
 namespace dpdt {
 namespace {
 
-// Readies the sweeps of the state of level l (depth two): none made yet.
+// Readies the sweeps of the state of level l (depth two): none made yet. Per cut where its values
+// fit kSweepBudget, else per block of cuts (sweep_blocks_), whose values only bound its cuts'.
 template <class O>
 void Search<O>::begin_sweeps(const Level& l) {
     if constexpr (O::kLossIsSumLessMaxOfSums) {
-        const int K = obj_.sum_terms_count();
+        const int K = obj_.sum_terms_count(), P = K * (K - 1);
         const int32_t m = l.m;
-        const int64_t tree = SuffixMax::bytes_for(exact_sums_ ? m : std::min(m, kSweepBuckets), K * (K - 1));
-        const int64_t values = (2 * data_.p + 1 + K) * m * static_cast<int64_t>(sizeof(double));
+        const int64_t rows = (1 + K) * static_cast<int64_t>(m) * static_cast<int64_t>(sizeof(double));
+        const int64_t per_cut = SuffixMax::bytes_for(exact_sums_ ? m : std::min(m, kSweepBuckets), P) + rows +
+                                2 * data_.p * static_cast<int64_t>(m) * static_cast<int64_t>(sizeof(double));
+        const int32_t blocks = forced_sweep_blocks_ > 0 ? forced_sweep_blocks_ : kSweepBlocks;
+        const int64_t per_block = BucketMax::bytes_for(kSweepBlockBuckets, P) + rows +
+                                  2 * (data_.p + 1) * static_cast<int64_t>(blocks) * static_cast<int64_t>(sizeof(double));
+        const bool in_blocks = forced_sweep_blocks_ > 0 || per_cut > kSweepBudget;
         // The 0-1 loss's own scans are chunked and end early, and below the root its
         // children's sets recur (the memo answers them): measured, its sweeps only pay at the
         // root, whose children nothing else meets.
         const bool root = &l == &levels_[0];
-        sweeps_on_ = K > 1 && m >= kSweepLeast && tree + values <= kSweepBudget && (!kCounts || root);
+        sweeps_on_ = K > 1 && m >= kSweepLeast && (in_blocks ? per_block : per_cut) <= kSweepBudget &&
+                     (!kCounts || root);
         if (!sweeps_on_) return;
         // The root's state is the same in every round of the root's schedule: its sweeps stay.
         if (root && sweeps_at_root_) return;
         sweeps_at_root_ = root;
+        sweep_blocks_ = in_blocks ? blocks : 0;
+        sweep_stride_ = in_blocks ? blocks : m;
         swept_made_.assign(static_cast<size_t>(data_.p), 0);
         sweep_group_.resize(static_cast<size_t>(data_.n));
-        cuts_seen_.assign(static_cast<size_t>(data_.p), 0);
         // Sums in another order than depth_one's differ in their last bits unless every sum is
         // exact: then the sweep's values are depth_one's, else they are bounds within tol.
         sweep_exact_ = exact_sums_;
@@ -54,38 +66,72 @@ void Search<O>::begin_sweeps(const Level& l) {
     }
 }
 
-// Whether the children of f's cuts in the state of level l are read from its sweep, made the
-// first time it is asked after f's kSweepAfter-th evaluated cut.
+// Whether feature f of the state of level l (depth two) is swept, sweeping it now if it is not
+// yet. The search asks it only past the features' seeds (search_state), so that what it
+// reads of the sweeps never depends on what an earlier task left swept.
 template <class O>
 bool Search<O>::swept(Level& l, int32_t f) {
     if (!sweeps_on_) return false;
-    if (swept_made_[f]) return true;
-    if (++cuts_seen_[f] <= kSweepAfter) return false;
-    sweep_cuts(l, f);
-    swept_made_[f] = 1;
+    if (!swept_made_[f]) {
+        sweep_cuts(l, f);
+        swept_made_[f] = 1;
+    }
     return true;
 }
 
-// The depth-one values of the children of every cut c of feature f of the state of level l into
-// swept_: at 2 f m + c the left child's, at (2 f + 1) m + c the right's.
+// The slot of swept_ that holds cut t of feature f (n_cuts of them): its block's.
+template <class O>
+int64_t Search<O>::sweep_slot(const Level& l, int32_t f, int32_t t) const {
+    const int64_t n_cuts = l.n_cuts[f];
+    if (sweep_blocks_ == 0 || n_cuts <= sweep_blocks_) return t;
+    return ((t + 1) * static_cast<int64_t>(sweep_blocks_) - 1) / n_cuts;
+}
+
+// A lower bound of the children's values (their sum) at every cut strictly between cuts a and b
+// of the swept feature f, whose left child is at least la and right child at least rb: from
+// the blocks of those cuts.
+template <class O>
+double Search<O>::swept_between(const Level& l, int32_t f, int32_t a, int32_t b, double la, double rb) const {
+    if (b - a < 2) return kInf;
+    const double* left = swept_.data() + 2 * static_cast<int64_t>(f) * sweep_stride_;
+    const double* right = left + sweep_stride_;
+    double bound = kInf;
+    for (int64_t k = sweep_slot(l, f, a + 1), last = sweep_slot(l, f, b - 1); k <= last; ++k)
+        bound = std::min(bound, std::max(la, left[k]) + std::max(rb, right[k]));
+    return bound;
+}
+
+// The depth-one values of the children of every cut of feature f of the state of level l into
+// swept_, less sweep_tol_: at (2 f) stride + slot the left child's, at (2 f + 1) stride + slot the
+// right's. Per block of cuts, a slot holds the left child of the block's first cut and the right
+// child of its last: the least of every cut's in the block (a child's optimum only grows with
+// its samples).
 template <class O>
 void Search<O>::sweep_cuts(Level& l, int32_t f) {
     if constexpr (O::kLossIsSumLessMaxOfSums) {
         ++stats.sweeps;
         const int K = obj_.sum_terms_count(), P = K * (K - 1);
         const int32_t m = l.m;
-        resize_within(swept_, static_cast<size_t>(2 * data_.p) * m, static_cast<size_t>(2 * data_.p * data_.n));
+        resize_within(swept_, static_cast<size_t>(2 * data_.p * sweep_stride_),
+                      static_cast<size_t>(2 * data_.p * std::max<int64_t>(sweep_stride_, data_.n)));
         const int32_t n_cuts = l.n_cuts[f];
         const int32_t* cuts = l.cuts.data() + static_cast<int64_t>(f) * m;
         const int32_t* ids = l.block(f);
-        double* values[2] = {swept_.data() + 2 * static_cast<int64_t>(f) * m,
-                             swept_.data() + (2 * static_cast<int64_t>(f) + 1) * m};
+        const bool blocks = sweep_blocks_ > 0 && n_cuts > sweep_blocks_;
+        const int32_t slots = blocks ? sweep_blocks_ : n_cuts;
+        // The cut whose left (side 0) or right (side 1) child slot k holds: the first or the last
+        // of block k, which holds cuts [k n_cuts / slots, (k + 1) n_cuts / slots).
+        auto cut_of = [&](int side, int32_t k) {
+            return static_cast<int32_t>((static_cast<int64_t>(k) + side) * n_cuts / slots) - side;
+        };
+        double* values[2] = {swept_.data() + 2 * static_cast<int64_t>(f) * sweep_stride_,
+                             swept_.data() + (2 * static_cast<int64_t>(f) + 1) * sweep_stride_};
         sweep_terms_.resize(static_cast<size_t>(K + 3 * P + K));
         double* terms = sweep_terms_.data();
         double* top = terms + K;
-        double* pos = top + P;
-        double* sums = pos + P;
+        double* sums = top + P;
         double* d = sums + K;
+        double* d_pos = d + P;
         // A row keeps its base and terms, not the K (K - 1) differences of its terms: those are
         // one subtraction each to redo per g, and keeping them would more than double the rows.
         resize_within(sweep_rows_, static_cast<size_t>(m) * (1 + K), static_cast<size_t>(data_.n) * (1 + K));
@@ -96,13 +142,18 @@ void Search<O>::sweep_cuts(Level& l, int32_t f) {
             for (int k = 1; k < K; ++k) best = std::max(best, t[k]);
             return std::max(0.0, c - best);
         };
-        sweep_cost_.resize(static_cast<size_t>(2 * n_cuts));
+        // Whether the child of slot `at` (sides step through the slots in the order their
+        // samples join) is complete once position q joined.
+        auto complete = [&](int side, int32_t at, int32_t q) {
+            return at >= 0 && at < slots && (side == 0 ? cuts[cut_of(0, at)] == q : cuts[cut_of(1, at)] + 1 == q);
+        };
+        sweep_cost_.resize(static_cast<size_t>(2 * slots));
         for (int side = 0; side < 2; ++side) {
             double* v = values[side];
-            double* cost = sweep_cost_.data() + side * n_cuts;
+            double* cost = sweep_cost_.data() + side * slots;
             double c = 0.0, w = 0.0, base;
             std::fill(sums, sums + K, 0.0);
-            int32_t at = side == 0 ? 0 : n_cuts - 1;
+            int32_t at = side == 0 ? 0 : slots - 1;
             for (int32_t step = 0; step < m; ++step) {
                 const int32_t q = side == 0 ? step : m - 1 - step;
                 const int32_t i = ids[q];
@@ -116,8 +167,8 @@ void Search<O>::sweep_cuts(Level& l, int32_t f) {
                     std::copy(terms, terms + K, row + 1);
                 }
                 for (int k = 0; k < K; ++k) sums[k] += terms[k];
-                // The child of cut `at`: positions [0, cuts[at]] (left) or (cuts[at], m) (right).
-                while (at >= 0 && at < n_cuts && (side == 0 ? cuts[at] == q : cuts[at] + 1 == q)) {
+                // The child of slot `at`: positions [0, cut] (left) or (cut, m) (right).
+                while (complete(side, at, q)) {
                     v[at] = leaf_of(c, sums);
                     cost[at] = split_cost(w);
                     at += side == 0 ? 1 : -1;
@@ -136,24 +187,29 @@ void Search<O>::sweep_cuts(Level& l, int32_t f) {
                 sweep_group_[by_g[q]] = groups;
             }
             ++groups;
-            // Without exact sums the values are bounds anyway: past kSweepBuckets values, g's
-            // order is cut into that many buckets of as many samples, and a threshold inside
-            // bucket b bounded by the one below b plus every positive d of b's samples (a
-            // bucket's value; those between buckets are below the next bucket's), so that the
-            // tree stays small enough to be read from the cache.
-            const bool buckets = !sweep_exact_ && groups > kSweepBuckets;
+            // Where the values are bounds anyway (without exact sums, or in blocks), past
+            // kSweepBuckets values (kSweepBlockBuckets read at blocks), g's order is cut into that
+            // many buckets of as many samples, and a threshold inside bucket b bounded by the one
+            // below b plus every positive d of b's samples (a bucket's value; those between
+            // buckets are below the next bucket's), so that the tree (the flat sums) stays small
+            // enough to be read from the cache.
+            const int32_t most = blocks ? kSweepBlockBuckets : kSweepBuckets;
+            const bool buckets = (!sweep_exact_ || blocks) && groups > most;
             if (buckets) {
-                groups = kSweepBuckets;
+                groups = most;
                 for (int32_t q = 0; q < m; ++q)
-                    sweep_group_[by_g[q]] = static_cast<int32_t>(static_cast<int64_t>(q) * kSweepBuckets / m);
+                    sweep_group_[by_g[q]] = static_cast<int32_t>(static_cast<int64_t>(q) * most / m);
             }
             for (int side = 0; side < 2; ++side) {
                 double* v = values[side];
-                const double* cost = sweep_cost_.data() + side * n_cuts;
-                sweep_tree_.reset(groups, P);
+                const double* cost = sweep_cost_.data() + side * slots;
+                if (blocks)
+                    sweep_flat_.reset(groups, P);
+                else
+                    sweep_tree_.reset(groups, P);
                 double c = 0.0;
                 std::fill(sums, sums + K, 0.0);
-                int32_t at = side == 0 ? 0 : n_cuts - 1;
+                int32_t at = side == 0 ? 0 : slots - 1;
                 for (int32_t step = 0; step < m; ++step) {
                     const int32_t q = side == 0 ? step : m - 1 - step;
                     const int32_t i = ids[q];
@@ -165,16 +221,22 @@ void Search<O>::sweep_cuts(Level& l, int32_t f) {
                         for (int j = 0; j < K; ++j)
                             if (j != k) d[p++] = row[1 + k] - row[1 + j];
                     const int32_t b = sweep_group_[i];
-                    if (buckets) {
-                        for (int p = 0; p < P; ++p) pos[p] = std::max(0.0, d[p]);
-                        sweep_tree_.add_at_and_after(b, pos, d);
+                    if (buckets)
+                        for (int p = 0; p < P; ++p) d_pos[p] = std::max(0.0, d[p]);
+                    if (blocks) {
+                        sweep_flat_.add(b, buckets ? d_pos : d, d);
+                    } else if (buckets) {
+                        sweep_tree_.add_at_and_after(b, d_pos, d);
                     } else {
                         sweep_tree_.add_from(b, d);
                     }
                     bool read = false;
-                    while (at >= 0 && at < n_cuts && (side == 0 ? cuts[at] == q : cuts[at] + 1 == q)) {
+                    while (complete(side, at, q)) {
                         if (!read) {
-                            sweep_tree_.top(top);
+                            if (blocks)
+                                sweep_flat_.top(top);
+                            else
+                                sweep_tree_.top(top);
                             read = true;
                         }
                         double best = -kInf;
@@ -188,7 +250,7 @@ void Search<O>::sweep_cuts(Level& l, int32_t f) {
             }
         }
         for (int side = 0; side < 2; ++side)
-            for (int32_t t = 0; t < n_cuts; ++t) values[side][t] -= sweep_tol_;
+            for (int32_t k = 0; k < slots; ++k) values[side][k] -= sweep_tol_;
         account();
     }
 }
