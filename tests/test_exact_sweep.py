@@ -6,7 +6,8 @@ holds enough samples reads its cuts' children's values from one sweep per featur
 (``stats_["sweeps"]``): exact with weights that sum exactly, bounds within a tolerance
 otherwise, and a cut that may beat the incumbent has its children searched to confirm it. A
 state too large for a value per cut keeps one per block of cuts, bounds of every cut in the block,
-and searches the cuts those do not settle (``Params.sweep_blocks`` forces the blocks here). The
+then reads the cuts' own values in the few blocks that may still hold a better cut
+(``Params.sweep_blocks`` forces the blocks here). The
 tree must stay optimal and certified: continuous features, many equal values, weights of both
 kinds, 2-6 classes or actions, with and without a split cost, by cut and by block.
 
@@ -86,7 +87,9 @@ def sweep_blocks(request, monkeypatch):
         made = _runner.core_params
 
         def forced(kind, params):
-            return made(kind, {**params, "sweep_blocks": request.param} if kind is _core.Params else params)
+            if kind is _core.Params:
+                params = {**params, "sweep_blocks": request.param}
+            return made(kind, params)
 
         monkeypatch.setattr(_runner, "core_params", forced)
     return request.param

@@ -223,7 +223,9 @@ class Search {
                         of(upper_bits_) + of(class_w_) + of(scratch_) + of(pair_scratch_) + of(stump_loss_) +
                         of(plane_rows_) + of(subset_) + of(marks_) + of(prefix_w1_) + of(prefix_hash_) + of(along_) +
                         of(along_made_) + of(swept_) + of(sweep_terms_) + of(sweep_cost_) + of(sweep_rows_) + of(swept_made_) +
-                        of(sweep_group_) + sweep_tree_.bytes() + sweep_flat_.bytes();
+                        of(sweep_group_) + sweep_tree_.bytes() + sweep_flat_.bytes() + of(sweep_fine_) + of(fine_start_) + of(fine_at_) +
+                        of(fine_terms_) + of(fine_below_) + of(fine_rank_) +
+                        of(fine_slot_) + of(fine_count_) + of(fine_missing_) + of(fine_ready_);
         for (const Level& l : levels_)
             bytes += of(l.blocks) + of(l.rank) + of(l.rank_slot) + of(l.slot_feature) + of(l.bits) + of(l.prefix_w) +
                      of(l.prefix_r) + of(l.cuts) + of(l.n_cuts);
@@ -409,7 +411,10 @@ class Search {
     bool swept(Level& l, int32_t f);
     void sweep_cuts(Level& l, int32_t f);
     int64_t sweep_slot(const Level& l, int32_t f, int32_t t) const;
-    double swept_between(const Level& l, int32_t f, int32_t a, int32_t b, double la, double rb) const;
+    double swept_between(const Level& l, int32_t f, int32_t a, int32_t b, double la, double rb, double bar) const;
+    bool refine_live(Level& l, int32_t f, double bar);
+    bool swept_cut(const Level& l, int32_t f, int32_t t, double bar, double* value) const;
+    void refine_blocks(Level& l, int32_t f);
 
 // The search of a state (state_search.hpp): its intervals of thresholds and children.
     Outcome greedy(int lv, int depth);
@@ -496,6 +501,17 @@ class Search {
     std::vector<int32_t> sweep_group_;    // by sample id: its group in the feature swept over
     SuffixMax sweep_tree_;                // read at every cut
     BucketMax sweep_flat_;                // read at every block
+    // The blocks refined (refine_live): their cuts' own values, fine_most_ blocks of
+    // fine_width_ cuts a feature at most, 2 p fine_most_ fine_width_; each block's slot in its
+    // feature's (-1: none), p x sweep_blocks_. refine_blocks' scratch: by bucket, the best
+    // prefix inside it and the tree's start; in g's order, each sample's position in f's and
+    // its terms.
+    std::vector<double> sweep_fine_, fine_start_, fine_at_, fine_terms_, fine_below_;
+    std::vector<int32_t> fine_rank_;
+    std::vector<int32_t> fine_slot_, fine_count_, fine_missing_;
+    std::vector<char> fine_ready_;        // by feature: every block live at its last pop refined
+    int64_t fine_width_ = 0;
+    int32_t fine_most_ = 0, fine_run_ = 1;   // sweep_blocks_ / kSweepFineShare, / kSweepRunShare
     // A state of depth two sweeps a feature when its search first takes one of its cuts past
     // the seeds, if it has kSweepLeast samples and its sweep fits: a sweep costs as much as
     // some tens of cuts searched one at a time, and in small states (a deep tree's) most cuts
@@ -514,6 +530,16 @@ class Search {
     // so that the reads of 10^6 samples cost about what their adds do.
     static constexpr int32_t kSweepBlocks = 1024;
     static constexpr int32_t kSweepBlockBuckets = 1024;
+    // Once the runs (a kSweepRunShare-th of the blocks each) that can still hold a better cut
+    // hold at most a kSweepFineShare-th of the blocks, their cuts' own values are read too
+    // (refine_blocks: depth_one's within the tolerance, from a tree over kSweepFineBuckets
+    // buckets of g whose leaves are scanned exactly): a pass over the samples that settles the
+    // cuts near the optimum without searching their children, where the blocks' bounds leave
+    // hundreds of them. A run shares one tree built afresh, which costs the buckets, not the
+    // samples. (Shares of the blocks, so that few forced blocks are never refined.)
+    static constexpr int32_t kSweepFineShare = 8;
+    static constexpr int32_t kSweepRunShare = 64;
+    static constexpr int32_t kSweepFineBuckets = 32768;
 };
 
 }  // namespace

@@ -421,7 +421,7 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
         if (depth != 2 || !past_seeds || !sweeps_on_ || sweep_blocks_ == 0 || l.n_cuts[x.f] <= sweep_blocks_ ||
             !swept_made_[x.f])
             return -kInf;
-        return swept_between(l, x.f, x.a, x.b, x.la, x.rb);
+        return swept_between(l, x.f, x.a, x.b, x.la, x.rb, upper - cost);
     };
     auto push = [&](const Interval& iv) {
         if (iv.b - iv.a < 2) return;
@@ -455,14 +455,14 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
         // them), and only a cut that may beat the incumbent has its children searched, to
         // confirm it: the search takes the steps it would take with depth_one's values. Where
         // the sweep holds blocks of cuts, its values bound the children of every cut of t's
-        // block, and a cut they do not settle is searched as without a sweep.
+        // block (unless refined: then they are the cut's own), and a cut they do not settle is
+        // searched as without a sweep.
         const bool from_sweep = depth == 2 && past_seeds && swept(l, f);
-        const int64_t slot = from_sweep ? sweep_slot(l, f, t) : 0;
-        const double* sweep_left = from_sweep ? swept_.data() + 2 * static_cast<int64_t>(f) * sweep_stride_ : nullptr;
-        const bool by_cut = from_sweep && (sweep_blocks_ == 0 || l.n_cuts[f] <= sweep_blocks_);
+        double sweep_value[2] = {0.0, 0.0};
+        const bool by_cut = from_sweep && swept_cut(l, f, t, upper - cost, sweep_value);
         if (from_sweep && !by_cut) {
-            lo_left = std::max(lo_left, sweep_left[slot]);
-            lo_right = std::max(lo_right, sweep_left[sweep_stride_ + slot]);
+            lo_left = std::max(lo_left, sweep_value[0]);
+            lo_right = std::max(lo_right, sweep_value[1]);
         }
         const int32_t j = l.cuts[static_cast<int64_t>(f) * m + t];
         // The heavier side first where the order does not matter (as in the set_only loop).
@@ -472,7 +472,7 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
         const double bound_first = upper - cost - lo[1 - first];
         auto swept_child = [&](int side, double bound) {
             Outcome o;
-            o.value = sweep_left[side * sweep_stride_ + slot];
+            o.value = sweep_value[side];
             o.found = o.value < bound;
             return o;
         };
@@ -587,9 +587,11 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
             queued_ += sizeof(Interval);
             break;
         }
-        // An interval queued before its feature's sweep by block goes back under its blocks'
-        // bound, and that is not a step: the steps are the same whichever task swept it.
+        // An interval queued before its feature's sweep by block (or before its blocks were
+        // refined) goes back under their bound, and that is not a step: the steps are the same
+        // whichever task swept or refined it.
         if (depth == 2 && swept(l, iv.f)) {
+            if (sweep_blocks_ > 0) refine_live(l, iv.f, upper - cost);
             const double raised = block_bound(iv);
             if (raised > iv.bound) {
                 iv.bound = raised;

@@ -41,6 +41,27 @@ class SuffixMax {
     void top(double* out) const {
         for (int p = 0; p < pairs_; ++p) out[p] = add_[pairs_ + p] + (size_ > 1 ? max_[pairs_ + p] : 0.0);
     }
+    // reset(groups, pairs) with D_p(s) = values[s pairs + p] instead of 0.
+    void assign(int32_t groups, int pairs, const double* values) {
+        reset(groups, pairs);
+        std::copy(values, values + static_cast<int64_t>(groups) * pairs, add_.data() + size_ * pairs_);
+        // (The thresholds past groups, none of a sample's, hold the last one's D: as add_from leaves them.)
+        for (int64_t s = groups; s < size_; ++s)
+            std::copy(values + (groups - 1) * static_cast<int64_t>(pairs), values + static_cast<int64_t>(groups) * pairs,
+                      add_.data() + (size_ + s) * pairs_);
+        for (int64_t v = size_ - 1; v >= 1; --v) {
+            double* mv = max_.data() + v * pairs_;
+            const double* a0 = add_.data() + 2 * v * pairs_;
+            const double* a1 = a0 + pairs_;
+            if (2 * v < size_) {
+                const double* m0 = max_.data() + 2 * v * pairs_;
+                const double* m1 = m0 + pairs_;
+                for (int p = 0; p < pairs_; ++p) mv[p] = std::max(a0[p] + m0[p], a1[p] + m1[p]);
+            } else {
+                for (int p = 0; p < pairs_; ++p) mv[p] = std::max(a0[p], a1[p]);
+            }
+        }
+    }
     int64_t bytes() const {
         return static_cast<int64_t>((add_.capacity() + max_.capacity()) * sizeof(double));
     }
@@ -122,6 +143,19 @@ class BucketMax {
         for (int32_t g = 0; g < groups_; ++g, a += 2 * P) {
             for (int p = 0; p < P; ++p) {
                 out[p] = std::max(out[p], running[p] + a[p]);
+                running[p] += a[P + p];
+            }
+        }
+    }
+    // D_p(s) of every threshold into out (groups x pairs).
+    void values(double* out) {
+        const int P = pairs_;
+        double* running = running_.data();
+        std::fill(running, running + P, 0.0);
+        const double* a = sums_.data();
+        for (int32_t g = 0; g < groups_; ++g, a += 2 * P, out += P) {
+            for (int p = 0; p < P; ++p) {
+                out[p] = running[p] + a[p];
                 running[p] += a[P + p];
             }
         }
