@@ -359,6 +359,18 @@ void Search<O>::refine_blocks(Level& l, int32_t f) {
         const size_t fine_size = static_cast<size_t>(data_.p * fine_most_ * 2 * fine_width_);
         resize_within(sweep_fine_, fine_size, fine_size);
         for (int32_t k : fine_missing_) slot[k] = fine_count_[f]++;
+        // A pass cut short (the time limit's Cut) leaves its blocks unrefined.
+        struct Unrefined {
+            std::vector<int32_t>& missing;
+            int32_t* slot;
+            int32_t& count;
+            bool done = false;
+            ~Unrefined() {
+                if (done) return;
+                for (int32_t k : missing) slot[k] = -1;
+                count -= static_cast<int32_t>(missing.size());
+            }
+        } unrefined{fine_missing_, slot, fine_count_[f]};
         auto first_cut = [&](int32_t k) { return static_cast<int32_t>(static_cast<int64_t>(k) * n_cuts / nb); };
         auto last_cut = [&](int32_t k) { return first_cut(k + 1) - 1; };
         auto values_of = [&](int32_t k, int side) {
@@ -521,6 +533,7 @@ void Search<O>::refine_blocks(Level& l, int32_t f) {
         for (int32_t k : fine_missing_)
             for (int side = 0; side < 2; ++side)
                 for (int32_t t = first_cut(k); t <= last_cut(k); ++t) values_of(k, side)[t - first_cut(k)] -= sweep_tol_;
+        unrefined.done = true;
         account();
     }
 }
