@@ -4,9 +4,12 @@ A state of depth two of the bounded search (``splitter="exhaustive", full_front=
 objective's loss is a sum less the max of K sums (the 0-1 loss, a policy's regret) and which
 holds enough samples reads its cuts' children's values from one sweep per feature
 (``stats_["sweeps"]``): exact with weights that sum exactly, bounds within a tolerance
-otherwise, and a cut that may beat the incumbent has its children searched to confirm it. The
+otherwise, and a cut that may beat the incumbent has its children searched to confirm it. A
+state too large for a value per cut keeps one per block of cuts, bounds of every cut in the block,
+then reads the cuts' own values in the few blocks that may still hold a better cut
+(``Params.sweep_blocks`` forces the blocks here). The
 tree must stay optimal and certified: continuous features, many equal values, weights of both
-kinds, 2-6 classes or actions, with and without a split cost.
+kinds, 2-6 classes or actions, with and without a split cost, by cut and by block.
 
 The states are too large for the brute force of ``_policy_brute.py``: the optimum of depth 2 is
 computed here from two-dimensional prefix sums instead, every pair of features at once.
@@ -15,7 +18,7 @@ computed here from two-dimensional prefix sums instead, every pair of features a
 import numpy as np
 import pytest
 
-from dpdt import DPDTreeClassifier, DPDTreePolicy
+from dpdt import DPDTreeClassifier, DPDTreePolicy, _core, _runner
 
 TOL = 1e-9
 N = 1030   # above the least state the search sweeps
@@ -76,6 +79,22 @@ def _weights(rng, kind):
     return rng.random(N) + 0.1   # sums rounded: the sweep's values are bounds
 
 
+@pytest.fixture(params=[0, 7, 64], ids=lambda b: f"blocks{b}" if b else "by_cut")
+def sweep_blocks(request, monkeypatch):
+    """The sweeps' blocks of cuts per feature forced on every fit (0: the search's own choice,
+    a value per cut at this size)."""
+    if request.param:
+        made = _runner.core_params
+
+        def forced(kind, params):
+            if kind is _core.Params:
+                params = {**params, "sweep_blocks": request.param}
+            return made(kind, params)
+
+        monkeypatch.setattr(_runner, "core_params", forced)
+    return request.param
+
+
 def _assert_certified(model, best):
     assert model.stats_["sweeps"] > 0, "no state was swept: the test does not reach the sweep"
     assert model.is_optimal_
@@ -88,7 +107,7 @@ def _assert_certified(model, best):
 @pytest.mark.parametrize("k", [2, 3, 6])
 @pytest.mark.parametrize("features", ["continuous", "ties"])
 @pytest.mark.parametrize("weights", ["none", "integer", "real"])
-def test_classifier_at_depth_two_reaches_the_optimum(seed, k, features, weights):
+def test_classifier_at_depth_two_reaches_the_optimum(seed, k, features, weights, sweep_blocks):
     rng = np.random.default_rng(seed)
     X = _features(rng, features)
     # Labels loosely tied to the features: many cuts are close.
@@ -106,7 +125,7 @@ def test_classifier_at_depth_two_reaches_the_optimum(seed, k, features, weights)
 @pytest.mark.parametrize("features", ["continuous", "ties"])
 @pytest.mark.parametrize("weights", ["none", "real"])
 @pytest.mark.parametrize("alpha", [0.0, 0.002])
-def test_policy_at_depth_two_reaches_the_optimum(seed, k, features, weights, alpha):
+def test_policy_at_depth_two_reaches_the_optimum(seed, k, features, weights, alpha, sweep_blocks):
     rng = np.random.default_rng(10 + seed)
     X = _features(rng, features)
     R = rng.normal(size=(N, k)) + 0.2 * (X[:, :1] > X[:, 1:2]) * np.arange(k)

@@ -90,6 +90,11 @@ struct Params {
     // classifier; dpdt/split_rule.hpp holds the rule the search keeps them by. A fit with a
     // nonzero entry is served by the dynamic programme over the front, never the bounded search.
     std::vector<int> monotonic_cst;
+    // > 0: the bounded search's sweeps of states of depth two (optimal/depth_two_sweep.hpp) keep
+    // at most this many blocks of cuts per feature, whatever the state's size; 0: a value per
+    // cut where those fit the sweep's budget, else its own number of blocks. No estimator sets
+    // it: it lets tests reach the blocks on small data.
+    int sweep_blocks = 0;
 
     // Every field by its Python name, for the binding: visit(name, &Params::field). A field
     // missing here cannot be set from Python.
@@ -117,6 +122,7 @@ struct Params {
         visit("time_limit", &Params::time_limit);
         visit("single_alpha", &Params::single_alpha);
         visit("monotonic_cst", &Params::monotonic_cst);
+        visit("sweep_blocks", &Params::sweep_blocks);
     }
 };
 

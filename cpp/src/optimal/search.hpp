@@ -54,7 +54,7 @@ class Search {
           states_seen_(states_seen), held_(held), solved_(solved),
           depth_twos_(depth_twos),
           levels_(static_cast<size_t>(params.max_depth) + 1), memo_(data.n), class_w_(obj.dim()),
-          gen_left_(obj.dim()), gen_right_(obj.dim()) {
+          gen_left_(obj.dim()), gen_right_(obj.dim()), forced_sweep_blocks_(params.sweep_blocks) {
         const int64_t rank_slots = std::clamp<int64_t>(kRankBudget / std::max<int64_t>(data.n, 1), 1, data.p);
         for (Level& l : levels_) {
             l.rank_slots = rank_slots;
@@ -222,8 +222,10 @@ class Search {
                         of(split_w_) + of(exact_w_) + of(contributions_) + of(rise_w_) + of(few_ties_) +
                         of(upper_bits_) + of(class_w_) + of(scratch_) + of(pair_scratch_) + of(stump_loss_) +
                         of(plane_rows_) + of(subset_) + of(marks_) + of(prefix_w1_) + of(prefix_hash_) + of(along_) +
-                        of(along_made_) + of(swept_) + of(sweep_terms_) + of(sweep_cost_) + of(sweep_rows_) + of(swept_made_) + of(cuts_seen_) +
-                        of(sweep_group_) + sweep_tree_.bytes();
+                        of(along_made_) + of(swept_) + of(sweep_terms_) + of(sweep_cost_) + of(sweep_rows_) + of(swept_made_) +
+                        of(sweep_group_) + sweep_tree_.bytes() + sweep_flat_.bytes() + of(sweep_fine_) + of(fine_start_) + of(fine_at_) +
+                        of(fine_terms_) + of(fine_below_) + of(fine_rank_) +
+                        of(fine_slot_) + of(fine_count_) + of(fine_missing_) + of(fine_ready_);
         for (const Level& l : levels_)
             bytes += of(l.blocks) + of(l.rank) + of(l.rank_slot) + of(l.slot_feature) + of(l.bits) + of(l.prefix_w) +
                      of(l.prefix_r) + of(l.cuts) + of(l.n_cuts);
@@ -408,6 +410,11 @@ class Search {
     void begin_sweeps(const Level& l);
     bool swept(Level& l, int32_t f);
     void sweep_cuts(Level& l, int32_t f);
+    int64_t sweep_slot(const Level& l, int32_t f, int32_t t) const;
+    double swept_between(const Level& l, int32_t f, int32_t a, int32_t b, double la, double rb, double bar) const;
+    bool refine_live(Level& l, int32_t f, double bar);
+    bool swept_cut(const Level& l, int32_t f, int32_t t, double bar, double* value) const;
+    void refine_blocks(Level& l, int32_t f);
 
 // The search of a state (state_search.hpp): its intervals of thresholds and children.
     Outcome greedy(int lv, int depth);
@@ -482,28 +489,57 @@ class Search {
     const KeepInOrder keep_in_order_ = keep_in_order_for_cpu();
     // The sweeps of the state of depth two searched now (one at a time, as prefix_w1_): per
     // feature swept, its cuts' children's depth-one values less sweep_tol_ (0 when sweep_exact_:
-    // then they are depth_one's own), p x 2 x m (depth_two_sweep.hpp).
+    // then they are depth_one's own), 2 p x sweep_stride_ (depth_two_sweep.hpp): by cut
+    // (stride m), or with sweep_blocks_ > 0 by block of cuts, bounds of the block's cuts.
     bool sweeps_on_ = false, sweep_exact_ = false, sweeps_at_root_ = false;
     double sweep_tol_ = 0.0;
+    int32_t sweep_blocks_ = 0;
+    int64_t sweep_stride_ = 0;
+    const int32_t forced_sweep_blocks_;   // Params::sweep_blocks
     std::vector<double> swept_, sweep_terms_, sweep_cost_, sweep_rows_;
     std::vector<char> swept_made_;        // by feature
-    std::vector<int32_t> cuts_seen_;      // by feature: its cuts evaluated before a sweep
     std::vector<int32_t> sweep_group_;    // by sample id: its group in the feature swept over
-    SuffixMax sweep_tree_;
-    // A state of depth two sweeps a feature once kSweepAfter of its cuts were evaluated, if it
-    // has kSweepLeast samples and its sweep fits: a sweep costs as much as some tens of cuts
-    // searched one at a time, and in small states (a deep tree's) most cuts are settled by
-    // the memo of depth-one sets or end early, where the sweep would cost more than it saves.
-    // Not before the feature's first cut (its seed): a search stopped early has then bounded
-    // every feature, as it would without sweeps.
-    static constexpr int32_t kSweepAfter = 1;
+    SuffixMax sweep_tree_;                // read at every cut
+    BucketMax sweep_flat_;                // read at every block
+    // The blocks refined (refine_live): their cuts' own values, fine_most_ blocks of
+    // fine_width_ cuts a feature at most, 2 p fine_most_ fine_width_; each block's slot in its
+    // feature's (-1: none), p x sweep_blocks_. refine_blocks' scratch: by bucket, the best
+    // prefix inside it and the tree's start; in g's order, each sample's position in f's and
+    // its terms.
+    std::vector<double> sweep_fine_, fine_start_, fine_at_, fine_terms_, fine_below_;
+    std::vector<int32_t> fine_rank_;
+    std::vector<int32_t> fine_slot_, fine_count_, fine_missing_;
+    std::vector<char> fine_ready_;        // by feature: every block live at its last pop refined
+    int64_t fine_width_ = 0;
+    int32_t fine_most_ = 0, fine_run_ = 1;   // sweep_blocks_ / kSweepFineShare, / kSweepRunShare
+    // A state of depth two sweeps a feature when its search first takes one of its cuts past
+    // the seeds, if it has kSweepLeast samples and its sweep fits: a sweep costs as much as
+    // some tens of cuts searched one at a time, and in small states (a deep tree's) most cuts
+    // are settled by the memo of depth-one sets or end early, where the sweep would cost more
+    // than it saves. Not before the seeds: a search stopped early has then bounded every
+    // feature, as it would without sweeps.
     static constexpr int32_t kSweepLeast = 1024;
-    // (At 10^6 samples of 10 features a sweep holds some 240 MB and takes seconds, which a
-    // time limit would rather spend seeding every root feature: such states search as before.)
+    // (At 10^6 samples of 10 features a sweep by cut holds some 200 MB: such states sweep by
+    // block.)
     static constexpr int64_t kSweepBudget = int64_t{1} << 27;
     // Without exact sums, the sweep of a feature of more values than this reads them in as
     // many buckets (its values are bounds then anyway): a tree the cache holds.
     static constexpr int32_t kSweepBuckets = 4096;
+    // A sweep by block: so many blocks of cuts per feature, and buckets of g's values, whose
+    // flat sums are read once a block: a read costs the buckets times K (K - 1), an add K (K - 1),
+    // so that the reads of 10^6 samples cost about what their adds do.
+    static constexpr int32_t kSweepBlocks = 1024;
+    static constexpr int32_t kSweepBlockBuckets = 1024;
+    // Once the runs (a kSweepRunShare-th of the blocks each) that can still hold a better cut
+    // hold at most a kSweepFineShare-th of the blocks, their cuts' own values are read too
+    // (refine_blocks: depth_one's within the tolerance, from a tree over kSweepFineBuckets
+    // buckets of g whose leaves are scanned exactly): a pass over the samples that settles the
+    // cuts near the optimum without searching their children, where the blocks' bounds leave
+    // hundreds of them. A run shares one tree built afresh, which costs the buckets, not the
+    // samples. (Shares of the blocks, so that few forced blocks are never refined.)
+    static constexpr int32_t kSweepFineShare = 8;
+    static constexpr int32_t kSweepRunShare = 64;
+    static constexpr int32_t kSweepFineBuckets = 32768;
 };
 
 }  // namespace

@@ -414,10 +414,19 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
         else
             return interval_bound(la, ra, lb, rb, moving(f, a, b), 1.0);
     };
+    // Whether the search is past the seeds (the sweeps' only readers are there).
+    bool past_seeds = false;
+    // A bound of an interval's cuts from the blocks of its feature's sweep, if swept by block.
+    auto block_bound = [&](const Interval& x) {
+        if (depth != 2 || !past_seeds || !sweeps_on_ || sweep_blocks_ == 0 || l.n_cuts[x.f] <= sweep_blocks_ ||
+            !swept_made_[x.f])
+            return -kInf;
+        return swept_between(l, x.f, x.a, x.b, x.la, x.rb, upper - cost);
+    };
     auto push = [&](const Interval& iv) {
         if (iv.b - iv.a < 2) return;
         Interval x = iv;
-        x.bound = bound_over(x.la, x.ra, x.lb, x.rb, x.f, x.a, x.b);
+        x.bound = std::max(bound_over(x.la, x.ra, x.lb, x.rb, x.f, x.a, x.b), block_bound(x));
         if (x.bound + cost >= upper) {
             lower = std::min(lower, x.bound + cost);
             return;
@@ -441,25 +450,34 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
         }
         double lo_left = std::max(iv.la, iv.lb - to_b);
         double lo_right = std::max(iv.rb, iv.ra - from_a);
+        // Past the seeds, where f's cuts were swept (depth_two_sweep.hpp), the children's
+        // values are read from the sweep (depth_one's own with exact sums, else bounds of
+        // them), and only a cut that may beat the incumbent has its children searched, to
+        // confirm it: the search takes the steps it would take with depth_one's values. Where
+        // the sweep holds blocks of cuts, its values bound the children of every cut of t's
+        // block (unless refined: then they are the cut's own), and a cut they do not settle is
+        // searched as without a sweep.
+        const bool from_sweep = depth == 2 && past_seeds && swept(l, f);
+        double sweep_value[2] = {0.0, 0.0};
+        const bool by_cut = from_sweep && swept_cut(l, f, t, upper - cost, sweep_value);
+        if (from_sweep && !by_cut) {
+            lo_left = std::max(lo_left, sweep_value[0]);
+            lo_right = std::max(lo_right, sweep_value[1]);
+        }
         const int32_t j = l.cuts[static_cast<int64_t>(f) * m + t];
         // The heavier side first where the order does not matter (as in the set_only loop).
         const int first = caches_states_ && 2 * (j + 1) < m ? 1 : 0;
         const int32_t lo_pos[2] = {0, j + 1}, hi_pos[2] = {j + 1, m};
         double lo[2] = {lo_left, lo_right};
         const double bound_first = upper - cost - lo[1 - first];
-        // Where f's cuts were swept (depth_two_sweep.hpp), the children's values are read from
-        // the sweep (depth_one's own with exact sums, else bounds of them), and only a cut
-        // that may beat the incumbent has its children searched, to confirm it: the search
-        // takes the steps it would take with depth_one's values.
-        const bool from_sweep = depth == 2 && swept(l, f);
         auto swept_child = [&](int side, double bound) {
             Outcome o;
-            o.value = swept_[(2 * static_cast<int64_t>(f) + side) * m + t];
+            o.value = sweep_value[side];
             o.found = o.value < bound;
             return o;
         };
         if (lo[first] < bound_first && !stopped()) {
-            Outcome one = from_sweep ? swept_child(first, bound_first)
+            Outcome one = by_cut ? swept_child(first, bound_first)
                                      : child(lv, f, lo_pos[first], hi_pos[first], depth - 1, bound_first);
             lo[first] = std::max(lo[first], one.lower());
             // A cut's two bounds that only reach the incumbent bound no other cut. So the
@@ -471,12 +489,12 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
             const double needed = upper - cost - (one.found ? one.value : lo[first]);
             const double slack = std::max(t - iv.a > 1 ? from_a : 0.0, iv.b - t > 1 ? to_b : 0.0);
             if (needed + slack > lo[1 - first] && !stopped()) {
-                Outcome other = from_sweep ? swept_child(1 - first, needed + slack)
+                Outcome other = by_cut ? swept_child(1 - first, needed + slack)
                                            : child(lv, f, lo_pos[1 - first], hi_pos[1 - first], depth - 1,
                                                    needed + slack);
                 lo[1 - first] = std::max(lo[1 - first], other.lower());
                 bool better = one.found && other.found && other.value < needed;
-                if (better && from_sweep && !stopped()) {
+                if (better && by_cut && !stopped()) {
                     one = child(lv, f, lo_pos[first], hi_pos[first], depth - 1, bound_first);
                     lo[first] = std::max(lo[first], one.lower());
                     const double confirmed = upper - cost - (one.found ? one.value : lo[first]);
@@ -546,14 +564,15 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
         split_interval(whole, evaluate(whole, s.cut));
     }
     int64_t step = first_step;
-    for (; !queue.empty() && !stopped(); ++step) {
+    past_seeds = true;
+    while (!queue.empty() && !stopped()) {
         if (seed_only && step >= root->until) break;
         if (saved != nullptr && step > first_step && root->round_end(step)) {
             // Where a round's task has not run (or not ended): the memo as a search resumed
             // there has it (start_task), so that the tree is the same either way.
             start_task();
         }
-        const Interval iv = queue.top();
+        Interval iv = queue.top();
         queue.pop();
         queued_ -= sizeof(Interval);
         if (iv.bound + cost >= upper) {
@@ -568,7 +587,21 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
             queued_ += sizeof(Interval);
             break;
         }
+        // An interval queued before its feature's sweep by block (or before its blocks were
+        // refined) goes back under their bound, and that is not a step: the steps are the same
+        // whichever task swept or refined it.
+        if (depth == 2 && swept(l, iv.f)) {
+            if (sweep_blocks_ > 0) refine_live(l, iv.f, upper - cost);
+            const double raised = block_bound(iv);
+            if (raised > iv.bound) {
+                iv.bound = raised;
+                queue.push(iv);
+                queued_ += sizeof(Interval);
+                continue;
+            }
+        }
         split_interval(iv, evaluate(iv, iv.a + (iv.b - iv.a) / 2));
+        ++step;
     }
     if (seed_only && saved != nullptr && !stopped()) {
         // The feature's search resumes from here.
