@@ -76,7 +76,7 @@ void Search<O>::sweep_cuts(Level& l, int32_t f) {
         const int32_t m = l.m;
         resize_within(swept_, static_cast<size_t>(2 * data_.p) * m, static_cast<size_t>(2 * data_.p * data_.n));
         const int32_t n_cuts = l.n_cuts[f];
-        const int32_t* cuts = l.cuts.data() + static_cast<int64_t>(f) * m;
+        const int32_t* cuts = l.cuts_of(f);
         const int32_t* ids = l.block(f);
         double* values[2] = {swept_.data() + 2 * static_cast<int64_t>(f) * m,
                              swept_.data() + (2 * static_cast<int64_t>(f) + 1) * m};

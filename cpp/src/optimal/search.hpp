@@ -226,7 +226,7 @@ class Search {
                         of(sweep_group_) + sweep_tree_.bytes();
         for (const Level& l : levels_)
             bytes += of(l.blocks) + of(l.rank) + of(l.rank_slot) + of(l.slot_feature) + of(l.bits) + of(l.prefix_w) +
-                     of(l.prefix_r) + of(l.cuts) + of(l.n_cuts);
+                     of(l.prefix_r) + of(l.cuts) + of(l.n_cuts) + of(l.first_cut);
         bytes += similar_.bytes();
         return bytes;
     }
@@ -453,8 +453,8 @@ class Search {
     std::vector<int32_t> subset_;
     std::vector<char> marks_;   // greedy_leaf's, by sample id
     // The class prefixes of one level (find_cuts with `prefixes`): per feature, the class-1
-    // weight and the set_hash of every prefix of its block, p x (m + 1) each, next to its
-    // prefix_w. Only a state of depth two has them, and its children (depth_one) are the only
+    // weight and the set_hash of the prefixes of its block that its prefix_w has, laid out as
+    // those. Only a state of depth two has them, and its children (depth_one) are the only
     // readers: a state of depth two has no state of depth two below it, so at most one is
     // searched at a time, and one buffer serves every level.
     std::vector<double> prefix_w1_;
