@@ -48,10 +48,12 @@ const int32_t* Search<O>::along_of(Level& l, int32_t f) {
 }
 
 // The ranks the filter of feature g's block of level l by feature f's reads: along_ where
-// `in_order` (depth_one's filters) and it fits.
+// `in_order` (depth_one's filters) and it fits. Not in a state whose cuts are swept: its
+// children's depth_one (each feature's seed, the cuts a sweep confirms) are too few for the
+// making of along_ (a filter's reads for each feature) to pay.
 template <class O>
 typename Search<O>::Ranks Search<O>::ranks_for(Level& l, int32_t f, int32_t g, bool in_order) {
-    if (in_order && in_order_) return Ranks{nullptr, along_of(l, f) + static_cast<int64_t>(g) * l.m};
+    if (in_order && in_order_ && !sweeps_on_) return Ranks{nullptr, along_of(l, f) + static_cast<int64_t>(g) * l.m};
     return Ranks{rank_of(l, f), nullptr};
 }
 

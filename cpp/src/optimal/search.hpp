@@ -187,6 +187,7 @@ class Search {
     // value < ub; root.shallower is the root's outcome at depth - 1.
     Outcome solve_root_feature(int depth, double ub, const RootTask& root) {
         start_task();
+        if (depth > 2) drop_root_sweeps();
         return solve(0, depth, ub, nullptr, &root);
     }
 
@@ -480,6 +481,19 @@ class Search {
         if (along_of_ == &c) along_of_ = nullptr;
     }
     const KeepInOrder keep_in_order_ = keep_in_order_for_cpu();
+    // The root's sweeps serve its search at depth two only (the shallower optimum of a deeper
+    // root): a deeper root's task frees them, so that they do not add to what the states below
+    // the root hold.
+    void drop_root_sweeps() {
+        if (!sweeps_at_root_) return;
+        sweeps_at_root_ = sweeps_on_ = false;
+        std::vector<double>().swap(swept_);
+        std::vector<double>().swap(sweep_rows_);
+        std::vector<double>().swap(sweep_cost_);
+        std::vector<int32_t>().swap(sweep_group_);
+        sweep_tree_ = SuffixMax{};
+        account();
+    }
     // The sweeps of the state of depth two searched now (one at a time, as prefix_w1_): per
     // feature swept, its cuts' children's depth-one values less sweep_tol_ (0 when sweep_exact_:
     // then they are depth_one's own), p x 2 x m (depth_two_sweep.hpp).
