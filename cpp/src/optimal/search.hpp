@@ -102,6 +102,7 @@ class Search {
             similar_.reset(levels_.size() + 1, sample_words_);
         }
         in_order_ = data.p * data.p * data.n <= kAlongBudget;
+        narrow_along_ = data.n <= (int64_t{1} << 16);
         if (in_order_) along_made_.assign(static_cast<size_t>(data.p), 0);
         Level& root = levels_[0];
         root.m = static_cast<int32_t>(data.n);
@@ -222,7 +223,7 @@ class Search {
         int64_t bytes = memo_.bytes() + (pairs_ ? pairs_->bytes() : 0) + queued_ + of(levels_) + of(mixes_) +
                         of(split_w_) + of(exact_w_) + of(contributions_) + of(rise_w_) + of(few_ties_) +
                         of(upper_bits_) + of(class_w_) + of(scratch_) + of(pair_scratch_) + of(stump_loss_) +
-                        of(plane_rows_) + of(subset_) + of(marks_) + of(prefix_w1_) + of(prefix_hash_) + of(along_) +
+                        of(plane_rows_) + of(subset_) + of(marks_) + of(prefix_w1_) + of(prefix_hash_) + of(along_) + of(along16_) +
                         of(along_made_) + of(swept_) + of(sweep_terms_) + of(sweep_cost_) + of(sweep_rows_) + of(swept_made_) + of(cuts_seen_) +
                         of(sweep_group_) + sweep_tree_.bytes();
         for (const Level& l : levels_)
@@ -331,6 +332,7 @@ class Search {
     struct Ranks {
         const int32_t* by_id;
         const int32_t* in_order;
+        const uint16_t* in_order16;   // along16_'s
     };
 
     // The ids among ids[0, n) of rank in [lo, lo + span), in their order, into out (one slot
@@ -366,7 +368,8 @@ class Search {
 
 // The state's samples (samples.hpp): ranks, the filter, a child's blocks and sums.
     const int32_t* rank_of(Level& l, int32_t f);
-    const int32_t* along_of(Level& l, int32_t f);
+    template <class R>
+    const R* along_of(Level& l, int32_t f, std::vector<R>& along);
     Ranks ranks_for(Level& l, int32_t f, int32_t g, bool in_order);
     int32_t keep(const Ranks& r, const int32_t* ids, int32_t q0, int32_t q1, int32_t lo, uint32_t span,
                  int32_t* out) const;
@@ -471,7 +474,10 @@ class Search {
     // only one such state is searched at a time (see prefix_w1_), and the filters that build a
     // level's children read its ranks by id (rank_of), which cost n a feature, not p m.
     bool in_order_ = false;
+    // With at most 2^16 samples every rank fits 16 bits: along16_ then, of half the bytes.
+    bool narrow_along_ = false;
     std::vector<int32_t> along_;
+    std::vector<uint16_t> along16_;
     std::vector<char> along_made_;        // by feature
     const Level* along_of_ = nullptr;     // the level along_ is of
     // Level::forget_ranks, and the prefixes and along_ of c dropped with them.
@@ -480,7 +486,8 @@ class Search {
         drop_prefixes(c);
         if (along_of_ == &c) along_of_ = nullptr;
     }
-    const KeepInOrder keep_in_order_ = keep_in_order_for_cpu();
+    const KeepInOrder<int32_t> keep_in_order_ = keep_in_order_for_cpu<int32_t>();
+    const KeepInOrder<uint16_t> keep_in_order16_ = keep_in_order_for_cpu<uint16_t>();
     // The root's sweeps serve its search at depth two only (the shallower optimum of a deeper
     // root): a deeper root's task frees them, so that they do not add to what the states below
     // the root hold.
