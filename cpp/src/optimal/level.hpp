@@ -85,7 +85,8 @@ void grow_within(std::vector<T>& v, size_t size, size_t most) {
 }
 
 // The ranks a level keeps, by sample id (Level::rank), and those of one level in each block's
-// order (Search::along_): at most 16 MB of each, a thread.
+// order (Search::along_): at most 2^22 ranks of each, a thread (16 MB; along_'s 8 MB where its
+// ranks take 16 bits).
 constexpr int64_t kRankBudget = int64_t{1} << 22;
 constexpr int64_t kAlongBudget = int64_t{1} << 22;
 
