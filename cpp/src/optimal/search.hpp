@@ -464,6 +464,7 @@ class Search {
     std::vector<double> prefix_w1_;
     std::vector<SubsetHash> prefix_hash_;
     const Level* prefixes_of_ = nullptr;   // the level they are of, if any
+    int32_t cut_searched_ = -1;            // the cut whose children evaluate() searches (child_sums' hint)
     void drop_prefixes(const Level& l) {
         if (prefixes_of_ == &l) prefixes_of_ = nullptr;
     }

@@ -460,6 +460,7 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
         double lo_left = std::max(iv.la, iv.lb - to_b);
         double lo_right = std::max(iv.rb, iv.ra - from_a);
         const int32_t j = l.cuts_of(f)[t];
+        cut_searched_ = t;
         // The heavier side first where the order does not matter (as in the set_only loop).
         const int first = caches_states_ && 2 * (j + 1) < m ? 1 : 0;
         const int32_t lo_pos[2] = {0, j + 1}, hi_pos[2] = {j + 1, m};
