@@ -335,3 +335,18 @@ def test_the_estimate_counts_the_states_of_value_bounds_apart():
     assert bounded.stats_["states"] > 2 * free.stats_["states"]
     for model in (free, bounded):
         assert model.stats_["state_bytes"] <= model.stats_["estimated_bytes"], model.stats_
+
+
+@pytest.mark.parametrize("depth, per_value", [(2, 48), (3, 80)])
+def test_the_exact_search_holds_what_its_states_meet(depth, per_value):
+    # The bounded search's buffers follow its states: the memo of depth-one sets grows with the
+    # sets solved, and a level's cuts and prefixes with each feature's values. On features of
+    # five values each, it holds a few bytes per value of X where it once held a memo of 16
+    # slots a sample and rows of every sample for every feature (185 bytes per value at depth 3).
+    rng = np.random.default_rng(1)
+    n, p = 20_000, 8
+    Xf = rng.integers(0, 5, size=(n, p)).astype(float)
+    yf = ((Xf[:, 0] + Xf[:, 1] > 4) ^ (Xf[:, 2] > 2) ^ (rng.random(n) < 0.1)).astype(int)
+    model = DPDTreeClassifier(max_depth=depth, splitter="exhaustive", full_front=False).fit(Xf, yf)
+    assert model.is_optimal_
+    assert model.stats_["state_bytes"] < per_value * n * p, model.stats_

@@ -29,7 +29,7 @@ template <class O>
 void Search<O>::remember(const SubsetHash& h, int32_t size, int32_t feature, double threshold, double ub,
                          Outcome& out) {
     if (feature >= 0) out.shape = stump_of(feature, threshold);
-    memo_.insert(DepthOneMemo::Entry{h.a, h.b, size, feature, out.value, threshold});
+    memo_.insert(DepthOneMemo::Entry{h.b, size, feature, out.value, threshold});
     out.found = out.value < ub;
 }
 

@@ -139,7 +139,7 @@ void Search<O>::sweep_cuts(Level& l, int32_t f) {
         resize_within(swept_, static_cast<size_t>(2 * data_.p * sweep_stride_),
                       static_cast<size_t>(2 * data_.p * std::max<int64_t>(sweep_stride_, data_.n)));
         const int32_t n_cuts = l.n_cuts[f];
-        const int32_t* cuts = l.cuts.data() + static_cast<int64_t>(f) * m;
+        const int32_t* cuts = l.cuts_of(f);
         const int32_t* ids = l.block(f);
         const bool blocks = sweep_blocks_ > 0 && n_cuts > sweep_blocks_;
         const int32_t slots = blocks ? sweep_blocks_ : n_cuts;
@@ -352,9 +352,10 @@ void Search<O>::refine_blocks(Level& l, int32_t f) {
     if constexpr (O::kLossIsSumLessMaxOfSums) {
         const int K = obj_.sum_terms_count(), P = K * (K - 1);
         const int32_t m = l.m, n_cuts = l.n_cuts[f], nb = sweep_blocks_;
-        const int32_t* cuts = l.cuts.data() + static_cast<int64_t>(f) * m;
+        const int32_t* cuts = l.cuts_of(f);
         const int32_t* ids = l.block(f);
-        const double* pw = l.prefix_w.data() + static_cast<int64_t>(f) * (m + 1);
+        // The weight left of cut t at pw[t + 1], the state's at pw[n_cuts + 1] (Level::prefix_w).
+        const double* pw = l.prefix_w.data() + l.prefix_at(f);
         int32_t* slot = fine_slot_.data() + static_cast<int64_t>(f) * nb;
         const size_t fine_size = static_cast<size_t>(data_.p * fine_most_ * 2 * fine_width_);
         resize_within(sweep_fine_, fine_size, fine_size);
@@ -389,8 +390,8 @@ void Search<O>::refine_blocks(Level& l, int32_t f) {
         };
         auto closes = [&](int side, int32_t k) { return opens(1 - side, k); };
         auto cost_of = [&](int side, int32_t t) {
-            const double w_left = pw[cuts[t] + 1];
-            return split_cost(side == 0 ? w_left : pw[m] - w_left);
+            const double w_left = pw[t + 1];
+            return split_cost(side == 0 ? w_left : pw[n_cuts + 1] - w_left);
         };
         sweep_terms_.resize(static_cast<size_t>(K + 4 * P + K));
         double* terms = sweep_terms_.data();

@@ -16,14 +16,17 @@ namespace dpdt {
 constexpr int32_t kKeepSlack = 8;
 
 // The ids[q] (q < n) with lo <= rank[q] < lo + span, in their order, into out; returns their
-// count, and may write up to kKeepSlack slots past it.
-using KeepInOrder = int32_t (*)(const int32_t* ids, const int32_t* rank, int32_t n, int32_t lo, uint32_t span,
+// count, and may write up to kKeepSlack slots past it. Ranks R of 32 bits, or of 16 where every
+// rank is below 2^16 (half the bytes to keep and to read).
+template <class R>
+using KeepInOrder = int32_t (*)(const int32_t* ids, const R* rank, int32_t n, int32_t lo, uint32_t span,
                                 int32_t* out);
 
 namespace detail {
 
 // Branch-free (which samples stay is unpredictable), unrolled.
-inline int32_t keep_in_order_scalar(const int32_t* ids, const int32_t* rank, int32_t n, int32_t lo, uint32_t span,
+template <class R>
+inline int32_t keep_in_order_scalar(const int32_t* ids, const R* rank, int32_t n, int32_t lo, uint32_t span,
                                     int32_t* out) {
     int64_t s = 0;
 #pragma GCC unroll 8
@@ -53,7 +56,8 @@ inline constexpr CompressTable kCompress{};
 // Eight at a time: the kept ids moved to the front of a vector that is stored whole (AVX2 has
 // no compressing store). Ranks are below 2^31, so two signed compares make the unsigned one.
 // (Gathering the ranks by id instead is slower than the scalar filter on AMD's Zen 3.)
-__attribute__((target("avx2,popcnt"))) inline int32_t keep_in_order_avx2(const int32_t* ids, const int32_t* rank,
+template <class R>
+__attribute__((target("avx2,popcnt"))) inline int32_t keep_in_order_avx2(const int32_t* ids, const R* rank,
                                                                          int32_t n, int32_t lo, uint32_t span,
                                                                          int32_t* out) {
     const __m256i above = _mm256_set1_epi32(lo - 1);
@@ -62,7 +66,11 @@ __attribute__((target("avx2,popcnt"))) inline int32_t keep_in_order_avx2(const i
     int32_t q = 0;
     for (; q + 8 <= n; q += 8) {
         const __m256i id = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(ids + q));
-        const __m256i r = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rank + q));
+        __m256i r;
+        if constexpr (sizeof(R) == 2)
+            r = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(rank + q)));
+        else
+            r = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(rank + q));
         const __m256i in = _mm256_and_si256(_mm256_cmpgt_epi32(r, above), _mm256_cmpgt_epi32(below, r));
         const unsigned mask = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(in)));
         const __m256i order = _mm256_cvtepu8_epi32(_mm_cvtsi64_si128(static_cast<int64_t>(kCompress.lanes[mask])));
@@ -76,11 +84,12 @@ __attribute__((target("avx2,popcnt"))) inline int32_t keep_in_order_avx2(const i
 }  // namespace detail
 
 // The fastest of the two this processor runs.
-inline KeepInOrder keep_in_order_for_cpu() {
+template <class R>
+inline KeepInOrder<R> keep_in_order_for_cpu() {
 #ifdef DPDT_KEEP_IN_ORDER_AVX2
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt")) return detail::keep_in_order_avx2;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt")) return detail::keep_in_order_avx2<R>;
 #endif
-    return detail::keep_in_order_scalar;
+    return detail::keep_in_order_scalar<R>;
 }
 
 }  // namespace dpdt

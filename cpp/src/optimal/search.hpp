@@ -102,6 +102,7 @@ class Search {
             similar_.reset(levels_.size() + 1, sample_words_);
         }
         in_order_ = data.p * data.p * data.n <= kAlongBudget;
+        narrow_along_ = data.n <= (int64_t{1} << 16);
         if (in_order_) along_made_.assign(static_cast<size_t>(data.p), 0);
         Level& root = levels_[0];
         root.m = static_cast<int32_t>(data.n);
@@ -187,6 +188,7 @@ class Search {
     // value < ub; root.shallower is the root's outcome at depth - 1.
     Outcome solve_root_feature(int depth, double ub, const RootTask& root) {
         start_task();
+        if (depth > 2) drop_root_sweeps();
         return solve(0, depth, ub, nullptr, &root);
     }
 
@@ -221,14 +223,14 @@ class Search {
         int64_t bytes = memo_.bytes() + (pairs_ ? pairs_->bytes() : 0) + queued_ + of(levels_) + of(mixes_) +
                         of(split_w_) + of(exact_w_) + of(contributions_) + of(rise_w_) + of(few_ties_) +
                         of(upper_bits_) + of(class_w_) + of(scratch_) + of(pair_scratch_) + of(stump_loss_) +
-                        of(plane_rows_) + of(subset_) + of(marks_) + of(prefix_w1_) + of(prefix_hash_) + of(along_) +
+                        of(plane_rows_) + of(subset_) + of(marks_) + of(prefix_w1_) + of(prefix_hash_) + of(along_) + of(along16_) +
                         of(along_made_) + of(swept_) + of(sweep_terms_) + of(sweep_cost_) + of(sweep_rows_) + of(swept_made_) +
                         of(sweep_group_) + sweep_tree_.bytes() + sweep_flat_.bytes() + of(sweep_fine_) + of(fine_start_) + of(fine_at_) +
                         of(fine_terms_) + of(fine_below_) + of(fine_rank_) +
                         of(fine_slot_) + of(fine_count_) + of(fine_missing_) + of(fine_ready_);
         for (const Level& l : levels_)
             bytes += of(l.blocks) + of(l.rank) + of(l.rank_slot) + of(l.slot_feature) + of(l.bits) + of(l.prefix_w) +
-                     of(l.prefix_r) + of(l.cuts) + of(l.n_cuts);
+                     of(l.prefix_r) + of(l.cuts) + of(l.n_cuts) + of(l.first_cut);
         bytes += similar_.bytes();
         return bytes;
     }
@@ -332,6 +334,7 @@ class Search {
     struct Ranks {
         const int32_t* by_id;
         const int32_t* in_order;
+        const uint16_t* in_order16;   // along16_'s
     };
 
     // The ids among ids[0, n) of rank in [lo, lo + span), in their order, into out (one slot
@@ -367,7 +370,8 @@ class Search {
 
 // The state's samples (samples.hpp): ranks, the filter, a child's blocks and sums.
     const int32_t* rank_of(Level& l, int32_t f);
-    const int32_t* along_of(Level& l, int32_t f);
+    template <class R>
+    const R* along_of(Level& l, int32_t f, std::vector<R>& along);
     Ranks ranks_for(Level& l, int32_t f, int32_t g, bool in_order);
     int32_t keep(const Ranks& r, const int32_t* ids, int32_t q0, int32_t q1, int32_t lo, uint32_t span,
                  int32_t* out) const;
@@ -460,13 +464,14 @@ class Search {
     std::vector<int32_t> subset_;
     std::vector<char> marks_;   // greedy_leaf's, by sample id
     // The class prefixes of one level (find_cuts with `prefixes`): per feature, the class-1
-    // weight and the set_hash of every prefix of its block, p x (m + 1) each, next to its
-    // prefix_w. Only a state of depth two has them, and its children (depth_one) are the only
+    // weight and the set_hash of the prefixes of its block that its prefix_w has, laid out as
+    // those. Only a state of depth two has them, and its children (depth_one) are the only
     // readers: a state of depth two has no state of depth two below it, so at most one is
     // searched at a time, and one buffer serves every level.
     std::vector<double> prefix_w1_;
     std::vector<SubsetHash> prefix_hash_;
     const Level* prefixes_of_ = nullptr;   // the level they are of, if any
+    int32_t cut_searched_ = -1;            // the cut whose children evaluate() searches (child_sums' hint)
     void drop_prefixes(const Level& l) {
         if (prefixes_of_ == &l) prefixes_of_ = nullptr;
     }
@@ -477,7 +482,10 @@ class Search {
     // only one such state is searched at a time (see prefix_w1_), and the filters that build a
     // level's children read its ranks by id (rank_of), which cost n a feature, not p m.
     bool in_order_ = false;
+    // With at most 2^16 samples every rank fits 16 bits: along16_ then, of half the bytes.
+    bool narrow_along_ = false;
     std::vector<int32_t> along_;
+    std::vector<uint16_t> along16_;
     std::vector<char> along_made_;        // by feature
     const Level* along_of_ = nullptr;     // the level along_ is of
     // Level::forget_ranks, and the prefixes and along_ of c dropped with them.
@@ -486,7 +494,25 @@ class Search {
         drop_prefixes(c);
         if (along_of_ == &c) along_of_ = nullptr;
     }
-    const KeepInOrder keep_in_order_ = keep_in_order_for_cpu();
+    const KeepInOrder<int32_t> keep_in_order_ = keep_in_order_for_cpu<int32_t>();
+    const KeepInOrder<uint16_t> keep_in_order16_ = keep_in_order_for_cpu<uint16_t>();
+    // The root's sweeps serve its search at depth two only (the shallower optimum of a deeper
+    // root): a deeper root's task frees them, so that they do not add to what the states below
+    // the root hold.
+    void drop_root_sweeps() {
+        if (!sweeps_at_root_) return;
+        sweeps_at_root_ = sweeps_on_ = false;
+        std::vector<double>().swap(swept_);
+        std::vector<double>().swap(sweep_rows_);
+        std::vector<double>().swap(sweep_cost_);
+        std::vector<int32_t>().swap(sweep_group_);
+        for (auto* v : {&sweep_fine_, &fine_start_, &fine_at_, &fine_terms_, &fine_below_}) std::vector<double>().swap(*v);
+        for (auto* v : {&fine_rank_, &fine_slot_, &fine_count_, &fine_missing_}) std::vector<int32_t>().swap(*v);
+        std::vector<char>().swap(fine_ready_);
+        sweep_tree_ = SuffixMax{};
+        sweep_flat_ = BucketMax{};
+        account();
+    }
     // The sweeps of the state of depth two searched now (one at a time, as prefix_w1_): per
     // feature swept, its cuts' children's depth-one values less sweep_tol_ (0 when sweep_exact_:
     // then they are depth_one's own), 2 p x sweep_stride_ (depth_two_sweep.hpp): by cut

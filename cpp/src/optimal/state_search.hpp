@@ -140,17 +140,13 @@ Outcome Search<O>::set_child(int lv, int32_t f, int s, int depth, double ub) {
 template <class O>
 std::vector<typename Search<O>::Seed> Search<O>::find_cuts(Level& l, int32_t only, const double* cw, bool prefixes) {
     const int32_t m = l.m;
-    const size_t most = static_cast<size_t>(data_.p * (data_.n + 1));
-    resize_within(l.prefix_w, static_cast<size_t>(data_.p) * (m + 1), most);
-    if constexpr (!kCounts) resize_within(l.prefix_r, static_cast<size_t>(data_.p) * (m + 1), most);
-    resize_within(l.cuts, static_cast<size_t>(data_.p) * m, most);
+    // (Room for every feature's cuts and prefixes at their most: n - 1 and n + 1.)
+    const size_t most = static_cast<size_t>(data_.p * (data_.n + 2));
     l.n_cuts.assign(data_.p, 0);
+    l.first_cut.assign(data_.p, 0);
     drop_prefixes(l);
-    if (prefixes) {
-        resize_within(prefix_w1_, static_cast<size_t>(data_.p) * (m + 1), most);
-        resize_within(prefix_hash_, static_cast<size_t>(data_.p) * (m + 1), most);
-        prefixes_of_ = &l;
-    }
+    if (prefixes) prefixes_of_ = &l;
+    int64_t used = 0;   // the cuts written so far
     std::vector<Seed> seeds;
     bool gini2 = false;
     const int32_t* y = nullptr;
@@ -163,15 +159,27 @@ std::vector<typename Search<O>::Seed> Search<O>::find_cuts(Level& l, int32_t onl
     const double margin = 1e-12 * total;
     const double* w = obj_.w;
     for (int32_t f = 0; f < data_.p; ++f) {
+        l.first_cut[f] = used;
         if (only >= 0 && f != only) continue;
         stop_point();
+        // Room for a cut after every position but the last, and their prefixes.
+        const size_t room = static_cast<size_t>(l.prefix_at(f) + m + 1);
+        grow_within(l.cuts, static_cast<size_t>(used + m), most);
+        grow_within(l.prefix_w, room, most);
+        if constexpr (!kCounts) grow_within(l.prefix_r, room, most);
+        if (prefixes) {
+            grow_within(prefix_w1_, room, most);
+            grow_within(prefix_hash_, room, most);
+        }
         const int32_t* ids = l.block(f);
         const double* col = data_.column(f);
-        double* pw = l.prefix_w.data() + static_cast<int64_t>(f) * (m + 1);
-        int32_t* cuts = l.cuts.data() + static_cast<int64_t>(f) * m;
+        double* pw = l.prefix_w.data() + l.prefix_at(f);
+        int32_t* cuts = l.cuts.data() + used;
         int32_t n = 0;
         double best_score = -kInf;
         int32_t best_cut = -1;
+        // The weight of the first j + 1 samples, summed in the order of the block.
+        double left = 0.0;
         pw[0] = 0.0;
         if (gini2) {
             double l0 = 0.0, l1 = 0.0;
@@ -179,10 +187,11 @@ std::vector<typename Search<O>::Seed> Search<O>::find_cuts(Level& l, int32_t onl
                 const int32_t i = ids[j];
                 const double wi = w[i];
                 const bool is1 = y[i] != 0;
-                pw[j + 1] = pw[j] + wi;
+                left += wi;
                 l0 += is1 ? 0.0 : wi;
                 l1 += is1 ? wi : 0.0;
                 if (j + 1 == m || col[i] == col[ids[j + 1]]) continue;
+                pw[n + 1] = left;
                 cuts[n++] = j;
                 const double wl = l0 + l1, r0 = std::max(0.0, c0 - l0), r1 = std::max(0.0, c1 - l1), wr = r0 + r1;
                 if (wl <= 0.0 || wr <= 0.0) continue;
@@ -194,13 +203,19 @@ std::vector<typename Search<O>::Seed> Search<O>::find_cuts(Level& l, int32_t onl
                 }
             }
         } else {
-            double* pr = kCounts ? nullptr : l.prefix_r.data() + static_cast<int64_t>(f) * (m + 1);
+            double* pr = kCounts ? nullptr : l.prefix_r.data() + l.prefix_at(f);
+            double rises = 0.0;
             if (pr != nullptr) pr[0] = 0.0;
             for (int32_t j = 0; j < m; ++j) {
-                pw[j + 1] = pw[j] + w[ids[j]];
-                if constexpr (!kCounts) pr[j + 1] = pr[j] + rise_w_[ids[j]];
-                if (j + 1 < m && col[ids[j]] != col[ids[j + 1]]) cuts[n++] = j;
+                left += w[ids[j]];
+                if constexpr (!kCounts) rises += rise_w_[ids[j]];
+                if (j + 1 < m && col[ids[j]] != col[ids[j + 1]]) {
+                    pw[n + 1] = left;
+                    if constexpr (!kCounts) pr[n + 1] = rises;
+                    cuts[n++] = j;
+                }
             }
+            if constexpr (!kCounts) pr[n + 1] = rises;
             int32_t best_j = -1;
             if (n > 0)
                 detail::generator_scores(data_, obj_, ids, m, f, LeafLimits{}, cw, gen_left_, gen_right_,
@@ -212,23 +227,32 @@ std::vector<typename Search<O>::Seed> Search<O>::find_cuts(Level& l, int32_t onl
                 }, &best_score);
             if (best_j >= 0) best_cut = static_cast<int32_t>(std::lower_bound(cuts, cuts + n, best_j) - cuts);
         }
+        pw[n + 1] = left;
         l.n_cuts[f] = n;
+        used += n;
         if (n > 0) seeds.push_back(Seed{best_score, f, best_cut < 0 ? n / 2 : best_cut});
         if (prefixes) {
-            double* pw1 = prefix_w1_.data() + static_cast<int64_t>(f) * (m + 1);
-            SubsetHash* ph = prefix_hash_.data() + static_cast<int64_t>(f) * (m + 1);
+            double* pw1 = prefix_w1_.data() + l.prefix_at(f);
+            SubsetHash* ph = prefix_hash_.data() + l.prefix_at(f);
             const double* split_w = split_w_.data();
             double c = 0.0;
             SubsetHash h;
             pw1[0] = c;
             ph[0] = h;
+            int32_t t = 0;
             for (int32_t j = 0; j < m; ++j) {
                 const int32_t i = ids[j];
-                pw1[j + 1] = c += split_w[2 * i + 1];
+                c += split_w[2 * i + 1];
                 h.a += mixes_[2 * i];
                 h.b += mixes_[2 * i + 1];
-                ph[j + 1] = h;
+                if (t < n && cuts[t] == j) {
+                    pw1[t + 1] = c;
+                    ph[t + 1] = h;
+                    ++t;
+                }
             }
+            pw1[n + 1] = c;
+            ph[n + 1] = h;
         }
     }
     return seeds;
@@ -389,20 +413,14 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
         int64_t& bytes;
         ~Queued() { bytes -= static_cast<int64_t>(intervals.size() * sizeof(Interval)); }
     } queued{queue, queued_};
-    auto prefix = [&](int32_t f, int32_t cut) {   // weight left of cut index `cut`
-        const double* pw = l.prefix_w.data() + static_cast<int64_t>(f) * (m + 1);
-        if (cut < 0) return 0.0;
-        if (cut >= l.n_cuts[f]) return pw[m];
-        return pw[l.cuts[static_cast<int64_t>(f) * m + cut] + 1];
+    auto prefix = [&](int32_t f, int32_t cut) {   // weight left of cut index `cut` (-1: none, n_cuts: all)
+        return l.prefix_w[l.prefix_at(f) + std::clamp(cut + 1, 0, l.n_cuts[f] + 1)];
     };
     // How far the children's values move as the threshold crosses cuts a..b of feature f (the
     // second fact at the top of optimal.cpp): kap times the weight between, or, for objectives
     // other than the 0-1 loss, the samples' own rises between (rise()).
     auto rise_prefix = [&](int32_t f, int32_t cut) {
-        const double* pr = l.prefix_r.data() + static_cast<int64_t>(f) * (m + 1);
-        if (cut < 0) return 0.0;
-        if (cut >= l.n_cuts[f]) return pr[m];
-        return pr[l.cuts[static_cast<int64_t>(f) * m + cut] + 1];
+        return l.prefix_r[l.prefix_at(f) + std::clamp(cut + 1, 0, l.n_cuts[f] + 1)];
     };
     auto moving = [&](int32_t f, int32_t a, int32_t b) {
         return rise(rise_prefix(f, b) - rise_prefix(f, a), prefix(f, b) - prefix(f, a), depth - 1);
@@ -464,7 +482,8 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
             lo_left = std::max(lo_left, sweep_value[0]);
             lo_right = std::max(lo_right, sweep_value[1]);
         }
-        const int32_t j = l.cuts[static_cast<int64_t>(f) * m + t];
+        const int32_t j = l.cuts_of(f)[t];
+        cut_searched_ = t;
         // The heavier side first where the order does not matter (as in the set_only loop).
         const int first = caches_states_ && 2 * (j + 1) < m ? 1 : 0;
         const int32_t lo_pos[2] = {0, j + 1}, hi_pos[2] = {j + 1, m};
