@@ -418,6 +418,19 @@ class Search {
     Outcome solve(int lv, int depth, double ub, const Outcome* shallower, const RootTask* root);
     Outcome search_state(int lv, int depth, double ub, const Outcome* shallower, const RootTask* root,
                          const double* cw_in, double w_state, double known_lower);
+    void build_spans(SpanBounds& spans, int lv, int32_t f, int depth, double whole);
+    // A root feature's spans (SpanBounds): leaves of kSpanWidth positions, or more so that there
+    // are at most kSpanLeaves. Its coarse spans, of at least 1 / kSpanCoarse of the samples,
+    // are searched at step 0 (a few searches of all the samples: every feature bounded soon),
+    // the finer ones at step kSpanFineStep (the bound of the intervals its search refines).
+    // Only a root feature of kSpanLeast samples and kSpanLeastCuts cuts has spans: a smaller
+    // search ends before a limit matters.
+    static constexpr int32_t kSpanWidth = 32;
+    static constexpr int64_t kSpanLeaves = 1024;
+    static constexpr int32_t kSpanCoarse = 16;
+    static constexpr int64_t kSpanFineStep = 2;
+    static constexpr int32_t kSpanLeastCuts = 64;
+    static constexpr int32_t kSpanLeast = 1024;
 
     const Dataset& data_;
     const O& obj_;

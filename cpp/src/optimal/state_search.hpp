@@ -414,12 +414,48 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
         else
             return interval_bound(la, ra, lb, rb, moving(f, a, b), 1.0);
     };
+    // The position in f's block after cut index `cut` (the samples left of it).
+    auto position = [&](int32_t f, int32_t cut) {
+        if (cut < 0) return int32_t{0};
+        if (cut >= l.n_cuts[f]) return m;
+        return l.cuts[static_cast<int64_t>(f) * m + cut] + 1;
+    };
+    // How far the children's values move as the samples at positions [x, y) of f's block change
+    // sides (moving(), by position).
+    auto moved = [&](int32_t f, int32_t x, int32_t y) {
+        const double* pw = l.prefix_w.data() + static_cast<int64_t>(f) * (m + 1);
+        if constexpr (kCounts) {
+            return kap * (pw[y] - pw[x]);
+        } else {
+            const double* pr = l.prefix_r.data() + static_cast<int64_t>(f) * (m + 1);
+            return rise(pr[y] - pr[x], pw[y] - pw[x], depth - 1);
+        }
+    };
+    // The root feature's spans (SpanBounds), once built: null before, and where the objective
+    // is not superadditive.
+    const SpanBounds* spans = nullptr;
+    // The interval bound of `iv` from the spans of the samples between its ends, with the
+    // similarity bound from the far end, leaf span by leaf span of the cut's position.
+    auto span_bound = [&](const Interval& iv) {
+        const int32_t f = iv.f, pa = position(f, iv.a), pb = position(f, iv.b), width = spans->width();
+        double bound = kInf;
+        for (int32_t k = (pa + 1) / width; k <= (pb - 1) / width; ++k) {
+            // The cuts whose position q is in this leaf: [qlo, qhi].
+            const int32_t qlo = std::max(k * width, pa + 1), qhi = std::min((k + 1) * width - 1, pb - 1);
+            if (qlo > qhi) continue;
+            const double left = std::max(iv.la + spans->inside(pa, qlo), iv.lb - moved(f, qlo, pb));
+            const double right = std::max(iv.rb + spans->inside(qhi, pb), iv.ra - moved(f, pa, qhi));
+            bound = std::min(bound, left + right);
+        }
+        return bound;
+    };
     auto push = [&](const Interval& iv) {
         if (iv.b - iv.a < 2) return;
         Interval x = iv;
         x.bound = bound_over(x.la, x.ra, x.lb, x.rb, x.f, x.a, x.b);
-        if (x.bound + cost >= upper) {
-            lower = std::min(lower, x.bound + cost);
+        x.floor = spans != nullptr ? std::max(x.bound, span_bound(x)) : x.bound;
+        if (x.floor + cost >= upper) {
+            lower = std::min(lower, x.floor + cost);
             return;
         }
         queue.push(x);
@@ -528,7 +564,16 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
     const bool seed_only = root != nullptr && root->seed_only;
     const bool resumed = saved != nullptr && root->resume && saved->ready.load(std::memory_order_acquire);
     const int64_t first_step = resumed ? saved->done : 0;
+    // Where the objective is superadditive over disjoint sets (SpanBounds), a root feature's
+    // spans are built once its seed is evaluated (at step 0, however many rounds ran): held by
+    // its saved search where the task holds it, else by the task.
+    const bool superadditive = alpha_ == 0.0 || expected_;
+    SpanBounds own_spans;
+    SpanBounds& span_store = saved != nullptr && root->resume ? saved->spans : own_spans;
+    const bool want_spans = superadditive && root != nullptr && root->spans && m >= kSpanLeast &&
+                            l.n_cuts[only_feature] >= kSpanLeastCuts;
     if (resumed) {
+        if (want_spans && saved->spans.phase() > 0) spans = &saved->spans;
         if (saved->best.value < best.value) best = saved->best;
         upper = std::min(upper, saved->upper);
         lower = std::min(lower, saved->lower);
@@ -553,9 +598,32 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
             // there has it (start_task), so that the tree is the same either way.
             start_task();
         }
-        const Interval iv = queue.top();
+        if (want_spans && span_store.phase() < 2 && step == (span_store.phase() == 0 ? 0 : kSpanFineStep)) {
+            // (A fresh memo, as a task resumed here has.)
+            if (step == first_step && !resumed) start_task();
+            build_spans(span_store, lv, only_feature, depth - 1, edge);
+            spans = &span_store;
+            // The intervals queued, bounded again.
+            std::vector<Interval> waiting;
+            for (; !queue.empty(); queue.pop()) waiting.push_back(queue.top());
+            queued_ -= static_cast<int64_t>(waiting.size() * sizeof(Interval));
+            for (const Interval& iv : waiting) push(iv);
+            if (queue.empty() || stopped()) break;
+        }
+        Interval iv = queue.top();
         queue.pop();
         queued_ -= sizeof(Interval);
+        // An interval whose floor reaches the incumbent has no cut to evaluate: dropped.
+        while (iv.floor + cost >= upper && iv.bound + cost < upper && !queue.empty()) {
+            lower = std::min(lower, iv.floor + cost);
+            iv = queue.top();
+            queue.pop();
+            queued_ -= sizeof(Interval);
+        }
+        if (iv.floor + cost >= upper && iv.bound + cost < upper) {   // and the queue empty
+            lower = std::min(lower, iv.floor + cost);
+            break;
+        }
         if (iv.bound + cost >= upper) {
             lower = std::min(lower, iv.bound + cost);
             break;
@@ -580,7 +648,14 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
         for (auto rest = queue; !rest.empty(); rest.pop()) saved->queue.push_back(rest.top());
         saved->ready.store(true, std::memory_order_release);
     }
-    if (!queue.empty()) lower = std::min(lower, queue.top().bound + cost);   // stopped, or seed_only
+    if (!queue.empty()) {   // stopped, or seed_only
+        double least = queue.top().bound;
+        if (spans != nullptr) {
+            least = kInf;
+            for (auto rest = queue; !rest.empty(); rest.pop()) least = std::min(least, rest.top().floor);
+        }
+        lower = std::min(lower, least + cost);
+    }
     if (seed_only) {
         // The seed's tree, and a bound of every tree the feature's search can find.
         Outcome out = finish();
@@ -588,6 +663,28 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
         return out;
     }
     return finish();
+}
+
+// The next phase of the spans (SpanBounds) of feature f's block of level lv: each node's
+// optimum at `depth`, searched without a bound (the whole state's is `whole`), the coarse
+// nodes first, then the finer ones; a node not searched yet has its halves' sum.
+template <class O>
+void Search<O>::build_spans(SpanBounds& spans, int lv, int32_t f, int depth, double whole) {
+    const int32_t m = levels_[lv].m;
+    const bool coarse = spans.phase() == 0;
+    if (coarse) spans.reset(m, std::max<int32_t>(kSpanWidth, static_cast<int32_t>((m + kSpanLeaves - 1) / kSpanLeaves)));
+    for (size_t h = 0; h < spans.n_levels(); ++h) {
+        for (size_t k = 0; k < spans.n_nodes(h); ++k) {
+            const auto [lo, hi] = spans.span(h, k);
+            double value = spans.at(h, k);
+            if (lo == 0 && hi == m)
+                value = whole;
+            else if (coarse == (static_cast<int64_t>(spans.width()) << h) * kSpanCoarse >= m && !stopped())
+                value = child(lv, f, lo, hi, depth, kInf).lower();
+            spans.set(h, k, value);
+        }
+    }
+    spans.next_phase();
 }
 
 }  // namespace
