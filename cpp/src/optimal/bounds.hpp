@@ -1,6 +1,7 @@
 // The lower bounds of the exact search, from the facts at the top of optimal.cpp: the children's
 // values over an interval of thresholds from their values at its ends (interval_bound, Quant-BnB's
-// bound tightened by MurTree's similarity bound), the bound of every split of a state from its
+// bound tightened by MurTree's similarity bound, and by the spans of a root feature's order where
+// the objective is superadditive), the bound of every split of a state from its
 // optimum one level shallower (any_split_bound), and the bound of a set from sets solved recently
 // at the same depth (SimilarSets, binary features). A bound here is a fact of the objective
 // (its optimum grows with samples, by at most kappa a unit of weight), not of the search's order.
