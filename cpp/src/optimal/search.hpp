@@ -424,13 +424,14 @@ class Search {
     // are searched at step 0 (a few searches of all the samples: every feature bounded soon),
     // the finer ones at step kSpanFineStep (the bound of the intervals its search refines).
     // Only a root feature of kSpanLeast samples and kSpanLeastCuts cuts has spans: a smaller
-    // search ends before a limit matters.
+    // search mostly ends within seconds, where the spans cost more than they prune (up to 1.6
+    // times the time to certify on the bundled sets of 1 000 to 8 000 samples at depth 3).
     static constexpr int32_t kSpanWidth = 32;
     static constexpr int64_t kSpanLeaves = 1024;
     static constexpr int32_t kSpanCoarse = 16;
     static constexpr int64_t kSpanFineStep = 2;
     static constexpr int32_t kSpanLeastCuts = 64;
-    static constexpr int32_t kSpanLeast = 1024;
+    static constexpr int32_t kSpanLeast = 8192;
 
     const Dataset& data_;
     const O& obj_;
