@@ -565,8 +565,8 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
     const bool resumed = saved != nullptr && root->resume && saved->ready.load(std::memory_order_acquire);
     const int64_t first_step = resumed ? saved->done : 0;
     // Where the objective is superadditive over disjoint sets (SpanBounds), a root feature's
-    // spans are built once its seed is evaluated (at step 0, however many rounds ran): held by
-    // its saved search where the task holds it, else by the task.
+    // spans are built at fixed steps of its search (however many rounds ran): held by its
+    // saved search where the task holds it, else by the task.
     const bool superadditive = alpha_ == 0.0 || expected_;
     SpanBounds own_spans;
     SpanBounds& span_store = saved != nullptr && root->resume ? saved->spans : own_spans;
@@ -598,7 +598,7 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
             // there has it (start_task), so that the tree is the same either way.
             start_task();
         }
-        if (want_spans && span_store.phase() < 2 && step == (span_store.phase() == 0 ? 0 : kSpanFineStep)) {
+        if (want_spans && span_store.phase() < 2 && step == (span_store.phase() == 0 ? kSpanCoarseStep : kSpanFineStep)) {
             // (A fresh memo, as a task resumed here has.)
             if (step == first_step && !resumed) start_task();
             build_spans(span_store, lv, only_feature, depth - 1, edge);
