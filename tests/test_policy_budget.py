@@ -459,7 +459,7 @@ def test_a_search_stopped_anywhere_bounds_the_optimum(seed, depth, p, alpha, com
     optimum = exact(**params).fit(X, R, w)
     assert optimum.is_optimal_
     # Every budget at depth 2; at depth 3, budgets that stop inside the spans' searches, their
-    # coarse ones (step 2) and their finer ones (step 5), and after.
+    # coarse ones and their finer ones, and after.
     budgets = range(2, 200, 3) if depth == 2 else [3, 9, 20, 70, 250, 4000]
     for max_states in budgets:
         with warnings.catch_warnings():
@@ -476,7 +476,7 @@ def test_a_search_stopped_anywhere_bounds_the_optimum(seed, depth, p, alpha, com
 
 @pytest.mark.parametrize("seed", range(3))
 def test_a_search_stopped_early_is_bounded_by_the_spans_of_every_root_feature(seed):
-    # Stopped once every root feature has its first rounds' cuts and its coarse spans (step 2),
+    # Stopped once every root feature has its first rounds' cuts and its spans (at step 2),
     # the bound is close to the optimum: from the interval bounds alone (the children's values
     # at the cuts' ends and the samples' rises between) it was at most 0.9 of it on these sets
     # (two states earlier, before the spans, the bounds are the same).

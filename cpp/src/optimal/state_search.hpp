@@ -598,10 +598,12 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
             // there has it (start_task), so that the tree is the same either way.
             start_task();
         }
-        if (want_spans && span_store.phase() < 2 && step == (span_store.phase() == 0 ? kSpanCoarseStep : kSpanFineStep)) {
+        if (want_spans && span_store.phase() < 2 && step == kSpanStep) {
             // (A fresh memo, as a task resumed here has.)
             if (step == first_step && !resumed) start_task();
+            // The coarse spans, then the finer (a search stopped between has the coarse ones).
             build_spans(span_store, lv, only_feature, depth - 1, edge);
+            if (!stopped()) build_spans(span_store, lv, only_feature, depth - 1, edge);
             spans = &span_store;
             // The intervals queued, bounded again.
             std::vector<Interval> waiting;
