@@ -432,3 +432,59 @@ def test_a_search_stopped_early_bounds_the_optimal_policy(seed):
         assert policy.objective_ >= policy.lower_bound_ - 1e-12
         bounds.append(policy.lower_bound_)
     assert bounds and max(bounds) > 0.0
+
+
+def _noisy_policy(seed, n, p=3):
+    # Continuous features and noisy rewards: a regret of every few samples whatever the tree,
+    # which the spans of the root features' orders bound (SpanBounds, from 8192 samples).
+    rng = np.random.default_rng(500 + seed)
+    X = rng.random((n, p))
+    R = rng.normal(size=(n, 3))
+    R[:, 1] += X[:, 0] > 0.4
+    R[:, 2] += X[:, 1] + X[:, -1] > 1.1
+    return X, R, rng.random(n) + 0.5
+
+
+@pytest.mark.parametrize(("seed", "depth", "p"), [(0, 2, 3), (1, 2, 3), (0, 3, 2)])
+@pytest.mark.parametrize("alpha, complexity", [(0.0, "expected_tests"), (0.01, "expected_tests"),
+                                               (0.01, "n_splits")])
+def test_a_search_stopped_anywhere_bounds_the_optimum(seed, depth, p, alpha, complexity):
+    # Under a time limit a root interval is also bounded by the optimum of the samples between
+    # its ends (the spans of the feature's order), which holds where the objective adds up over
+    # disjoint sets (alpha = 0, or a complexity per sample; with a split count the spans are not
+    # used). Stopped after any number of states, among them while the spans are searched, the
+    # fit's bound never exceeds the optimum the search finds unstopped (without spans).
+    X, R, w = _noisy_policy(seed, 8200, p)
+    params = dict(max_depth=depth, full_front=False, n_jobs=1, alpha=alpha, complexity=complexity)
+    optimum = exact(**params).fit(X, R, w)
+    assert optimum.is_optimal_
+    # Every budget at depth 2; at depth 3, budgets that stop inside the spans' searches, their
+    # coarse ones and their finer ones, and after.
+    budgets = range(2, 200, 3) if depth == 2 else [3, 9, 20, 70, 250, 4000]
+    for max_states in budgets:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            policy = exact(**params, max_states=max_states, time_limit=3600).fit(X, R, w)
+        assert policy.lower_bound_ <= optimum.objective_ + 1e-9 * abs(optimum.objective_)
+        if policy.is_optimal_:
+            # The spans prune, and order nothing: the tree is the unstopped search's.
+            assert_tree_equal(policy.tree_, optimum.tree_)
+            break
+    else:
+        raise AssertionError("the search never certified")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_search_stopped_early_is_bounded_by_the_spans_of_every_root_feature(seed):
+    # Stopped once every root feature has its first rounds' cuts and its spans (at step 2),
+    # the bound is close to the optimum: from the interval bounds alone (the children's values
+    # at the cuts' ends and the samples' rises between) it was at most 0.9 of it on these sets
+    # (two states earlier, before the spans, the bounds are the same).
+    X, R, w = _noisy_policy(seed, 8200)
+    optimum = exact(max_depth=2, full_front=False, n_jobs=1).fit(X, R, w)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        policy = exact(max_depth=2, full_front=False, n_jobs=1, max_states=12,
+                       time_limit=3600).fit(X, R, w)
+    assert not policy.is_optimal_
+    assert 0.95 * optimum.objective_ <= policy.lower_bound_ <= optimum.objective_ + 1e-9
