@@ -228,29 +228,3 @@ def test_a_search_stopped_early_bounds_the_optimum_from_every_root_feature(
     assert bounds, "no stop before the search certified"
     if depth == 3:
         assert bounds[-1] >= 0.75 * best
-
-
-@pytest.mark.parametrize("seed", range(2))
-def test_a_stopped_two_class_search_with_spans_bounds_the_optimum(seed):
-    # From 8192 samples under a time limit a root interval is also bounded by the optimum of
-    # spans of its feature's order (SpanBounds), which at depth 2 are depth-one searches of any
-    # run of positions, not only a child of the root's cuts: the two-class search reads a
-    # child's counts from prefixes kept at the cuts only, and a span must be counted from its
-    # samples instead. Stopped after any number of states, the bound never exceeds the
-    # optimum, and a certified tree is the unstopped search's.
-    rng = np.random.default_rng(700 + seed)
-    X = np.round(rng.random((8300, 3)), 3)
-    y = ((X[:, 0] > 0.4) ^ (rng.random(8300) < 0.2)).astype(int)
-    optimum = exact(max_depth=2).fit(X, y)
-    assert optimum.is_optimal_
-    for max_states in range(2, 200, 3):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            model = exact(max_depth=2, max_states=max_states, time_limit=3600).fit(X, y)
-        assert model.lower_bound_ <= optimum.objective_ + 1e-9
-        if model.is_optimal_:
-            assert model.objective_ == pytest.approx(optimum.objective_, abs=1e-12)
-            np.testing.assert_array_equal(model.predict(X), optimum.predict(X))
-            break
-    else:
-        raise AssertionError("the search never certified")

@@ -21,11 +21,7 @@
 // gives the values at the ends: all samples on one side. A cut's second child is searched under
 // a bound raised by the weight to the farther end of its interval (ConTree's slack, Brita et al.,
 // AAAI 2025), even when the first failed, so that a bad cut's values are known well enough to
-// bound its neighbours. Where the objective also adds up over disjoint sets (alpha = 0, or a
-// complexity per sample), v(A u B) >= v(A) + v(B), so the samples F between a and b add their
-// own optimum: left + right >= L_a + R_b + v(F_{<=t}) + v(F_{>t}). Under a time limit a large
-// root feature bounds those by the optima of spans of its order (bounds.hpp, SpanBounds),
-// searched once, which prune intervals without reordering them.
+// bound its neighbours.
 //
 // The 0-1 loss on class counts (kZeroOneLossOnCounts) has fast paths of its own: its scans
 // (optimal/scans.hpp) and what follows.

@@ -1,7 +1,6 @@
 // The lower bounds of the exact search, from the facts at the top of optimal.cpp: the children's
 // values over an interval of thresholds from their values at its ends (interval_bound, Quant-BnB's
-// bound tightened by MurTree's similarity bound, and by the spans of a root feature's order where
-// the objective is superadditive), the bound of every split of a state from its
+// bound tightened by MurTree's similarity bound), the bound of every split of a state from its
 // optimum one level shallower (any_split_bound), and the bound of a set from sets solved recently
 // at the same depth (SimilarSets, binary features). A bound here is a fact of the objective
 // (its optimum grows with samples, by at most kappa a unit of weight), not of the search's order.
@@ -22,10 +21,6 @@ struct Interval {
     double bound;   // of the children's values at every cut strictly between a and b
     int32_t f, a, b;
     double la, ra, lb, rb;
-    // A bound at least `bound` (from SpanBounds where the search has them): it prunes and
-    // bounds, while `bound` alone orders the queue, so that the cuts evaluated, and the tree
-    // found, are the same with spans or without.
-    double floor = 0.0;
 };
 struct LaterInterval {
     bool operator()(const Interval& x, const Interval& y) const {
@@ -55,74 +50,6 @@ double any_split_bound(double shallower, double w, double kappa, double cost) {
 struct CutBounds {
     int32_t cut = -1;
     double left = 0.0, right = 0.0;
-};
-
-// Lower bounds of a child's optimum on spans of consecutive positions of one feature's order
-// (a root feature's block), for interval bounds that hold where the objective is superadditive
-// over disjoint sets: with alpha = 0, or a complexity charged per sample (expected tests), a
-// tree's value on A u B is its value on A plus its value on B, so v(A u B) >= v(A) + v(B).
-// Between evaluated cuts a < b of feature f, the rows F between them join the left child or the
-// right one: at every cut t in between, v(L_t) + v(R_t) >= v(L_a) + v(F_{<=t}) + v(F_{>t}) +
-// v(R_b), and the two middle terms are bounded by the spans of F on each side of t. Spans are
-// the nodes of a dyadic tree over the positions: leaves of `width` positions, each node at
-// least the sum of its two halves (its own value, where solved, is the larger).
-class SpanBounds {
-  public:
-    // 0: not built, 1: the coarse nodes searched, 2: every node.
-    int phase() const { return phase_; }
-    void next_phase() { ++phase_; }
-    int32_t width() const { return width_; }
-    // Leaves of `width` positions over m; every node 0 until set().
-    void reset(int32_t m, int32_t width) {
-        m_ = m;
-        width_ = width;
-        phase_ = 0;
-        levels_.clear();
-        for (int64_t count = (m + width - 1) / width; ; count = (count + 1) / 2) {
-            levels_.emplace_back(static_cast<size_t>(count), 0.0);
-            if (count == 1) break;
-        }
-    }
-    size_t n_levels() const { return levels_.size(); }
-    size_t n_nodes(size_t level) const { return levels_[level].size(); }
-    // The positions [lo, hi) of node k of level h.
-    std::pair<int32_t, int32_t> span(size_t h, size_t k) const {
-        const int64_t size = static_cast<int64_t>(width_) << h;
-        return {static_cast<int32_t>(std::min<int64_t>(m_, size * static_cast<int64_t>(k))),
-                static_cast<int32_t>(std::min<int64_t>(m_, size * static_cast<int64_t>(k + 1)))};
-    }
-    double at(size_t h, size_t k) const { return levels_[h][k]; }
-    // A node's bound: `value` (a lower bound of its optimum) or its halves' sum, the larger.
-    void set(size_t h, size_t k, double value) {
-        double halves = 0.0;
-        if (h > 0) {
-            const std::vector<double>& below = levels_[h - 1];
-            halves = below[2 * k] + (2 * k + 1 < below.size() ? below[2 * k + 1] : 0.0);
-        }
-        levels_[h][k] = std::max(value, halves);
-    }
-    // A lower bound of the optimum on the positions [x, y): the nodes inside it, whole.
-    double inside(int32_t x, int32_t y) const {
-        if (x >= y) return 0.0;
-        int64_t l = (x + width_ - 1) / width_;
-        int64_t r = y == m_ ? static_cast<int64_t>(levels_[0].size()) : y / width_;
-        double sum = 0.0;
-        for (size_t h = 0; l < r; ++h, l >>= 1, r >>= 1) {
-            if (l & 1) sum += levels_[h][static_cast<size_t>(l++)];
-            if (r & 1) sum += levels_[h][static_cast<size_t>(--r)];
-        }
-        return sum;
-    }
-    int64_t bytes() const {
-        int64_t bytes = 0;
-        for (const auto& level : levels_) bytes += static_cast<int64_t>(level.capacity() * sizeof(double));
-        return bytes;
-    }
-
-  private:
-    int32_t m_ = 0, width_ = 1;
-    int phase_ = 0;
-    std::vector<std::vector<double>> levels_;   // by level, leaves first
 };
 
 // MurTree's similarity bound: a set D' solved at a depth bounds any set D at that depth, as

@@ -55,8 +55,7 @@ struct Level {
     const int32_t* cuts_of(int32_t f) const { return cuts.data() + first_cut[f]; }
     int64_t prefix_at(int32_t f) const { return first_cut[f] + 2 * static_cast<int64_t>(f); }
     // The index from prefix_at(f) of the prefix that ends at block position pos: 0, m, or a
-    // cut's end (cuts_of(f)[t] + 1), as the children of the state's cuts are; -1 at any other
-    // position (a span of the order, not a child), whose prefix is not kept. `hint`, the cut t
+    // cut's end (cuts_of(f)[t] + 1), as the children of the state's cuts are; `hint`, the cut t
     // it likely is (the one searched), spares the search of the cuts.
     int64_t prefix_index(int32_t f, int32_t pos, int32_t hint) const {
         if (pos == 0) return 0;
@@ -64,8 +63,7 @@ struct Level {
         if (pos == m) return n + 1;
         const int32_t* c = cuts_of(f);
         if (hint >= 0 && hint < n && c[hint] + 1 == pos) return hint + 1;
-        const int64_t t = std::lower_bound(c, c + n, pos - 1) - c;
-        return t < n && c[t] + 1 == pos ? t + 1 : -1;
+        return std::lower_bound(c, c + n, pos - 1) - c + 1;
     }
 };
 

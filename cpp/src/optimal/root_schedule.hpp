@@ -106,7 +106,6 @@ Shape search_optimal(const Dataset& data, const O& objective, const Params& para
     // the first round, and the bound rises across all of them, not feature after feature.
     int64_t p = 0;   // the rounds' tasks
     int rounds = 0;
-    bool spans = false;
     auto by_feature = [&](int w, int64_t t) {
         if (loop.limit_reached()) return;   // the features left keep no tree
         if (t < p) {
@@ -122,7 +121,6 @@ Shape search_optimal(const Dataset& data, const O& objective, const Params& para
             task.resume = true;
             task.until = RootSeed::steps(round);
             task.rounds = rounds;
-            task.spans = spans;
             const Outcome out = search(w).solve_root_feature(depth, incumbent.value, task);
             // Each round's bound holds; the later one is the tighter unless stopped early.
             const double before = seed_ran[f] ? seeded[f].lower() : 0.0;
@@ -151,7 +149,6 @@ Shape search_optimal(const Dataset& data, const O& objective, const Params& para
         roots[f] = RootTask{f, rank[f], &shallow, incumbent.value, found_value.data(), &seeds[f], false};
         roots[f].resume = !seeds[f].busy.exchange(true, std::memory_order_acq_rel);
         roots[f].rounds = rounds;
-        roots[f].spans = spans;
         searched[f] = search(w).solve_root_feature(depth, ub, roots[f]);
         ran[f] = 1;
         if (searched[f].found) found_value[rank[f]].store(searched[f].value);
@@ -181,11 +178,6 @@ Shape search_optimal(const Dataset& data, const O& objective, const Params& para
         // some cost (the best-ranked feature's search, often the one that lowers the bar the
         // most, ends later): only under a time limit.
         rounds = share ? 0 : params.time_limit > 0.0 ? kRootRounds : kUntimedRounds;
-        // The spans of each root feature (SpanBounds) cost some cuts' search each, which a
-        // search run to its end rarely wins back (the certified sets at depth 3 took up to
-        // 1.4 times as long): they raise the bound of a search that a limit stops, so only under
-        // a time limit, as the rounds. They change no tree (Interval::floor).
-        spans = params.time_limit > 0.0;
         p = rounds * tasks;
         n_tasks.store(1 + p + tasks);
         return p + tasks;

@@ -38,7 +38,6 @@ struct RootSeed {
     Outcome best;                     // the best tree then
     double upper = kInf, lower = kInf;
     std::vector<Interval> queue;      // the intervals left, best first
-    SpanBounds spans;                 // the feature's spans, once built
     int64_t done = 0;                 // the steps taken
 };
 // The rounds before the root features' searches: the last one takes them to 3 * 2^15 - 1 steps.
@@ -57,7 +56,6 @@ struct RootTask {
     bool resume = false;      // the task holds `seed` and resumes from it where ready
     int64_t until = 0;
     int rounds = 1;           // the rounds' tasks before the searches (their steps end a task)
-    bool spans = false;       // bound the intervals by the feature's spans (SpanBounds)
     bool round_end(int64_t step) const {
         for (int r = 0; r < rounds; ++r)
             if (step == RootSeed::steps(r)) return true;

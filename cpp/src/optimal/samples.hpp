@@ -84,15 +84,14 @@ void Search<O>::gather(Level& l, int32_t f, int32_t lo, int32_t hi, int32_t g, i
 }
 
 // The class sums and set_hash of positions [lo, hi) of feature f's block of level l (two
-// classes), as class_sums_and_hash computes them. From the level's prefixes when it has them
-// and lo and hi are the ends of a child of the state's cuts: those are only kept with exact sums, so a
+// classes; lo and hi the ends of a child of the state's cuts), as class_sums_and_hash computes
+// them. From the level's prefixes when it has them: those are only kept with exact sums, so a
 // difference of two is the sum itself, and the hash's sums wrap modulo 2^64 in any order.
 template <class O>
 double Search<O>::child_sums(const Level& l, int32_t f, int32_t lo, int32_t hi, SubsetHash& h) {
-    const int64_t a = prefixes_of_ == &l ? l.prefix_index(f, lo, cut_searched_) : -1,
-                  b = a >= 0 ? l.prefix_index(f, hi, cut_searched_) : -1;
-    if (b < 0) return class_sums_and_hash(l.block(f) + lo, hi - lo, class_w_.data(), h);
-    const int64_t row = l.prefix_at(f);
+    if (prefixes_of_ != &l) return class_sums_and_hash(l.block(f) + lo, hi - lo, class_w_.data(), h);
+    const int64_t row = l.prefix_at(f), a = l.prefix_index(f, lo, cut_searched_),
+                  b = l.prefix_index(f, hi, cut_searched_);
     const double* pw = l.prefix_w.data() + row;
     const double* pw1 = prefix_w1_.data() + row;
     const SubsetHash* ph = prefix_hash_.data() + row;

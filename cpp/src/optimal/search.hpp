@@ -429,20 +429,6 @@ class Search {
     Outcome solve(int lv, int depth, double ub, const Outcome* shallower, const RootTask* root);
     Outcome search_state(int lv, int depth, double ub, const Outcome* shallower, const RootTask* root,
                          const double* cw_in, double w_state, double known_lower);
-    void build_spans(SpanBounds& spans, int lv, int32_t f, int depth, double whole);
-    // A root feature's spans (SpanBounds): leaves of kSpanWidth positions, or more so that there
-    // are at most kSpanLeaves. Its coarse spans, of at least 1 / kSpanCoarse of the samples,
-    // are searched first, then the finer ones (the bound of the intervals its search refines),
-    // at step kSpanStep: after the first rounds' cuts, which bound every feature sooner.
-    // Only a root feature of kSpanLeast samples and kSpanLeastCuts cuts has spans: a smaller
-    // search mostly ends within seconds, where the spans cost more than they prune (up to 1.6
-    // times the time to certify on the bundled sets of 1 000 to 8 000 samples at depth 3).
-    static constexpr int32_t kSpanWidth = 32;
-    static constexpr int64_t kSpanLeaves = 1024;
-    static constexpr int32_t kSpanCoarse = 16;
-    static constexpr int64_t kSpanStep = 2;
-    static constexpr int32_t kSpanLeastCuts = 64;
-    static constexpr int32_t kSpanLeast = 8192;
 
     const Dataset& data_;
     const O& obj_;

@@ -441,54 +441,12 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
             return -kInf;
         return swept_between(l, x.f, x.a, x.b, x.la, x.rb, upper - cost);
     };
-    // The root feature's spans (SpanBounds), once built: null before, and where the objective
-    // is not superadditive.
-    const SpanBounds* spans = nullptr;
-    // The interval bound of `iv` from the spans of the samples between its ends, with the
-    // similarity bound from the far end, leaf span by leaf span of the cut's position. Positions
-    // are those after a cut (the samples left of it); the prefixes are kept at the cuts only
-    // (Level::prefix_w), so a leaf bounds the cuts inside it from its first and last.
-    auto span_bound = [&](const Interval& iv) {
-        const int32_t f = iv.f, n = l.n_cuts[f], width = spans->width();
-        const int32_t* cuts = l.cuts_of(f);
-        // The prefix index of cut t's position (0 before the first cut, n + 1 after the last).
-        auto index = [&](int32_t t) { return t < 0 ? 0 : t >= n ? n + 1 : t + 1; };
-        auto position = [&](int32_t t) { return t < 0 ? int32_t{0} : t >= n ? m : cuts[t] + 1; };
-        // How far the children's values move as the samples between the positions of cuts s < t
-        // change sides (moving(), by prefix index).
-        const double* pw = l.prefix_w.data() + l.prefix_at(f);
-        auto moved = [&](int32_t s, int32_t t) {
-            const int64_t x = index(s), y = index(t);
-            if constexpr (kCounts) {
-                return kap * (pw[y] - pw[x]);
-            } else {
-                const double* pr = l.prefix_r.data() + l.prefix_at(f);
-                return rise(pr[y] - pr[x], pw[y] - pw[x], depth - 1);
-            }
-        };
-        const int32_t pa = position(iv.a), pb = position(iv.b);
-        double bound = kInf;
-        int32_t t = iv.a + 1;
-        while (t < iv.b) {
-            // The cuts of the leaf that holds cut t's position: [t, last].
-            const int32_t k = position(t) / width;
-            const int32_t end = std::min((k + 1) * width, pb);   // positions of this leaf: below end
-            const int32_t last = static_cast<int32_t>(std::lower_bound(cuts + t, cuts + std::min(iv.b, n), end - 1) - cuts) - 1;
-            const int32_t qlo = position(t), qhi = position(last);
-            const double left = std::max(iv.la + spans->inside(pa, qlo), iv.lb - moved(t, iv.b));
-            const double right = std::max(iv.rb + spans->inside(qhi, pb), iv.ra - moved(iv.a, last));
-            bound = std::min(bound, left + right);
-            t = last + 1;
-        }
-        return bound;
-    };
     auto push = [&](const Interval& iv) {
         if (iv.b - iv.a < 2) return;
         Interval x = iv;
         x.bound = std::max(bound_over(x.la, x.ra, x.lb, x.rb, x.f, x.a, x.b), block_bound(x));
-        x.floor = spans != nullptr ? std::max(x.bound, span_bound(x)) : x.bound;
-        if (x.floor + cost >= upper) {
-            lower = std::min(lower, x.floor + cost);
+        if (x.bound + cost >= upper) {
+            lower = std::min(lower, x.bound + cost);
             return;
         }
         queue.push(x);
@@ -607,16 +565,7 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
     const bool seed_only = root != nullptr && root->seed_only;
     const bool resumed = saved != nullptr && root->resume && saved->ready.load(std::memory_order_acquire);
     const int64_t first_step = resumed ? saved->done : 0;
-    // Where the objective is superadditive over disjoint sets (SpanBounds), a root feature's
-    // spans are built at fixed steps of its search (however many rounds ran): held by its
-    // saved search where the task holds it, else by the task.
-    const bool superadditive = alpha_ == 0.0 || expected_;
-    SpanBounds own_spans;
-    SpanBounds& span_store = saved != nullptr && root->resume ? saved->spans : own_spans;
-    const bool want_spans = superadditive && root != nullptr && root->spans && m >= kSpanLeast &&
-                            l.n_cuts[only_feature] >= kSpanLeastCuts;
     if (resumed) {
-        if (want_spans && saved->spans.phase() > 0) spans = &saved->spans;
         if (saved->best.value < best.value) best = saved->best;
         upper = std::min(upper, saved->upper);
         lower = std::min(lower, saved->lower);
@@ -642,34 +591,9 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
             // there has it (start_task), so that the tree is the same either way.
             start_task();
         }
-        if (want_spans && span_store.phase() < 2 && step == kSpanStep) {
-            // (A fresh memo, as a task resumed here has.)
-            if (step == first_step && !resumed) start_task();
-            // The coarse spans, then the finer (a search stopped between has the coarse ones).
-            build_spans(span_store, lv, only_feature, depth - 1, edge);
-            if (!stopped()) build_spans(span_store, lv, only_feature, depth - 1, edge);
-            spans = &span_store;
-            // The intervals queued, bounded again.
-            std::vector<Interval> waiting;
-            for (; !queue.empty(); queue.pop()) waiting.push_back(queue.top());
-            queued_ -= static_cast<int64_t>(waiting.size() * sizeof(Interval));
-            for (const Interval& iv : waiting) push(iv);
-            if (queue.empty() || stopped()) break;
-        }
         Interval iv = queue.top();
         queue.pop();
         queued_ -= sizeof(Interval);
-        // An interval whose floor reaches the incumbent has no cut to evaluate: dropped.
-        while (iv.floor + cost >= upper && iv.bound + cost < upper && !queue.empty()) {
-            lower = std::min(lower, iv.floor + cost);
-            iv = queue.top();
-            queue.pop();
-            queued_ -= sizeof(Interval);
-        }
-        if (iv.floor + cost >= upper && iv.bound + cost < upper) {   // and the queue empty
-            lower = std::min(lower, iv.floor + cost);
-            break;
-        }
         if (iv.bound + cost >= upper) {
             lower = std::min(lower, iv.bound + cost);
             break;
@@ -690,7 +614,6 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
             const double raised = block_bound(iv);
             if (raised > iv.bound) {
                 iv.bound = raised;
-                iv.floor = std::max(iv.floor, raised);
                 queue.push(iv);
                 queued_ += sizeof(Interval);
                 continue;
@@ -709,14 +632,7 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
         for (auto rest = queue; !rest.empty(); rest.pop()) saved->queue.push_back(rest.top());
         saved->ready.store(true, std::memory_order_release);
     }
-    if (!queue.empty()) {   // stopped, or seed_only
-        double least = queue.top().bound;
-        if (spans != nullptr) {
-            least = kInf;
-            for (auto rest = queue; !rest.empty(); rest.pop()) least = std::min(least, rest.top().floor);
-        }
-        lower = std::min(lower, least + cost);
-    }
+    if (!queue.empty()) lower = std::min(lower, queue.top().bound + cost);   // stopped, or seed_only
     if (seed_only) {
         // The seed's tree, and a bound of every tree the feature's search can find.
         Outcome out = finish();
@@ -724,28 +640,6 @@ Outcome Search<O>::search_state(int lv, int depth, double ub, const Outcome* sha
         return out;
     }
     return finish();
-}
-
-// The next phase of the spans (SpanBounds) of feature f's block of level lv: each node's
-// optimum at `depth`, searched without a bound (the whole state's is `whole`), the coarse
-// nodes first, then the finer ones; a node not searched yet has its halves' sum.
-template <class O>
-void Search<O>::build_spans(SpanBounds& spans, int lv, int32_t f, int depth, double whole) {
-    const int32_t m = levels_[lv].m;
-    const bool coarse = spans.phase() == 0;
-    if (coarse) spans.reset(m, std::max<int32_t>(kSpanWidth, static_cast<int32_t>((m + kSpanLeaves - 1) / kSpanLeaves)));
-    for (size_t h = 0; h < spans.n_levels(); ++h) {
-        for (size_t k = 0; k < spans.n_nodes(h); ++k) {
-            const auto [lo, hi] = spans.span(h, k);
-            double value = spans.at(h, k);
-            if (lo == 0 && hi == m)
-                value = whole;
-            else if (coarse == (static_cast<int64_t>(spans.width()) << h) * kSpanCoarse >= m && !stopped())
-                value = child(lv, f, lo, hi, depth, kInf).lower();
-            spans.set(h, k, value);
-        }
-    }
-    spans.next_phase();
 }
 
 }  // namespace
