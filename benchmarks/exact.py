@@ -48,7 +48,12 @@ by ``wide.py``'s loader and fitted on their training split, as every other set h
 objective is the training loss). Features as given: the categorical codes are ordinal numbers.
 ConTree rejects NaN, so a missing value is replaced, for every solver alike, by one less than
 the least observed value of its feature: missing stays a value of its own that one threshold
-can separate from the rest, and every solver fits the same matrix.
+can separate from the rest, and every solver fits the same matrix. With ``--heldout`` (and
+the corpus of ``--data``), the run is instead a check on data the exact solver was never
+measured or tuned on: the corpus's other sets of at most ``WIDE_MAX_ROWS`` training rows, made
+classification problems, at depth 3. A regression set's label says whether its target is above
+the training split's median (``NAME>median``); a causal set's label is its treatment, predicted
+from its covariates (``NAME:treatment``; several arms are several classes).
 
 Each fit runs in a forked child process, killed ``GRACE`` seconds after its own time limit or
 as soon as its resident memory passes ``MEMORY_CAP_MB``, so that a solver that overruns,
@@ -61,7 +66,7 @@ untimed, in the parent process on a few rows (imports and first-call costs), bef
 is forked.
 
 Run ``python benchmarks/exact.py [--time-limit S] [--datasets bank anneal ...] [--depths 3 4]
-[--n-jobs 2] [--data [DIR]] [--json OUT]``.
+[--n-jobs 2] [--data [DIR]] [--heldout] [--json OUT]``.
 Prints a markdown table and one line per target; timings are reported, never asserted (compare
 ratios, which the machine's load affects alike, rather than seconds across runs).
 """
@@ -80,6 +85,7 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -237,6 +243,34 @@ def add_wide(data_dir, max_rows=None):
             _WIDE[data.name] = data
             names.append(data.name)
     return names, skipped
+
+
+def add_heldout(data_dir, max_rows=None):
+    """Read the wide corpus's regression and causal sets of at most ``max_rows`` training rows
+    (None: ``WIDE_MAX_ROWS``) as the classification problems of ``--heldout`` (see the
+    module's docstring).
+
+    Returns
+    -------
+    names : list of str
+        The problems read, in the order of their sets' names; :func:`load` then loads them.
+    """
+    max_rows = WIDE_MAX_ROWS if max_rows is None else max_rows
+    names = []
+    for path in sorted(Path(data_dir).glob("*.npz")):
+        data = np.load(path, allow_pickle=False)
+        task = str(data["task"])
+        if task == "classification" or len(data["X_train"]) > max_rows:
+            continue
+        if task == "causal":
+            name, y = f"{path.stem}:treatment", np.asarray(data["t_train"]).astype(np.int64)
+        else:
+            target = np.asarray(data["y_train"], dtype=np.float64)
+            name = f"{path.stem}>median"
+            y = (target > np.median(target)).astype(np.int64)
+        _WIDE[name] = SimpleNamespace(X_train=data["X_train"], y_train=y)
+        names.append(name)
+    return names
 
 
 def load(name):
@@ -634,6 +668,11 @@ def main(argv=None):
                         help=f"add the wide corpus's classification sets of at most "
                              f"{WIDE_MAX_ROWS} training rows, at depth 3 (DIR: default "
                              f"shared/datasets/wide beside the checkout)")
+    parser.add_argument("--heldout", action="store_true",
+                        help="run only the held-out check instead: the corpus's regression sets "
+                             "(target above its median) and causal sets (the treatment) of at "
+                             f"most {WIDE_MAX_ROWS} training rows as classification problems, at "
+                             "depth 3 (the corpus of --data, by default as there)")
     parser.add_argument("--depths", nargs="+", type=int, metavar="D",
                         help="depths for every data set (default: 3 4 on continuous sets, "
                              "4 5 on binary ones, 3 on wide ones)")
@@ -657,10 +696,17 @@ def main(argv=None):
     if args.n_jobs is not None and args.n_jobs < 2:
         parser.error("--n-jobs must be >= 2 (one thread is always timed)")
     wide_names, too_large = [], []
+    if args.heldout:
+        args.data = args.data or wide.DEFAULT_DATA
     if args.data is not None:
         if not args.data.is_dir():
             parser.error(f"no corpus folder {args.data}")
-        wide_names, too_large = add_wide(args.data)
+        if args.heldout:
+            wide_names = add_heldout(args.data)
+            if args.datasets == default:
+                args.datasets = wide_names
+        else:
+            wide_names, too_large = add_wide(args.data)
     unknown = [n for n in args.datasets if n not in names and n not in wide_names]
     if unknown:
         parser.error(f"argument --datasets: invalid choice: {', '.join(unknown)} (choose from "
@@ -682,7 +728,12 @@ def main(argv=None):
     print(f"One thread each (unless named), time limit {args.time_limit:g} s per fit; {versions}. "
           "Objective: training misclassifications, no regularisation. Peak MB: the fit's child "
           "process's peak resident memory less an idle child's.")
-    if wide_names:
+    if args.heldout:
+        print(f"Held-out check ({args.data.name}): {len(wide_names)} problems the exact solver was "
+              "never measured on, its regression sets (label: target above the training median) "
+              "and causal sets (label: the treatment), their training splits, NaN replaced by "
+              "one less than the feature's least value for every solver.")
+    elif wide_names:
         print(f"Wide corpus ({args.data.name}): the {len(wide_names)} classification sets of at "
               f"most {WIDE_MAX_ROWS} training rows, their training splits, NaN replaced by one "
               "less than the feature's least value for every solver"

@@ -331,6 +331,39 @@ def test_main_adds_the_wide_sets_at_depth_3_and_saves_its_rows(monkeypatch, caps
     assert [line for line in again.splitlines() if line.startswith(("| ", "- "))] == table
 
 
+def test_heldout_problems_are_the_regression_and_causal_sets_made_classification(tmp_path):
+    folder = _corpus(tmp_path)
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(30, 2))
+    arms = np.arange(30) % 3
+    np.savez(folder / "trial.npz", X_train=X, X_test=X[:5], y_train=rng.normal(size=30),
+             y_test=np.zeros(5), t_train=arms, t_test=arms[:5], task="causal")
+    np.savez(folder / "huge.npz", X_train=np.zeros((90, 1)), X_test=np.zeros((5, 1)),
+             y_train=np.arange(90.0), y_test=np.zeros(5), task="regression")
+    assert exact.add_heldout(folder, max_rows=50) == ["amount>median", "trial:treatment"]
+    X, y, kind = exact.load("amount>median")
+    target = np.load(folder / "amount.npz")["y_train"]
+    assert kind == "wide" and X.shape == (40, 3) and not np.isnan(X).any()
+    assert np.array_equal(y, target > np.median(target)) and y.sum() == 20
+    X, y, _ = exact.load("trial:treatment")
+    assert np.array_equal(X, np.load(folder / "trial.npz")["X_train"])
+    assert np.array_equal(y, arms)  # the arms are the classes; the outcome is not read
+
+
+def test_main_runs_the_heldout_problems_alone(monkeypatch, capsys, tmp_path):
+    monkeypatch.setattr(exact, "ANCHORS", (GOOD,))
+    monkeypatch.setattr(exact, "WIDE_MAX_ROWS", 50)
+    out = tmp_path / "rows.json"
+    assert exact.main(["--time-limit", "10", "--heldout", "--data", str(_corpus(tmp_path)),
+                       "--json", str(out)]) == 0
+    assert "Held-out check" in capsys.readouterr().out
+    rows = json.loads(out.read_text())
+    assert [(r["data"], r["depth"], r["solver"]) for r in rows] == [("amount>median", 3, "dpdt")]
+    with pytest.raises(SystemExit):
+        exact.main(["--heldout", "--data", str(tmp_path / "nowhere")])
+    assert "no corpus folder" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("anchor", exact.ANCHORS, ids=lambda a: a.name)
 def test_installed_anchors_certify_dpdt_s_optimum(anchor):
     if not exact.available(anchor):
