@@ -71,7 +71,7 @@ PAGE = (
     Section("exact", "exact", ("--time-limit", "120", "--data")),
     # The same check on the corpus's regression sets (target above its median) and causal sets
     # (the treatment) made classification problems, which the exact solver was never measured
-    # or tuned on (about 30 minutes).
+    # or tuned on (about 12 minutes on a 2-core machine).
     Section("exact-heldout", "exact", ("--time-limit", "120", "--heldout"),
             "Exact solvers on held-out problems: data the exact solver was never tuned on"),
     Section("generalization", "generalization"),
